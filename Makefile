@@ -1,0 +1,169 @@
+# nova-sandbox -- one plain Makefile.
+#
+#   make                      build host + modules into build/ (install-shaped)
+#   make MODULES="landlock"   build only the named modules
+#   make check                unit suites + integration tests (see README)
+#   make check-unit           CUnit suites only
+#   make asan                 unit suites under ASan+UBSan (build-asan/)
+#   make bench                benchmarks (figures, never assertions)
+#   make install              PREFIX DESTDIR BINDIR LIBDIR MODULEDIR
+#                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
+
+VERSION     := 0.1.0
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+LIBDIR      ?= $(PREFIX)/lib
+MODULEDIR   ?= $(LIBDIR)/nova-sandbox
+SYSCONFDIR  ?= $(PREFIX)/etc
+INCLUDEDIR  ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR      ?= $(PREFIX)/share/man
+DESTDIR     ?=
+
+# The module directory as the binary finds it: relative to its own dir, so a
+# build tree runs without installing and an install finds its modules.
+MODULEDIR_REL := $(shell realpath -m --relative-to=$(BINDIR) $(MODULEDIR))
+
+UNAME_S := $(shell uname -s)
+ifeq ($(UNAME_S),Linux)
+MODULES ?= landlock
+else
+MODULES ?=
+endif
+
+B       ?= build
+CC      ?= cc
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wformat=2 -Wvla
+CSTD    := -std=c11 -D_GNU_SOURCE
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS  ?=
+ALLCFLAGS = $(CSTD) $(WARN) $(OPT) $(SAN) $(CFLAGS) -MMD -MP
+LDFLAGS ?=
+
+HOST_DEFS := -DNS_VERSION='"$(VERSION)"' \
+             -DNS_MODULEDIR_REL='"$(MODULEDIR_REL)"' \
+             -DNS_SYSCONFDIR='"$(SYSCONFDIR)"'
+
+HOST_SRC  := $(sort $(wildcard host/*.c))
+HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
+HOST_LIB_OBJ := $(filter-out $(B)/obj/host/main.o,$(HOST_OBJ))
+HOST_LIBS := -ldl -liniparser
+
+all: $(B)/bin/nova-sandbox modules fixtures helpers
+
+# ---- host -------------------------------------------------------------
+$(B)/obj/host/%.o: host/%.c $(B)/.flags
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(HOST_DEFS) -I/usr/include/iniparser -c $< -o $@
+
+$(B)/bin/nova-sandbox: $(HOST_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(HOST_LIBS)
+
+# Rebuild when the compiled-in directories change.
+$(B)/.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(HOST_DEFS) $(SAN) $(OPT)' | cmp -s - $@ || echo '$(HOST_DEFS) $(SAN) $(OPT)' > $@
+
+# ---- modules: each modules/<m>/module.mk sets <m>_SRC and <m>_LIBS -----
+MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi
+define module_rules
+include modules/$(1)/module.mk
+$(1)_OBJ := $$($(1)_SRC:%.c=$(B)/obj/%.pic.o)
+$(B)/lib/nova-sandbox/$(1).so: $$($(1)_OBJ)
+	@mkdir -p $$(@D)
+	$$(CC) $(SAN) -shared -Wl,-z,defs -Wl,-z,now $(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
+MODULE_SOS += $(B)/lib/nova-sandbox/$(1).so
+endef
+$(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
+
+$(B)/obj/%.pic.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(MOD_CFLAGS) -c $< -o $@
+
+modules: $(MODULE_SOS)
+
+# ---- test fixtures: one refusal-case module per file -------------------
+FIX_SRC := $(sort $(wildcard tests/fixtures/modules/*.c))
+FIX_SOS := $(FIX_SRC:tests/fixtures/modules/%.c=$(B)/tests/fixtures/%.so)
+$(B)/tests/fixtures/%.so: tests/fixtures/modules/%.c
+	@mkdir -p $(@D)
+	$(CC) $(MOD_CFLAGS) -Itests/fixtures -shared -o $@ $<
+fixtures: $(FIX_SOS)
+
+# ---- test helper programs (escape attempts, probes) --------------------
+HELP_SRC := $(sort $(wildcard tests/helpers/*.c))
+HELP_BIN := $(HELP_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
+$(B)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $<
+helpers: $(HELP_BIN)
+
+# ---- unit suites: tests/unit/test_<x>.c, each its own CUnit main --------
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
+UNIT_COMMON := $(sort $(wildcard tests/unit/common/*.c))
+$(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(HOST_DEFS) -I/usr/include/iniparser -Ihost -Iapi \
+		-o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) -lcunit
+
+# a module's own suites: modules/<m>/tests/test_*.c, linked with that
+# module's objects only (each module is self-contained)
+define module_test_rules
+$(1)_TEST_SRC := $$(sort $$(wildcard modules/$(1)/tests/test_*.c))
+$(1)_TEST_BIN := $$($(1)_TEST_SRC:modules/$(1)/tests/%.c=$(B)/tests/modules/$(1)/%)
+$(B)/tests/modules/$(1)/%: modules/$(1)/tests/%.c $(UNIT_COMMON) $$($(1)_OBJ)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALLCFLAGS) -Iapi -Imodules/$(1) -Itests/unit -o $$@ $$< \
+		$(UNIT_COMMON) $$($(1)_OBJ) $$($(1)_LIBS) -lcunit
+UNIT_BIN += $$($(1)_TEST_BIN)
+endef
+$(foreach m,$(MODULES),$(eval $(call module_test_rules,$(m))))
+
+check-unit: all $(UNIT_BIN)
+	@tests/run-unit.sh $(B) $(UNIT_BIN)
+
+check-integration: all
+	@tests/integration/run.sh $(B)
+
+check: check-unit check-integration
+
+asan:
+	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
+		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' check-unit
+
+bench: all
+	@tests/bench/run.sh $(B)
+
+# ---- install ------------------------------------------------------------
+$(B)/nova-sandbox.pc: infra/pkgconfig/nova-sandbox.pc.in FORCE
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	    -e 's|@MODULEDIR@|$(MODULEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e "s|@ABI_MAJOR@|$$(sed -n 's/^#define NS_BACKEND_ABI_MAJOR //p' api/ns_backend.h)|g" \
+	    -e "s|@ABI_MINOR@|$$(sed -n 's/^#define NS_BACKEND_ABI_MINOR //p' api/ns_backend.h)|g" \
+	    $< > $@
+
+install: $(B)/bin/nova-sandbox modules $(B)/nova-sandbox.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MODULEDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/nova-sandbox \
+		$(DESTDIR)$(INCLUDEDIR)/nova-sandbox $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(B)/bin/nova-sandbox $(DESTDIR)$(BINDIR)/
+	$(foreach so,$(MODULE_SOS),install -m 0755 $(so) $(DESTDIR)$(MODULEDIR)/;)
+	install -m 0644 conf/nova-sandbox.conf $(DESTDIR)$(SYSCONFDIR)/nova-sandbox/
+	install -m 0644 api/ns_backend.h $(DESTDIR)$(INCLUDEDIR)/nova-sandbox/
+	install -m 0644 $(B)/nova-sandbox.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 0644 docs/man/nova-sandbox.1 $(DESTDIR)$(MANDIR)/man1/
+
+clean:
+	rm -rf build build-asan
+
+FORCE:
+.PHONY: all modules fixtures helpers check check-unit check-integration \
+	asan bench install clean FORCE
+
+-include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)

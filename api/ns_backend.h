@@ -1,0 +1,329 @@
+/*
+ * ns_backend.h -- the stable C ABI between the nova-sandbox host and its
+ * backend modules.  This is the only header a module author needs; it is
+ * installed as <nova-sandbox/ns_backend.h> and is self-contained C99/C11.
+ *
+ * CHANGELOG (append-only; every minor adds members at the END of a struct)
+ *   1.0  first stable ABI: ns_backend_ops with the wall, egress and place
+ *        role tables; ns_host services note/refuse/text/option.
+ *
+ * COMPATIBILITY RULES (enforced by the host before any module function runs)
+ *   - the module exports ONE data symbol, NS_BACKEND_SYMBOL ("ns_backend_v1"),
+ *     of type `const struct ns_backend_ops`; use NS_BACKEND_DEFINE below;
+ *   - magic == NS_BACKEND_MAGIC; abi_major == the host's major; abi_minor <=
+ *     the host's minor (a newer module may rely on services the host lacks);
+ *   - struct_size >= the size of the 1.0 struct; the host copies
+ *     min(struct_size, its own sizeof) into a zeroed struct, so a member a
+ *     module does not have reads as NULL/0 ("old behaviour");
+ *   - the same rule holds for every role table (each starts with struct_size)
+ *     and for every struct the host passes in (ns_host, ns_policy, ...):
+ *     a module MUST NOT read a member beyond the struct_size it was given;
+ *   - members are only ever appended; a removed or reordered member is a new
+ *     major, exported under a new symbol (ns_backend_v2).
+ *
+ * MODULE CONDUCT
+ *   - a module MUST NOT print, call exit(), _exit() (except in a child it
+ *     forked itself), abort(), or install signal handlers in the host;
+ *   - a module MUST NOT have constructors or destructors: the host validates
+ *     the descriptor before calling anything, and a constructor would run
+ *     before that validation;
+ *   - every problem a module meets is returned as an ns_status and said once
+ *     through host->refuse() (or host->note() for information); the host
+ *     owns formatting, context (which module, which file) and exit codes.
+ */
+#ifndef NS_BACKEND_H
+#define NS_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NS_BACKEND_MAGIC 0x4e534250u /* "NSBP" */
+#define NS_BACKEND_ABI_MAJOR 1
+#define NS_BACKEND_ABI_MINOR 0
+#define NS_BACKEND_SYMBOL "ns_backend_v1"
+
+#if defined(_WIN32)
+#define NS_BACKEND_EXPORT __declspec(dllexport)
+#else
+#define NS_BACKEND_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* Status every module operation returns.  Any other value is treated by the
+ * host as NS_E_INTERNAL. */
+enum ns_status {
+	NS_OK = 0,
+	NS_E_UNAVAILABLE = 1, /* the mechanism is absent on this machine */
+	NS_E_REFUSED = 2,     /* the request cannot be walled as asked */
+	NS_E_SYSTEM = 3,      /* a system call failed; errno was said */
+	NS_E_INTERNAL = 4     /* a bug: an invariant did not hold */
+};
+
+/* Roles a module serves (ns_backend_ops.roles is a bit set). */
+#define NS_ROLE_WALL 0x1u   /* confines one command's filesystem/network */
+#define NS_ROLE_EGRESS 0x2u /* the bench's outbound allowlist (nftables) */
+#define NS_ROLE_PLACE 0x4u  /* a disposable, size-capped place to work */
+
+/* ------------------------------------------------------------------ */
+/* Host services: passed IN to every operation.                        */
+/* ------------------------------------------------------------------ */
+
+struct ns_host {
+	uint32_t struct_size; /* sizeof(struct ns_host) as the host built it */
+	uint16_t abi_major;   /* the host's ABI */
+	uint16_t abi_minor;
+	void *cookie; /* opaque; pass back unchanged to every service */
+	/* One information line (printed as "<VERB> NOTE <text>").  Text is one
+	 * line, no newline.  MAY be called any number of times. */
+	void (*note)(void *cookie, const char *text);
+	/* One refusal: reason is a token from docs/SPEC-SANDBOX.md (for a wall:
+	 * no_sandbox, sandbox_failed, net_unenforceable, landlock_abi_unknown,
+	 * ...), text says what is wrong and what would fix it.  A module that
+	 * returns NS_E_UNAVAILABLE, NS_E_REFUSED or NS_E_SYSTEM MUST have called
+	 * refuse() at least once during that operation. */
+	void (*refuse)(void *cookie, const char *reason, const char *text);
+	/* One line of the generated policy text (the `policy` verb's body). */
+	void (*text)(void *cookie, const char *line);
+	/* The module's own option from its config section, or NULL when the
+	 * key is not set.  Keys are the ones the module lists in `options`. */
+	const char *(*option)(void *cookie, const char *key);
+};
+
+/* ------------------------------------------------------------------ */
+/* The policy: resolved by the host, read-only for the module.         */
+/* ------------------------------------------------------------------ */
+
+/* What a rule grants.  A module maps each to its own mechanism and MUST
+ * refuse (NS_E_REFUSED) a class it cannot enforce rather than widen it. */
+enum ns_access {
+	NS_ACCESS_READ_EXEC = 1,  /* read files, list dirs, execute */
+	NS_ACCESS_READ = 2,       /* read files, list dirs, NO execute */
+	NS_ACCESS_WRITE = 3,      /* everything the mechanism can grant */
+	NS_ACCESS_WRITE_FILE = 4  /* one file (a device): read, write */
+};
+
+/* Why a rule is there; used to label the policy text and nothing else. */
+enum ns_origin {
+	NS_ORIGIN_ROOT = 1,        /* a fixed OS root (ns_wall_ops.read_roots) */
+	NS_ORIGIN_OPTIONAL = 2,    /* an optional root: the command's dir, ... */
+	NS_ORIGIN_READ = 3,        /* --read */
+	NS_ORIGIN_READ_NOEXEC = 4, /* --read-noexec */
+	NS_ORIGIN_WRITE = 5,       /* --write */
+	NS_ORIGIN_TMP = 6,         /* the temp directory, when not a --write */
+	NS_ORIGIN_CWD = 7,         /* the working directory, when not a --write */
+	NS_ORIGIN_WRITE_FILE = 8   /* ns_wall_ops.write_files */
+};
+
+struct ns_rule {
+	const char *path; /* absolute, resolved, existing */
+	uint32_t access;  /* enum ns_access */
+	uint32_t origin;  /* enum ns_origin */
+};
+
+#define NS_POLICY_NET_DENY 0x1u   /* no IP networking at all */
+#define NS_POLICY_NET_LISTEN 0x2u /* may listen (accepted; see the spec) */
+
+struct ns_policy {
+	uint32_t struct_size;
+	uint32_t flags; /* NS_POLICY_* */
+	const struct ns_rule *rules; /* in the order the text prints them */
+	size_t n_rules;
+	const char *const *net_allow; /* host:port, loopback only; n_net_allow */
+	size_t n_net_allow;
+	const char *gpu;     /* "none" or "metal" */
+	const char *name;    /* --name, or NULL */
+	const char *command; /* resolved absolute path of the executable */
+	const char *const *argv; /* NULL-terminated; argv[0] as the user typed */
+	const char *const *envp; /* NULL-terminated; the child's whole env */
+	const char *cwd;  /* the child's working directory */
+	const char *tmp;  /* the child's TMPDIR */
+	const char *home; /* the child's HOME */
+};
+
+/* ------------------------------------------------------------------ */
+/* Role: wall.                                                         */
+/* ------------------------------------------------------------------ */
+
+/* The three shapes a wall can take; the host's flow is the same for all,
+ * the shape tells the reader (and `modules`) what spawn() does. */
+enum ns_wall_shape {
+	NS_SHAPE_RESTRICT_SELF = 1, /* confine the host, then fork (Landlock) */
+	NS_SHAPE_HELPER = 2,        /* exec a helper that confines (bwrap,
+				       sandbox-exec) */
+	NS_SHAPE_CONTAINER = 3      /* create the process inside a container
+				       (a Windows job / AppContainer) */
+};
+
+/* What the wall can do here.  Filled by facts(); the host zeroes it and
+ * sets struct_size first. */
+struct ns_wall_facts {
+	uint32_t struct_size;
+	int32_t available;       /* 1 when the mechanism is usable here */
+	int32_t net_enforceable; /* 1 when NS_POLICY_NET_DENY can be kept */
+	char abi[16];  /* the mechanism's level as the OS reports it, "-" */
+	char used[16]; /* the level the wall is built at when clamped, or "" */
+	char note[512];  /* one clause for `check` (what is and is not kept) */
+	char clamp[256]; /* when used[] is set: one NOTE sentence, else "" */
+	char why[256];   /* when !available: why, and what would fix it */
+};
+
+/* How the host wants the child's descriptors. */
+struct ns_launch {
+	uint32_t struct_size;
+	int32_t stdio[3];        /* fd to dup onto 0,1,2; -1 means inherit */
+	const int *extra_fds;    /* become fds 3, 4, ... in the child */
+	size_t n_extra_fds;
+};
+
+/* The started command. */
+struct ns_proc {
+	uint32_t struct_size;
+	int64_t pid;       /* POSIX pid; the host waits and signals it */
+	uintptr_t handle;  /* platform handle (Windows), else 0 */
+};
+
+struct ns_wall_ops {
+	uint32_t struct_size; /* sizeof(struct ns_wall_ops) as compiled */
+	uint32_t shape;       /* enum ns_wall_shape */
+	/* Platform data, NULL-terminated lists of absolute paths.  The host
+	 * resolves them, skips the absent ones, and turns them into rules. */
+	const char *const *read_roots;      /* OS roots: NS_ACCESS_READ_EXEC */
+	const char *const *write_files;     /* devices: NS_ACCESS_WRITE_FILE */
+	const char *const *optional_roots;  /* read roots kept only if present */
+	const char *const *system_prefixes; /* a command under one of these
+					       adds no optional root */
+	const char *resolver_conf; /* e.g. "/etc/resolv.conf": the directory it
+				      resolves into is a read root; or NULL */
+	/* REQUIRED.  Say what the mechanism can do here.  MUST NOT change the
+	 * calling process.  Returns NS_OK even when !available (the facts say
+	 * so); an error return means the question itself failed. */
+	int (*facts)(const struct ns_host *host, struct ns_wall_facts *out);
+	/* REQUIRED.  Everything that can refuse BEFORE the host prints its OK
+	 * line: privilege checks, enforceability, building the ruleset.  MUST
+	 * NOT confine the calling process yet.  On NS_OK *state is the module's
+	 * (may be NULL) and is passed to spawn()/release(). */
+	int (*prepare)(const struct ns_host *host, const struct ns_policy *pol,
+		       void **state);
+	/* REQUIRED.  Write the policy as text, one host->text() call per line,
+	 * byte-identical for the same policy on the same machine.  MUST NOT
+	 * confine anything or run anything. */
+	int (*render)(const struct ns_host *host, const struct ns_policy *pol);
+	/* REQUIRED.  Start pol->command inside the wall with pol->argv,
+	 * pol->envp and pol->cwd, descriptors as `launch` says and NO other
+	 * descriptor open in the command.  Returns once the command is running
+	 * (or failed to start: then NS_E_SYSTEM with refuse("sandbox_failed")).
+	 * MAY confine the calling process (NS_SHAPE_RESTRICT_SELF): the host
+	 * then runs nothing unwalled afterwards.  MAY be called more than once
+	 * with the same state (the probe runs several walled steps). */
+	int (*spawn)(const struct ns_host *host, void *state,
+		     const struct ns_policy *pol, const struct ns_launch *launch,
+		     struct ns_proc *out);
+	/* OPTIONAL.  Free what prepare() made. */
+	void (*release)(const struct ns_host *host, void *state);
+};
+
+/* ------------------------------------------------------------------ */
+/* Role: egress (the bench's outbound allowlist).                       */
+/* The host renders and audits the plan text; the module owns the       */
+/* kernel mechanism.                                                    */
+/* ------------------------------------------------------------------ */
+
+struct ns_egress_ops {
+	uint32_t struct_size;
+	/* REQUIRED.  Is the mechanism usable here (privilege, kernel)?  On
+	 * NS_E_UNAVAILABLE the module said why through refuse(). */
+	int (*ready)(const struct ns_host *host);
+	/* REQUIRED.  Apply the audited plan text for run `run` atomically.  A
+	 * table that already exists is refused, never appended to. */
+	int (*apply)(const struct ns_host *host, const char *run,
+		     const char *plan, size_t plan_len);
+	/* REQUIRED.  Read the run's table back from the kernel and write it
+	 * as plan text, one host->text() call per line. */
+	int (*read_live)(const struct ns_host *host, const char *run);
+	/* REQUIRED.  Remove the run's table; absent is NS_OK (idempotent). */
+	int (*drop)(const struct ns_host *host, const char *run);
+};
+
+/* ------------------------------------------------------------------ */
+/* Role: place (a disposable place per run).                            */
+/* ------------------------------------------------------------------ */
+
+struct ns_place_req {
+	uint32_t struct_size;
+	const char *name;    /* validated run name */
+	uint64_t size_bytes; /* the cap */
+};
+
+struct ns_place {
+	uint32_t struct_size;
+	char root[512]; /* the place's root; work/ and home/ are beneath */
+	char id[128];   /* what delete and the LEAK remedy name */
+	char remedy[512]; /* the one command that removes it, for LEAK */
+	void *state;      /* the module's */
+};
+
+struct ns_place_ops {
+	uint32_t struct_size;
+	/* REQUIRED.  Does a place of that name exist?  *exists = 0 or 1. */
+	int (*look)(const struct ns_host *host, const char *name, int *exists);
+	/* REQUIRED.  Make it; on failure nothing is left. */
+	int (*create)(const struct ns_host *host,
+		      const struct ns_place_req *req, struct ns_place *out);
+	/* REQUIRED.  Bytes in use now. */
+	int (*used)(const struct ns_host *host, const struct ns_place *place,
+		    uint64_t *bytes);
+	/* REQUIRED.  Kill what holds it and delete it; NS_OK only when gone. */
+	int (*destroy)(const struct ns_host *host, struct ns_place *place);
+	/* REQUIRED.  Places a dead run left: one host->text() line per place,
+	 * "name=<n> id=<id> owner=<pid> start=<start>". */
+	int (*list)(const struct ns_host *host);
+};
+
+/* ------------------------------------------------------------------ */
+/* The one exported descriptor.                                         */
+/* ------------------------------------------------------------------ */
+
+struct ns_backend_ops {
+	/* header: validated before anything else is read */
+	uint32_t magic;       /* NS_BACKEND_MAGIC */
+	uint16_t abi_major;   /* NS_BACKEND_ABI_MAJOR the module was built for */
+	uint16_t abi_minor;   /* NS_BACKEND_ABI_MINOR the module was built for */
+	uint32_t struct_size; /* sizeof(struct ns_backend_ops) as compiled */
+	uint32_t roles;       /* NS_ROLE_* bits; each set bit's table MUST be
+				 non-NULL */
+	const char *name;     /* short, [a-z0-9_-]+, e.g. "landlock" */
+	const char *version;  /* the module's own version, e.g. "0.1.0" */
+	const char *summary;  /* one line for `nova-sandbox modules` */
+	/* NULL-terminated list of the option keys the module accepts in its
+	 * config section; a key not listed is refused by the host, file:line. */
+	const char *const *options;
+	const struct ns_wall_ops *wall;
+	const struct ns_egress_ops *egress;
+	const struct ns_place_ops *place;
+};
+
+/* Fill the header from the header the module is compiled against; module
+ * authors never type version numbers. */
+#define NS_BACKEND_HEADER                                                   \
+	.magic = NS_BACKEND_MAGIC, .abi_major = NS_BACKEND_ABI_MAJOR,       \
+	.abi_minor = NS_BACKEND_ABI_MINOR,                                  \
+	.struct_size = sizeof(struct ns_backend_ops)
+
+#define NS_BACKEND_DEFINE                                                   \
+	NS_BACKEND_EXPORT extern const struct ns_backend_ops ns_backend_v1; \
+	NS_BACKEND_EXPORT const struct ns_backend_ops ns_backend_v1
+
+/* Sizes of the 1.0 structs: the smallest struct_size the host accepts. */
+#define NS_BACKEND_OPS_SIZE_1_0 (offsetof(struct ns_backend_ops, place) + sizeof(void *))
+#define NS_WALL_OPS_SIZE_1_0 (offsetof(struct ns_wall_ops, release) + sizeof(void *))
+#define NS_EGRESS_OPS_SIZE_1_0 (offsetof(struct ns_egress_ops, drop) + sizeof(void *))
+#define NS_PLACE_OPS_SIZE_1_0 (offsetof(struct ns_place_ops, list) + sizeof(void *))
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NS_BACKEND_H */

@@ -1,0 +1,3 @@
+# landlock.so -- the Linux wall.  Links libc only.
+landlock_SRC := $(sort $(wildcard modules/landlock/*.c))
+landlock_LIBS :=
