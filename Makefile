@@ -135,7 +135,11 @@ asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' check-unit
 
-bench: all
+$(B)/tests/bench/%: tests/bench/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -o $@ $<
+
+bench: all $(B)/tests/bench/benchrun
 	@tests/bench/run.sh $(B)
 
 # ---- install ------------------------------------------------------------

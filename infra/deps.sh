@@ -1,0 +1,20 @@
+#!/bin/sh
+# infra/deps.sh -- install the Debian 12 packages nova-sandbox builds and
+# tests with, only those missing.  Uses sudo when not root.
+set -eu
+PKGS="gcc make pkg-config libc6-dev libiniparser-dev libcunit1-dev \
+libnftnl-dev libmnl-dev bubblewrap util-linux passwd"
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+echo "nova-sandbox: installing missing Debian packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+# shellcheck disable=SC2086
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing

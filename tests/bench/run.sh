@@ -1,0 +1,44 @@
+#!/bin/bash
+# make bench: figures printed side by side from ONE run; nothing asserted.
+# usage: tests/bench/run.sh <builddir>
+set -eu
+B=$(cd "${1:-build}" && pwd)
+NS="$B/bin/nova-sandbox"
+BR="$B/tests/bench/benchrun"
+N=${NOVA_BENCH_RUNS:-300}
+as_user=()
+if [ "$(id -u)" = 0 ]; then
+	u=${NOVA_TEST_USER:-nova-test}
+	id "$u" >/dev/null 2>&1 || useradd --system --create-home --shell /bin/sh "$u"
+	as_user=(setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --clear-groups --)
+fi
+work=$(mktemp -d /tmp/nova-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/w/home"
+[ "$(id -u)" = 0 ] && chown -R "${NOVA_TEST_USER:-nova-test}:" "$work"
+export HOME="$work/w/home"
+
+median() { "${as_user[@]}" "$BR" "$N" "$@" | cut -d' ' -f1; }
+
+echo "nova-sandbox bench: medians of $N runs, microseconds (one run, side by side)"
+bare=$(median /bin/true)
+walled=$(median "$NS" --write "$work/w" -- /bin/true)
+printf '  %-44s %8s us  1.00x\n' "/bin/true (bare)" "$bare"
+printf '  %-44s %8s us  %.2fx\n' "nova-sandbox --write D -- /bin/true" "$walled" \
+	"$(awk "BEGIN{print $walled/$bare}")"
+if command -v bwrap >/dev/null 2>&1; then
+	bw=$(median "$(command -v bwrap)" --ro-bind / / /bin/true)
+	printf '  %-44s %8s us  %.2fx\n' "bwrap --ro-bind / / /bin/true" "$bw" \
+		"$(awk "BEGIN{print $bw/$bare}")"
+fi
+echo
+echo "wall of N --read paths (build + apply + run /bin/true), median of $((N / 3)) runs"
+for k in 10 100 1000; do
+	args=()
+	for i in $(seq 1 "$k"); do
+		mkdir -p "$work/r$k/d$i"
+		args+=(--read "$work/r$k/d$i")
+	done
+	t=$("${as_user[@]}" "$BR" "$((N / 3))" "$NS" "${args[@]}" --write "$work/w" -- /bin/true | cut -d' ' -f1)
+	printf '  %-44s %8s us  (+%s us over the empty wall)\n' "$k --read paths" "$t" "$((t - walled))"
+done
