@@ -1,0 +1,237 @@
+/* landlock.c -- landlock.so, the Linux wall (restrict-self-then-fork).
+ *
+ * facts()   asks the kernel for its ABI and says what the wall keeps;
+ * prepare() refuses what cannot be walled and builds the ruleset (nothing
+ *           is confined yet);
+ * render()  writes the policy as text;
+ * spawn()   (ll_spawn.c) confines the calling process once, then forks the
+ *           command under a nested scope layer and a seccomp filter.
+ * The data below is the Linux root table (original-behaviour.md 2); the
+ * host's policy builder turns it into rules. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../host/banned.h"
+#include "ll_spawn.h"
+#include "ll_table.h"
+
+static const char *const read_roots[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc",
+	"/run/systemd/resolve", "/opt", "/dev", "/proc", NULL
+};
+static const char *const write_files[] = { "/dev/null", "/dev/tty", NULL };
+static const char *const optional_roots[] = { NULL };
+static const char *const system_prefixes[] = {
+	"/usr", "/bin", "/sbin", "/dev", NULL
+};
+static const char *const options[] = { NULL };
+
+#define HOST_SIZE_1_0 (offsetof(struct ns_host, option) + sizeof(void *))
+#define POLICY_SIZE_1_0 (offsetof(struct ns_policy, home) + sizeof(void *))
+#define FACTS_SIZE_1_0 (offsetof(struct ns_wall_facts, why) + 256)
+
+int
+ll_host_ok(const struct ns_host *host)
+{
+	return host != NULL && host->struct_size >= HOST_SIZE_1_0 &&
+	       host->refuse != NULL && host->text != NULL;
+}
+
+int
+ll_policy_ok(const struct ns_host *host, const struct ns_policy *pol)
+{
+	if (pol != NULL && pol->struct_size >= POLICY_SIZE_1_0)
+		return 1;
+	host->refuse(host->cookie, "sandbox_failed",
+		     "landlock.so: the host passed a policy older than ABI "
+		     "1.0; rebuild nova-sandbox");
+	return 0;
+}
+
+static int
+ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
+{
+	int err, kabi;
+
+	(void)host;
+	if (out == NULL || out->struct_size < FACTS_SIZE_1_0)
+		return NS_E_INTERNAL;
+	kabi = ll_sys_abi(&err);
+	ll_fill_facts(kabi, err, out);
+	return NS_OK;
+}
+
+static int
+refuse_errno(const struct ns_host *host, const char *what, const char *path,
+	     int err)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "cannot %s '%s' for the landlock "
+				     "ruleset: %s", what, path, strerror(err));
+	host->refuse(host->cookie, "sandbox_failed", text);
+	return NS_E_SYSTEM;
+}
+
+/* One path-beneath rule; the rights are decided on the descriptor. */
+static int
+add_rule(const struct ns_host *host, int ruleset, int abi,
+	 const struct ns_rule *r)
+{
+	struct stat st;
+	uint64_t mask;
+	int fd, rc = NS_OK;
+
+	fd = open(r->path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return refuse_errno(host, "open", r->path, errno);
+	if (fstat(fd, &st) != 0) {
+		rc = refuse_errno(host, "stat", r->path, errno);
+		goto out_close;
+	}
+	mask = ll_access_mask(r->access, abi, S_ISDIR(st.st_mode));
+	if (mask == 0) {
+		rc = refuse_errno(host, "grant an unknown access class to",
+				  r->path, EINVAL);
+		goto out_close;
+	}
+	if (ll_sys_add_path(ruleset, fd, mask) != 0)
+		rc = refuse_errno(host, "add the rule for", r->path, errno);
+out_close:
+	close(fd);
+	return rc;
+}
+
+static int
+build_ruleset(const struct ns_host *host, const struct ns_policy *pol,
+	      int abi, int *out)
+{
+	struct nova_ll_ruleset_attr attr;
+	size_t i;
+	int fd, rc;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = ll_row(abi)->fs;
+	/* Net is handled only with net-deny: handled means deny-by-default,
+	 * which would break every command run without --net-deny. */
+	if (pol->flags & NS_POLICY_NET_DENY)
+		attr.handled_access_net = ll_row(abi)->net;
+	/* No scope in the main layer: the tool is in this domain too, and the
+	 * scopes belong to the child's nested layer (ll_spawn.c). */
+	fd = ll_sys_create_ruleset(&attr);
+	if (fd < 0)
+		return refuse_errno(host, "create", "ruleset", errno);
+	for (i = 0; i < pol->n_rules; i++) {
+		rc = add_rule(host, fd, abi, &pol->rules[i]);
+		if (rc != NS_OK) {
+			close(fd);
+			return rc;
+		}
+	}
+	*out = fd;
+	return NS_OK;
+}
+
+static int
+precheck_status(const char *reason)
+{
+	if (strcmp(reason, "no_sandbox") == 0)
+		return NS_E_UNAVAILABLE;
+	return NS_E_REFUSED;
+}
+
+static int
+ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
+	   void **state)
+{
+	struct ll_state *st;
+	const char *reason;
+	char text[512];
+	int err, kabi, fd, rc;
+
+	if (!ll_host_ok(host) || state == NULL)
+		return NS_E_INTERNAL;
+	if (!ll_policy_ok(host, pol))
+		return NS_E_INTERNAL;
+	*state = NULL;
+	kabi = ll_sys_abi(&err);
+	reason = ll_precheck(geteuid(), kabi, err, pol->flags, text,
+			     sizeof(text));
+	if (reason != NULL) {
+		host->refuse(host->cookie, reason, text);
+		return precheck_status(reason);
+	}
+	rc = build_ruleset(host, pol, ll_built_abi(kabi), &fd);
+	if (rc != NS_OK)
+		return rc;
+	st = calloc(1, sizeof(*st));
+	if (st == NULL) {
+		close(fd);
+		host->refuse(host->cookie, "sandbox_failed",
+			     "landlock.so: out of memory");
+		return NS_E_SYSTEM;
+	}
+	st->ruleset = fd;
+	st->abi = ll_built_abi(kabi);
+	st->pol_flags = pol->flags;
+	*state = st;
+	return NS_OK;
+}
+
+static int
+ll_render_op(const struct ns_host *host, const struct ns_policy *pol)
+{
+	int err;
+
+	if (!ll_host_ok(host))
+		return NS_E_INTERNAL;
+	if (!ll_policy_ok(host, pol))
+		return NS_E_INTERNAL;
+	return ll_render(host, pol, ll_sys_abi(&err));
+}
+
+static void
+ll_release(const struct ns_host *host, void *state)
+{
+	struct ll_state *st = state;
+
+	(void)host;
+	if (st == NULL)
+		return;
+	if (st->ruleset >= 0)
+		close(st->ruleset);
+	free(st);
+}
+
+static const struct ns_wall_ops wall_ops = {
+	.struct_size = sizeof(struct ns_wall_ops),
+	.shape = NS_SHAPE_RESTRICT_SELF,
+	.read_roots = read_roots,
+	.write_files = write_files,
+	.optional_roots = optional_roots,
+	.system_prefixes = system_prefixes,
+	.resolver_conf = "/etc/resolv.conf",
+	.facts = ll_facts,
+	.prepare = ll_prepare,
+	.render = ll_render_op,
+	.spawn = ll_spawn,
+	.release = ll_release,
+};
+
+NS_BACKEND_DEFINE = {
+	NS_BACKEND_HEADER,
+	.roles = NS_ROLE_WALL,
+	.name = "landlock",
+	.version = "0.1.0",
+	.summary = "Linux wall: Landlock ruleset + nested scope layer + "
+		   "seccomp, restrict-self-then-fork",
+	.options = options,
+	.wall = &wall_ops,
+	.egress = NULL,
+	.place = NULL,
+};

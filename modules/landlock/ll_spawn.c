@@ -1,0 +1,348 @@
+/* ll_spawn.c -- restrict-self-then-fork.
+ *
+ * Parent (once per process): no_new_privs, not dumpable, then
+ * landlock_restrict_self with the prepared ruleset.  Then, per command: a
+ * CLOEXEC pipe for the exec error and fork.  The child (async-signal-safe
+ * calls only, no malloc) resets signals, places the descriptors, adds a
+ * nested scope layer so the command can neither signal nor ptrace the tool,
+ * closes every other descriptor, installs the seccomp filter, changes
+ * directory and execs.  A failure in the child is written to the pipe as
+ * (errno, step) and the child _exits 127; EOF on the pipe means execve
+ * succeeded.  The child stays in the caller's process group. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../host/banned.h"
+#include "ll_spawn.h"
+#include "ll_table.h"
+
+#define LAUNCH_SIZE_1_0 (offsetof(struct ns_launch, n_extra_fds) + sizeof(size_t))
+#define PROC_SIZE_1_0 (offsetof(struct ns_proc, handle) + sizeof(uintptr_t))
+
+enum step { STEP_SIGNALS = 1, STEP_FDS, STEP_SCOPE, STEP_CLOSE, STEP_SECCOMP,
+	    STEP_CHDIR, STEP_EXEC };
+
+static const char *const step_names[] = {
+	[STEP_SIGNALS] = "resetting signals",
+	[STEP_FDS] = "placing descriptors",
+	[STEP_SCOPE] = "nested scope layer",
+	[STEP_CLOSE] = "closing descriptors",
+	[STEP_SECCOMP] = "seccomp filter",
+	[STEP_CHDIR] = "chdir",
+	[STEP_EXEC] = "execve",
+};
+
+struct child_report {
+	int32_t err;
+	int32_t step;
+};
+
+/* Everything the child needs, computed before fork. */
+struct child_ctx {
+	const struct ns_policy *pol;
+	const struct ns_launch *launch;
+	struct nova_ll_ruleset_attr scope;
+	uint32_t restrict_flags;
+	struct sock_fprog fprog;
+	int errfd;
+};
+
+/* ---- the child ------------------------------------------------------- */
+
+static void __attribute__((noreturn))
+child_fail(int errfd, enum step step)
+{
+	struct child_report rep = { .err = errno, .step = step };
+	ssize_t w;
+
+	do
+		w = write(errfd, &rep, sizeof(rep));
+	while (w < 0 && errno == EINTR);
+	_exit(127);
+}
+
+static int
+child_signals(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	int s;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	for (s = 1; s < NSIG; s++)
+		(void)sigaction(s, &sa, NULL); /* KILL/STOP/RT: EINVAL */
+	sigemptyset(&none);
+	return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* Move the exec-error pipe and every source descriptor above the targets
+ * first, then dup2 into place: a source may sit on another's target. */
+static int
+child_fds(struct child_ctx *c)
+{
+	const struct ns_launch *l = c->launch;
+	int tmp[3 + LL_MAX_EXTRA_FDS];
+	int base = 3 + (int)l->n_extra_fds;
+	size_t i;
+
+	c->errfd = fcntl(c->errfd, F_DUPFD_CLOEXEC, base);
+	if (c->errfd < 0)
+		return -1;
+	for (i = 0; i < 3 + l->n_extra_fds; i++) {
+		int src = i < 3 ? l->stdio[i] : l->extra_fds[i - 3];
+
+		tmp[i] = -1;
+		if (src >= 0 && (tmp[i] = fcntl(src, F_DUPFD_CLOEXEC, base)) < 0)
+			return -1;
+	}
+	for (i = 0; i < 3 + l->n_extra_fds; i++)
+		if (tmp[i] >= 0 && dup2(tmp[i], (int)i) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+child_scope(const struct child_ctx *c)
+{
+	int fd = ll_sys_create_ruleset(&c->scope);
+
+	if (fd < 0)
+		return -1;
+	if (ll_sys_restrict_self(fd, c->restrict_flags) != 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+static int
+close_span(unsigned int lo, unsigned int hi)
+{
+	struct rlimit rl;
+	unsigned int fd;
+
+	if (lo > hi)
+		return 0;
+	if (syscall(SYS_close_range, lo, hi, 0U) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return -1;
+	for (fd = lo; fd <= hi && fd < rl.rlim_cur; fd++)
+		(void)close((int)fd);
+	return 0;
+}
+
+/* Every descriptor above 2 + n_extra except the error pipe (CLOEXEC: it
+ * goes at execve). */
+static int
+child_close(const struct child_ctx *c)
+{
+	unsigned int base = 3 + (unsigned int)c->launch->n_extra_fds;
+	unsigned int e = (unsigned int)c->errfd;
+
+	if (close_span(base, e - 1) != 0)
+		return -1;
+	return close_span(e + 1, ~0U);
+}
+
+static void __attribute__((noreturn))
+child_main(struct child_ctx *c)
+{
+	const struct ns_policy *p = c->pol;
+
+	if (child_signals() != 0)
+		child_fail(c->errfd, STEP_SIGNALS);
+	if (child_fds(c) != 0)
+		child_fail(c->errfd, STEP_FDS);
+	if (child_scope(c) != 0)
+		child_fail(c->errfd, STEP_SCOPE);
+	if (child_close(c) != 0)
+		child_fail(c->errfd, STEP_CLOSE);
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &c->fprog) != 0)
+		child_fail(c->errfd, STEP_SECCOMP);
+	if (chdir(p->cwd) != 0)
+		child_fail(c->errfd, STEP_CHDIR);
+	execve(p->command, (char *const *)p->argv, (char *const *)p->envp);
+	child_fail(c->errfd, STEP_EXEC);
+}
+
+/* ---- the parent ------------------------------------------------------ */
+
+static int
+fail(const struct ns_host *host, const char *what, int err)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "%s: %s", what, strerror(err));
+	host->refuse(host->cookie, "sandbox_failed", text);
+	return NS_E_SYSTEM;
+}
+
+/* Confine the calling process, once: every later spawn is inside. */
+static int
+restrict_once(const struct ns_host *host, struct ll_state *st)
+{
+	if (st->restricted)
+		return NS_OK;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0)
+		return fail(host, "cannot set no_new_privs", errno);
+	/* Not dumpable: a same-uid process cannot ptrace or read the tool's
+	 * /proc files (landlock.md 4.5). */
+	if (prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L) != 0)
+		return fail(host, "cannot clear the dumpable flag", errno);
+	if (ll_sys_restrict_self(st->ruleset, ll_restrict_flags(st->abi)) != 0)
+		return fail(host, "landlock_restrict_self failed", errno);
+	st->restricted = 1;
+	close(st->ruleset);
+	st->ruleset = -1;
+	return NS_OK;
+}
+
+static int
+check_args(const struct ns_host *host, const struct ll_state *st,
+	   const struct ns_policy *pol, const struct ns_launch *launch,
+	   const struct ns_proc *out)
+{
+	if (launch == NULL || launch->struct_size < LAUNCH_SIZE_1_0 ||
+	    out == NULL || out->struct_size < PROC_SIZE_1_0 || st == NULL)
+		return fail(host, "landlock.so: spawn called without its "
+				  "state, launch or proc", EINVAL);
+	if (launch->n_extra_fds > LL_MAX_EXTRA_FDS)
+		return fail(host, "landlock.so: more than 64 descriptors to "
+				  "pass", E2BIG);
+	if ((pol->flags ^ st->pol_flags) & NS_POLICY_NET_DENY)
+		return fail(host, "landlock.so: the policy's net-deny differs "
+				  "from the one prepared", EINVAL);
+	if (pol->command == NULL || pol->argv == NULL || pol->envp == NULL ||
+	    pol->cwd == NULL)
+		return fail(host, "landlock.so: the policy has no command, "
+				  "argv, envp or cwd", EINVAL);
+	return NS_OK;
+}
+
+/* Read the child's report: 0 bytes = execve happened. */
+static ssize_t
+read_report(int fd, struct child_report *rep)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < sizeof(*rep)) {
+		r = read(fd, (char *)rep + got, sizeof(*rep) - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -1 : (ssize_t)got;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+static int
+reap_failed(const struct ns_host *host, const struct ns_policy *pol,
+	    pid_t pid, const struct child_report *rep)
+{
+	char text[768];
+	int status;
+	const char *step = "unknown step";
+
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rep->step >= STEP_SIGNALS && rep->step <= STEP_EXEC)
+		step = step_names[rep->step];
+	snprintf(text, sizeof(text), "could not start %s: %s (%s)",
+		 pol->command, strerror(rep->err), step);
+	host->refuse(host->cookie, "sandbox_failed", text);
+	return NS_E_SYSTEM;
+}
+
+/* Returns the read end of the exec-error pipe, or -1 (refused). */
+static int
+fork_child(const struct ns_host *host, struct child_ctx *c, pid_t *pid)
+{
+	sigset_t all, old;
+	int pfd[2], e;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0) {
+		fail(host, "cannot make the exec-error pipe", errno);
+		return -1;
+	}
+	c->errfd = pfd[1];
+	/* No host signal handler may run in the child before its reset. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	*pid = fork();
+	if (*pid == 0)
+		child_main(c);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(pfd[1]);
+	if (*pid < 0) {
+		close(pfd[0]);
+		fail(host, "cannot fork the command", e);
+		return -1;
+	}
+	return pfd[0];
+}
+
+int
+ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
+	 const struct ns_launch *launch, struct ns_proc *out)
+{
+	struct ll_state *st = state;
+	struct sock_filter prog[LL_FILTER_MAX];
+	struct child_ctx c;
+	struct child_report rep;
+	pid_t pid;
+	int n, rfd, rc;
+	ssize_t got;
+
+	if (!ll_host_ok(host))
+		return NS_E_INTERNAL;
+	if (!ll_policy_ok(host, pol))
+		return NS_E_INTERNAL;
+	if ((rc = check_args(host, st, pol, launch, out)) != NS_OK)
+		return rc;
+	n = ll_filter_build(prog, (st->pol_flags & NS_POLICY_NET_DENY) != 0);
+	if (n < 0)
+		return fail(host, "landlock.so has no seccomp filter for this "
+				  "architecture", ENOSYS);
+	memset(&c, 0, sizeof(c));
+	c.pol = pol;
+	c.launch = launch;
+	c.fprog.len = (unsigned short)n;
+	c.fprog.filter = prog;
+	ll_scope_layer(st->abi, &c.scope);
+	c.restrict_flags = ll_restrict_flags(st->abi);
+	if ((rc = restrict_once(host, st)) != NS_OK)
+		return rc;
+	rfd = fork_child(host, &c, &pid);
+	if (rfd < 0)
+		return NS_E_SYSTEM;
+	got = read_report(rfd, &rep);
+	close(rfd);
+	if (got != 0) {
+		if (got != (ssize_t)sizeof(rep))
+			rep = (struct child_report){ .err = EIO, .step = 0 };
+		return reap_failed(host, pol, pid, &rep);
+	}
+	out->pid = pid;
+	out->handle = 0;
+	return NS_OK;
+}
