@@ -2,6 +2,12 @@
 #ifndef NS_HOST_BANNED_H
 #define NS_HOST_BANNED_H
 
+/* The system headers that declare (or inline) these first, so the macros
+ * below never rewrite a libc declaration whatever the include order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #define NS_BANNED(func) sorry_##func##_is_a_banned_function
 
 #undef strcpy

@@ -51,6 +51,10 @@ int config_check_options(const struct config *cfg, const char *stem,
 			 const char *const *accepted, struct refusals *r);
 void config_free(struct config *cfg);
 
+/* The option section of a module file: its file name without directory and
+ * suffix, lower case ("/x/landlock.so" -> "landlock").  Heap, or NULL. */
+char *config_stem(const char *file);
+
 /* The platform this host was built for. */
 const char *config_platform(void);
 

@@ -36,6 +36,8 @@ enum load_status {
 struct module {
 	char *file; /* as the config named it */
 	char *path; /* absolute path loaded */
+	char *stem; /* its option section (config_stem of file); set it as
+		       hostsvc.stem before calling the module */
 	void *dl;
 	/* host copies, zero-filled beyond the module's struct_size */
 	struct ns_backend_ops ops;
@@ -51,10 +53,25 @@ const char *load_status_token(enum load_status st);
 enum load_status loader_load(const struct config *cfg, const char *file,
 			     unsigned role, struct module *m, char **why);
 /* Check a path the way modules and config files are checked: `fd` is the
- * open file, `path` its absolute name (for the parent walk).  Returns 0 or
- * -1 with *why set (heap). */
+ * open file, `path` its absolute name (for the parent walk); want_regular
+ * 1 wants a regular file, 0 a directory.  Returns 0 or -1 with *why set
+ * (heap). */
 int loader_check_fd(int fd, const char *path, int want_regular, char **why);
+/* Does not dlclose: code of a loaded module may have run.  (The loader also
+ * keeps the O_CLOEXEC descriptor of every module dlopen() accepted open for
+ * the life of the process: dlopen() matches the NAME /proc/self/fd/N on later
+ * loads, so N must never be reused for another file.) */
 void module_free(struct module *m);
+
+/* For a loaded wall: refuse its config keys it does not accept
+ * (LOAD_BAD_OPTION), then call facts() (facts zeroed, struct_size set);
+ * LOAD_UNAVAILABLE when it fails or says !available.  Refusals the module
+ * makes during facts() become *why (heap) and do not reach `host`; its
+ * notes and option look-ups (cfg, m->stem) do. */
+enum load_status loader_wall_facts(const struct config *cfg,
+				   const struct ns_host *host,
+				   const struct module *m,
+				   struct ns_wall_facts *facts, char **why);
 
 /* The wall for this run: tries cfg->wall in order, loads the first that
  * passes every check and whose facts() says available.  Returns 0 with *m

@@ -1,0 +1,164 @@
+/* main.c -- the nova-sandbox entry: who we are, then the dispatch of
+ * reference section 1 "Dispatch order".  Only main() exits. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "out.h"
+#include "verbs.h"
+
+extern char **environ;
+
+static char exe_buf[PATH_MAX];
+static char dir_buf[PATH_MAX];
+
+/* Our own binary from /proc/self/exe, and its directory. */
+static void
+find_self(struct hostrun *hr)
+{
+	ssize_t n = readlink("/proc/self/exe", exe_buf, sizeof(exe_buf) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return;
+	exe_buf[n] = '\0';
+	memcpy(dir_buf, exe_buf, (size_t)n + 1);
+	slash = strrchr(dir_buf, '/');
+	if (slash == NULL)
+		return;
+	*(slash == dir_buf ? slash + 1 : slash) = '\0';
+	hr->exe = exe_buf;
+	hr->exe_dir = dir_buf;
+}
+
+/* NOVA_SANDBOX_CONFIG is honoured only when the process is not set-id. */
+static const char *
+config_from_env(void)
+{
+	if (getuid() != geteuid() || getgid() != getegid() ||
+	    getauxval(AT_SECURE) != 0)
+		return NULL;
+	return getenv("NOVA_SANDBOX_CONFIG");
+}
+
+static int
+refuse_line(const char *tok, const char *text, int code)
+{
+	char *t = out_text(text);
+
+	out_line(stderr, "SANDBOX REFUSED reason=%s: %s", tok,
+		 t ? t : "out of memory");
+	free(t);
+	return code;
+}
+
+static int
+not_built(const char *verb, int code)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "%s is not built in this version: it "
+		 "is not yet implemented on this platform; run: nova-sandbox "
+		 "help", verb);
+	return refuse_line("no_sandbox", text, code);
+}
+
+static int
+unknown_verb(const char *w)
+{
+	struct sbuf b = {0};
+	int rc;
+
+	sbuf_add(&b, "unknown verb ");
+	out_json_str(&b, w);
+	sbuf_add(&b, "; available: check, modules, policy, probe, version; "
+		 "run: nova-sandbox help");
+	rc = refuse_line("unknown_verb", b.s ? b.s : "", 2);
+	sbuf_free(&b);
+	return rc;
+}
+
+static int
+is_help_word(const char *s)
+{
+	return strcmp(s, "help") == 0 || strcmp(s, "--help") == 0 ||
+	    strcmp(s, "-h") == 0;
+}
+
+static int
+help_verb(const struct hostrun *hr, int argc, char **argv)
+{
+	static char help_flag[] = "--help";
+	char *sub[2];
+
+	if (argc < 2)
+		return verb_help();
+	if (strcmp(argv[1], "modules") == 0) {
+		sub[0] = argv[1];
+		sub[1] = help_flag;
+		return verb_modules(hr, 2, sub);
+	}
+	if (verb_help_for(argv[1]) == 0)
+		return 0;
+	return verb_help();
+}
+
+struct verbent {
+	const char *name;
+	int (*fn)(const struct hostrun *, int, char **);
+};
+
+static const struct verbent verbtab[] = {
+	{ "version", verb_version },
+	{ "--version", verb_version },
+	{ "check", verb_check },
+	{ "policy", verb_policy },
+	{ "probe", verb_probe },
+	{ "probe-step", verb_probe_step },
+	{ "modules", verb_modules },
+};
+
+static int
+dispatch(const struct hostrun *hr, int argc, char **argv)
+{
+	const char *w = argv[0];
+
+	if (is_help_word(w))
+		return help_verb(hr, argc, argv);
+	for (size_t i = 0; i < sizeof(verbtab) / sizeof(verbtab[0]); i++)
+		if (strcmp(w, verbtab[i].name) == 0)
+			return verbtab[i].fn(hr, argc, argv);
+	if (strcmp(w, "run") == 0 || strcmp(w, "reap") == 0)
+		return args_wants_help(argc - 1, argv + 1) ?
+		    verb_help_for(w) == 0 ? 0 : verb_help() :
+		    not_built(w, 125);
+	if (strcmp(w, "worktree") == 0 || strcmp(w, "egress") == 0)
+		return args_wants_help(argc - 1, argv + 1) ?
+		    verb_help_for(w) == 0 ? 0 : verb_help() :
+		    not_built(w, 2);
+	if (w[0] != '-')
+		return unknown_verb(w);
+	return verb_wrap(hr, argc, argv);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct hostrun hr = { NULL, NULL, NULL, environ };
+
+	find_self(&hr);
+	hr.config_path = config_from_env();
+	if (argc < 2)
+		return refuse_line("no_command", "no arguments: name a verb, "
+				   "or --write <dir> -- <command>; run: "
+				   "nova-sandbox help", 2);
+	if (hr.exe == NULL)
+		return refuse_line("sandbox_failed", "cannot read "
+				   "/proc/self/exe to find the module "
+				   "directory; run: nova-sandbox help", 125);
+	return dispatch(&hr, argc - 1, argv + 1);
+}

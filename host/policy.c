@@ -1,0 +1,906 @@
+/* SPDX-License-Identifier: MIT */
+/* policy.c -- the platform-independent policy builder: what the caller
+ * typed becomes resolved, existing paths and rules, or EVERY independent
+ * refusal at once (rule 16).  The order of the refusals is the original
+ * tool's (shared/reference/original-behaviour.md section 2, phase 2).
+ * The only thing it ever creates is the default temp directory (rule 8),
+ * and only once every check has passed. */
+#include "policy.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "out.h"
+#include "paths.h"
+
+#define TMP_NAME ".nova-sandbox-tmp"
+
+struct build {
+	const struct policy_input *in;
+	struct policy *pol;
+	struct refusals *r;
+	size_t n_resolver; /* 1 when opt_roots[0] is the resolver's dir */
+};
+
+/* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
+#define ADD(r, ...) (refusals_add((r), __VA_ARGS__) < 0 ? -1 : 0)
+
+/* ---- flags that are not paths ------------------------------------- */
+
+static int
+check_gpu(struct build *b)
+{
+	const char *g = b->in->gpu;
+	size_t n;
+
+	b->pol->gpu = "none";
+	if (g == NULL)
+		return 0;
+	while (isspace((unsigned char)*g))
+		g++;
+	n = strlen(g);
+	while (n > 0 && isspace((unsigned char)g[n - 1]))
+		n--;
+	if (n == 0 || (n == 4 && strncmp(g, "none", 4) == 0))
+		return 0;
+	if (n == 5 && strncmp(g, "metal", 5) == 0) {
+		b->pol->gpu = "metal";
+		return 0;
+	}
+	return ADD(b->r, "bad_gpu", "--gpu wants none or metal, got %s",
+		   b->in->gpu);
+}
+
+static int
+loopback_host(const char *host, int bracketed)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (bracketed)
+		return inet_pton(AF_INET6, host, &a6) == 1 &&
+		       IN6_IS_ADDR_LOOPBACK(&a6);
+	if (strcasecmp(host, "localhost") == 0)
+		return 1;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	return 0;
+}
+
+/* host:port, or [v6]:port; the host loopback, the port 1-65535. */
+static int
+net_allow_ok(const char *s)
+{
+	const char *h = s, *port, *end;
+	char host[64];
+	unsigned long long pv;
+	int br = s[0] == '[';
+
+	if (br) {
+		h = s + 1;
+		end = strchr(h, ']');
+		if (end == NULL || end[1] != ':')
+			return 0;
+		port = end + 2;
+	} else {
+		end = strchr(s, ':');
+		if (end == NULL || strchr(end + 1, ':') != NULL)
+			return 0;
+		port = end + 1;
+	}
+	if (end == h || (size_t)(end - h) >= sizeof(host))
+		return 0;
+	memcpy(host, h, (size_t)(end - h));
+	host[end - h] = '\0';
+	if (parse_u64(port, 65535, &pv) != 0 || pv == 0)
+		return 0;
+	return loopback_host(host, br);
+}
+
+static int
+check_net(struct build *b)
+{
+	const struct strv *na = &b->in->net_allow;
+
+	if (b->in->net_deny && b->in->net_listen &&
+	    ADD(b->r, "bad_net", "--net-deny and --net-listen cannot both be "
+		"given: --net-deny closes what --net-listen opens; pass one "
+		"of them") < 0)
+		return -1;
+	for (size_t i = 0; i < na->n; i++)
+		if (!net_allow_ok(na->v[i]) &&
+		    ADD(b->r, "bad_net", "--net-allow %s wants host:port, the "
+			"host localhost or a loopback address (127.0.0.0/8, "
+			"[::1]) and the port 1-65535", na->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+check_command_and_write(struct build *b)
+{
+	if (b->in->argv.n == 0 &&
+	    ADD(b->r, "no_command", "no command after --: name the command "
+		"and its arguments after --") < 0)
+		return -1;
+	if (b->in->writes.n == 0 &&
+	    ADD(b->r, "bad_write", "no --write was given, and refusing to "
+		"guess one: name --write <dir>, the directory the command "
+		"may change") < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- caller directories (rule 5) ---------------------------------- */
+
+static int
+resolve_list(struct build *b, const struct strv *typed, const char *flag,
+	     const char *reason, struct strv *out)
+{
+	for (size_t i = 0; i < typed->n; i++) {
+		char *real;
+		int rc = policy_resolve_dir(flag, reason, typed->v[i], &real,
+					    b->r);
+
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			rc = strv_push(out, real);
+			free(real);
+			if (rc < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+clash(struct build *b, const struct strv *x, const char *fx,
+      const struct strv *y, const char *fy)
+{
+	for (size_t i = 0; i < x->n; i++)
+		for (size_t j = 0; j < y->n; j++)
+			if (strcmp(x->v[i], y->v[j]) == 0 &&
+			    ADD(b->r, "bad_read", "%s and %s both name %s: "
+				"name it once, with the one flag that grants "
+				"what the command needs", fx, fy,
+				x->v[i]) < 0)
+				return -1;
+	return 0;
+}
+
+static int
+resolve_caller_dirs(struct build *b)
+{
+	const struct policy_input *in = b->in;
+	struct policy *pol = b->pol;
+
+	if (resolve_list(b, &in->reads, "--read", "bad_read",
+			 &pol->reads) < 0 ||
+	    resolve_list(b, &in->reads_noexec, "--read-noexec", "bad_read",
+			 &pol->reads_noexec) < 0 ||
+	    resolve_list(b, &in->writes, "--write", "bad_write",
+			 &pol->writes) < 0)
+		return -1;
+	if (clash(b, &pol->reads, "--read", &pol->writes, "--write") < 0 ||
+	    clash(b, &pol->reads, "--read", &pol->reads_noexec,
+		  "--read-noexec") < 0 ||
+	    clash(b, &pol->reads_noexec, "--read-noexec", &pol->writes,
+		  "--write") < 0)
+		return -1;
+	return 0;
+}
+
+static int
+inside_caller(const struct policy *pol, const char *p)
+{
+	return path_inside_any(p, &pol->reads) ||
+	       path_inside_any(p, &pol->reads_noexec) ||
+	       path_inside_any(p, &pol->writes);
+}
+
+/* --cwd and --tmp: resolved, and inside a --write.  *out stays NULL on a
+ * refusal. */
+static int
+resolve_in_write(struct build *b, const char *flag, const char *reason,
+		 const char *p, char **out)
+{
+	int rc = policy_resolve_dir(flag, reason, p, out, b->r);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (path_inside_any(*out, &b->pol->writes))
+		return 0;
+	free(*out);
+	*out = NULL;
+	return ADD(b->r, reason, "%s %s is not inside a --write: name a "
+		   "directory inside one of the --write directories", flag, p);
+}
+
+static int
+check_cwd(struct build *b)
+{
+	if (b->in->cwd == NULL) {
+		b->pol->cwd = strdup(b->pol->writes.v[0]);
+		return b->pol->cwd ? 0 : -1;
+	}
+	return resolve_in_write(b, "--cwd", "bad_cwd", b->in->cwd,
+				&b->pol->cwd);
+}
+
+/* ---- the default temp directory (rule 8) -------------------------- */
+
+static int
+open_first_write(const struct policy *pol)
+{
+	return open(pol->writes.v[0],
+		    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* 0 when TMP_NAME under dfd is absent or a real directory; else the errno
+ * that says why not (ENOTDIR for a file or a planted symlink). */
+static int
+tmp_state(int dfd)
+{
+	struct stat st;
+
+	if (fstatat(dfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : errno;
+	return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+}
+
+static int
+refuse_tmp(struct build *b, int err)
+{
+	if (err == ENOTDIR)
+		return ADD(b->r, "bad_write", "the default temp directory %s "
+			   "exists and is not a directory (a symlink there is "
+			   "never followed): remove it, or name --tmp <dir> "
+			   "inside a --write", b->pol->tmp);
+	return ADD(b->r, "bad_write", "the default temp directory %s cannot "
+		   "be made (%s): name --tmp <dir> inside a --write",
+		   b->pol->tmp, strerror(err));
+}
+
+static int
+default_tmp(struct build *b)
+{
+	const char *w = b->pol->writes.v[0];
+	struct sbuf s = {0};
+	int dfd, err;
+
+	if (sbuf_add(&s, strcmp(w, "/") == 0 ? "" : w) < 0 ||
+	    sbuf_add(&s, "/" TMP_NAME) < 0) {
+		sbuf_free(&s);
+		return -1;
+	}
+	b->pol->tmp = sbuf_take(&s);
+	if (b->pol->tmp == NULL)
+		return -1;
+	dfd = open_first_write(b->pol);
+	err = dfd < 0 ? errno : tmp_state(dfd);
+	if (dfd >= 0)
+		close(dfd);
+	return err ? refuse_tmp(b, err) : 0;
+}
+
+static int
+check_tmp(struct build *b)
+{
+	if (b->in->tmp == NULL)
+		return default_tmp(b);
+	return resolve_in_write(b, "--tmp", "bad_write", b->in->tmp,
+				&b->pol->tmp);
+}
+
+/* Called last, when the build is sound: fd-first, never following a
+ * name planted where the directory should be. */
+static int
+make_tmp(struct build *b)
+{
+	int dfd = open_first_write(b->pol);
+	int err = 0;
+
+	if (dfd < 0)
+		return refuse_tmp(b, errno);
+	if (mkdirat(dfd, TMP_NAME, 0700) == 0)
+		b->pol->tmp_created = 1;
+	else if (errno == EEXIST)
+		err = tmp_state(dfd); /* made before us: a directory or NO */
+	else
+		err = errno;
+	close(dfd);
+	return err ? refuse_tmp(b, err) : 0;
+}
+
+/* ---- HOME --------------------------------------------------------- */
+
+static int
+home_remedy(struct sbuf *s, const struct build *b)
+{
+	const char *w = b->pol->writes.v[0];
+	char *const *a = b->in->remedy_args;
+	struct sbuf home = {0};
+	int rc;
+
+	rc = sbuf_addf(&home, "%s/home", strcmp(w, "/") == 0 ? "" : w);
+	rc = rc ? rc : sbuf_add(s, "; run: mkdir -p ");
+	rc = rc ? rc : out_shell_quote(s, home.s);
+	rc = rc ? rc : sbuf_add(s, " && HOME=");
+	rc = rc ? rc : out_shell_quote(s, home.s);
+	rc = rc ? rc : sbuf_add(s, " nova-sandbox");
+	if (rc == 0 && b->in->verb != NULL)
+		rc = sbuf_addf(s, " %s", b->in->verb);
+	for (; rc == 0 && a != NULL && *a != NULL; a++)
+		rc = sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a);
+	sbuf_free(&home);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+refuse_home(struct build *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+refuse_home(struct build *b, const char *fmt, ...)
+{
+	struct sbuf s = {0};
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sbuf_vaddf(&s, fmt, ap);
+	va_end(ap);
+	if (rc == 0)
+		rc = home_remedy(&s, b);
+	if (rc == 0)
+		rc = ADD(b->r, "home_outside", "%s", s.s);
+	sbuf_free(&s);
+	return rc;
+}
+
+static int
+check_home(struct build *b)
+{
+	const char *h = b->in->home;
+	char *real;
+
+	if (h == NULL || *h == '\0')
+		return refuse_home(b, "HOME is unset: the command's HOME must "
+				   "be a directory inside a --write");
+	real = realpath(h, NULL);
+	if (real == NULL)
+		return refuse_home(b, "HOME %s cannot be resolved (%s): HOME "
+				   "must be an existing directory inside a "
+				   "--write", h, strerror(errno));
+	if (!path_inside_any(real, &b->pol->writes)) {
+		free(real);
+		return refuse_home(b, "HOME %s is outside every --write: "
+				   "HOME must be inside one", h);
+	}
+	b->pol->home = real;
+	return 0;
+}
+
+/* ---- the command -------------------------------------------------- */
+
+static int
+executable(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	       faccessat(AT_FDCWD, p, X_OK, AT_EACCESS) == 0;
+}
+
+/* The first executable <dir>/<name> on the caller's PATH, or NULL in
+ * *out.  Empty and relative entries are skipped: a command is never
+ * found by the working directory. */
+static int
+look_path(const struct build *b, const char *name, char **out)
+{
+	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	struct sbuf c = {0};
+
+	*out = NULL;
+	while (p != NULL && *p != '\0' && *out == NULL) {
+		size_t n = strcspn(p, ":");
+
+		if (n > 0 && p[0] == '/') {
+			if (sbuf_addn(&c, p, n) < 0 || sbuf_addf(&c, "/%s",
+								 name) < 0)
+				goto out_oom;
+			if (executable(c.s) && (*out = sbuf_take(&c)) == NULL)
+				goto out_oom;
+			sbuf_free(&c);
+		}
+		p += n + (p[n] == ':');
+	}
+	return 0;
+out_oom:
+	sbuf_free(&c);
+	return -1;
+}
+
+static int
+refuse_exec(struct build *b, const char *p)
+{
+	struct stat st;
+
+	if (stat(p, &st) != 0)
+		return ADD(b->r, "not_executable", "%s cannot be found (%s): "
+			   "name an executable file", p, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return ADD(b->r, "not_executable", "%s is a directory: name an "
+			   "executable file", p);
+	return ADD(b->r, "not_executable", "%s is not executable by this "
+		   "user: name a file this user may execute", p);
+}
+
+static int
+settle_command(struct build *b, const char *cand)
+{
+	char *real;
+
+	if (!executable(cand))
+		return refuse_exec(b, cand);
+	real = realpath(cand, NULL);
+	if (real == NULL)
+		return errno == ENOMEM ? -1 : refuse_exec(b, cand);
+	if (path_bad_char(real)) {
+		free(real);
+		return ADD(b->r, "not_executable", "%s resolves to a path "
+			   "holding a control character, '\"' or '\\', which "
+			   "a generated policy cannot carry: name a file "
+			   "without them", cand);
+	}
+	b->pol->command = real;
+	return 0;
+}
+
+static int
+resolve_command(struct build *b)
+{
+	const char *name;
+	char *cand;
+	int rc;
+
+	if (b->in->argv.n == 0)
+		return 0;
+	name = b->in->argv.v[0];
+	if (strchr(name, '/') != NULL) {
+		if ((cand = path_abs(name)) == NULL)
+			return refuse_exec(b, name);
+	} else if (look_path(b, name, &cand) < 0) {
+		return -1;
+	} else if (cand == NULL) {
+		return ADD(b->r, "not_found", "command %s is not on PATH: name "
+			   "it by its absolute path after --", name);
+	}
+	rc = settle_command(b, cand);
+	free(cand);
+	return rc;
+}
+
+/* The command's directory becomes a read root for this run; refuse when
+ * that directory is, or holds, a caller's home the caller did not name. */
+static int
+home_guard(struct build *b)
+{
+	const struct strv *homes = &b->in->caller_homes;
+	char *dir;
+	int rc = 0;
+
+	if (b->pol->command == NULL)
+		return 0;
+	if ((dir = path_dirname(b->pol->command)) == NULL)
+		return -1;
+	for (size_t i = 0; i < homes->n && !inside_caller(b->pol, dir); i++) {
+		char *h = realpath(homes->v[i], NULL);
+
+		if (h != NULL && !inside_caller(b->pol, h) &&
+		    policy_inside(h, dir)) {
+			rc = ADD(b->r, "bad_read", "the command's directory %s "
+				 "is, or holds, the home directory %s and would "
+				 "become a read root: move the command into a "
+				 "directory such as %s/bin", dir, h, h);
+			free(h);
+			break;
+		}
+		free(h);
+	}
+	free(dir);
+	return rc;
+}
+
+/* ---- roots -------------------------------------------------------- */
+
+/* realpath p into sv: absent is skipped silently, a duplicate dropped. */
+static int
+add_resolved(struct strv *sv, const char *p, const char *const *skip_under)
+{
+	char *real = realpath(p, NULL);
+	int rc = 0;
+
+	if (real == NULL)
+		return errno == ENOMEM ? -1 : 0;
+	if (!strv_contains(sv, real) && !path_inside_list(real, skip_under))
+		rc = strv_push(sv, real);
+	free(real);
+	return rc;
+}
+
+static int
+add_resolver_dir(struct build *b)
+{
+	const char *conf = b->in->roots->resolver_conf;
+	char *real, *dir;
+	int rc = 0;
+
+	if (conf == NULL || (real = realpath(conf, NULL)) == NULL)
+		return 0;
+	dir = path_dirname(real);
+	free(real);
+	if (dir == NULL)
+		return -1;
+	if (!path_inside_any(dir, &b->pol->roots)) {
+		rc = strv_push(&b->pol->opt_roots, dir);
+		b->n_resolver = 1;
+	}
+	free(dir);
+	return rc;
+}
+
+static int
+add_command_dir(struct build *b)
+{
+	struct policy *pol = b->pol;
+	char *dir = path_dirname(pol->command);
+	int rc = 0;
+
+	if (dir == NULL)
+		return -1;
+	if (!path_inside_list(dir, b->in->roots->system_prefixes) &&
+	    !inside_caller(pol, dir) && !path_inside_any(dir, &pol->roots) &&
+	    !strv_contains(&pol->opt_roots, dir))
+		rc = strv_push(&pol->opt_roots, dir);
+	free(dir);
+	return rc;
+}
+
+static int
+collect_roots(struct build *b)
+{
+	const struct platform_roots *t = b->in->roots;
+	const char *const *p;
+
+	for (p = t->read_roots; p != NULL && *p != NULL; p++)
+		if (add_resolved(&b->pol->roots, *p, NULL) < 0)
+			return -1;
+	if (add_resolver_dir(b) < 0)
+		return -1;
+	for (p = t->optional_roots; p != NULL && *p != NULL; p++)
+		if (add_resolved(&b->pol->opt_roots, *p,
+				 t->system_prefixes) < 0)
+			return -1;
+	if (add_command_dir(b) < 0)
+		return -1;
+	for (p = t->write_files; p != NULL && *p != NULL; p++)
+		if (add_resolved(&b->pol->write_files, *p, NULL) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- rules, in text order ----------------------------------------- */
+
+static void
+rule_add(struct policy *pol, const char *path, uint32_t access,
+	 uint32_t origin)
+{
+	for (size_t i = 0; i < pol->n_rules; i++)
+		if (pol->rules[i].access == access &&
+		    strcmp(pol->rules[i].path, path) == 0)
+			return;
+	pol->rules[pol->n_rules].path = path;
+	pol->rules[pol->n_rules].access = access;
+	pol->rules[pol->n_rules].origin = origin;
+	pol->n_rules++;
+}
+
+static void
+rules_from(struct policy *pol, const struct strv *sv, uint32_t access,
+	   uint32_t origin)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		rule_add(pol, sv->v[i], access, origin);
+}
+
+static int
+make_rules(struct policy *pol)
+{
+	size_t max = pol->roots.n + pol->opt_roots.n + pol->reads.n +
+		     pol->reads_noexec.n + pol->writes.n + 2 +
+		     pol->write_files.n;
+
+	pol->rules = calloc(max, sizeof(*pol->rules));
+	if (pol->rules == NULL)
+		return -1;
+	rules_from(pol, &pol->roots, NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT);
+	rules_from(pol, &pol->opt_roots, NS_ACCESS_READ_EXEC,
+		   NS_ORIGIN_OPTIONAL);
+	rules_from(pol, &pol->reads, NS_ACCESS_READ_EXEC, NS_ORIGIN_READ);
+	rules_from(pol, &pol->reads_noexec, NS_ACCESS_READ,
+		   NS_ORIGIN_READ_NOEXEC);
+	rules_from(pol, &pol->writes, NS_ACCESS_WRITE, NS_ORIGIN_WRITE);
+	if (!path_inside_any(pol->tmp, &pol->writes))
+		rule_add(pol, pol->tmp, NS_ACCESS_WRITE, NS_ORIGIN_TMP);
+	if (!path_inside_any(pol->cwd, &pol->writes))
+		rule_add(pol, pol->cwd, NS_ACCESS_WRITE, NS_ORIGIN_CWD);
+	rules_from(pol, &pol->write_files, NS_ACCESS_WRITE_FILE,
+		   NS_ORIGIN_WRITE_FILE);
+	return 0;
+}
+
+/* ---- ancestors= --------------------------------------------------- */
+
+static int
+ancestors_of(struct strv *set, const struct strv *sv, size_t from)
+{
+	for (size_t i = from; i < sv->n; i++)
+		if (path_ancestors_add(set, sv->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* PATH directories that exist and are not already covered by a system
+ * prefix, an optional root or a caller directory. */
+static int
+path_dirs(const struct build *b, struct strv *out)
+{
+	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	struct sbuf e = {0};
+	int rc = 0;
+
+	while (rc == 0 && p != NULL && *p != '\0') {
+		size_t n = strcspn(p, ":");
+		char *real;
+
+		if (n > 0 && p[0] == '/' && (rc = sbuf_addn(&e, p, n)) == 0 &&
+		    (real = realpath(e.s, NULL)) != NULL) {
+			if (!path_inside_list(real, b->in->roots->system_prefixes) &&
+			    !path_inside_any(real, &b->pol->opt_roots) &&
+			    !inside_caller(b->pol, real) &&
+			    !strv_contains(out, real))
+				rc = strv_push(out, real);
+			free(real);
+		}
+		sbuf_free(&e);
+		p += n + (p[n] == ':');
+	}
+	return rc;
+}
+
+static int
+count_ancestors(struct build *b)
+{
+	struct policy *pol = b->pol;
+	struct strv set = {0}, pd = {0};
+	int rc;
+
+	rc = path_dirs(b, &pd);
+	rc = rc ? rc : ancestors_of(&set, &pol->reads, 0);
+	rc = rc ? rc : ancestors_of(&set, &pol->reads_noexec, 0);
+	rc = rc ? rc : ancestors_of(&set, &pol->writes, 0);
+	rc = rc ? rc : ancestors_of(&set, &pol->opt_roots, b->n_resolver);
+	rc = rc ? rc : ancestors_of(&set, &pd, 0);
+	rc = rc ? rc : path_ancestors_add(&set, pol->cwd);
+	rc = rc ? rc : path_ancestors_add(&set, pol->tmp);
+	pol->ancestors = set.n;
+	strv_free(&set);
+	strv_free(&pd);
+	return rc;
+}
+
+/* ---- rule 9: the child's environment ------------------------------ */
+
+static int
+name_is(const char *e, size_t n, const char *name)
+{
+	return strlen(name) == n && strncmp(e, name, n) == 0;
+}
+
+static int
+name_ends(const char *e, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && strncmp(e + n - k, suffix, k) == 0;
+}
+
+static int
+agent_var(const char *e, size_t n)
+{
+	return name_is(e, n, "SSH_AUTH_SOCK") ||
+	       name_is(e, n, "GPG_AGENT_INFO") ||
+	       (n >= 10 && strncmp(e, "SSH_AGENT_", 10) == 0) ||
+	       name_ends(e, n, "_AGENT_PID") ||
+	       name_ends(e, n, "_AGENT_INFO") ||
+	       name_ends(e, n, "_AGENT_SOCK");
+}
+
+static int
+tmp_var(const char *e, size_t n)
+{
+	return name_is(e, n, "TMPDIR") || name_is(e, n, "TMP") ||
+	       name_is(e, n, "TEMP") || name_is(e, n, "TMPPREFIX");
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+drop_name(struct strv *dropped, const char *e, size_t n)
+{
+	struct sbuf s = {0};
+	int rc = sbuf_addn(&s, e, n);
+
+	if (rc == 0 && !strv_contains(dropped, s.s))
+		rc = strv_push(dropped, s.s);
+	sbuf_free(&s);
+	return rc;
+}
+
+int
+policy_child_env(char *const *env, const char *tmp, struct strv *out,
+		 struct strv *dropped)
+{
+	int rc = 0;
+
+	for (; rc == 0 && env != NULL && *env != NULL; env++) {
+		size_t n = strcspn(*env, "=");
+
+		if (agent_var(*env, n))
+			rc = drop_name(dropped, *env, n);
+		else if (!tmp_var(*env, n))
+			rc = strv_push(out, *env);
+	}
+	if (rc == 0 && tmp != NULL)
+		rc = (strv_pushf(out, "TMPDIR=%s", tmp) < 0 ||
+		      strv_pushf(out, "TMP=%s", tmp) < 0 ||
+		      strv_pushf(out, "TEMP=%s", tmp) < 0 ||
+		      strv_pushf(out, "TMPPREFIX=%s/zsh", tmp) < 0) ? -1 : 0;
+	if (rc == 0 && dropped->n > 1)
+		qsort(dropped->v, dropped->n, sizeof(char *), cmp_str);
+	return rc;
+}
+
+/* ---- the build ---------------------------------------------------- */
+
+static int
+copy_strv(struct strv *dst, const struct strv *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (strv_push(dst, src->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* Every check, gathering refusals; -1 only on allocation failure. */
+static int
+gather(struct build *b)
+{
+	if (check_gpu(b) < 0 || check_net(b) < 0 ||
+	    check_command_and_write(b) < 0 || resolve_caller_dirs(b) < 0)
+		return -1;
+	if (b->pol->writes.n == 0)
+		return 0; /* nothing else can be judged without a --write */
+	if (check_cwd(b) < 0 || check_tmp(b) < 0 || check_home(b) < 0 ||
+	    resolve_command(b) < 0 || home_guard(b) < 0)
+		return -1;
+	return 0;
+}
+
+/* The sound build's remaining fields; nothing here can refuse. */
+static int
+assemble(struct build *b)
+{
+	const struct policy_input *in = b->in;
+	struct policy *pol = b->pol;
+
+	if (in->name != NULL && (pol->name = strdup(in->name)) == NULL)
+		return -1;
+	pol->net_deny = in->net_deny;
+	pol->net_listen = in->net_listen;
+	if (copy_strv(&pol->net_allow, &in->net_allow) < 0 ||
+	    copy_strv(&pol->argv, &in->argv) < 0 || collect_roots(b) < 0 ||
+	    make_rules(pol) < 0 || count_ancestors(b) < 0)
+		return -1;
+	return policy_child_env(in->env, pol->tmp, &pol->env, &pol->dropped);
+}
+
+int
+policy_build(const struct policy_input *in, struct policy *pol,
+	     struct refusals *r)
+{
+	static const struct platform_roots none = {0};
+	struct policy_input local = *in;
+	struct build b = {.in = &local, .pol = pol, .r = r};
+	size_t n0 = r->n;
+	int rc;
+
+	if (local.roots == NULL)
+		local.roots = &none;
+	memset(pol, 0, sizeof(*pol));
+	rc = gather(&b);
+	if (rc == 0 && r->n == n0)
+		rc = assemble(&b);
+	if (rc == 0 && r->n == n0 && in->create_tmp && in->tmp == NULL)
+		rc = make_tmp(&b);
+	if (rc == 0 && r->n == n0)
+		return 0;
+	policy_free(pol);
+	return rc < 0 ? -1 : 1;
+}
+
+void
+policy_view(const struct policy *pol, struct ns_policy *view)
+{
+	memset(view, 0, sizeof(*view));
+	view->struct_size = sizeof(*view);
+	view->flags = (pol->net_deny ? NS_POLICY_NET_DENY : 0) |
+		      (pol->net_listen ? NS_POLICY_NET_LISTEN : 0);
+	view->rules = pol->rules;
+	view->n_rules = pol->n_rules;
+	view->net_allow = (const char *const *)pol->net_allow.v;
+	view->n_net_allow = pol->net_allow.n;
+	view->gpu = pol->gpu;
+	view->name = pol->name;
+	view->command = pol->command;
+	view->argv = (const char *const *)pol->argv.v;
+	view->envp = (const char *const *)pol->env.v;
+	view->cwd = pol->cwd;
+	view->tmp = pol->tmp;
+	view->home = pol->home;
+}
+
+void
+policy_free(struct policy *pol)
+{
+	struct strv *lists[] = {
+		&pol->roots, &pol->opt_roots, &pol->reads, &pol->reads_noexec,
+		&pol->writes, &pol->write_files, &pol->net_allow, &pol->argv,
+		&pol->env, &pol->dropped,
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		strv_free(lists[i]);
+	free(pol->command);
+	free(pol->cwd);
+	free(pol->tmp);
+	free(pol->home);
+	free(pol->name);
+	free(pol->rules);
+	memset(pol, 0, sizeof(*pol));
+}
+
+void
+policy_input_free(struct policy_input *in)
+{
+	strv_free(&in->reads);
+	strv_free(&in->reads_noexec);
+	strv_free(&in->writes);
+	strv_free(&in->net_allow);
+	strv_free(&in->argv);
+	strv_free(&in->caller_homes);
+}

@@ -1,0 +1,43 @@
+/* verb_common.h -- what the wall-using verbs (wrap, check, policy, probe)
+ * share: loading the wall through the config and the loader with the
+ * host services, and turning parsed flags into a policy_input. */
+#ifndef NS_HOST_VERB_COMMON_H
+#define NS_HOST_VERB_COMMON_H
+
+#include "args.h"
+#include "config.h"
+#include "hostsvc.h"
+#include "loader.h"
+#include "policy.h"
+
+struct wallctx {
+	struct config cfg;
+	struct module mod;
+	struct ns_wall_facts facts;
+	struct hostsvc hs;
+	struct refusals r;   /* bad_config / no_sandbox / module refusals */
+	struct strv notes;   /* module notes, printed by the verb in order */
+	struct sbuf text;    /* render() output */
+	struct platform_roots roots;
+	int loaded;
+};
+
+/* Read the config and select the wall (the only module loaded).  prefix is
+ * the line prefix for the services.  Returns 0, 1 with refusals in w->r,
+ * or -1 on ENOMEM.  wall_close() in every case. */
+int wall_open(struct wallctx *w, const struct hostrun *hr,
+	      const char *prefix);
+void wall_close(struct wallctx *w);
+
+/* Move the parsed flags into in (a is left empty) and fill the caller's
+ * world: HOME, PATH, environment, caller homes, the wall's roots. */
+int wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
+	       struct policy_input *in);
+
+/* Print w->notes as "<prefix> NOTE <text>" on stderr, then clear them. */
+void wall_print_notes(struct wallctx *w, const char *prefix);
+
+/* "denied" or "nopromise". */
+const char *wall_net_word(int net_deny);
+
+#endif

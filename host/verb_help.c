@@ -1,0 +1,182 @@
+/* verb_help.c -- the banner (`nova-sandbox help`) and per-verb help
+ * (`<verb> -h|--help|-help|--h`, `help <verb>`), reference section 1. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+static const char *const banner[] = {
+	"nova-sandbox: run ONE command inside a wall the operating system enforces.",
+	"",
+	"how it works: the OS and toolchain roots and every --read directory are",
+	"readable, every --write directory is readable, writable and deletable,",
+	"and everything else on disk is denied to the command by the kernel",
+	"(Landlock on linux).  The wall itself is a module the host loads: the",
+	"config file selects it, and `nova-sandbox modules` lists what is",
+	"configured and whether it is available here.",
+	"",
+	"usage:",
+	"  nova-sandbox --read <dir>... [--read-noexec <dir>...] --write <dir>... [--net-deny]",
+	"               [--net-listen] [--net-allow <host:port>]... [--cwd <dir>] [--tmp <dir>]",
+	"               [--name <container>] [--acl tool|caller] [--gpu none|metal] -- <command> <args...>",
+	"  nova-sandbox probe --write <dir>... [--read <dir>...] [--read-noexec <dir>...] [--secret <path>]",
+	"               [--net-deny] [--net-listen] [--gpu <mode>] [--json]",
+	"  nova-sandbox policy [--read <dir>]... [--read-noexec <dir>]... --write <dir>... [--cwd <dir>]",
+	"               [--tmp <dir>] [--name <n>] [--net-deny] [--net-listen] [--net-allow <host:port>]...",
+	"               [--gpu <mode>] [--json] [-- <command> <args...>]",
+	"  nova-sandbox check [--json]",
+	"  nova-sandbox modules [--json]",
+	"  nova-sandbox run ...        not yet: not built in this version",
+	"  nova-sandbox reap ...       not yet: not built in this version",
+	"  nova-sandbox worktree ...   not yet: not built in this version",
+	"  nova-sandbox egress ...     not yet: not built in this version",
+	"  nova-sandbox version",
+	"  nova-sandbox help [<verb>]",
+	"",
+	"flags of the bare form:",
+	"  --read <dir>          readable and executable by the command (repeatable)",
+	"  --read-noexec <dir>   readable, never executable (repeatable)",
+	"  --write <dir>         readable, writable, deletable (repeatable; required;",
+	"                        the first holds <dir>/.nova-sandbox-tmp, the TMPDIR)",
+	"  --cwd <dir>           the working directory, inside a --write (default: the first)",
+	"  --tmp <dir>           the temp directory, inside a --write",
+	"  --net-deny            no IP networking at all (TCP, UDP, every IP socket)",
+	"  --net-listen          the command may listen (never with --net-deny)",
+	"  --net-allow <h:p>     a loopback host:port (checked; grants nothing on linux)",
+	"  --name <container>    accepted and ignored off windows",
+	"  --acl tool|caller     accepted and ignored off windows",
+	"  --gpu none|metal      the GPU mode (default none)",
+	"",
+	"every path is yours to name: nothing outside the lists above and the OS",
+	"roots is reachable, HOME must already be inside a --write, and the wall is",
+	"never widened to make a command work.",
+	"A command that runs OUTSIDE the wall and dies inside it is missing a --read",
+	"or a --write: run it again with the directory it needs.",
+	"",
+	"config: the modules come from nova-sandbox.conf (SYSCONFDIR/nova-sandbox/,",
+	"or the built-in defaults); NOVA_SANDBOX_CONFIG names another config file",
+	"(ignored when the process is set-id).  The config selects modules and",
+	"nothing else: no key can name a path or turn the wall off.",
+	"",
+	"exit codes: each verb's own, by verb:",
+	"  bare form: the command's own 0-124; 125 the tool refused; 126 could not",
+	"             execute; 127 not found; 128+N killed by signal N",
+	"  probe: 0 the wall held; 1 the wall is broken; 2 could not run",
+	"  policy, check, version, modules, help: 0 ok; 1 said no; 2 could not run",
+	"",
+	"example:",
+	"nova-sandbox check",
+	"mkdir -p /tmp/trial/home",
+	"HOME=/tmp/trial/home nova-sandbox probe --write /tmp/trial",
+	"HOME=/tmp/trial/home nova-sandbox --write /tmp/trial -- /bin/sh -c 'echo inside > /tmp/trial/out'",
+	"",
+	"nova-sandbox modules",
+	"nova-sandbox policy --write /tmp/trial",
+	NULL,
+};
+
+int
+verb_help(void)
+{
+	for (size_t i = 0; banner[i]; i++)
+		printf("%s\n", banner[i]);
+	return fflush(stdout) == 0 ? 0 : 2;
+}
+
+struct verbdoc {
+	const char *verb;
+	unsigned argv_verb; /* its flags from the table, or 0 */
+	const char *exits;
+};
+
+static const struct verbdoc docs[] = {
+	{ "check", ARGV_CHECK,
+	  "0 report printed whatever is enforceable; 2 usage" },
+	{ "version", 0, "0 printed; 2 an argument was given" },
+	{ "policy", ARGV_POLICY, "0 policy printed; 2 could not build it" },
+	{ "probe", ARGV_PROBE,
+	  "0 the wall held; 1 the wall is broken; 2 could not run" },
+	{ "run", 0, "125 not built in this version" },
+	{ "reap", 0, "125 not built in this version" },
+	{ "worktree", 0, "2 not built in this version" },
+	{ "egress", 0, "2 not built in this version" },
+};
+
+/* The description without back quotes, and its back-quoted kind word. */
+static void
+split_help(const char *h, char *kind, size_t kn, char *desc, size_t dn)
+{
+	const char *q = strchr(h, '`'), *e = q ? strchr(q + 1, '`') : NULL;
+	size_t o = 0;
+
+	kind[0] = '\0';
+	if (e != NULL)
+		snprintf(kind, kn, "%.*s", (int)(e - q - 1), q + 1);
+	for (; *h && o + 1 < dn; h++)
+		if (*h != '`')
+			desc[o++] = *h;
+	desc[o] = '\0';
+}
+
+static int
+flag_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct flagdef *const *)a)->name,
+		      (*(const struct flagdef *const *)b)->name);
+}
+
+static void
+print_flags(unsigned v)
+{
+	const struct flagdef *sorted[32];
+	size_t n = 0;
+	char kind[64], desc[256];
+
+	for (size_t i = 0; i < args_nflags && n < 32; i++)
+		if (args_flags[i].verbs & v)
+			sorted[n++] = &args_flags[i];
+	qsort(sorted, n, sizeof(sorted[0]), flag_cmp);
+	for (size_t i = 0; i < n; i++) {
+		split_help(sorted[i]->help, kind, sizeof(kind), desc,
+			   sizeof(desc));
+		printf("  --%s%s%s  %s\n", sorted[i]->name, kind[0] ? " " : "",
+		       kind, desc);
+	}
+}
+
+static void
+print_quotes(const char *verb)
+{
+	char pat[64];
+	int any = 0;
+
+	snprintf(pat, sizeof(pat), "nova-sandbox %s", verb);
+	for (size_t i = 0; banner[i]; i++) {
+		if (strstr(banner[i], pat) == NULL)
+			continue;
+		if (!any++)
+			printf("from `nova-sandbox help`:\n");
+		printf("  %s\n", banner[i]);
+	}
+}
+
+int
+verb_help_for(const char *verb)
+{
+	const struct verbdoc *d = NULL;
+
+	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
+		if (strcmp(docs[i].verb, verb) == 0)
+			d = &docs[i];
+	if (d == NULL)
+		return -1;
+	printf("usage: nova-sandbox %s [flags]\n", verb);
+	print_quotes(verb);
+	printf("flags:\n");
+	if (d->argv_verb)
+		print_flags(d->argv_verb);
+	printf("exit codes: each verb's own, by verb:\n");
+	printf("  %s: %s\n", verb, d->exits);
+	return fflush(stdout) == 0 ? 0 : -1;
+}

@@ -1,0 +1,283 @@
+/* verb_wrap.c -- the bare wrap: nova-sandbox --write D [flags] -- cmd
+ * (reference section 2).  Parse, load the wall, build the policy, prepare,
+ * print NOTE/OK, spawn, forward signals, reap, print DONE. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "out.h"
+#include "verb_common.h"
+
+#define BARE_REMEDY "nova-sandbox help"
+
+static volatile sig_atomic_t g_child;
+static volatile sig_atomic_t g_pending;
+
+/* Forward to the command only: no process group of our own (rule 12). */
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+
+	if (g_child > 0)
+		kill((pid_t)g_child, sig);
+	else
+		g_pending = sig;
+	errno = saved;
+}
+
+static void
+install_forwarding(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static int
+status_code(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 125;
+}
+
+/* Wait for the command, reaping the orphans that the subreaper gets. */
+static int
+wait_child(pid_t child)
+{
+	int st = 0, code = -1;
+	pid_t p;
+
+	while (code < 0) {
+		p = waitpid(-1, &st, 0);
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p < 0)
+			return 125;
+		if (p == child)
+			code = status_code(st);
+	}
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
+	return code;
+}
+
+static const char *
+base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static int
+add_deletes(struct sbuf *b, const struct strv *writes)
+{
+	if (writes->n == 0)
+		return sbuf_add(b, "-");
+	for (size_t i = 0; i < writes->n; i++) {
+		char *f = out_field(writes->v[i]);
+
+		if (f == NULL || (i && sbuf_add(b, ",") < 0))
+			return free(f), -1;
+		for (const char *c = f; *c; c++)
+			if ((*c == ',' ? sbuf_add(b, "\\x2c") :
+			     sbuf_addn(b, c, 1)) < 0)
+				return free(f), -1;
+		free(f);
+	}
+	return 0;
+}
+
+static int
+ok_line(const struct wallctx *w, const struct policy *pol)
+{
+	struct sbuf b = {0};
+	char *cwd = out_field(pol->cwd), *b64 = out_b64url(pol->cwd);
+	char *cmd = out_field(base_name(pol->command));
+	char *be = out_field(w->mod.ops.name), *abi = out_field(w->facts.abi);
+	int rc = -1;
+
+	if (cwd && b64 && cmd && be && abi &&
+	    sbuf_addf(&b, "SANDBOX OK backend=%s abi=%s", be, abi) == 0 &&
+	    (w->facts.used[0] == '\0' ||
+	     sbuf_addf(&b, " used=%s", w->facts.used) == 0) &&
+	    sbuf_addf(&b, " read=%zu read-noexec=%zu write=%zu net=%s cwd=%s "
+		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s deletes=",
+		      pol->reads.n, pol->reads_noexec.n, pol->writes.n,
+		      wall_net_word(pol->net_deny), cwd, b64, pol->ancestors,
+		      cmd, pol->gpu ? pol->gpu : "none") == 0 &&
+	    add_deletes(&b, &pol->writes) == 0)
+		rc = out_line(stderr, "%s", b.s);
+	sbuf_free(&b);
+	free(cwd);
+	free(b64);
+	free(cmd);
+	free(be);
+	free(abi);
+	return rc;
+}
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+note(const char *fmt, ...)
+{
+	struct sbuf b = {0};
+	va_list ap;
+	char *t;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	t = out_text(b.s ? b.s : "");
+	out_line(stderr, "SANDBOX NOTE %s", t ? t : "");
+	free(t);
+	sbuf_free(&b);
+}
+
+static void
+notes(struct wallctx *w, const struct args *a, const struct policy *pol)
+{
+	struct sbuf names = {0};
+
+	if (a->acl != NULL)
+		note("--acl %s is accepted and ignored on linux; the wall is "
+		     "the same without it", a->acl);
+	for (size_t i = 0; i < pol->dropped.n; i++)
+		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
+	if (pol->dropped.n)
+		note("dropped from the child's environment: %s; an agent "
+		     "socket speaks for a key the wall denies", names.s);
+	sbuf_free(&names);
+	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
+		note("%s", w->facts.clamp);
+	wall_print_notes(w, "SANDBOX");
+}
+
+static int
+refused(struct wallctx *w, const char *tok, const char *text)
+{
+	if (w->r.n == 0)
+		refusals_add(&w->r, tok, "%s", text);
+	args_print_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
+	return 125;
+}
+
+static int
+run_walled(struct wallctx *w, const struct policy *pol,
+	   const struct ns_policy *view, void *state)
+{
+	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
+	struct ns_proc proc = { sizeof(proc), 0, 0 };
+	char *cmd;
+	int code;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	install_forwarding();
+	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
+	    NS_OK || proc.pid <= 0)
+		return refused(w, "sandbox_failed", "the command could not "
+			       "be started inside the wall");
+	g_child = (sig_atomic_t)proc.pid;
+	if (g_pending)
+		kill((pid_t)proc.pid, g_pending);
+	code = wait_child((pid_t)proc.pid);
+	cmd = out_field(base_name(pol->command));
+	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
+	free(cmd);
+	return code;
+}
+
+static int
+prepared(struct wallctx *w, const struct args *a, struct policy *pol)
+{
+	struct ns_policy view;
+	void *state = NULL;
+	int code;
+
+	policy_view(pol, &view);
+	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
+		if (pol->tmp_created && pol->tmp != NULL)
+			rmdir(pol->tmp); /* a refusal creates nothing */
+		return refused(w, "sandbox_failed", "the wall could not be "
+			       "prepared");
+	}
+	notes(w, a, pol);
+	if (ok_line(w, pol) != 0)
+		code = 125;
+	else
+		code = run_walled(w, pol, &view, state);
+	if (w->mod.wall.release != NULL)
+		w->mod.wall.release(&w->hs.host, state);
+	return code;
+}
+
+static int
+build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
+	      char **argv)
+{
+	struct policy_input in = {0};
+	struct policy pol = {0};
+	struct refusals r = {0};
+	int rc, code;
+
+	if (wall_input(w, hr, a, &in) < 0)
+		return refused(w, "sandbox_failed", "out of memory");
+	in.verb = NULL;
+	in.remedy_args = argv;
+	rc = policy_build(&in, &pol, &r);
+	if (rc != 0) {
+		if (rc < 0)
+			refusals_add(&r, "sandbox_failed", "out of memory");
+		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		code = refusals_all(&r, "not_found") ? 127 : 125;
+	} else {
+		code = prepared(w, a, &pol);
+	}
+	refusals_free(&r);
+	policy_free(&pol);
+	policy_input_free(&in);
+	return code;
+}
+
+int
+verb_wrap(const struct hostrun *hr, int argc, char **argv)
+{
+	struct wallctx w;
+	struct args a;
+	struct refusals r = {0};
+	int code;
+
+	if (args_wants_help(argc, argv))
+		return verb_help();
+	memset(&a, 0, sizeof(a));
+	memset(&w, 0, sizeof(w));
+	if (args_parse(ARGV_BARE, argc, argv, &a, &r) != 0) {
+		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		refusals_free(&r);
+		args_free(&a);
+		return 125;
+	}
+	if (wall_open(&w, hr, "SANDBOX") != 0)
+		code = refused(&w, "no_sandbox", "no wall module could be "
+			       "loaded");
+	else
+		code = build_and_run(&w, hr, &a, argv);
+	wall_close(&w);
+	args_free(&a);
+	return code;
+}

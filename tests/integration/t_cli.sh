@@ -1,0 +1,316 @@
+#!/bin/bash
+# t_cli.sh -- the CLI: dispatch, help, version, check, the bare wrap's
+# refusals (reference section 2 phases 1-3, each with its token and exit
+# code, and nothing created), its OK/DONE lines, exit codes and signals.
+source "$(dirname "$0")/lib.sh"
+
+# a fresh world for one walled run: $D (test user's), $D/w the --write,
+# $D/w/home the HOME
+world() {
+	D=$(newdir)
+	mkdir -p "$D/w/home" "$D/r"
+	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$D"
+}
+# the bare wrap as the test user, HOME inside the --write
+wrap() {
+	run_as env HOME="$D/w/home" PATH=/usr/bin:/bin "$NS" "$@"
+}
+nothing_created() {
+	expect_absent "$D/w/.nova-sandbox-tmp"
+	expect_absent "$D/side"
+}
+
+# ---- dispatch ---------------------------------------------------------
+t "no arguments: no_command, exit 2"
+run "$NS"
+expect_rc 2
+expect_err '^SANDBOX REFUSED reason=no_command: .*; run: nova-sandbox help$'
+
+t "unknown verb: unknown_verb, exit 2, word quoted"
+run "$NS" frobnicate
+expect_rc 2
+expect_err '^SANDBOX REFUSED reason=unknown_verb: unknown verb "frobnicate"; available: '
+
+t "run and reap are not built: 125; worktree and egress: 2"
+run "$NS" run --name x; expect_rc 125
+expect_err '^SANDBOX REFUSED reason=no_sandbox: run is not built in this version'
+run "$NS" reap; expect_rc 125
+run "$NS" worktree; expect_rc 2
+run "$NS" egress plan; expect_rc 2
+expect_err 'egress is not built in this version'
+
+# ---- help -------------------------------------------------------------
+t "help banner: pinned lines, on stdout, exit 0"
+run "$NS" help
+expect_rc 0
+expect_out '^A command that runs OUTSIDE the wall and dies inside it is missing a --read'
+expect_out "^exit codes: each verb's own, by verb:$"
+expect_out 'modules'
+expect_out 'NOVA_SANDBOX_CONFIG'
+expect_no_out 'probe-step'
+expect_no_out 'no-system-reads'
+ex=$(sed -n '/^example:$/,$p' "$OUT" | sed -n '2,5p')
+want="nova-sandbox check
+mkdir -p /tmp/trial/home
+HOME=/tmp/trial/home nova-sandbox probe --write /tmp/trial
+HOME=/tmp/trial/home nova-sandbox --write /tmp/trial -- /bin/sh -c 'echo inside > /tmp/trial/out'"
+expect_eq "$ex" "$want" "example block"
+[ -s "$ERR" ] && _fail "stderr not empty"
+
+t "-h, --help and help <unknown> print the banner"
+for a in -h --help "help nothing"; do
+	run "$NS" $a
+	expect_rc 0
+	expect_out '^nova-sandbox: '
+done
+
+t "per-verb help: every spelling, before any side effect"
+world
+for h in -h --help -help --h; do
+	wrap policy --write "$D/w" "$h"
+	expect_rc 0
+	expect_out '^usage: nova-sandbox policy \[flags\]$'
+	expect_out '^  --write dir  '
+	expect_out '^  policy: '
+done
+nothing_created
+run "$NS" help probe
+expect_rc 0
+expect_out '^  --secret path  '
+expect_no_out '^  --cwd'
+run "$NS" check -h
+expect_out '^  --json  '
+run "$NS" version --help
+expect_rc 0
+expect_out '^usage: nova-sandbox version'
+
+# ---- version ----------------------------------------------------------
+t "version: one line, four tokens and named extras"
+run "$NS" version
+expect_rc 0
+expect_out '^nova-sandbox [^ ]+ linux/[a-z0-9]+ c11-[a-z]+-[0-9.]+ backend=landlock platform=linux$'
+run "$NS" --version
+expect_rc 0
+
+t "version with an argument: unknown_flag, exit 2"
+run "$NS" version extra
+expect_rc 2
+expect_err '^SANDBOX REFUSED reason=unknown_flag: version takes no flags and no arguments, got 1; run: nova-sandbox version$'
+
+# ---- check ------------------------------------------------------------
+t "check: CHECK OK on stdout, exit 0"
+run "$NS" check
+expect_rc 0
+expect_out '^CHECK OK backend=landlock abi=[0-9]+ net=enforceable hosts=none note=.+'
+
+t "check --bogus / check word: bad_flag, exit 2"
+run "$NS" check --bogus=1
+expect_rc 2
+expect_err '^CHECK REFUSED reason=bad_flag: unknown flag --bogus; run: nova-sandbox help check$'
+run "$NS" check word
+expect_rc 2
+expect_err '^CHECK REFUSED reason=bad_flag: unexpected argument word; run: nova-sandbox help check$'
+
+t "check --json: one object, refusals too"
+run "$NS" check --json
+expect_rc 0
+expect_out '^\{"result":\{"verb":"check","status":"ok","exit":0\},"facts":\{"backend":"landlock","abi":"[0-9]+","net":"enforceable","hosts":"none","note":".*"\}\}$'
+run "$NS" check --bogus --json
+expect_rc 2
+expect_out '"status":"refused","exit":2,"remedy":"nova-sandbox check -h","why":\["bad_flag: unknown flag --bogus'
+
+t "check with no loadable wall: backend=none abi=- net=unenforceable, exit 0"
+C="$NOVA_B/tests/cli-conf"
+mkdir -p "$C" && chmod 755 "$C"
+printf '[linux]\nwall = /nonexistent/none.so\n' > "$C/none.conf"
+chmod 644 "$C/none.conf"
+run env NOVA_SANDBOX_CONFIG="$C/none.conf" "$NS" check
+expect_rc 0
+expect_out '^CHECK OK backend=none abi=- net=unenforceable hosts=none note=no wall is available here.*none\.so'
+
+# ---- bare wrap: phase 1 ------------------------------------------------
+t "phase 1: no -- is no_command, 125, nothing created"
+world
+wrap --write "$D/w" /bin/touch "$D/side"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=no_command: unexpected argument /bin/touch'
+expect_err '^SANDBOX REFUSED reason=no_command: no -- before the command'
+nothing_created
+
+t "phase 1: unknown flag is bad_flag with the list and a near match"
+world
+wrap --wirte "$D/w" -- /bin/touch "$D/side"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_flag: unknown flag --wirte; the flags are --read, .*--json; did you mean --write\?; run: nova-sandbox help$'
+nothing_created
+
+t "phase 1: --secret --max --json are not flags of the bare form"
+world
+wrap --json --write "$D/w" --max 2 --secret /etc/passwd -- /bin/touch "$D/side"
+expect_rc 125
+n=$(grep -c 'is not a flag of the bare form' "$ERR")
+expect_eq "$n" 3 "one line each"
+first=$(grep -n 'not a flag' "$ERR" | head -1)
+case "$first" in *--secret*) ;; *) _fail "secret not first: $first" ;; esac
+nothing_created
+
+t "phase 1: --acl wants tool or caller; value flag at the end"
+world
+wrap --acl maybe --write "$D/w" -- /bin/true
+expect_rc 125
+expect_err 'reason=no_command: --acl wants tool or caller'
+wrap --write
+expect_rc 125
+expect_err 'reason=no_command: --write wants a value'
+nothing_created
+
+t "phase 1: Go-style booleans accepted and refused"
+world
+wrap --net-deny=false --write "$D/w" -- /bin/true
+expect_rc 0
+expect_err 'net=nopromise'
+wrap --net-deny=perhaps --write "$D/w" -- /bin/true
+expect_rc 125
+expect_err 'reason=no_command: --net-deny wants true or false, got perhaps; run: nova-sandbox help$'
+
+# ---- bare wrap: phase 2 ------------------------------------------------
+t "phase 2: no --write is bad_write, every problem at once"
+world
+wrap --read relative --gpu cuda -- /bin/touch "$D/side"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_gpu: '
+expect_err '^SANDBOX REFUSED reason=bad_write: .*refusing to guess'
+nothing_created
+
+t "phase 2: missing --read dir is bad_read; nothing created"
+world
+wrap --read "$D/absent" --write "$D/w" -- /bin/touch "$D/side"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_read: '
+expect_absent "$D/absent"
+nothing_created
+
+t "phase 2: --net-deny with --net-listen, bad --net-allow: bad_net"
+world
+wrap --net-deny --net-listen --net-allow example.com:80 --write "$D/w" -- /bin/true
+expect_rc 125
+n=$(grep -c '^SANDBOX REFUSED reason=bad_net: ' "$ERR")
+expect_eq "$n" 2 "two bad_net"
+nothing_created
+
+t "phase 2: --cwd outside every --write is bad_cwd"
+world
+wrap --cwd "$D/r" --write "$D/w" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_cwd: '
+nothing_created
+
+t "phase 2: HOME outside the --write is home_outside with a remedy"
+world
+run_as env HOME="$D/r" "$NS" --write "$D/w" -- /bin/touch "$D/side"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=home_outside: .*; run: mkdir -p $D/w/home && HOME=$D/w/home nova-sandbox --write $D/w -- /bin/touch $D/side\$"
+nothing_created
+
+t "phase 2: not_found alone is 127; with another problem 125"
+world
+wrap --write "$D/w" -- no-such-command-xyz
+expect_rc 127
+expect_err '^SANDBOX REFUSED reason=not_found: '
+nothing_created
+wrap --gpu bad --write "$D/w" -- no-such-command-xyz
+expect_rc 125
+nothing_created
+
+t "phase 2: a non-executable command is not_executable, 125"
+world
+printf 'echo hi\n' > "$D/r/noexec"; chmod 644 "$D/r/noexec"
+[ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/r/noexec"
+wrap --read "$D/r" --write "$D/w" -- "$D/r/noexec"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=not_executable: '
+nothing_created
+
+# ---- bare wrap: phase 3 ------------------------------------------------
+t "phase 3: euid 0 is sandbox_failed, 125, nothing created"
+if [ "$(id -u)" != 0 ]; then
+	skip "not root: the euid 0 refusal needs root"
+else
+	world
+	run env HOME="$D/w/home" "$NS" --write "$D/w" -- /bin/touch "$D/side"
+	expect_rc 125
+	expect_err '^SANDBOX REFUSED reason=sandbox_failed: '
+	expect_no_err '^SANDBOX OK'
+	nothing_created
+fi
+
+t "phase 3: no loadable wall is no_sandbox, 125, nothing runs"
+world
+run_as env HOME="$D/w/home" NOVA_SANDBOX_CONFIG="$C/none.conf" "$NS" --write "$D/w" -- /bin/touch "$D/side"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=no_sandbox: '
+nothing_created
+
+# ---- bare wrap: success -----------------------------------------------
+t "OK line: every field, in order, before the command; DONE last"
+world
+mkdir -p "$D/w/a,b"; [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/w/a,b"
+wrap --read "$D/r" --write "$D/w" --write "$D/w/a,b" -- /bin/sh -c 'echo out; echo err >&2'
+expect_rc 0
+expect_out '^out$'
+ok=$(grep '^SANDBOX OK' "$ERR")
+b64=$(printf '%s' "$D/w" | base64 -w0 | tr '+/' '-_' | tr -d '=')
+expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none deletes=$D/w,$D/w/a\\x2cb" "OK line"
+expect_eq "$(sed -n 1p "$ERR")" "$ok" "OK is the first line"
+expect_eq "$(sed -n 2p "$ERR")" "err" "the command's stderr after OK"
+expect_eq "$(tail -n1 "$ERR")" "SANDBOX DONE exit=0 cmd=dash" "DONE last"
+expect_present "$D/w/.nova-sandbox-tmp"
+
+t "the command's own exit codes pass through; DONE says them"
+world
+for c in 0 3 7 124 125; do
+	wrap --write "$D/w" -- /bin/sh -c "exit $c"
+	expect_rc "$c"
+	expect_err "^SANDBOX DONE exit=$c cmd=dash\$"
+	expect_no_err 'REFUSED'
+done
+
+t "a command killed by a signal: 128+N"
+world
+wrap --write "$D/w" -- /bin/sh -c 'kill -KILL $$'
+expect_rc 137
+expect_err '^SANDBOX DONE exit=137 cmd=dash$'
+
+t "the wall holds: a write outside fails inside, succeeds outside (control)"
+world
+wrap --write "$D/w" -- /bin/touch "$D/side"
+expect_rc 1
+expect_absent "$D/side"
+run_as /bin/touch "$D/side"
+expect_rc 0
+expect_present "$D/side"
+
+t "dropped agent variables: NOTE before OK"
+world
+run_as env HOME="$D/w/home" SSH_AUTH_SOCK=/x GPG_AGENT_INFO=y AI_AGENT=z "$NS" --acl tool --write "$D/w" -- /bin/sh -c 'echo "${SSH_AUTH_SOCK-unset} $AI_AGENT"'
+expect_rc 0
+expect_out '^unset z$'
+expect_eq "$(sed -n 1p "$ERR")" "SANDBOX NOTE --acl tool is accepted and ignored on linux; the wall is the same without it" "acl note first"
+expect_eq "$(sed -n 2p "$ERR")" "SANDBOX NOTE dropped from the child's environment: GPG_AGENT_INFO SSH_AUTH_SOCK; an agent socket speaks for a key the wall denies" "dropped note"
+expect_err '^SANDBOX OK '
+
+t "SIGTERM to the tool is forwarded to the command"
+world
+if [ "$(id -u)" = 0 ]; then
+	as=(setpriv --reuid="$TUID" --regid="$TGID" --clear-groups --)
+else
+	as=()
+fi
+"${as[@]}" env HOME="$D/w/home" "$NS" --write "$D/w" -- /bin/sh -c "touch $D/w/started; exec sleep 30" >"$OUT" 2>"$ERR" </dev/null &
+pid=$!
+for _ in $(seq 100); do [ -e "$D/w/started" ] && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"; RC=$?
+expect_rc 143
+expect_err '^SANDBOX DONE exit=143 cmd=dash$'
+rm -rf "$C"

@@ -1,0 +1,177 @@
+#!/bin/bash
+# t_cli_verbs.sh -- policy, probe and probe-step (reference sections 4-6).
+source "$(dirname "$0")/lib.sh"
+
+world() {
+	D=$(newdir)
+	mkdir -p "$D/w/home" "$D/r"
+	echo secret > "$D/secret"
+	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$D"
+}
+as_user() {
+	run_as env HOME="$D/w/home" PATH=/usr/bin:/bin "$NS" "$@"
+}
+
+# ---- policy -----------------------------------------------------------
+t "policy: text on stdout, POLICY OK on stderr, byte-identical rerun"
+world
+as_user policy --read "$D/r" --write "$D/w"
+expect_rc 0
+expect_out '^backend=landlock$'
+expect_out "^write=$D/w\$"
+expect_out "^read=$D/r\$"
+cp "$OUT" "$D/first"
+bytes=$(wc -c < "$OUT")
+expect_err "^POLICY OK backend=landlock read=1 read-noexec=0 write=1 bytes=$bytes gpu=none\$"
+as_user policy --read "$D/r" --write "$D/w"
+cmp -s "$OUT" "$D/first" || _fail "rerun differs"
+
+t "policy: other verbs' flags are NOTEs; runs no command"
+world
+as_user policy --secret "$D/secret" --max 3 --acl tool --write "$D/w" -- /bin/touch "$D/side"
+expect_rc 0
+expect_err '^POLICY NOTE --secret is probe.s flag and is ignored here: the policy printed is the same without it$'
+expect_err '^POLICY NOTE --acl is the bare form.s flag and is ignored here'
+expect_absent "$D/side"
+
+t "policy: unknown flag is no_command, exit 2; no profile-file flag"
+world
+for f in --x --profile --policy-file -f --print-policy; do
+	as_user policy "$f" --write "$D/w"
+	expect_rc 2
+	expect_err '^POLICY REFUSED reason=no_command: unknown flag '
+done
+as_user policy --x
+expect_err '^POLICY REFUSED reason=no_command: unknown flag --x; run: nova-sandbox help policy$'
+expect_absent "$D/w/.nova-sandbox-tmp"
+
+t "policy: build refusals keep their tokens, exit 2, nothing created"
+world
+run_as env HOME="$D/r" "$NS" policy --write "$D/w"
+expect_rc 2
+expect_err "^POLICY REFUSED reason=home_outside: .*nova-sandbox policy --write $D/w\$"
+expect_absent "$D/w/.nova-sandbox-tmp"
+
+t "policy --json: one object on stdout"
+world
+as_user policy --json --write "$D/w"
+expect_rc 0
+expect_out '^\{"result":\{"verb":"policy","status":"ok","exit":0\},"payload":".*backend=landlock\\n.*","facts":\{"backend":"landlock","read":0,"read-noexec":0,"write":1,"bytes":[0-9]+,"gpu":"none"\},"notes":\[\]\}$'
+
+# ---- probe ------------------------------------------------------------
+t "probe passes here: 4 steps, control first"
+world
+as_user probe --write "$D/w"
+expect_rc 0
+expect_eq "$(sed -n 1p "$OUT" | cut -d' ' -f1-5)" "PROBE STEP name=write_outside_control expect=allow got=allow" "control first"
+expect_out "^PROBE STEP name=write_outside expect=deny got=deny path=$D/.nova-sandbox-probe-[0-9]+\$"
+expect_out "^PROBE STEP name=write_inside expect=allow got=allow path=$D/w/.nova-sandbox-probe-inside\$"
+expect_out '^PROBE STEP name=read_root expect=allow got=allow path=/'
+expect_out '^PROBE OK backend=landlock abi=[0-9]+ steps=4 passed=4 net=nopromise gpu=none$'
+expect_absent "$D/w/.nova-sandbox-probe-inside"
+ls "$D"/.nova-sandbox-probe-* >/dev/null 2>&1 && _fail "outside file left"
+
+t "probe --secret: 5 steps, the secret stays unread"
+world
+as_user probe --secret "$D/secret" --write "$D/w" --net-deny
+expect_rc 0
+expect_out "^PROBE STEP name=read_secret expect=deny got=deny path=$D/secret\$"
+expect_out '^PROBE OK backend=landlock abi=[0-9]+ steps=5 passed=5 net=denied gpu=none$'
+
+t "probe --json"
+world
+as_user probe --json --write "$D/w"
+expect_rc 0
+expect_out '^\{"result":\{"verb":"probe","status":"ok","exit":0\},"items":\[\{"kind":"step","fields":\{"name":"write_outside_control".*"facts":\{"backend":"landlock","abi":"[0-9]+","steps":4,"passed":4,"net":"nopromise","gpu":"none"\}\}$'
+
+t "probe --bogus: the pinned line, alone, exit 2"
+run "$NS" probe --bogus
+expect_rc 2
+expect_eq "$(cat "$ERR")" "PROBE REFUSED reason=check: unknown flag --bogus; run: nova-sandbox help probe" "stderr"
+
+t "probe: other verbs' flags refused alone"
+world
+as_user probe --cwd "$D/w" --write "$D/w" --name x
+expect_rc 2
+expect_err '^PROBE REFUSED reason=check: --cwd is not a flag of probe'
+expect_err '^PROBE REFUSED reason=check: --name is not a flag of probe'
+expect_absent "$D/w/.nova-sandbox-tmp"
+
+t "bare probe: exactly one line, (bad_write)"
+world
+as_user probe
+expect_rc 2
+expect_eq "$(wc -l < "$ERR")" 1 "one line"
+expect_err '^PROBE REFUSED reason=check: .*\(bad_write\)'
+expect_no_err 'secret'
+
+t "probe: --secret inside a --write is secret_inside_allow"
+world
+as_user probe --secret "$D/w/home" --write "$D/w"
+expect_rc 2
+expect_err 'reason=check: --secret .* is a directory.*\(bad_read\)'
+echo s > "$D/w/s"; [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/w/s"
+as_user probe --secret "$D/w/s" --write "$D/w"
+expect_rc 2
+expect_err '^PROBE REFUSED reason=secret_inside_allow: .*the secret is never inside either list'
+
+t "probe: outside path inside a list is probe_outside_inside"
+world
+as_user probe --write "$D/w" --read "$D"
+expect_rc 2
+expect_err '^PROBE REFUSED reason=probe_outside_inside: '
+
+t "probe fails (exit 1) against a wall that lets writes through"
+world
+C="$NOVA_B/tests/cli-leaky"
+mkdir -p "$C" && chmod 755 "$C"
+if [ ! -f "$FIX/leaky_wall.so" ]; then
+	_fail "fixture $FIX/leaky_wall.so was not built"
+else
+	cp "$FIX/leaky_wall.so" "$C/" && chmod 755 "$C/leaky_wall.so"
+	printf '[linux]\nwall = %s/leaky_wall.so\n' "$C" > "$C/leaky.conf"
+	chmod 644 "$C/leaky.conf"
+	run_as env HOME="$D/w/home" NOVA_SANDBOX_CONFIG="$C/leaky.conf" "$NS" probe --write "$D/w"
+	expect_rc 1
+	expect_out '^PROBE STEP name=write_outside expect=deny got=allow '
+	expect_err '^PROBE REFUSED reason=check: write_outside expected deny and got allow at '
+	expect_no_out '^PROBE OK'
+	ls "$D"/.nova-sandbox-probe-* >/dev/null 2>&1 && _fail "outside file left"
+fi
+rm -rf "$C"
+
+# ---- probe-step ---------------------------------------------------------
+t "probe-step by hand: no fd 3"
+world
+run "$NS" probe-step 00112233445566778899aabbccddeeff write_outside "$D/side"
+expect_rc 2
+expect_err '^PROBE REFUSED reason=probe_step_not_a_child: .*\(no descriptor 3\); nothing was opened'
+expect_absent "$D/side"
+
+t "probe-step by hand: a regular file on fd 3"
+world
+head -c 16 /dev/zero > "$D/nonce"
+run bash -c "exec 3<'$D/nonce'; exec '$NS' probe-step 00000000000000000000000000000000 write_outside '$D/side'"
+expect_rc 2
+expect_err '\(descriptor 3 is not a pipe\)'
+expect_absent "$D/side"
+
+t "probe-step by hand: a pipe with the wrong nonce, and a right one"
+world
+run bash -c "exec 3< <(head -c 16 /dev/zero); sleep 0.2; NOVA_SANDBOX_PROBE_NONCE=00000000000000000000000000000000 exec '$NS' probe-step 11111111111111111111111111111111 write_outside '$D/side'"
+expect_rc 2
+expect_err 'the nonce does not match descriptor 3'
+expect_absent "$D/side"
+# right nonce on a pipe, but the parent is bash, not nova-sandbox
+run bash -c "exec 3< <(head -c 16 /dev/zero); sleep 0.2; NOVA_SANDBOX_PROBE_NONCE=00000000000000000000000000000000 '$NS' probe-step 00000000000000000000000000000000 write_outside '$D/side'"
+expect_rc 2
+expect_err 'the parent is not nova-sandbox'
+expect_absent "$D/side"
+
+t "probe-step: wrong argument count, relative path"
+run "$NS" probe-step a b
+expect_rc 2
+expect_err 'probe_step_not_a_child: .*takes <nonce> <name> <path>'
+run "$NS" probe-step 00 write_outside relative
+expect_rc 2
+expect_err 'not absolute'

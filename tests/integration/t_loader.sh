@@ -1,0 +1,168 @@
+#!/bin/bash
+# t_loader.sh -- the module loader and the config through the binary:
+# `modules` on this machine, configs naming missing, malformed and unsafe
+# modules (the wrap refuses no_sandbox at 125 and runs nothing), and the
+# config's own safety checks.  Staged modules and configs live in a
+# directory under the build dir: /tmp is world-writable, so the loader's
+# parent walk refuses it (one case shows that).
+source "$(dirname "$0")/lib.sh"
+
+STAGE=$(mktemp -d "$NOVA_B/it-loader.XXXXXX")
+chmod 755 "$STAGE"
+trap 'rm -rf "$STAGE"; _cleanup' EXIT
+
+# conf NAME BODY: a config file in the stage (mode 0644), its path on stdout
+conf() {
+	printf '%s' "$2" > "$STAGE/$1"
+	chmod 644 "$STAGE/$1"
+	echo "$STAGE/$1"
+}
+
+# wrap CONFIG DIR: the bare wrap, as the test user, of a command that
+# would create DIR/ran
+wrap() {
+	mkdir -p "$2/home"
+	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$2/home"
+	run_as env NOVA_SANDBOX_CONFIG="$1" HOME="$2/home" \
+		"$NS" --write "$2" -- /bin/sh -c "echo x > '$2/ran'"
+}
+
+t "modules lists landlock.so available on this machine"
+run "$NS" modules
+expect_rc 0
+expect_out '^MODULE role=wall file=landlock.so path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.0 roles=wall shape=restrict-self available=yes$'
+expect_out '^MODULES OK platform=linux config=defaults moduledir=/[^ ]+ wall=landlock$'
+
+t "modules --json is one object"
+run "$NS" modules --json
+expect_rc 0
+expect_eq "$(wc -l < "$OUT")" 1 "lines of JSON"
+expect_out '^\{"result":\{"verb":"modules","status":"ok","exit":0\},.*"modules":\[\{"role":"wall","file":"landlock.so",.*"available":true'
+
+t "modules -h prints usage, a bad flag is refused"
+run "$NS" modules -h
+expect_rc 0
+expect_out '^usage: nova-sandbox modules'
+run "$NS" modules --bogus
+expect_rc 2
+expect_err '^MODULES REFUSED reason=bad_flag: unknown flag --bogus'
+
+t "modules names every refused module and exits 1 when no wall is left"
+C=$(conf bad.conf "[nova-sandbox]
+moduledir = $FIX
+[linux]
+wall = missing.so, abi_major2.so, not_a_module.so, unavailable.so, unresolved_symbol.so
+")
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 1
+expect_out '^MODULE role=wall file=missing.so available=no refused=not_found why=no such file in the module directory '
+expect_out '^MODULE role=wall file=abi_major2.so available=no refused=abi_major why=module targets ABI 2; this host speaks ABI 1'
+expect_out '^MODULE role=wall file=not_a_module.so available=no refused=no_entry why='
+expect_out '^MODULE role=wall file=unavailable.so path=[^ ]+ name=unavailable .* available=no why=fixture mechanism is absent'
+expect_out '^MODULE role=wall file=unresolved_symbol.so available=no refused=not_loadable why=.*ns_fixture_no_such_function'
+expect_out "^MODULES OK platform=linux config=$C moduledir=$FIX wall=none\$"
+
+t "control: a config naming a working wall runs the command"
+D=$(newdir)
+C=$(conf leaky.conf "[nova-sandbox]
+moduledir = $FIX
+[linux]
+wall = missing.so, leaky_wall.so
+")
+wrap "$C" "$D"
+expect_rc 0
+expect_present "$D/ran"
+
+t "a config naming a missing module: no_sandbox, 125, nothing ran"
+D=$(newdir)
+C=$(conf missing.conf "[nova-sandbox]
+moduledir = $FIX
+[linux]
+wall = missing.so
+")
+wrap "$C" "$D"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $FIX/missing.so refused \(not_found\): no such file"
+expect_no_err 'SANDBOX OK'
+expect_absent "$D/ran"
+
+t "a config naming malformed modules: one no_sandbox line each, nothing ran"
+D=$(newdir)
+C=$(conf malformed.conf "[nova-sandbox]
+moduledir = $FIX
+[linux]
+wall = bad_magic.so, abi_major_field.so, newer_minor.so, missing_op.so, wrong_role.so
+")
+wrap "$C" "$D"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $FIX/bad_magic.so refused \(bad_magic\): "
+expect_err "reason=no_sandbox: wall module $FIX/abi_major_field.so refused \(abi_major\): module targets ABI 2; this host speaks ABI 1"
+expect_err "reason=no_sandbox: wall module $FIX/newer_minor.so refused \(abi_minor\): module targets ABI 1\.1; this host speaks ABI 1\.0"
+expect_err "reason=no_sandbox: wall module $FIX/missing_op.so refused \(missing_op\): .*lacks the required operation spawn"
+expect_err "reason=no_sandbox: wall module $FIX/wrong_role.so refused \(wrong_role\): module wrong_role serves egress, not wall"
+expect_eq "$(grep -c 'SANDBOX REFUSED' "$ERR")" 5 "refusal lines"
+expect_absent "$D/ran"
+
+t "unsafe, symlinked and directory modules are refused"
+D=$(newdir)
+cp "$FIX/leaky_wall.so" "$STAGE/open.so"
+chmod 666 "$STAGE/open.so"
+ln -s "$FIX/leaky_wall.so" "$STAGE/link.so"
+mkdir "$STAGE/dir.so"
+C=$(conf unsafe.conf "[linux]
+wall = $STAGE/open.so, $STAGE/link.so, $STAGE/dir.so
+")
+wrap "$C" "$D"
+expect_rc 125
+expect_err "refused \(unsafe_owner_or_mode\): bad ownership or modes for file $STAGE/open.so"
+expect_err "refused \(not_regular\): $STAGE/link.so is a symbolic link"
+expect_err "refused \(not_regular\): $STAGE/dir.so is not a regular file"
+expect_absent "$D/ran"
+
+t "a module under /tmp is refused (world-writable parent)"
+D=$(newdir)
+T=$(mktemp /tmp/nova-it-mod.XXXXXX)
+cp "$FIX/leaky_wall.so" "$T"
+chmod 755 "$T"
+C=$(conf tmpmod.conf "[linux]
+wall = $T
+")
+wrap "$C" "$D"
+rm -f "$T"
+expect_rc 125
+expect_err 'refused \(unsafe_owner_or_mode\): bad ownership or modes for directory /tmp '
+expect_absent "$D/ran"
+
+t "config refusals: unknown key with file:line, unsafe mode, /tmp"
+C=$(conf key.conf "[linux]
+wall = landlock.so
+unwalled = yes
+")
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 2
+expect_err "^MODULES REFUSED reason=bad_config: $C:3: unknown key \"unwalled\" in \[linux\]; the keys of \[linux\] are wall, egress, place\$"
+D=$(newdir)
+wrap "$C" "$D"
+expect_rc 125
+expect_err 'reason=bad_config: .*unknown key "unwalled"'
+expect_absent "$D/ran"
+C=$(conf open.conf "[linux]
+wall = landlock.so
+")
+chmod 666 "$C"
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 2
+expect_err "reason=bad_config: $C: config refused: bad ownership or modes for file $C "
+T=$(mktemp /tmp/nova-it-conf.XXXXXX)
+printf '[linux]\nwall = landlock.so\n' > "$T"
+chmod 644 "$T"
+run env NOVA_SANDBOX_CONFIG="$T" "$NS" modules
+rm -f "$T"
+expect_rc 2
+expect_err 'reason=bad_config: .*bad ownership or modes for directory /tmp '
+
+t "an explicit config that does not exist is refused, not defaulted"
+run env NOVA_SANDBOX_CONFIG="$STAGE/absent.conf" "$NS" modules
+expect_rc 2
+expect_err "^MODULES REFUSED reason=bad_config: $STAGE/absent.conf: no such config file"
+expect_no_out 'MODULES OK'

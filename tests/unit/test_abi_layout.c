@@ -1,0 +1,204 @@
+/* test_abi_layout.c -- the module ABI (api/ns_backend.h) pinned: every
+ * offset and size of ABI 1.0 on x86_64/LP64 at compile time, and the
+ * constants and 1.0 size macros at run time.  A change here is an ABI
+ * change: members are only ever appended (see the header's CHANGELOG). */
+#include <CUnit/Basic.h>
+#include <stddef.h>
+
+#include "../../api/ns_backend.h"
+
+#define O(s, m, off) \
+	_Static_assert(offsetof(struct s, m) == (off), #s "." #m " moved")
+#define SZ(s, n) \
+	_Static_assert(sizeof(struct s) == (n), "sizeof " #s " changed")
+
+#if defined(__x86_64__) && defined(__LP64__)
+SZ(ns_host, 48);
+O(ns_host, struct_size, 0);
+O(ns_host, abi_major, 4);
+O(ns_host, abi_minor, 6);
+O(ns_host, cookie, 8);
+O(ns_host, note, 16);
+O(ns_host, refuse, 24);
+O(ns_host, text, 32);
+O(ns_host, option, 40);
+SZ(ns_rule, 16);
+O(ns_rule, path, 0);
+O(ns_rule, access, 8);
+O(ns_rule, origin, 12);
+SZ(ns_policy, 104);
+O(ns_policy, struct_size, 0);
+O(ns_policy, flags, 4);
+O(ns_policy, rules, 8);
+O(ns_policy, n_rules, 16);
+O(ns_policy, net_allow, 24);
+O(ns_policy, n_net_allow, 32);
+O(ns_policy, gpu, 40);
+O(ns_policy, name, 48);
+O(ns_policy, command, 56);
+O(ns_policy, argv, 64);
+O(ns_policy, envp, 72);
+O(ns_policy, cwd, 80);
+O(ns_policy, tmp, 88);
+O(ns_policy, home, 96);
+SZ(ns_wall_facts, 1068);
+O(ns_wall_facts, struct_size, 0);
+O(ns_wall_facts, available, 4);
+O(ns_wall_facts, net_enforceable, 8);
+O(ns_wall_facts, abi, 12);
+O(ns_wall_facts, used, 28);
+O(ns_wall_facts, note, 44);
+O(ns_wall_facts, clamp, 556);
+O(ns_wall_facts, why, 812);
+SZ(ns_launch, 32);
+O(ns_launch, struct_size, 0);
+O(ns_launch, stdio, 4);
+O(ns_launch, extra_fds, 16);
+O(ns_launch, n_extra_fds, 24);
+SZ(ns_proc, 24);
+O(ns_proc, struct_size, 0);
+O(ns_proc, pid, 8);
+O(ns_proc, handle, 16);
+SZ(ns_wall_ops, 88);
+O(ns_wall_ops, struct_size, 0);
+O(ns_wall_ops, shape, 4);
+O(ns_wall_ops, read_roots, 8);
+O(ns_wall_ops, write_files, 16);
+O(ns_wall_ops, optional_roots, 24);
+O(ns_wall_ops, system_prefixes, 32);
+O(ns_wall_ops, resolver_conf, 40);
+O(ns_wall_ops, facts, 48);
+O(ns_wall_ops, prepare, 56);
+O(ns_wall_ops, render, 64);
+O(ns_wall_ops, spawn, 72);
+O(ns_wall_ops, release, 80);
+SZ(ns_egress_ops, 40);
+O(ns_egress_ops, struct_size, 0);
+O(ns_egress_ops, ready, 8);
+O(ns_egress_ops, apply, 16);
+O(ns_egress_ops, read_live, 24);
+O(ns_egress_ops, drop, 32);
+SZ(ns_place_req, 24);
+O(ns_place_req, struct_size, 0);
+O(ns_place_req, name, 8);
+O(ns_place_req, size_bytes, 16);
+SZ(ns_place, 1168);
+O(ns_place, struct_size, 0);
+O(ns_place, root, 4);
+O(ns_place, id, 516);
+O(ns_place, remedy, 644);
+O(ns_place, state, 1160);
+SZ(ns_place_ops, 48);
+O(ns_place_ops, struct_size, 0);
+O(ns_place_ops, look, 8);
+O(ns_place_ops, create, 16);
+O(ns_place_ops, used, 24);
+O(ns_place_ops, destroy, 32);
+O(ns_place_ops, list, 40);
+SZ(ns_backend_ops, 72);
+O(ns_backend_ops, magic, 0);
+O(ns_backend_ops, abi_major, 4);
+O(ns_backend_ops, abi_minor, 6);
+O(ns_backend_ops, struct_size, 8);
+O(ns_backend_ops, roles, 12);
+O(ns_backend_ops, name, 16);
+O(ns_backend_ops, version, 24);
+O(ns_backend_ops, summary, 32);
+O(ns_backend_ops, options, 40);
+O(ns_backend_ops, wall, 48);
+O(ns_backend_ops, egress, 56);
+O(ns_backend_ops, place, 64);
+#define PINNED 1
+#else
+#define PINNED 0
+#endif
+
+/* The values that cross the ABI. */
+_Static_assert(NS_BACKEND_MAGIC == 0x4e534250u, "magic");
+_Static_assert(NS_BACKEND_ABI_MAJOR == 1, "major");
+_Static_assert(NS_OK == 0 && NS_E_UNAVAILABLE == 1 && NS_E_REFUSED == 2 &&
+		   NS_E_SYSTEM == 3 && NS_E_INTERNAL == 4, "ns_status values");
+_Static_assert(NS_ROLE_WALL == 1 && NS_ROLE_EGRESS == 2 && NS_ROLE_PLACE == 4,
+	       "role bits");
+_Static_assert(NS_ACCESS_READ_EXEC == 1 && NS_ACCESS_READ == 2 &&
+		   NS_ACCESS_WRITE == 3 && NS_ACCESS_WRITE_FILE == 4,
+	       "ns_access values");
+_Static_assert(NS_ORIGIN_ROOT == 1 && NS_ORIGIN_OPTIONAL == 2 &&
+		   NS_ORIGIN_READ == 3 && NS_ORIGIN_READ_NOEXEC == 4 &&
+		   NS_ORIGIN_WRITE == 5 && NS_ORIGIN_TMP == 6 &&
+		   NS_ORIGIN_CWD == 7 && NS_ORIGIN_WRITE_FILE == 8,
+	       "ns_origin values");
+_Static_assert(NS_POLICY_NET_DENY == 1 && NS_POLICY_NET_LISTEN == 2,
+	       "policy flags");
+_Static_assert(NS_SHAPE_RESTRICT_SELF == 1 && NS_SHAPE_HELPER == 2 &&
+		   NS_SHAPE_CONTAINER == 3, "wall shapes");
+
+static void
+test_size_macros(void)
+{
+	/* the smallest struct_size the host accepts: the 1.0 structs */
+	if (PINNED) {
+		CU_ASSERT_EQUAL(NS_BACKEND_OPS_SIZE_1_0, 72);
+		CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_0, 88);
+		CU_ASSERT_EQUAL(NS_EGRESS_OPS_SIZE_1_0, 40);
+		CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_0, 48);
+	}
+	/* in 1.0 the 1.0 size is the whole struct, on every platform */
+	CU_ASSERT_EQUAL(NS_BACKEND_OPS_SIZE_1_0, sizeof(struct ns_backend_ops));
+	CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_0, sizeof(struct ns_wall_ops));
+	CU_ASSERT_EQUAL(NS_EGRESS_OPS_SIZE_1_0, sizeof(struct ns_egress_ops));
+	CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_0, sizeof(struct ns_place_ops));
+}
+
+static void
+test_header_first(void)
+{
+	/* the header the host reads before anything else */
+	CU_ASSERT_EQUAL(offsetof(struct ns_backend_ops, magic), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_backend_ops, abi_major), 4);
+	CU_ASSERT_EQUAL(offsetof(struct ns_backend_ops, abi_minor), 6);
+	CU_ASSERT_EQUAL(offsetof(struct ns_backend_ops, struct_size), 8);
+	/* every struct that crosses the ABI starts with its size */
+	CU_ASSERT_EQUAL(offsetof(struct ns_host, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_policy, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_wall_facts, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_launch, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_proc, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_wall_ops, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_egress_ops, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_place_req, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_place, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_place_ops, struct_size), 0);
+}
+
+static void
+test_define_macro(void)
+{
+	static const struct ns_backend_ops d = { NS_BACKEND_HEADER };
+
+	CU_ASSERT_EQUAL(d.magic, NS_BACKEND_MAGIC);
+	CU_ASSERT_EQUAL(d.abi_major, NS_BACKEND_ABI_MAJOR);
+	CU_ASSERT_EQUAL(d.abi_minor, NS_BACKEND_ABI_MINOR);
+	CU_ASSERT_EQUAL(d.struct_size, sizeof(struct ns_backend_ops));
+	CU_ASSERT_STRING_EQUAL(NS_BACKEND_SYMBOL, "ns_backend_v1");
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("abi_layout", NULL, NULL);
+	CU_add_test(s, "1.0 size macros match the pinned sizes",
+		    test_size_macros);
+	CU_add_test(s, "headers come first", test_header_first);
+	CU_add_test(s, "NS_BACKEND_HEADER fills the header", test_define_macro);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}

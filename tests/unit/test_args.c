@@ -1,0 +1,299 @@
+/* test_args.c -- the flag table and parser (host/args.c): every form of
+ * every kind, argv order of refusals, missing --, other verbs' flags,
+ * unknown flags with the list and the nearest match, Go-style booleans. */
+#include <CUnit/Basic.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+struct run {
+	struct args a;
+	struct refusals r;
+	int rc;
+};
+
+static void
+parse(unsigned verb, struct run *p, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	memset(p, 0, sizeof(*p));
+	va_start(ap, p);
+	while (argc < 31 && (argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	va_end(ap);
+	argv[argc] = NULL;
+	p->rc = args_parse(verb, argc, argv, &p->a, &p->r);
+}
+
+static void
+done(struct run *p)
+{
+	args_free(&p->a);
+	refusals_free(&p->r);
+}
+
+static void
+test_bare_ok(void)
+{
+	struct run p;
+
+	parse(ARGV_BARE, &p, "--read", "/a", "--read=/b", "--read-noexec",
+	      "/c", "--write", "/w", "--net-deny", "--cwd", "/w/x", "--tmp",
+	      "/w/t", "--name", "n", "--acl", "tool", "--gpu", "none",
+	      "--net-allow", "localhost:1", "--", "cmd", "--read", "x", NULL);
+	CU_ASSERT_EQUAL(p.rc, 0);
+	CU_ASSERT_EQUAL(p.a.reads.n, 2);
+	CU_ASSERT_STRING_EQUAL(p.a.reads.v[1], "/b");
+	CU_ASSERT_STRING_EQUAL(p.a.reads_noexec.v[0], "/c");
+	CU_ASSERT_STRING_EQUAL(p.a.writes.v[0], "/w");
+	CU_ASSERT_EQUAL(p.a.net_deny, 1);
+	CU_ASSERT_STRING_EQUAL(p.a.cwd, "/w/x");
+	CU_ASSERT_STRING_EQUAL(p.a.tmp, "/w/t");
+	CU_ASSERT_STRING_EQUAL(p.a.acl, "tool");
+	CU_ASSERT_STRING_EQUAL(p.a.net_allow.v[0], "localhost:1");
+	CU_ASSERT_EQUAL(p.a.saw_dashdash, 1);
+	/* everything after -- is the command, verbatim */
+	CU_ASSERT_EQUAL(p.a.argv.n, 3);
+	CU_ASSERT_STRING_EQUAL(p.a.argv.v[1], "--read");
+	done(&p);
+}
+
+static void
+test_bool_forms(void)
+{
+	struct run p;
+
+	parse(ARGV_BARE, &p, "--write", "/w", "--net-deny=false",
+	      "-net-listen", "--", "c", NULL);
+	CU_ASSERT_EQUAL(p.rc, 0);
+	CU_ASSERT_EQUAL(p.a.net_deny, 0);
+	CU_ASSERT_EQUAL(p.a.net_listen, 1);
+	done(&p);
+	parse(ARGV_BARE, &p, "--write", "/w", "--net-deny=1", "-net-deny=F",
+	      "--net-listen=TRUE", "--", "c", NULL);
+	CU_ASSERT_EQUAL(p.rc, 0);
+	CU_ASSERT_EQUAL(p.a.net_deny, 0);
+	CU_ASSERT_EQUAL(p.a.net_listen, 1);
+	done(&p);
+	parse(ARGV_BARE, &p, "--write", "/w", "--net-deny=maybe", "--", "c",
+	      NULL);
+	CU_ASSERT_EQUAL(p.rc, 1);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "--net-deny wants true or "
+			       "false, got maybe; run: nova-sandbox help");
+	done(&p);
+	parse(ARGV_POLICY, &p, "--write", "/w", "--json=yes", NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "--json wants true or "
+			       "false, got yes; run: nova-sandbox help policy");
+	done(&p);
+}
+
+static void
+test_single_dash_value_flag_unknown(void)
+{
+	struct run p;
+
+	parse(ARGV_BARE, &p, "-write", "/w", "--", "c", NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].reason, "bad_flag");
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[0].text, "unknown flag -write"));
+	done(&p);
+}
+
+static void
+test_unknown_bare(void)
+{
+	struct run p;
+
+	parse(ARGV_BARE, &p, "--wirte=/w", "--bogus", "val", "--", "c",
+	      NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 2);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].reason, "bad_flag");
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unknown flag --wirte; the "
+	    "flags are --read, --read-noexec, --write, --net-deny, "
+	    "--net-listen, --net-allow, --cwd, --tmp, --name, --acl, --gpu, "
+	    "--secret, --max, --json; did you mean --write?; run: "
+	    "nova-sandbox help");
+	/* --bogus consumed "val" as its value: one refusal, not two */
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[1].text, "unknown flag --bogus;"));
+	CU_ASSERT_PTR_NULL(strstr(p.r.v[1].text, "did you mean"));
+	done(&p);
+}
+
+static void
+test_order_missing_dashdash_then_foreign(void)
+{
+	struct run p;
+
+	parse(ARGV_BARE, &p, "--json", "--max", "3", "--secret", "/s",
+	      "word", "--write", NULL);
+	CU_ASSERT_EQUAL(p.rc, 1);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 6);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unexpected argument word; "
+			       "run: nova-sandbox help");
+	CU_ASSERT_STRING_EQUAL(p.r.v[1].text, "--write wants a value");
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[2].text, "no -- before"));
+	/* fixed order secret, max, json whatever the argv order */
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[3].text, "--secret is not a flag "
+				      "of the bare form; it is probe's"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[4].text, "--max is not a flag of "
+				      "the bare form"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[5].text, "--json is not a flag "
+				      "of the bare form; it is check, policy "
+				      "and probe's"));
+	for (size_t i = 0; i < p.r.n; i++)
+		CU_ASSERT_STRING_EQUAL(p.r.v[i].reason, "no_command");
+	done(&p);
+}
+
+static void
+test_acl_and_max_values(void)
+{
+	struct run p;
+
+	parse(ARGV_BARE, &p, "--write", "/w", "--acl", "bogus", "--", "c",
+	      NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[0].text,
+				      "--acl wants tool or caller"));
+	done(&p);
+	parse(ARGV_PROBE, &p, "--write", "/w", "--max", "-1", NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].reason, "check");
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[0].text, "non-negative"));
+	done(&p);
+	parse(ARGV_PROBE, &p, "--write", "/w", "--max", "7", NULL);
+	CU_ASSERT_EQUAL(p.rc, 0);
+	CU_ASSERT_STRING_EQUAL(p.a.max, "7");
+	done(&p);
+}
+
+static void
+test_probe_and_policy_tokens(void)
+{
+	struct run p;
+
+	parse(ARGV_PROBE, &p, "--bogus", NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].reason, "check");
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unknown flag --bogus; run: "
+			       "nova-sandbox help probe");
+	done(&p);
+	parse(ARGV_PROBE, &p, "--cwd", "/x", "--write", "/w", "--acl", "tool",
+	      NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[0].text,
+				      "--cwd is not a flag of probe"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[1].text,
+				      "--acl is not a flag of probe"));
+	done(&p);
+	parse(ARGV_POLICY, &p, "--x", NULL);
+	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].reason, "no_command");
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unknown flag --x; run: "
+			       "nova-sandbox help policy");
+	done(&p);
+	/* policy accepts the flags of other verbs, for a NOTE */
+	parse(ARGV_POLICY, &p, "--write", "/w", "--secret", "/s", "--acl",
+	      "x", "--max", "1", NULL);
+	CU_ASSERT_EQUAL(p.rc, 0);
+	CU_ASSERT_EQUAL_FATAL(p.a.others.n, 3);
+	CU_ASSERT_STRING_EQUAL(p.a.others.v[0], "--secret");
+	CU_ASSERT_STRING_EQUAL(p.a.others.v[1], "--acl");
+	done(&p);
+}
+
+static void
+test_nearest(void)
+{
+	CU_ASSERT_STRING_EQUAL(args_nearest(ARGV_BARE, "reed"), "read");
+	CU_ASSERT_STRING_EQUAL(args_nearest(ARGV_BARE, "net-dney"),
+			       "net-deny");
+	CU_ASSERT_STRING_EQUAL(args_nearest(ARGV_BARE, "read-noexe"),
+			       "read-noexec");
+	CU_ASSERT_STRING_EQUAL(args_nearest(ARGV_BARE, "net"), "net-deny");
+	CU_ASSERT_PTR_NULL(args_nearest(ARGV_BARE, "bogus"));
+	CU_ASSERT_PTR_NULL(args_nearest(ARGV_BARE, "x"));
+	/* probe does not list --cwd */
+	CU_ASSERT_PTR_NULL(args_nearest(ARGV_PROBE, "cwd"));
+}
+
+static void
+test_help_words(void)
+{
+	char *a1[] = { "--write", "/w", "-h", NULL };
+	char *a2[] = { "--write", "/w", "--", "x", "--help", NULL };
+
+	CU_ASSERT_TRUE(args_is_help("-h"));
+	CU_ASSERT_TRUE(args_is_help("--help"));
+	CU_ASSERT_TRUE(args_is_help("-help"));
+	CU_ASSERT_TRUE(args_is_help("--h"));
+	CU_ASSERT_FALSE(args_is_help("help"));
+	CU_ASSERT_TRUE(args_wants_help(3, a1));
+	CU_ASSERT_FALSE(args_wants_help(5, a2)); /* after --: the command's */
+}
+
+static void
+test_remedy_rule(void)
+{
+	CU_ASSERT_TRUE(args_has_remedy("x; run: nova-sandbox help"));
+	CU_ASSERT_TRUE(args_has_remedy("--acl wants tool or caller"));
+	CU_ASSERT_FALSE(args_has_remedy("--read /x does not exist"));
+}
+
+static void
+test_print_probe_paren(void)
+{
+	struct refusals r = {0};
+	char buf[1024] = {0};
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	refusals_add(&r, "bad_write", "no --write; run: nova-sandbox help probe");
+	refusals_add(&r, "home_outside", "HOME is unset");
+	refusals_add(&r, "check", "unknown flag --bogus; run: nova-sandbox help probe");
+	args_print_refusals(f, "PROBE", &r, "nova-sandbox help probe", 1);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf,
+	    "PROBE REFUSED reason=check: no --write (bad_write); run: "
+	    "nova-sandbox help probe\n"
+	    "PROBE REFUSED reason=check: HOME is unset (home_outside); run: "
+	    "nova-sandbox help probe\n"
+	    "PROBE REFUSED reason=check: unknown flag --bogus; run: "
+	    "nova-sandbox help probe\n");
+	refusals_free(&r);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("args", NULL, NULL);
+	CU_add_test(s, "bare form, every kind", test_bare_ok);
+	CU_add_test(s, "Go-style boolean forms", test_bool_forms);
+	CU_add_test(s, "-value-flag is unknown", test_single_dash_value_flag_unknown);
+	CU_add_test(s, "unknown flag: list, nearest, value eaten", test_unknown_bare);
+	CU_add_test(s, "argv order, then --, then other verbs' flags",
+		    test_order_missing_dashdash_then_foreign);
+	CU_add_test(s, "--acl and --max values", test_acl_and_max_values);
+	CU_add_test(s, "probe and policy tokens", test_probe_and_policy_tokens);
+	CU_add_test(s, "nearest match", test_nearest);
+	CU_add_test(s, "help words", test_help_words);
+	CU_add_test(s, "remedy rule", test_remedy_rule);
+	CU_add_test(s, "probe tokens in parentheses", test_print_probe_paren);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,494 @@
+/* test_config.c -- host/config.c: which file, the safety checks on the
+ * descriptor and the directories, every refusal with its file:line, the
+ * values, and the module option sections. */
+#include <CUnit/Basic.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "loader_stage.h"
+
+static struct config cfg;
+static struct refusals r;
+
+static int
+setup(void)
+{
+	return stage_make() ? 0 : -1;
+}
+
+static int
+teardown(void)
+{
+	stage_remove();
+	return 0;
+}
+
+static void
+reset(void)
+{
+	config_free(&cfg);
+	refusals_free(&r);
+}
+
+/* Load rel from the stage (written first with text, mode 0644). */
+static int
+load_text(const char *rel, const char *text)
+{
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_write(rel, text, 0644), 0);
+	return config_load(stage_path(rel), stage_exe(), &cfg, &r);
+}
+
+static int
+has_refusal(const char *text)
+{
+	for (size_t i = 0; i < r.n; i++)
+		if (strcmp(r.v[i].reason, "bad_config") == 0 &&
+		    strcmp(r.v[i].text, text) == 0)
+			return 1;
+	for (size_t i = 0; i < r.n; i++)
+		fprintf(stderr, "\n  refusal %s: %s", r.v[i].reason,
+			r.v[i].text);
+	fprintf(stderr, "\n  wanted: %s\n", text);
+	return 0;
+}
+
+static int
+refusal_has(const char *part)
+{
+	for (size_t i = 0; i < r.n; i++)
+		if (strcmp(r.v[i].reason, "bad_config") == 0 &&
+		    strstr(r.v[i].text, part) != NULL)
+			return 1;
+	for (size_t i = 0; i < r.n; i++)
+		fprintf(stderr, "\n  refusal %s: %s", r.v[i].reason,
+			r.v[i].text);
+	fprintf(stderr, "\n  wanted part: %s\n", part);
+	return 0;
+}
+
+static char *
+want(const char *rel, const char *tail)
+{
+	static char buf[STAGE_MAX * 2];
+
+	snprintf(buf, sizeof(buf), "%s%s", stage_path(rel), tail);
+	return buf;
+}
+
+/* ---- which file --------------------------------------------------------- */
+
+static void
+test_defaults(void)
+{
+	char exp[STAGE_MAX], *real;
+	struct stat st;
+	const char *sys = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
+
+	reset();
+	if (lstat(sys, &st) == 0) {
+		/* an installed config would be read instead of the defaults */
+		fprintf(stderr, "\n  %s exists: defaults not observable\n", sys);
+		CU_FAIL("a system config exists on the test machine");
+		return;
+	}
+	CU_ASSERT_EQUAL(config_load(NULL, stage_exe(), &cfg, &r), 0);
+	CU_ASSERT_EQUAL(r.n, 0);
+	CU_ASSERT_PTR_NULL(cfg.path);
+	CU_ASSERT_STRING_EQUAL(cfg.platform, "linux");
+	CU_ASSERT_EQUAL_FATAL(cfg.wall.n, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[0], "landlock.so");
+	CU_ASSERT_EQUAL(cfg.egress.n, 0);
+	CU_ASSERT_EQUAL(cfg.place.n, 0);
+	snprintf(exp, sizeof(exp), "%s/%s", stage_exe(), NS_MODULEDIR_REL);
+	real = realpath(exp, NULL);
+	CU_ASSERT_STRING_EQUAL(cfg.moduledir, real ? real : exp);
+	free(real);
+	/* an empty explicit path is no explicit path */
+	reset();
+	CU_ASSERT_EQUAL(config_load("", stage_exe(), &cfg, &r), 0);
+	CU_ASSERT_PTR_NULL(cfg.path);
+}
+
+static void
+test_explicit_missing(void)
+{
+	reset();
+	CU_ASSERT_EQUAL(config_load(stage_path("absent.conf"), stage_exe(),
+				    &cfg, &r), 1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT(has_refusal(want("absent.conf", ": no such config file; "
+		  "name an existing file or unset NOVA_SANDBOX_CONFIG for the "
+		  "defaults")));
+}
+
+static void
+test_good_file(void)
+{
+	char text[STAGE_MAX];
+
+	snprintf(text, sizeof(text),
+		 "; a comment\n"
+		 "[nova-sandbox]\n"
+		 "moduledir = %s\n"
+		 "\n"
+		 "[linux]\n"
+		 "wall = a.so, /abs/B.so ,c.so\n"
+		 "egress = e.so\n"
+		 "[darwin]\n"
+		 "wall = seatbelt.dylib\n"
+		 "place = apfsvol.so\n"
+		 "[a]\n"
+		 "level = 3\n"
+		 "Mode = \"quoted value\"\n"
+		 "[seatbelt]\n"
+		 "x = y\n", stage_root);
+	CU_ASSERT_EQUAL(load_text("good.conf", text), 0);
+	CU_ASSERT_EQUAL(r.n, 0);
+	CU_ASSERT_STRING_EQUAL(cfg.path, stage_path("good.conf"));
+	CU_ASSERT_STRING_EQUAL(cfg.moduledir, stage_root);
+	CU_ASSERT_EQUAL_FATAL(cfg.wall.n, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[0], "a.so");
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[1], "/abs/B.so");
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[2], "c.so");
+	CU_ASSERT_EQUAL_FATAL(cfg.egress.n, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.egress.v[0], "e.so");
+	CU_ASSERT_EQUAL(cfg.place.n, 0); /* darwin's place is not ours */
+	CU_ASSERT_STRING_EQUAL(config_option(&cfg, "a", "level"), "3");
+	CU_ASSERT_STRING_EQUAL(config_option(&cfg, "a", "mode"),
+			       "quoted value");
+	CU_ASSERT_PTR_NULL(config_option(&cfg, "a", "absent"));
+	CU_ASSERT_PTR_NULL(config_option(&cfg, "c", "level"));
+	CU_ASSERT_STRING_EQUAL(config_option(&cfg, "seatbelt", "x"), "y");
+}
+
+static void
+test_platform_absent_keeps_defaults(void)
+{
+	CU_ASSERT_EQUAL(load_text("nolinux.conf", "[darwin]\nwall = s.dylib\n"
+				  "[landlock]\nk = v\n[bwrap]\n"), 1);
+	/* [landlock]: the default wall's options are allowed; [bwrap] is
+	 * named nowhere */
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT(has_refusal(want("nolinux.conf", ":5: unknown section "
+		  "[bwrap]; the sections are [nova-sandbox], [linux], "
+		  "[darwin], [windows] and one per module named in them "
+		  "(here: s, landlock)")));
+	CU_ASSERT_EQUAL(load_text("nolinux2.conf", "[darwin]\nwall = s.dylib\n"
+				  "[landlock]\nk = v\n"), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.wall.n, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[0], "landlock.so");
+	CU_ASSERT_STRING_EQUAL(config_option(&cfg, "landlock", "k"), "v");
+	/* a [linux] wall that names another module: [landlock] is unknown */
+	CU_ASSERT_EQUAL(load_text("other.conf", "[linux]\nwall = bwrap.so\n"
+				  "[landlock]\n"), 1);
+	CU_ASSERT(refusal_has(":3: unknown section [landlock]; "));
+}
+
+/* ---- refusals with file:line ---------------------------------------------- */
+
+static void
+test_unknown_key(void)
+{
+	CU_ASSERT_EQUAL(load_text("k.conf", "[linux]\nwall = a.so\n\nfoo = 1\n"),
+			1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT(has_refusal(want("k.conf", ":4: unknown key \"foo\" in "
+		  "[linux]; the keys of [linux] are wall, egress, place")));
+	CU_ASSERT_EQUAL(load_text("k2.conf", "[nova-sandbox]\nwritable = /x\n"),
+			1);
+	CU_ASSERT(has_refusal(want("k2.conf", ":2: unknown key \"writable\" "
+		  "in [nova-sandbox]; the keys of [nova-sandbox] are "
+		  "moduledir")));
+}
+
+static void
+test_every_problem_at_once(void)
+{
+	CU_ASSERT_EQUAL(load_text("m.conf", "[linux]\nwall = a.so\nno_wall = 1\n"
+				  "[darwin]\nread = /\n[weird]\nk = v\n"), 1);
+	CU_ASSERT_EQUAL(r.n, 3);
+	CU_ASSERT(has_refusal(want("m.conf", ":3: unknown key \"no_wall\" in "
+		  "[linux]; the keys of [linux] are wall, egress, place")));
+	CU_ASSERT(has_refusal(want("m.conf", ":5: unknown key \"read\" in "
+		  "[darwin]; the keys of [darwin] are wall, egress, place")));
+	CU_ASSERT(refusal_has(":6: unknown section [weird];"));
+}
+
+static void
+test_unknown_section(void)
+{
+	CU_ASSERT_EQUAL(load_text("s.conf", "[linux]\nwall = a.so, b.so\n\n"
+				  "  [ Other ]  \nk = v\n"), 1);
+	CU_ASSERT(has_refusal(want("s.conf", ":4: unknown section [other]; "
+		  "the sections are [nova-sandbox], [linux], [darwin], "
+		  "[windows] and one per module named in them (here: a, b)")));
+}
+
+static void
+test_syntax_error(void)
+{
+	CU_ASSERT_EQUAL(load_text("x.conf", "[linux]\nwall = a.so\n; fine\n"
+				  "this is not ini\n"), 1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT(has_refusal(want("x.conf", ":4: syntax error; a line is "
+		  "[section], key = value, or a ; comment")));
+	/* the error callback is iniparser's own again afterwards: a later
+	 * good load still works */
+	CU_ASSERT_EQUAL(load_text("y.conf", "[linux]\nwall = a.so\n"), 0);
+}
+
+static void
+test_sectionless_key(void)
+{
+	CU_ASSERT_EQUAL(load_text("n.conf", "\nwall = a.so\n[linux]\n"), 1);
+	CU_ASSERT(has_refusal(want("n.conf", ":2: key \"wall\" is outside any "
+		  "section; put it under [linux]")));
+}
+
+static void
+test_duplicate_key(void)
+{
+	CU_ASSERT_EQUAL(load_text("d.conf", "[linux]\nwall = a.so\n"
+				  "[linux]\nWALL = b.so\n"), 1);
+	CU_ASSERT(has_refusal(want("d.conf", ":4: key \"wall\" in [linux] is "
+		  "set twice (first at line 2); set it once")));
+}
+
+static void
+test_bad_values(void)
+{
+	CU_ASSERT_EQUAL(load_text("v.conf", "[linux]\nwall = a.so,,b.so\n"
+				  "egress = sub/e.so\nplace =\n"), 1);
+	CU_ASSERT_EQUAL(r.n, 3);
+	CU_ASSERT(has_refusal(want("v.conf", ":2: wall in [linux] has an "
+		  "empty entry; name module files separated by commas")));
+	CU_ASSERT(has_refusal(want("v.conf", ":3: egress in [linux]: "
+		  "\"sub/e.so\" is neither a bare file name (looked up in the "
+		  "module directory) nor an absolute path")));
+	CU_ASSERT(has_refusal(want("v.conf", ":4: place in [linux] has an "
+		  "empty entry; name module files separated by commas")));
+}
+
+static void
+test_moduledir(void)
+{
+	CU_ASSERT_EQUAL(load_text("md.conf", "[nova-sandbox]\nmoduledir = "
+				  "lib/x\n"), 1);
+	CU_ASSERT(has_refusal(want("md.conf", ":2: moduledir \"lib/x\" is not "
+		  "an absolute path")));
+	CU_ASSERT_EQUAL(load_text("md2.conf", "\n[nova-sandbox]\nmoduledir = "
+				  "/nonexistent/nova\n"), 1);
+	CU_ASSERT(has_refusal(want("md2.conf", ":3: moduledir "
+		  "\"/nonexistent/nova\" is not an existing directory")));
+}
+
+/* ---- the file and its directories ------------------------------------------ */
+
+static void
+test_unsafe_file_mode(void)
+{
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_write("w.conf", "[linux]\nwall = a.so\n",
+					  0666), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("w.conf"), stage_exe(), &cfg,
+				    &r), 1);
+	CU_ASSERT(refusal_has("config refused: bad ownership or modes for "
+			      "file"));
+	CU_ASSERT(refusal_has("mode 0666"));
+	/* control: the same file made safe loads */
+	chmod(stage_path("w.conf"), 0644);
+	reset();
+	CU_ASSERT_EQUAL(config_load(stage_path("w.conf"), stage_exe(), &cfg,
+				    &r), 0);
+}
+
+static void
+test_unsafe_owner(void)
+{
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_write("o.conf", "[linux]\nwall = a.so\n",
+					  0644), 0);
+	if (geteuid() != 0) {
+		/* only root can give a file to another user; the mode test
+		 * above covers the same check for ordinary users */
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(chown(stage_path("o.conf"), 4242, 4242), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("o.conf"), stage_exe(), &cfg,
+				    &r), 1);
+	CU_ASSERT(refusal_has("(owner uid 4242, mode 0644)"));
+}
+
+static void
+test_unsafe_directory(void)
+{
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_mkdir("open", 0777), 0);
+	CU_ASSERT_EQUAL_FATAL(stage_write("open/c.conf", "[linux]\nwall = "
+					  "a.so\n", 0644), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("open/c.conf"), stage_exe(),
+				    &cfg, &r), 1);
+	CU_ASSERT(refusal_has("bad ownership or modes for directory"));
+	CU_ASSERT(refusal_has(want("open", " (owner uid")));
+	/* control: the directory made safe */
+	chmod(stage_path("open"), 0755);
+	reset();
+	CU_ASSERT_EQUAL(config_load(stage_path("open/c.conf"), stage_exe(),
+				    &cfg, &r), 0);
+}
+
+static void
+test_tmp_refused(void)
+{
+	char tmpl[] = "/tmp/nova-config-test.XXXXXX";
+	int fd = mkstemp(tmpl);
+	const char *text = "[linux]\nwall = a.so\n";
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	fchmod(fd, 0644);
+	close(fd);
+	reset();
+	CU_ASSERT_EQUAL(config_load(tmpl, stage_exe(), &cfg, &r), 1);
+	CU_ASSERT(refusal_has("bad ownership or modes for directory /tmp "));
+	unlink(tmpl);
+}
+
+static void
+test_symlink_refused(void)
+{
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_write("real.conf", "[linux]\nwall = a.so\n",
+					  0644), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink(stage_path("real.conf"),
+				      stage_path("link.conf")), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("link.conf"), stage_exe(), &cfg,
+				    &r), 1);
+	CU_ASSERT(has_refusal(want("link.conf", ": is a symbolic link; name "
+		  "the file itself")));
+	/* control: the target itself loads */
+	reset();
+	CU_ASSERT_EQUAL(config_load(stage_path("real.conf"), stage_exe(), &cfg,
+				    &r), 0);
+}
+
+static void
+test_directory_refused(void)
+{
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_mkdir("dir.conf", 0755), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("dir.conf"), stage_exe(), &cfg,
+				    &r), 1);
+	CU_ASSERT(refusal_has("is not a regular file"));
+}
+
+static void
+test_relative_path(void)
+{
+	char cwd[PATH_MAX];
+
+	CU_ASSERT_FATAL(getcwd(cwd, sizeof(cwd)) != NULL);
+	CU_ASSERT_EQUAL_FATAL(stage_write("rel.conf", "[linux]\nwall = r.so\n",
+					  0644), 0);
+	CU_ASSERT_EQUAL_FATAL(chdir(stage_root), 0);
+	reset();
+	CU_ASSERT_EQUAL(config_load("rel.conf", stage_exe(), &cfg, &r), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.path, stage_path("rel.conf"));
+	CU_ASSERT_EQUAL(chdir(cwd), 0);
+}
+
+/* ---- module options --------------------------------------------------------- */
+
+static void
+test_check_options(void)
+{
+	static const char *const accepted[] = { "level", "mode", NULL };
+	struct refusals r2 = { 0 };
+
+	CU_ASSERT_EQUAL(load_text("opt.conf", "[linux]\nwall = mod.so\n[mod]\n"
+				  "level = 1\ncolour = red\nmode = x\nsize = 2\n"),
+			0);
+	CU_ASSERT_EQUAL(config_check_options(&cfg, "mod", accepted, &r2), 2);
+	CU_ASSERT_EQUAL_FATAL(r2.n, 2);
+	CU_ASSERT_STRING_EQUAL(r2.v[0].reason, "bad_config");
+	CU_ASSERT_STRING_EQUAL(r2.v[0].text, want("opt.conf", ":5: unknown key "
+			       "\"colour\" in [mod]; the keys of [mod] are "
+			       "level, mode"));
+	CU_ASSERT_STRING_EQUAL(r2.v[1].text, want("opt.conf", ":7: unknown key "
+			       "\"size\" in [mod]; the keys of [mod] are "
+			       "level, mode"));
+	refusals_free(&r2);
+	CU_ASSERT_EQUAL(config_check_options(&cfg, "mod", NULL, &r2), 4);
+	CU_ASSERT(strstr(r2.v[0].text, "the keys of [mod] are none") != NULL);
+	refusals_free(&r2);
+	CU_ASSERT_EQUAL(config_check_options(&cfg, "other", NULL, &r2), 0);
+	refusals_free(&r2);
+}
+
+static void
+test_stem(void)
+{
+	static const char *const cases[][2] = {
+		{ "landlock.so", "landlock" },
+		{ "/usr/lib/nova-sandbox/Seatbelt.dylib", "seatbelt" },
+		{ "noext", "noext" },
+		{ "/a.b/c.so.1", "c" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = config_stem(cases[i][0]);
+
+		CU_ASSERT_STRING_EQUAL(s, cases[i][1]);
+		free(s);
+	}
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("config", setup, teardown);
+	CU_add_test(s, "no file: compiled-in defaults", test_defaults);
+	CU_add_test(s, "explicit missing path refused", test_explicit_missing);
+	CU_add_test(s, "a good file: values, platforms, options",
+		    test_good_file);
+	CU_add_test(s, "absent platform section keeps the defaults",
+		    test_platform_absent_keeps_defaults);
+	CU_add_test(s, "unknown key with file:line", test_unknown_key);
+	CU_add_test(s, "every problem at once", test_every_problem_at_once);
+	CU_add_test(s, "unknown section with file:line", test_unknown_section);
+	CU_add_test(s, "syntax error with file:line", test_syntax_error);
+	CU_add_test(s, "key outside a section", test_sectionless_key);
+	CU_add_test(s, "duplicate key", test_duplicate_key);
+	CU_add_test(s, "bad module entries", test_bad_values);
+	CU_add_test(s, "moduledir must be an absolute existing dir",
+		    test_moduledir);
+	CU_add_test(s, "group/world-writable file refused",
+		    test_unsafe_file_mode);
+	CU_add_test(s, "file of another owner refused", test_unsafe_owner);
+	CU_add_test(s, "writable parent directory refused",
+		    test_unsafe_directory);
+	CU_add_test(s, "a config under /tmp refused", test_tmp_refused);
+	CU_add_test(s, "symlinked config refused", test_symlink_refused);
+	CU_add_test(s, "a directory is not a config", test_directory_refused);
+	CU_add_test(s, "relative path made absolute", test_relative_path);
+	CU_add_test(s, "module options checked with file:line",
+		    test_check_options);
+	CU_add_test(s, "module stems", test_stem);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	reset();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,166 @@
+/* test_out.c -- the output grammar (host/out.c): field and text escaping,
+ * base64url, JSON strings, shell quoting, out_line. */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out.h"
+
+struct esc {
+	const char *in, *field, *text;
+};
+
+static const struct esc table[] = {
+	{ "", "-", "-" },
+	{ "plain/path_1.2", "plain/path_1.2", "plain/path_1.2" },
+	{ "a b", "a\\x20b", "a b" },
+	{ "k=v", "k\\x3dv", "k=v" },
+	{ "tab\there", "tab\\x09here", "tab\\x09here" },
+	{ "nl\nx", "nl\\x0ax", "nl\\x0ax" },
+	{ "cr\rx", "cr\\x0dx", "cr\\x0dx" },
+	{ "\x1b[31m", "\\x1b[31m", "\\x1b[31m" },
+	{ "del\x7f", "del\\x7f", "del\\x7f" },
+	{ "back\\slash", "back\\slash", "back\\slash" },
+	{ "caf\xc3\xa9", "caf\xc3\xa9", "caf\xc3\xa9" },           /* é kept */
+	{ "\xe2\x82\xac", "\xe2\x82\xac", "\xe2\x82\xac" },        /* € kept */
+	{ "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80", "\xf0\x9f\x98\x80" }, /* emoji */
+	{ "c1\xc2\x85", "c1\\u0085", "c1\\u0085" },                 /* NEL */
+	{ "nb\xc2\xa0sp", "nb\\u00a0sp", "nb\\u00a0sp" },           /* NBSP */
+	{ "\xe2\x80\xa8", "\\u2028", "\\u2028" },
+	{ "\xe2\x80\xa9", "\\u2029", "\\u2029" },
+	{ "\xe2\x80\xae" "evil", "\\u202eevil", "\\u202eevil" },    /* RLO */
+	{ "\xe2\x80\xaa", "\\u202a", "\\u202a" },
+	{ "\xe2\x81\xa6x\xe2\x81\xa9", "\\u2066x\\u2069", "\\u2066x\\u2069" },
+	{ "\xe3\x80\x80", "\\u3000", "\\u3000" },                   /* ideographic sp */
+	{ "bad\xff", "bad\\xff", "bad\\xff" },
+	{ "\xc3", "\\xc3", "\\xc3" },                               /* truncated */
+	{ "\xc0\xaf", "\\xc0\\xaf", "\\xc0\\xaf" },                 /* overlong / */
+	{ "\xed\xa0\x80", "\\xed\\xa0\\x80", "\\xed\\xa0\\x80" },   /* surrogate */
+	{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80", "\\xf4\\x90\\x80\\x80" },
+	{ "a,b", "a,b", "a,b" },
+};
+
+static void
+test_escape_table(void)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		char *f = out_field(table[i].in), *t = out_text(table[i].in);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+		if (strcmp(f, table[i].field) != 0)
+			fprintf(stderr, "field #%zu: got %s\n", i, f);
+		if (strcmp(t, table[i].text) != 0)
+			fprintf(stderr, "text #%zu: got %s\n", i, t);
+		CU_ASSERT_STRING_EQUAL(f, table[i].field);
+		CU_ASSERT_STRING_EQUAL(t, table[i].text);
+		free(f);
+		free(t);
+	}
+}
+
+static void
+test_field_null_is_dash(void)
+{
+	char *f = out_field(NULL);
+
+	CU_ASSERT_STRING_EQUAL(f, "-");
+	free(f);
+}
+
+static void
+test_b64url(void)
+{
+	static const char *const in[] = { "", "f", "fo", "foo", "foob",
+		"fooba", "foobar", "\xfb\xff", "/tmp/a b", NULL };
+	static const char *const want[] = { "", "Zg", "Zm8", "Zm9v", "Zm9vYg",
+		"Zm9vYmE", "Zm9vYmFy", "-_8", "L3RtcC9hIGI", NULL };
+
+	for (size_t i = 0; in[i]; i++) {
+		char *b = out_b64url(in[i]);
+
+		CU_ASSERT_STRING_EQUAL(b, want[i]);
+		free(b);
+	}
+}
+
+static void
+check_json(const char *in, const char *want)
+{
+	struct sbuf b = {0};
+
+	CU_ASSERT_EQUAL(out_json_str(&b, in), 0);
+	CU_ASSERT_STRING_EQUAL(b.s, want);
+	sbuf_free(&b);
+}
+
+static void
+test_json(void)
+{
+	check_json("", "\"\"");
+	check_json("a\"b\\c", "\"a\\\"b\\\\c\"");
+	check_json("l1\nl2\tx\r", "\"l1\\nl2\\tx\\r\"");
+	check_json("\x01\x1f", "\"\\u0001\\u001f\"");
+	check_json("<a&b>", "\"\\u003ca\\u0026b\\u003e\"");
+	check_json("caf\xc3\xa9", "\"caf\xc3\xa9\"");
+	check_json("bad\xff", "\"bad\\ufffd\"");
+	check_json("\xe2\x80\xa8", "\"\\u2028\"");
+}
+
+static void
+check_quote(const char *in, const char *want)
+{
+	struct sbuf b = {0};
+
+	CU_ASSERT_EQUAL(out_shell_quote(&b, in), 0);
+	CU_ASSERT_STRING_EQUAL(b.s, want);
+	sbuf_free(&b);
+}
+
+static void
+test_shell_quote(void)
+{
+	check_quote("/bin/sh", "/bin/sh");
+	check_quote("--write", "--write");
+	check_quote("", "''");
+	check_quote("a b", "'a b'");
+	check_quote("it's", "'it'\\''s'");
+	check_quote("$HOME", "'$HOME'");
+	check_quote("a;rm -rf /", "'a;rm -rf /'");
+	check_quote("*", "'*'");
+}
+
+static void
+test_out_line(void)
+{
+	char buf[128] = {0};
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(out_line(f, "X %s=%d", "k", 3), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, "X k=3\n");
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("out", NULL, NULL);
+	CU_add_test(s, "escape table (field and text)", test_escape_table);
+	CU_add_test(s, "NULL field is -", test_field_null_is_dash);
+	CU_add_test(s, "base64url without padding", test_b64url);
+	CU_add_test(s, "JSON strings", test_json);
+	CU_add_test(s, "shell quoting", test_shell_quote);
+	CU_add_test(s, "out_line adds newline", test_out_line);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,1204 @@
+/* SPDX-License-Identifier: MIT */
+/* test_policy.c -- the policy builder (host/policy.c, host/paths.c)
+ * against temp directories: a fake PATH, fake caller homes and a
+ * platform_roots table pointing into the tree.  Nothing outside the
+ * mkdtemp directory is touched. */
+#include <CUnit/Basic.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "paths.h"
+#include "policy.h"
+
+static char base[PATH_MAX];
+static char start_cwd[PATH_MAX];
+static struct strv keep; /* strings the inputs point at */
+
+static const char *read_roots[5];
+static const char *write_files[3];
+static const char *optional_roots[4];
+static const char *system_prefixes[3];
+static struct platform_roots tbl = {
+	read_roots, write_files, optional_roots, system_prefixes, NULL,
+};
+
+static char *test_env[] = {
+	"PATH=/usr/bin", "TMPDIR=/old", "HOME=/h", NULL,
+};
+
+/* base/<rel>, kept alive until the suite ends */
+static const char *
+P(const char *rel)
+{
+	if (strv_pushf(&keep, "%s/%s", base, rel) < 0)
+		abort();
+	return keep.v[keep.n - 1];
+}
+
+static void
+mkd(const char *rel)
+{
+	if (mkdir(P(rel), 0755) != 0 && errno != EEXIST)
+		abort();
+}
+
+static void
+mkf(const char *rel, mode_t mode)
+{
+	int fd = open(P(rel), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+
+	if (fd < 0 || write(fd, "#!/bin/sh\nexit 0\n", 17) != 17)
+		abort();
+	close(fd);
+	if (chmod(P(rel), mode) != 0)
+		abort();
+}
+
+static void
+mkl(const char *target, const char *rel)
+{
+	if (symlink(target, P(rel)) != 0)
+		abort();
+}
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+static int
+count_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)p;
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return 0;
+}
+
+static size_t n_entries;
+
+static int
+count_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	n_entries++;
+	return count_one(p, st, flag, ftw);
+}
+
+static size_t
+tree_size(void)
+{
+	n_entries = 0;
+	nftw(base, count_entry, 16, FTW_PHYS);
+	return n_entries;
+}
+
+static void
+make_tree(void)
+{
+	static const char *dirs[] = {
+		"w", "w/home", "w2", "r", "r/deep", "r/deep/er", "rn",
+		"bin", "bin/adir", "nx", "ch", "ch/bin", "hh", "hh/home",
+		"roots", "roots/usr", "roots/usr/bin", "roots/usr/share",
+		"roots/etc", "resolve", "opt", "dev", "outside", "pd",
+		"pd/x", "pd/x/y", "sys", "w sp", NULL,
+	};
+
+	for (const char **d = dirs; *d; d++)
+		mkd(*d);
+	mkf("bin/tool", 0755);
+	mkf("bin/plain", 0644);
+	mkf("nx/tool", 0644);
+	mkf("ch/tool", 0755);
+	mkf("ch/bin/tool", 0755);
+	mkf("hh/tool", 0755);
+	mkf("xtool", 0755);
+	mkf("sys/tool", 0755);
+	mkf("roots/usr/bin/systool", 0755);
+	mkf("roots/etc/hosts", 0644);
+	mkf("resolve/stub.conf", 0644);
+	mkf("dev/null", 0644);
+	mkf("file", 0644);
+	mkl("tool", "bin/link");
+	mkl("usr", "roots/usrlink");
+	mkl("../../resolve/stub.conf", "roots/etc/resolv.conf");
+	mkl("loop", "loop");
+	mkl("r", "rlink");
+}
+
+static int
+suite_init(void)
+{
+	char tmpl[] = "/tmp/nsp.XXXXXX";
+
+	if (getcwd(start_cwd, sizeof(start_cwd)) == NULL ||
+	    mkdtemp(tmpl) == NULL || realpath(tmpl, base) == NULL)
+		return -1;
+	make_tree();
+	read_roots[0] = P("roots/usr");
+	read_roots[1] = P("roots/etc");
+	read_roots[2] = P("roots/missing");
+	read_roots[3] = P("roots/usrlink");
+	write_files[0] = P("dev/null");
+	write_files[1] = P("dev/none");
+	optional_roots[0] = P("opt");
+	optional_roots[1] = P("noopt");
+	optional_roots[2] = P("roots/usr/share");
+	system_prefixes[0] = P("roots/usr");
+	system_prefixes[1] = P("sys");
+	tbl.resolver_conf = P("roots/etc/resolv.conf");
+	return 0;
+}
+
+static int
+suite_clean(void)
+{
+	if (chdir(start_cwd) != 0)
+		return -1;
+	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	strv_free(&keep);
+	return 0;
+}
+
+/* A sound input: --write w, command `tool arg1` on PATH nx:bin. */
+static void
+input_init(struct policy_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	strv_push(&in->writes, P("w"));
+	strv_push(&in->argv, "tool");
+	strv_push(&in->argv, "arg1");
+	strv_push(&in->caller_homes, P("ch"));
+	in->home = P("w/home");
+	strv_pushf(&keep, "%s/nx:%s/bin", base, base);
+	in->path = keep.v[keep.n - 1];
+	in->env = test_env;
+	in->roots = &tbl;
+}
+
+/* "tok,tok,..." of every refusal, for order assertions */
+static char *
+tokens(const struct refusals *r)
+{
+	struct sbuf b = {0};
+
+	for (size_t i = 0; i < r->n; i++)
+		sbuf_addf(&b, "%s%s", i ? "," : "", r->v[i].reason);
+	return sbuf_take(&b);
+}
+
+#define ASSERT_TOKENS(r, want)                                         \
+	do {                                                           \
+		char *t_ = tokens(r);                                  \
+		CU_ASSERT_STRING_EQUAL(t_, want);                      \
+		if (strcmp(t_, want) != 0)                             \
+			fprintf(stderr, "\n  got %s\n", t_);           \
+		free(t_);                                              \
+	} while (0)
+
+static int
+text_has(const struct refusals *r, size_t i, const char *s)
+{
+	return i < r->n && strstr(r->v[i].text, s) != NULL;
+}
+
+/* build with a fresh policy/refusal pair; free the input */
+struct run {
+	struct policy pol;
+	struct refusals r;
+	int rc;
+};
+
+static void
+run_build(struct policy_input *in, struct run *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->rc = policy_build(in, &x->pol, &x->r);
+	policy_input_free(in);
+}
+
+static void
+run_free(struct run *x)
+{
+	policy_free(&x->pol);
+	refusals_free(&x->r);
+}
+
+/* ---- tests -------------------------------------------------------- */
+
+static void
+t_ok_basic(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_EQUAL(x.r.n, 0);
+	CU_ASSERT_STRING_EQUAL(x.pol.command, P("bin/tool"));
+	CU_ASSERT_STRING_EQUAL(x.pol.argv.v[0], "tool");
+	CU_ASSERT_STRING_EQUAL(x.pol.argv.v[1], "arg1");
+	CU_ASSERT_PTR_NULL(x.pol.argv.v[2]);
+	CU_ASSERT_STRING_EQUAL(x.pol.cwd, P("w"));
+	CU_ASSERT_STRING_EQUAL(x.pol.tmp, P("w/.nova-sandbox-tmp"));
+	CU_ASSERT_STRING_EQUAL(x.pol.home, P("w/home"));
+	CU_ASSERT_STRING_EQUAL(x.pol.gpu, "none");
+	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
+	CU_ASSERT_EQUAL(access(P("w/.nova-sandbox-tmp"), F_OK), -1);
+	run_free(&x);
+}
+
+static void
+gpu_case(const char *g, int ok, const char *want)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	in.gpu = g;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, ok ? 0 : 1);
+	if (ok) {
+		CU_ASSERT_STRING_EQUAL(x.pol.gpu, want);
+	} else {
+		ASSERT_TOKENS(&x.r, "bad_gpu");
+		CU_ASSERT(text_has(&x.r, 0, "--gpu wants none or metal"));
+	}
+	run_free(&x);
+}
+
+static void
+t_gpu(void)
+{
+	gpu_case(NULL, 1, "none");
+	gpu_case("none", 1, "none");
+	gpu_case("metal", 1, "metal");
+	gpu_case(" metal\t", 1, "metal");
+	gpu_case("Metal", 0, NULL);
+	gpu_case("all", 0, NULL);
+	gpu_case("metal2", 0, NULL);
+}
+
+static void
+net_case(const char *allow, int ok)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	strv_push(&in.net_allow, allow);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, ok ? 0 : 1);
+	if (!ok) {
+		ASSERT_TOKENS(&x.r, "bad_net");
+		CU_ASSERT(text_has(&x.r, 0, "--net-allow"));
+		CU_ASSERT(text_has(&x.r, 0, "host:port"));
+	} else {
+		CU_ASSERT_STRING_EQUAL(x.pol.net_allow.v[0], allow);
+	}
+	if (x.rc != (ok ? 0 : 1))
+		fprintf(stderr, "\n  net-allow %s\n", allow);
+	run_free(&x);
+}
+
+static void
+t_net(void)
+{
+	static const char *good[] = {
+		"localhost:80", "LocalHost:1", "127.0.0.1:65535",
+		"127.9.8.7:8080", "[::1]:443", NULL,
+	};
+	static const char *bad[] = {
+		"example.com:80", "10.0.0.1:80", "127.0.0.1:0",
+		"127.0.0.1:65536", "localhost", "localhost:", ":80",
+		"::1:80", "[::2]:80", "[::1]80", "localhost:http",
+		"localhost:+80", "128.0.0.1:80", "", NULL,
+	};
+	struct policy_input in;
+	struct run x;
+
+	for (const char **g = good; *g; g++)
+		net_case(*g, 1);
+	for (const char **b = bad; *b; b++)
+		net_case(*b, 0);
+	input_init(&in);
+	in.net_deny = in.net_listen = 1;
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_net");
+	CU_ASSERT(text_has(&x.r, 0, "--net-deny"));
+	CU_ASSERT(text_has(&x.r, 0, "--net-listen"));
+	run_free(&x);
+	input_init(&in);
+	in.net_deny = 1;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_EQUAL(x.pol.net_deny, 1);
+	run_free(&x);
+}
+
+static void
+t_no_command(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	strv_free(&in.argv);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, "no_command");
+	CU_ASSERT(text_has(&x.r, 0, "after --"));
+	run_free(&x);
+}
+
+static void
+t_no_write_stops(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	strv_free(&in.writes);
+	in.home = NULL;                /* would be home_outside */
+	in.cwd = P("outside");         /* would be bad_cwd */
+	strv_free(&in.argv);
+	strv_push(&in.argv, "nosuchcmd"); /* would be not_found */
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, "bad_write");
+	CU_ASSERT(text_has(&x.r, 0, "refusing to guess"));
+	CU_ASSERT(text_has(&x.r, 0, "--write"));
+	run_free(&x);
+}
+
+static void
+t_bad_write_stops(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	strv_free(&in.writes);
+	strv_push(&in.writes, P("nowhere"));
+	in.home = NULL;
+	in.cwd = P("outside");
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, "bad_write");
+	CU_ASSERT(text_has(&x.r, 0, "does not exist; none is created"));
+	CU_ASSERT_EQUAL(access(P("nowhere"), F_OK), -1);
+	run_free(&x);
+}
+
+struct perr {
+	const char *path;
+	const char *words;
+};
+
+static void
+path_error(const char *flag, const char *token, const char *p,
+	   const char *words)
+{
+	struct policy_input in;
+	struct run x;
+	struct strv *sv;
+
+	input_init(&in);
+	sv = strcmp(flag, "--read") == 0	  ? &in.reads
+	     : strcmp(flag, "--read-noexec") == 0 ? &in.reads_noexec
+						  : &in.writes;
+	strv_push(sv, p);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, token);
+	CU_ASSERT(text_has(&x.r, 0, flag));
+	CU_ASSERT(text_has(&x.r, 0, words));
+	if (!text_has(&x.r, 0, words))
+		fprintf(stderr, "\n  %s %s: %s\n", flag, p,
+			x.r.n ? x.r.v[0].text : "(none)");
+	run_free(&x);
+}
+
+static void
+t_path_errors(void)
+{
+	static const char *flags[][2] = {
+		{"--read", "bad_read"},
+		{"--read-noexec", "bad_read"},
+		{"--write", "bad_write"},
+	};
+	char longp[PATH_MAX + 16];
+	struct perr cases[] = {
+		{"", "is empty"},
+		{"rel/dir", "is relative"},
+		{P("missing"), "does not exist; none is created"},
+		{P("file"), "is not a directory"},
+		{P("loop"), "cannot be resolved"},
+		{P("r\001x"), "control character"},
+		{P("r\177x"), "control character"},
+		{P("r\"x"), "control character"},
+		{P("r\\x"), "control character"},
+		{longp, "longer than PATH_MAX"},
+	};
+
+	memset(longp, 'a', sizeof(longp) - 1);
+	longp[0] = '/';
+	longp[sizeof(longp) - 1] = '\0';
+	for (size_t f = 0; f < 3; f++)
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			path_error(flags[f][0], flags[f][1], cases[i].path,
+				   cases[i].words);
+	CU_ASSERT_EQUAL(access(P("missing"), F_OK), -1);
+}
+
+static void
+t_relative_text(void)
+{
+	struct policy_input in;
+	struct run x;
+	struct sbuf want = {0};
+
+	CU_ASSERT_EQUAL_FATAL(chdir(base), 0);
+	input_init(&in);
+	strv_push(&in.reads, "./r/../rn/sub");
+	run_build(&in, &x);
+	sbuf_addf(&want, "absolute path, %s/rn/sub", base);
+	ASSERT_TOKENS(&x.r, "bad_read");
+	CU_ASSERT(text_has(&x.r, 0, want.s));
+	CU_ASSERT(text_has(&x.r, 0, "./r/../rn/sub is relative"));
+	sbuf_free(&want);
+	run_free(&x);
+	CU_ASSERT_EQUAL(chdir(start_cwd), 0);
+}
+
+static void
+clash_case(const char *fa, const char *fb)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	if (strcmp(fa, "--read") == 0)
+		strv_push(&in.reads, P("r"));
+	else
+		strv_push(&in.reads_noexec, P("r"));
+	if (strcmp(fb, "--write") == 0)
+		strv_push(&in.writes, P("rlink")); /* another spelling */
+	else
+		strv_push(&in.reads_noexec, P("rlink"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, "bad_read");
+	CU_ASSERT(text_has(&x.r, 0, fa));
+	CU_ASSERT(text_has(&x.r, 0, fb));
+	run_free(&x);
+}
+
+static void
+t_contradictions(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	clash_case("--read", "--write");
+	clash_case("--read", "--read-noexec");
+	clash_case("--read-noexec", "--write");
+	/* control: a read BELOW a write is no contradiction */
+	input_init(&in);
+	strv_push(&in.reads, P("w/home"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	run_free(&x);
+}
+
+static void
+t_order_all_at_once(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	in.gpu = "all";
+	in.net_deny = in.net_listen = 1;
+	strv_push(&in.net_allow, "example.com:80");
+	strv_push(&in.writes, P("missing-w"));
+	strv_push(&in.reads, P("missing-r"));
+	strv_push(&in.reads_noexec, P("missing-rn"));
+	strv_push(&in.net_allow, "localhost:0");
+	in.cwd = P("outside");
+	in.tmp = P("outside");
+	in.home = P("outside");
+	strv_free(&in.argv);
+	strv_push(&in.argv, "nosuchcmd");
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, "bad_gpu,bad_net,bad_net,bad_net,bad_read,"
+		      "bad_read,bad_write,bad_cwd,bad_write,home_outside,"
+		      "not_found");
+	CU_ASSERT(text_has(&x.r, 2, "example.com:80"));
+	CU_ASSERT(text_has(&x.r, 3, "localhost:0"));
+	CU_ASSERT(text_has(&x.r, 4, "--read "));
+	CU_ASSERT(text_has(&x.r, 5, "--read-noexec"));
+	CU_ASSERT(text_has(&x.r, 8, "--tmp"));
+	CU_ASSERT_FALSE(refusals_all(&x.r, "not_found"));
+	run_free(&x);
+	/* no_command sits between the net refusals and the paths */
+	input_init(&in);
+	in.gpu = "x";
+	in.net_deny = in.net_listen = 1;
+	strv_free(&in.argv);
+	strv_free(&in.writes);
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_gpu,bad_net,no_command,bad_write");
+	run_free(&x);
+}
+
+static void
+t_cwd(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	in.cwd = P("outside");
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_cwd");
+	CU_ASSERT(text_has(&x.r, 0, "--cwd"));
+	CU_ASSERT(text_has(&x.r, 0, "not inside a --write"));
+	run_free(&x);
+	input_init(&in);
+	in.cwd = P("nocwd");
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_cwd");
+	CU_ASSERT(text_has(&x.r, 0, "does not exist"));
+	run_free(&x);
+	input_init(&in); /* control: inside the second --write */
+	strv_push(&in.writes, P("w2"));
+	in.cwd = P("w2");
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_STRING_EQUAL(x.pol.cwd, P("w2"));
+	run_free(&x);
+}
+
+static void
+t_tmp_flag(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	in.tmp = P("outside");
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_write");
+	CU_ASSERT(text_has(&x.r, 0, "--tmp"));
+	CU_ASSERT(text_has(&x.r, 0, "not inside a --write"));
+	run_free(&x);
+	input_init(&in);
+	in.tmp = P("w/notmp");
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_write");
+	CU_ASSERT(text_has(&x.r, 0, "none is created"));
+	CU_ASSERT_EQUAL(access(P("w/notmp"), F_OK), -1);
+	run_free(&x);
+	input_init(&in);
+	in.tmp = P("w/home");
+	in.create_tmp = 1;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_STRING_EQUAL(x.pol.tmp, P("w/home"));
+	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
+	CU_ASSERT_EQUAL(access(P("w/.nova-sandbox-tmp"), F_OK), -1);
+	run_free(&x);
+}
+
+static void
+home_case(const char *home, const char *words)
+{
+	struct policy_input in;
+	struct run x;
+	struct sbuf want = {0};
+
+	input_init(&in);
+	in.home = home;
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "home_outside");
+	CU_ASSERT(text_has(&x.r, 0, words));
+	sbuf_addf(&want, "; run: mkdir -p %s/w/home && HOME=%s/w/home "
+		  "nova-sandbox", base, base);
+	CU_ASSERT(text_has(&x.r, 0, want.s));
+	sbuf_free(&want);
+	run_free(&x);
+}
+
+static void
+t_home(void)
+{
+	home_case(NULL, "HOME is unset");
+	home_case("", "HOME is unset");
+	home_case(P("nohome"), "cannot be resolved");
+	home_case(P("outside"), "outside every --write");
+}
+
+static void
+t_home_remedy_args(void)
+{
+	char *args[] = {"--write", "/a b", "--", "sh", "-c", "it's", NULL};
+	struct policy_input in;
+	struct run x;
+	struct sbuf want = {0};
+
+	input_init(&in);
+	in.home = P("outside");
+	in.verb = "probe";
+	in.remedy_args = args;
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "home_outside");
+	CU_ASSERT(text_has(&x.r, 0, "nova-sandbox probe --write '/a b' -- "
+			   "sh -c 'it'\\''s'"));
+	run_free(&x);
+	/* a first --write with a space pastes back quoted */
+	input_init(&in);
+	strv_free(&in.writes);
+	strv_push(&in.writes, P("w sp"));
+	in.home = P("outside");
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "home_outside");
+	sbuf_addf(&want, "mkdir -p '%s/w sp/home' && HOME='%s/w sp/home' "
+		  "nova-sandbox", base, base);
+	CU_ASSERT(text_has(&x.r, 0, want.s));
+	sbuf_free(&want);
+	run_free(&x);
+}
+
+static void
+t_command_path(void)
+{
+	struct policy_input in;
+	struct run x;
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	/* nx/tool (not executable) comes first on PATH; bin/tool wins */
+	input_init(&in);
+	run_build(&in, &x);
+	CU_ASSERT_STRING_EQUAL(x.pol.command, P("bin/tool"));
+	run_free(&x);
+	/* in->path NULL: the process's own PATH */
+	setenv("PATH", P("ch/bin"), 1);
+	input_init(&in);
+	in.path = NULL;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	if (x.rc == 0)
+		CU_ASSERT_STRING_EQUAL(x.pol.command, P("ch/bin/tool"));
+	run_free(&x);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	/* a relative PATH entry is never searched */
+	CU_ASSERT_EQUAL_FATAL(chdir(base), 0);
+	input_init(&in);
+	in.path = "bin";
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "not_found");
+	CU_ASSERT(text_has(&x.r, 0, "tool is not on PATH"));
+	CU_ASSERT(refusals_all(&x.r, "not_found"));
+	run_free(&x);
+	CU_ASSERT_EQUAL(chdir(start_cwd), 0);
+}
+
+static void
+slash_case(const char *argv0, const char *tok, const char *want)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup(argv0);
+	run_build(&in, &x);
+	if (tok == NULL) {
+		CU_ASSERT_EQUAL(x.rc, 0);
+		if (x.rc == 0) {
+			CU_ASSERT_STRING_EQUAL(x.pol.command, want);
+			CU_ASSERT_STRING_EQUAL(x.pol.argv.v[0], argv0);
+		}
+	} else {
+		ASSERT_TOKENS(&x.r, tok);
+		CU_ASSERT(text_has(&x.r, 0, want));
+	}
+	run_free(&x);
+}
+
+static void
+t_command_slash(void)
+{
+	CU_ASSERT_EQUAL_FATAL(chdir(base), 0);
+	slash_case("./bin/tool", NULL, P("bin/tool"));
+	slash_case("bin/link", NULL, P("bin/tool"));
+	slash_case(P("bin/link"), NULL, P("bin/tool"));
+	slash_case(P("bin/adir"), "not_executable", "is a directory");
+	slash_case(P("bin/plain"), "not_executable", "not executable");
+	slash_case(P("bin/nothere"), "not_executable", "cannot be found");
+	slash_case("plain", "not_found", "plain is not on PATH");
+	CU_ASSERT_EQUAL(chdir(start_cwd), 0);
+}
+
+static void
+t_not_found_mixed(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup("nosuchcmd");
+	run_build(&in, &x);
+	CU_ASSERT(refusals_all(&x.r, "not_found"));
+	run_free(&x);
+	input_init(&in);
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup("nosuchcmd");
+	in.cwd = P("outside");
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_cwd,not_found");
+	CU_ASSERT_FALSE(refusals_all(&x.r, "not_found"));
+	run_free(&x);
+}
+
+static void
+guard_case(const char *cmd, const char *home, const char *read, int ok)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup(cmd);
+	strv_free(&in.caller_homes);
+	strv_push(&in.caller_homes, home);
+	if (read)
+		strv_push(&in.reads, read);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, ok ? 0 : 1);
+	if (!ok) {
+		ASSERT_TOKENS(&x.r, "bad_read");
+		CU_ASSERT(text_has(&x.r, 0, "read root"));
+		CU_ASSERT(text_has(&x.r, 0, home));
+	}
+	run_free(&x);
+}
+
+static void
+t_home_guard(void)
+{
+	guard_case(P("ch/tool"), P("ch"), NULL, 0);     /* directly in ~ */
+	guard_case(P("ch/bin/tool"), P("ch"), NULL, 1); /* ~/bin: fine */
+	guard_case(P("hh/tool"), P("hh/home"), NULL, 0); /* dir holds ~ */
+	guard_case(P("ch/tool"), P("ch"), P("ch"), 1);  /* named by --read */
+	guard_case(P("xtool"), P("ch"), NULL, 0);       /* base holds ch */
+	guard_case(P("xtool"), P("w/home"), NULL, 1);   /* ~ in a --write */
+}
+
+static void
+t_inside(void)
+{
+	CU_ASSERT_TRUE(policy_inside(P("r"), P("r")));
+	CU_ASSERT_TRUE(policy_inside(P("r/deep"), P("r")));
+	CU_ASSERT_TRUE(policy_inside(P("r/deep/er"), P("r")));
+	CU_ASSERT_FALSE(policy_inside(P("rn"), P("r")));   /* not a prefix */
+	CU_ASSERT_FALSE(policy_inside(P("r"), P("r/deep")));
+	CU_ASSERT_FALSE(policy_inside(P("w"), P("r")));
+	/* the same directory under another name: device and inode decide */
+	CU_ASSERT_TRUE(policy_inside(P("r/deep"), P("rlink")));
+	CU_ASSERT_TRUE(policy_inside(P("r"), P("rlink")));
+	CU_ASSERT_TRUE(policy_inside(P("rlink/deep"), P("r")));
+	CU_ASSERT_FALSE(policy_inside(P("rn"), P("rlink")));
+	CU_ASSERT_FALSE(policy_inside(P("rlinkx"), P("rlink")));
+	/* dir absent: the name is all there is */
+	CU_ASSERT_TRUE(policy_inside(P("ghost/a"), P("ghost")));
+	CU_ASSERT_FALSE(policy_inside(P("ghostly"), P("ghost")));
+	CU_ASSERT_TRUE(policy_inside(P("ghost/a"), P("ghost/")));
+	CU_ASSERT_TRUE(policy_inside(P("r"), "/"));
+	CU_ASSERT_TRUE(policy_inside("/", "/"));
+	CU_ASSERT_FALSE(policy_inside("/", P("r")));
+}
+
+static void
+t_env(void)
+{
+	char *env[] = {
+		"TMPDIR=/old", "PATH=/bin", "SSH_AUTH_SOCK=/s",
+		"GPG_AGENT_INFO=x", "SSH_AGENT_PID=1", "FOO_AGENT_SOCK=y",
+		"BAR_AGENT_INFO=z", "X_AGENT_PID=2", "AI_AGENT=keep",
+		"CLAUDE_AGENT_SDK_VERSION=1", "FOO_TOKEN=t", "TMP=/o",
+		"TEMP=/o", "TMPPREFIX=/o/zsh", "SSH_AGENT=keep2",
+		"TMPDIRX=keep3", "SSH_AUTH_SOCK=/again", "NOEQ", NULL,
+	};
+	static const char *want[] = {
+		"PATH=/bin", "AI_AGENT=keep", "CLAUDE_AGENT_SDK_VERSION=1",
+		"FOO_TOKEN=t", "SSH_AGENT=keep2", "TMPDIRX=keep3", "NOEQ",
+		"TMPDIR=/t", "TMP=/t", "TEMP=/t", "TMPPREFIX=/t/zsh", NULL,
+	};
+	static const char *want_dropped[] = {
+		"BAR_AGENT_INFO", "FOO_AGENT_SOCK", "GPG_AGENT_INFO",
+		"SSH_AGENT_PID", "SSH_AUTH_SOCK", "X_AGENT_PID", NULL,
+	};
+	struct strv out = {0}, dropped = {0};
+	size_t i;
+
+	CU_ASSERT_EQUAL(policy_child_env(env, "/t", &out, &dropped), 0);
+	for (i = 0; want[i] && i < out.n; i++)
+		CU_ASSERT_STRING_EQUAL(out.v[i], want[i]);
+	CU_ASSERT_EQUAL(out.n, 11);
+	for (i = 0; want_dropped[i] && i < dropped.n; i++)
+		CU_ASSERT_STRING_EQUAL(dropped.v[i], want_dropped[i]);
+	CU_ASSERT_EQUAL(dropped.n, 6);
+	strv_free(&out);
+	strv_free(&dropped);
+}
+
+static void
+t_env_in_build(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.pol.env.n, 6);
+	CU_ASSERT_STRING_EQUAL(x.pol.env.v[0], "PATH=/usr/bin");
+	CU_ASSERT_STRING_EQUAL(x.pol.env.v[1], "HOME=/h");
+	CU_ASSERT(strstr(x.pol.env.v[2], "TMPDIR=") == x.pol.env.v[2]);
+	CU_ASSERT(strstr(x.pol.env.v[2], "/w/.nova-sandbox-tmp") != NULL);
+	CU_ASSERT(strstr(x.pol.env.v[5], "/w/.nova-sandbox-tmp/zsh") != NULL);
+	CU_ASSERT_EQUAL(x.pol.dropped.n, 0);
+	run_free(&x);
+}
+
+static void
+t_tmp_create(void)
+{
+	struct policy_input in;
+	struct run x;
+	struct stat st;
+
+	input_init(&in);
+	in.create_tmp = 1;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_EQUAL(x.pol.tmp_created, 1);
+	CU_ASSERT_EQUAL_FATAL(lstat(P("w/.nova-sandbox-tmp"), &st), 0);
+	CU_ASSERT(S_ISDIR(st.st_mode));
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
+	run_free(&x);
+	/* already there: used, not made */
+	input_init(&in);
+	in.create_tmp = 1;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
+	run_free(&x);
+	CU_ASSERT_EQUAL(rmdir(P("w/.nova-sandbox-tmp")), 0);
+}
+
+static void
+planted(const char *target, int create)
+{
+	struct policy_input in;
+	struct run x;
+
+	CU_ASSERT_EQUAL_FATAL(symlink(target, P("w/.nova-sandbox-tmp")), 0);
+	input_init(&in);
+	in.create_tmp = create;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, "bad_write");
+	CU_ASSERT(text_has(&x.r, 0, "never followed"));
+	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
+	run_free(&x);
+	CU_ASSERT_EQUAL(unlink(P("w/.nova-sandbox-tmp")), 0);
+}
+
+static void
+t_tmp_planted(void)
+{
+	planted(P("outside/made"), 1); /* dangling: never created through */
+	CU_ASSERT_EQUAL(access(P("outside/made"), F_OK), -1);
+	planted(P("outside"), 1);      /* a directory behind a symlink */
+	planted(P("outside"), 0);      /* refused even when not creating */
+	mkf("w/.nova-sandbox-tmp", 0600); /* a file */
+	{
+		struct policy_input in;
+		struct run x;
+
+		input_init(&in);
+		in.create_tmp = 1;
+		run_build(&in, &x);
+		ASSERT_TOKENS(&x.r, "bad_write");
+		run_free(&x);
+	}
+	CU_ASSERT_EQUAL(unlink(P("w/.nova-sandbox-tmp")), 0);
+}
+
+static void
+t_nothing_created(void)
+{
+	static const char *cmds[] = {"nosuchcmd", NULL};
+	size_t before = tree_size();
+	struct policy_input in;
+	struct run x;
+
+	/* a not_found alone, with create_tmp */
+	input_init(&in);
+	in.create_tmp = 1;
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup(cmds[0]);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	run_free(&x);
+	/* a not_executable alone */
+	input_init(&in);
+	in.create_tmp = 1;
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup(P("bin/plain"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	run_free(&x);
+	/* a home_outside alone, and a home guard alone */
+	input_init(&in);
+	in.create_tmp = 1;
+	in.home = P("outside");
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	run_free(&x);
+	guard_case(P("ch/tool"), P("ch"), NULL, 0);
+	CU_ASSERT_EQUAL(tree_size(), before);
+	CU_ASSERT_EQUAL(access(P("w/.nova-sandbox-tmp"), F_OK), -1);
+}
+
+static void
+t_ancestors(void)
+{
+	struct policy_input in;
+	struct run x;
+	size_t slashes = 0;
+
+	for (const char *c = base; *c; c++)
+		slashes += *c == '/';
+	input_init(&in);
+	strv_push(&in.reads, P("r/deep/er"));
+	strv_pushf(&keep, "%s/nx:%s/bin:%s/pd/x/y:%s/roots/usr/bin", base,
+		   base, base, base);
+	in.path = keep.v[keep.n - 1];
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	/* base's own ancestors (slashes - 1), base, w (from tmp), r,
+	 * r/deep, pd, pd/x; roots/usr/bin is under a system prefix */
+	CU_ASSERT_EQUAL(x.pol.ancestors, slashes - 1 + 1 + 1 + 2 + 2);
+	if (x.pol.ancestors != slashes + 5)
+		fprintf(stderr, "\n  ancestors=%zu want %zu\n",
+			x.pol.ancestors, slashes + 5);
+	run_free(&x);
+}
+
+struct want_rule {
+	const char *rel;
+	uint32_t access;
+	uint32_t origin;
+};
+
+static void
+assert_rules(const struct policy *pol, const struct want_rule *w, size_t n)
+{
+	CU_ASSERT_EQUAL(pol->n_rules, n);
+	for (size_t i = 0; i < n && i < pol->n_rules; i++) {
+		CU_ASSERT_STRING_EQUAL(pol->rules[i].path, P(w[i].rel));
+		CU_ASSERT_EQUAL(pol->rules[i].access, w[i].access);
+		CU_ASSERT_EQUAL(pol->rules[i].origin, w[i].origin);
+		if (strcmp(pol->rules[i].path, P(w[i].rel)) != 0)
+			fprintf(stderr, "\n  rule %zu %s\n", i,
+				pol->rules[i].path);
+	}
+}
+
+static void
+t_rules(void)
+{
+	static const struct want_rule want[] = {
+		{"roots/usr", NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT},
+		{"roots/etc", NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT},
+		{"resolve", NS_ACCESS_READ_EXEC, NS_ORIGIN_OPTIONAL},
+		{"opt", NS_ACCESS_READ_EXEC, NS_ORIGIN_OPTIONAL},
+		{"bin", NS_ACCESS_READ_EXEC, NS_ORIGIN_OPTIONAL},
+		{"r", NS_ACCESS_READ_EXEC, NS_ORIGIN_READ},
+		{"rn", NS_ACCESS_READ, NS_ORIGIN_READ_NOEXEC},
+		{"w", NS_ACCESS_WRITE, NS_ORIGIN_WRITE},
+		{"w2", NS_ACCESS_WRITE, NS_ORIGIN_WRITE},
+		{"dev/null", NS_ACCESS_WRITE_FILE, NS_ORIGIN_WRITE_FILE},
+	};
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	strv_push(&in.reads, P("r"));
+	strv_push(&in.reads_noexec, P("rn"));
+	strv_push(&in.writes, P("w2"));
+	strv_push(&in.writes, P("w2")); /* a duplicate: one rule */
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	assert_rules(&x.pol, want, sizeof(want) / sizeof(want[0]));
+	CU_ASSERT_EQUAL(x.pol.roots.n, 2);     /* usrlink == usr, dropped */
+	CU_ASSERT_EQUAL(x.pol.opt_roots.n, 3); /* share: system prefix */
+	CU_ASSERT_EQUAL(x.pol.write_files.n, 1);
+	run_free(&x);
+}
+
+static void
+t_rules_command_dir(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	/* under a system prefix: no optional root for it */
+	input_init(&in);
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup(P("roots/usr/bin/systool"));
+	tbl.resolver_conf = P("roots/etc/hosts"); /* under a fixed root */
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	CU_ASSERT_EQUAL(x.pol.opt_roots.n, 1);
+	CU_ASSERT_STRING_EQUAL(x.pol.opt_roots.v[0], P("opt"));
+	run_free(&x);
+	tbl.resolver_conf = P("roots/etc/resolv.conf");
+	/* under a system prefix that is not a fixed root */
+	input_init(&in);
+	free(in.argv.v[0]);
+	in.argv.v[0] = strdup(P("sys/tool"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	CU_ASSERT_FALSE(strv_contains(&x.pol.opt_roots, P("sys")));
+	CU_ASSERT_EQUAL(x.pol.opt_roots.n, 2);
+	run_free(&x);
+	/* inside a --read: no optional root either */
+	input_init(&in);
+	strv_push(&in.reads, P("bin"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	CU_ASSERT_EQUAL(x.pol.opt_roots.n, 2);
+	CU_ASSERT_FALSE(strv_contains(&x.pol.opt_roots, P("bin")));
+	run_free(&x);
+}
+
+static void
+t_view(void)
+{
+	struct policy_input in;
+	struct run x;
+	struct ns_policy v;
+
+	input_init(&in);
+	in.net_deny = 1;
+	in.name = "box";
+	in.gpu = "metal";
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	policy_view(&x.pol, &v);
+	CU_ASSERT_EQUAL(v.struct_size, sizeof(v));
+	CU_ASSERT_EQUAL(v.flags, NS_POLICY_NET_DENY);
+	CU_ASSERT_PTR_EQUAL(v.rules, x.pol.rules);
+	CU_ASSERT_EQUAL(v.n_rules, x.pol.n_rules);
+	CU_ASSERT_STRING_EQUAL(v.gpu, "metal");
+	CU_ASSERT_STRING_EQUAL(v.name, "box");
+	CU_ASSERT_STRING_EQUAL(v.command, P("bin/tool"));
+	CU_ASSERT_STRING_EQUAL(v.argv[0], "tool");
+	CU_ASSERT_PTR_NULL(v.argv[2]);
+	CU_ASSERT_STRING_EQUAL(v.cwd, P("w"));
+	CU_ASSERT_STRING_EQUAL(v.home, P("w/home"));
+	CU_ASSERT_PTR_EQUAL(v.envp, (const char *const *)x.pol.env.v);
+	run_free(&x);
+}
+
+static void
+t_resolve_dir(void)
+{
+	struct refusals r = {0};
+	char *out = NULL;
+
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rlink/deep"),
+					   &out, &r), 0);
+	CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
+	CU_ASSERT_EQUAL(r.n, 0);
+	free(out);
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("file"), &out,
+					   &r), 1);
+	CU_ASSERT_PTR_NULL(out);
+	ASSERT_TOKENS(&r, "tok");
+	CU_ASSERT(text_has(&r, 0, "--x "));
+	refusals_free(&r);
+}
+
+int
+main(void)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} tests[] = {
+		{"ok basic", t_ok_basic},
+		{"gpu", t_gpu},
+		{"net", t_net},
+		{"no command", t_no_command},
+		{"no --write stops", t_no_write_stops},
+		{"bad --write stops", t_bad_write_stops},
+		{"path errors", t_path_errors},
+		{"relative text", t_relative_text},
+		{"contradictions", t_contradictions},
+		{"order, all at once", t_order_all_at_once},
+		{"cwd", t_cwd},
+		{"tmp flag", t_tmp_flag},
+		{"home", t_home},
+		{"home remedy args", t_home_remedy_args},
+		{"command on PATH", t_command_path},
+		{"command with slash", t_command_slash},
+		{"not_found only vs mixed", t_not_found_mixed},
+		{"home guard", t_home_guard},
+		{"inside", t_inside},
+		{"child env", t_env},
+		{"child env in build", t_env_in_build},
+		{"tmp created when sound", t_tmp_create},
+		{"tmp planted", t_tmp_planted},
+		{"nothing created on refusal", t_nothing_created},
+		{"ancestors", t_ancestors},
+		{"rules", t_rules},
+		{"rules: command dir", t_rules_command_dir},
+		{"view", t_view},
+		{"resolve dir", t_resolve_dir},
+	};
+	CU_pSuite s;
+	unsigned fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("policy", suite_init, suite_clean);
+	for (size_t i = 0; s && i < sizeof(tests) / sizeof(tests[0]); i++)
+		CU_add_test(s, tests[i].name, tests[i].fn);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}
