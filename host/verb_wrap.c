@@ -8,8 +8,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "out.h"
 #include "verb_common.h"
 
@@ -54,24 +56,108 @@ status_code(int st)
 	return 125;
 }
 
-/* Wait for the command, reaping the orphans that the subreaper gets. */
+/* Reap whatever is ready: the command (its status into *code) and the
+ * orphans the subreaper gets.  0, or -1 when the command was lost. */
 static int
-wait_child(pid_t child)
+reap_ready(pid_t child, int *code)
 {
-	int st = 0, code = -1;
+	int st = 0;
 	pid_t p;
 
-	while (code < 0) {
-		p = waitpid(-1, &st, 0);
-		if (p < 0 && errno == EINTR)
+	for (;;) {
+		p = waitpid(-1, &st, WNOHANG);
+		if (p > 0 && p == child)
+			*code = status_code(st);
+		if (p > 0 || (p < 0 && errno == EINTR))
 			continue;
-		if (p < 0)
-			return 125;
-		if (p == child)
-			code = status_code(st);
+		return p == 0 || *code >= 0 ? 0 : -1;
 	}
-	while (waitpid(-1, &st, WNOHANG) > 0)
-		;
+}
+
+static void
+tick_next(struct timespec *next)
+{
+	clock_gettime(CLOCK_MONOTONIC, next);
+	next->tv_sec += 1;
+}
+
+/* Sleep until a SIGCHLD (blocked), a forwarded signal or next; returns 1
+ * when next has passed.  No busy wait: sigtimedwait sleeps. */
+static int
+wait_tick(const struct timespec *next)
+{
+	struct timespec now, left;
+	sigset_t chld;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left.tv_sec = next->tv_sec - now.tv_sec;
+	left.tv_nsec = next->tv_nsec - now.tv_nsec;
+	if (left.tv_nsec < 0) {
+		left.tv_nsec += 1000000000L;
+		left.tv_sec--;
+	}
+	if (left.tv_sec < 0)
+		return 1;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	(void)sigtimedwait(&chld, NULL, &left);
+	return 0;
+}
+
+/* Past a cap: freeze and kill the tree, print RUNAWAY; the status. */
+static int
+runaway(enum caps_over over, const struct caps_usage *u,
+	const struct caps_limits *l)
+{
+	struct sbuf b = {0};
+	enum caps_tail tail;
+	size_t left = 0;
+
+	tail = caps_runaway(getpid(), &left);
+	if (caps_text(&b, over, u, l, tail, left) == 0)
+		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
+	sbuf_free(&b);
+	return CAPS_STATUS;
+}
+
+/* Count the command's tree (the tool's descendants); 1 when it was past a
+ * cap and has been killed.  A tree that cannot be counted is let run. */
+static int
+over_cap(const struct caps_limits *l, int *code)
+{
+	struct caps_usage u;
+	enum caps_over over;
+
+	if (caps_count(getpid(), &u) != 0)
+		return 0;
+	over = caps_decide(&u, l);
+	if (over == CAPS_UNDER)
+		return 0;
+	*code = runaway(over, &u, l);
+	return 1;
+}
+
+/* Wait for the command, reaping the orphans that the subreaper gets and
+ * counting the tree every second and once more at the end. */
+static int
+wait_child(pid_t child, const struct caps_limits *l)
+{
+	struct timespec next;
+	int code = -1, capped = -1;
+
+	tick_next(&next);
+	while (code < 0) {
+		if (reap_ready(child, &code) != 0)
+			return 125;
+		if (code >= 0 || !wait_tick(&next))
+			continue;
+		if (over_cap(l, &capped))
+			return capped;
+		tick_next(&next);
+	}
+	if (over_cap(l, &capped))
+		return capped;
+	(void)reap_ready(child, &code);
 	return code;
 }
 
@@ -177,17 +263,33 @@ refused(struct wallctx *w, const char *tok, const char *text)
 	return 125;
 }
 
+/* Subreaper, signal forwarding, SIGCHLD blocked (waited for, not caught;
+ * the child resets its mask) and RLIMIT_NPROC: the tool forks once after
+ * this. */
+static void
+parent_setup(const struct caps_limits *caps)
+{
+	sigset_t chld;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	install_forwarding();
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	(void)caps_limit_nproc(caps);
+}
+
 static int
 run_walled(struct wallctx *w, const struct policy *pol,
 	   const struct ns_policy *view, void *state)
 {
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
+	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM };
 	char *cmd;
 	int code;
 
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	install_forwarding();
+	parent_setup(&caps);
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0)
 		return refused(w, "sandbox_failed", "the command could not "
@@ -195,7 +297,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	g_child = (sig_atomic_t)proc.pid;
 	if (g_pending)
 		kill((pid_t)proc.pid, g_pending);
-	code = wait_child((pid_t)proc.pid);
+	code = wait_child((pid_t)proc.pid, &caps);
 	cmd = out_field(base_name(pol->command));
 	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
 	free(cmd);

@@ -1,0 +1,95 @@
+/* caps.h -- the bare wrap's process and memory caps (reference section 2,
+ * "Caps"): the command's tree is the tool's descendants (the tool is a
+ * child subreaper, so orphans stay in it), counted every second and once
+ * more at the end; past a cap the tree is frozen (SIGSTOP) and killed
+ * (SIGKILL) by pid, and the wrap reports SANDBOX RUNAWAY with status 137.
+ *
+ * The seam: everything that decides works on a caps_table of (pid, ppid,
+ * rss, state) entries and is pure (unit-tested with fabricated tables);
+ * caps_read_proc() is the only /proc reader, caps_runaway() and
+ * caps_limit_nproc() the only effects. */
+#ifndef NS_HOST_CAPS_H
+#define NS_HOST_CAPS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+#define CAPS_PROCS 256ULL          /* default process cap */
+#define CAPS_MEM   (8ULL << 30)    /* default RSS cap: 8 GiB */
+#define CAPS_STATUS 137            /* the wrap's status past a cap */
+
+struct caps_limits {
+	unsigned long long procs;
+	unsigned long long mem;    /* bytes */
+};
+
+struct caps_proc {
+	pid_t pid;
+	pid_t ppid;
+	unsigned long long rss;    /* bytes */
+	char state;                /* /proc/<pid>/stat field 3 */
+	int member;                /* set by caps_tree() */
+};
+
+struct caps_table {
+	struct caps_proc *v;
+	size_t n;
+	size_t cap;
+};
+
+struct caps_usage {
+	size_t procs;              /* members, zombies included */
+	size_t live;               /* members that are not zombies */
+	unsigned long long mem;    /* summed RSS of the members, bytes */
+};
+
+enum caps_over { CAPS_UNDER, CAPS_OVER_PROCS, CAPS_OVER_MEM };
+
+enum caps_tail { CAPS_KILLED, CAPS_SURVIVORS, CAPS_UNCOUNTED };
+
+/* ---- pure ------------------------------------------------------------ */
+int caps_table_add(struct caps_table *t, const struct caps_proc *p);
+void caps_table_free(struct caps_table *t);
+
+/* Parse one /proc/<pid>/stat text; rss pages are multiplied by page. */
+int caps_parse_stat(const char *text, unsigned long long page,
+		    struct caps_proc *p);
+
+/* The system task total: /proc/loadavg's 4th field denominator. */
+int caps_parse_loadavg(const char *text, unsigned long long *tasks);
+
+/* The RLIMIT_NPROC value to set: tasks + 2*cap, or cur when tighter. */
+unsigned long long caps_nproc(unsigned long long tasks,
+			      unsigned long long cap, unsigned long long cur);
+
+/* Mark every descendant of root (root itself excluded; the table may be
+ * in any order and is sorted by pid) and sum them into u. */
+void caps_tree(struct caps_table *t, pid_t root, struct caps_usage *u);
+
+/* Which cap, if any, the usage is past (processes first). */
+enum caps_over caps_decide(const struct caps_usage *u,
+			   const struct caps_limits *l);
+
+/* The RUNAWAY text (without the "SANDBOX RUNAWAY " prefix). */
+int caps_text(struct sbuf *b, enum caps_over over,
+	      const struct caps_usage *u, const struct caps_limits *l,
+	      enum caps_tail tail, size_t left);
+
+/* ---- /proc and effects ------------------------------------------------ */
+/* Fill t (emptied first) from /proc; 0 or -1. */
+int caps_read_proc(struct caps_table *t);
+
+/* Count root's tree now: 0 and u filled, or -1 (could not count). */
+int caps_count(pid_t root, struct caps_usage *u);
+
+/* Lower RLIMIT_NPROC (soft and hard) to caps_nproc(); 0 or -1. */
+int caps_limit_nproc(const struct caps_limits *l);
+
+/* Freeze root's tree (SIGSTOP until no new member), SIGKILL every member,
+ * reap what the tool may reap and count again.  SIGCHLD must be blocked.
+ * Returns the tail; *left is the members still running. */
+enum caps_tail caps_runaway(pid_t root, size_t *left);
+
+#endif

@@ -1,0 +1,310 @@
+/* test_caps.c -- the process and memory caps (host/caps.c): the tree walk
+ * over fabricated (pid, ppid, rss, state) tables, the cap decision, the
+ * RUNAWAY text, the /proc/<pid>/stat and /proc/loadavg parsers, the
+ * RLIMIT_NPROC value; then the real /proc reader and caps_runaway() on
+ * children of this process.  The memory cap has no CLI override, so it is
+ * tested here only. */
+#include <CUnit/Basic.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "caps.h"
+
+static const struct caps_limits deflt = { CAPS_PROCS, CAPS_MEM };
+
+static void
+fill(struct caps_table *t, const struct caps_proc *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		CU_ASSERT_EQUAL_FATAL(caps_table_add(t, &v[i]), 0);
+}
+
+static int
+member(const struct caps_table *t, pid_t pid)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].pid == pid)
+			return t->v[i].member;
+	return -1;
+}
+
+/* root 100; out of pid order (a child below its parent's pid, as after a
+ * pid wrap); an orphan reparented to the root; strangers; a cycle that
+ * does not reach the root. */
+static const struct caps_proc world[] = {
+	{ 1, 0, 10, 'S', 0 },
+	{ 99, 1, 10, 'S', 0 },          /* the root's parent: not a member */
+	{ 300, 102, 1000, 'S', 0 },     /* listed before its parent 102 */
+	{ 100, 99, 5, 'S', 0 },         /* the root (the tool) */
+	{ 101, 100, 100, 'S', 0 },      /* the command */
+	{ 102, 101, 200, 'R', 0 },
+	{ 50, 300, 400, 'Z', 0 },       /* low pid under 300: a zombie */
+	{ 103, 1, 7, 'S', 0 },          /* stranger */
+	{ 104, 100, 8, 'S', 0 },        /* orphan reparented to the root */
+	{ 400, 401, 1, 'S', 0 },        /* cycle, unreachable */
+	{ 401, 400, 1, 'S', 0 },
+};
+
+static void
+test_tree_walk(void)
+{
+	struct caps_table t = {0};
+	struct caps_usage u;
+
+	fill(&t, world, sizeof(world) / sizeof(world[0]));
+	caps_tree(&t, 100, &u);
+	CU_ASSERT_EQUAL(u.procs, 5);    /* 101 102 300 50 104 */
+	CU_ASSERT_EQUAL(u.live, 4);     /* 50 is a zombie */
+	CU_ASSERT_EQUAL(u.mem, 100 + 200 + 1000 + 400 + 8);
+	CU_ASSERT_EQUAL(member(&t, 100), 0);
+	CU_ASSERT_EQUAL(member(&t, 99), 0);
+	CU_ASSERT_EQUAL(member(&t, 103), 0);
+	CU_ASSERT_EQUAL(member(&t, 400), 0);
+	CU_ASSERT_EQUAL(member(&t, 50), 1);
+	CU_ASSERT_EQUAL(member(&t, 104), 1);
+	caps_tree(&t, 102, &u);         /* a sub-tree, members reset */
+	CU_ASSERT_EQUAL(u.procs, 2);
+	CU_ASSERT_EQUAL(member(&t, 101), 0);
+	caps_table_free(&t);
+}
+
+static void
+test_tree_empty_and_deep(void)
+{
+	struct caps_table t = {0};
+	struct caps_usage u;
+	struct caps_proc p = { 0, 0, 1, 'S', 0 };
+
+	caps_tree(&t, 1, &u);
+	CU_ASSERT_EQUAL(u.procs, 0);
+	/* a chain 1000 deep, listed children first (worst order) */
+	for (pid_t i = 1000; i >= 1; i--) {
+		p.pid = i + 1;
+		p.ppid = i;
+		CU_ASSERT_EQUAL_FATAL(caps_table_add(&t, &p), 0);
+	}
+	caps_tree(&t, 1, &u);
+	CU_ASSERT_EQUAL(u.procs, 1000);
+	CU_ASSERT_EQUAL(u.mem, 1000);
+	caps_table_free(&t);
+}
+
+static void
+test_decide(void)
+{
+	struct caps_usage u = { 256, 256, CAPS_MEM };
+
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_UNDER);
+	u.procs = 257;
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_PROCS);
+	u.mem = CAPS_MEM + 1;           /* both: processes reported */
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_PROCS);
+	u.procs = 3;
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_MEM);
+	CU_ASSERT_EQUAL(CAPS_MEM, 8589934592ULL);
+	CU_ASSERT_EQUAL(CAPS_PROCS, 256);
+}
+
+/* A fabricated tree over the memory cap with few processes. */
+static void
+test_memory_cap_tree(void)
+{
+	struct caps_table t = {0};
+	struct caps_proc v[] = {
+		{ 10, 1, 0, 'S', 0 },
+		{ 11, 10, 5ULL << 30, 'S', 0 },
+		{ 12, 11, 3ULL << 30, 'S', 0 },
+		{ 13, 1, 100ULL << 30, 'S', 0 },   /* not ours */
+	};
+	struct caps_usage u;
+
+	fill(&t, v, 3);
+	caps_tree(&t, 10, &u);
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_UNDER); /* exactly 8G */
+	t.v[2].rss += 1;
+	caps_tree(&t, 10, &u);
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_MEM);
+	CU_ASSERT_EQUAL(u.mem, (8ULL << 30) + 1);
+	t.n = 0;
+	fill(&t, v, 4);
+	caps_tree(&t, 10, &u);
+	CU_ASSERT_EQUAL(u.mem, 8ULL << 30);
+	caps_table_free(&t);
+}
+
+static void
+check_text(enum caps_over over, const struct caps_usage *u,
+	   enum caps_tail tail, size_t left, const char *want)
+{
+	struct sbuf b = {0};
+
+	CU_ASSERT_EQUAL(caps_text(&b, over, u, &deflt, tail, left), 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.s);
+	if (strcmp(b.s, want) != 0)
+		fprintf(stderr, "got: %s\n", b.s);
+	CU_ASSERT_STRING_EQUAL(b.s, want);
+	sbuf_free(&b);
+}
+
+static void
+test_text(void)
+{
+	struct caps_usage u = { 400, 400, 9000000000ULL };
+	struct sbuf b = {0};
+
+	check_text(CAPS_OVER_PROCS, &u, CAPS_KILLED, 0,
+		   "runaway: 400 processes (cap 256); "
+		   "the process tree was killed");
+	check_text(CAPS_OVER_PROCS, &u, CAPS_SURVIVORS, 3,
+		   "runaway: 400 processes (cap 256); the process tree was "
+		   "sent SIGKILL and 3 of its processes are still running");
+	check_text(CAPS_OVER_MEM, &u, CAPS_UNCOUNTED, 0,
+		   "runaway: 9000000000 bytes of memory (cap 8589934592); "
+		   "the process tree could not be counted after");
+	check_text(CAPS_OVER_MEM, &u, CAPS_KILLED, 0,
+		   "runaway: 9000000000 bytes of memory (cap 8589934592); "
+		   "the process tree was killed");
+	CU_ASSERT_NOT_EQUAL(caps_text(&b, CAPS_UNDER, &u, &deflt,
+				      CAPS_KILLED, 0), 0);
+	sbuf_free(&b);
+}
+
+static void
+test_parse_stat(void)
+{
+	static const char real[] = "31949 (cat) R 31947 31947 24766 0 -1 "
+		"4194304 97 0 0 0 0 0 0 0 20 0 1 0 121838 3133440 404 "
+		"18446744073709551615 94026108456960 0 17 0 0 0\n";
+	static const char odd[] = "7 (a) b (c)) Z 1 7 7 0 -1 0 0 0 0 0 0 0 "
+		"0 0 20 0 1 0 5 0 0 18446744073709551615\n";
+	static const char *bad[] = {
+		"", "12", "12 (x)", "12 (x) S", "x (y) S 1 2",
+		"12 (x) S -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1",
+		"12 (x) S 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", /* no rss */
+	};
+	struct caps_proc p;
+
+	CU_ASSERT_EQUAL_FATAL(caps_parse_stat(real, 4096, &p), 0);
+	CU_ASSERT_EQUAL(p.pid, 31949);
+	CU_ASSERT_EQUAL(p.ppid, 31947);
+	CU_ASSERT_EQUAL(p.state, 'R');
+	CU_ASSERT_EQUAL(p.rss, 404ULL * 4096);
+	CU_ASSERT_EQUAL_FATAL(caps_parse_stat(odd, 4096, &p), 0);
+	CU_ASSERT_EQUAL(p.pid, 7);
+	CU_ASSERT_EQUAL(p.ppid, 1);
+	CU_ASSERT_EQUAL(p.state, 'Z');
+	CU_ASSERT_EQUAL(p.rss, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CU_ASSERT_NOT_EQUAL(caps_parse_stat(bad[i], 4096, &p), 0);
+}
+
+static void
+test_loadavg_and_nproc(void)
+{
+	unsigned long long tasks = 0;
+
+	CU_ASSERT_EQUAL(caps_parse_loadavg("1.62 1.08 0.50 2/91 30678\n",
+					   &tasks), 0);
+	CU_ASSERT_EQUAL(tasks, 91);
+	CU_ASSERT_NOT_EQUAL(caps_parse_loadavg("1 2 3 4 5", &tasks), 0);
+	CU_ASSERT_NOT_EQUAL(caps_parse_loadavg("1 2 3", &tasks), 0);
+	CU_ASSERT_NOT_EQUAL(caps_parse_loadavg("1 2 3 4/ 5", &tasks), 0);
+	CU_ASSERT_EQUAL(caps_nproc(91, 256, ~0ULL), 91 + 512);
+	CU_ASSERT_EQUAL(caps_nproc(91, 256, 604), 603);
+	CU_ASSERT_EQUAL(caps_nproc(91, 256, 100), 100); /* user's is tighter */
+	CU_ASSERT_EQUAL(caps_nproc(~0ULL, 256, 5), 5);   /* no overflow */
+}
+
+/* The real reader: this process is a member of its parent's tree. */
+static void
+test_read_proc(void)
+{
+	struct caps_table t = {0};
+	struct caps_usage u;
+
+	CU_ASSERT_EQUAL_FATAL(caps_read_proc(&t), 0);
+	CU_ASSERT(t.n > 1);
+	caps_tree(&t, getppid(), &u);
+	CU_ASSERT_EQUAL(member(&t, getpid()), 1);
+	CU_ASSERT(u.mem > 0);
+	caps_table_free(&t);
+}
+
+static pid_t
+sleeper(void)
+{
+	pid_t p = fork();
+
+	if (p == 0) {
+		if (fork() == 0)        /* a grandchild, orphaned below */
+			for (;;)
+				pause();
+		for (;;)
+			pause();
+	}
+	return p;
+}
+
+/* caps_runaway on a real tree of children and grandchildren, one of them
+ * orphaned to this (subreaper) process: nothing survives. */
+static void
+test_runaway_kills(void)
+{
+	struct caps_usage u;
+	size_t left = 99;
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_FATAL(sleeper() > 0);
+	/* wait until the three grandchildren exist too (no timing bound) */
+	for (;;) {
+		CU_ASSERT_EQUAL_FATAL(caps_count(getpid(), &u), 0);
+		if (u.live >= 6)
+			break;
+		nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
+	}
+	CU_ASSERT_EQUAL(u.procs, 6);
+	CU_ASSERT_EQUAL(caps_runaway(getpid(), &left), CAPS_KILLED);
+	CU_ASSERT_EQUAL(left, 0);
+	CU_ASSERT_EQUAL(caps_count(getpid(), &u), 0);
+	CU_ASSERT_EQUAL(u.procs, 0);
+	CU_ASSERT_EQUAL(waitpid(-1, NULL, WNOHANG), -1); /* all reaped */
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned int fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	s = CU_add_suite("caps", NULL, NULL);
+	CU_add_test(s, "tree walk over a fabricated table", test_tree_walk);
+	CU_add_test(s, "empty and deep trees", test_tree_empty_and_deep);
+	CU_add_test(s, "cap decision", test_decide);
+	CU_add_test(s, "memory cap over a fabricated tree",
+		    test_memory_cap_tree);
+	CU_add_test(s, "RUNAWAY texts", test_text);
+	CU_add_test(s, "/proc/<pid>/stat parser", test_parse_stat);
+	CU_add_test(s, "loadavg and RLIMIT_NPROC value",
+		    test_loadavg_and_nproc);
+	CU_add_test(s, "the /proc reader", test_read_proc);
+	CU_add_test(s, "runaway freezes and kills a real tree",
+		    test_runaway_kills);
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures();
+	CU_cleanup_registry();
+	return fails != 0;
+}
