@@ -385,7 +385,9 @@ caps_runaway(pid_t root, size_t *left)
 	for (int r = 0; r < SETTLE_ROUNDS; r++) {
 		reap_all();
 		rc = caps_count(root, &u);
-		if (rc == 0 && u.live == 0)
+		/* done when nothing is left, zombies included: a grandchild
+		 * killed late is reparented to us and reaped next round */
+		if (rc == 0 && u.procs == 0)
 			return CAPS_KILLED;
 		if (rc == 0)
 			signal_tree(root, SIGKILL);
@@ -393,6 +395,8 @@ caps_runaway(pid_t root, size_t *left)
 	}
 	if (rc != 0)
 		return CAPS_UNCOUNTED;
+	if (u.live == 0)
+		return CAPS_KILLED;
 	*left = u.live;
 	return CAPS_SURVIVORS;
 }
