@@ -327,32 +327,17 @@ print_json(const struct config *cfg, const struct modlist *ml, int code)
 static int
 refused(const struct refusals *r, int json)
 {
-	struct sbuf b = { 0 };
-
-	if (!json) {
-		for (size_t i = 0; i < r->n; i++) {
-			char *t = out_text(r->v[i].text);
-
-			out_line(stderr, "MODULES REFUSED reason=%s: %s",
-				 r->v[i].reason, t ? t : "out of memory");
-			free(t);
-		}
+	if (json) {
+		out_json_refused("modules", 2, r);
 		return 2;
 	}
-	sbuf_add(&b, "{\"result\":{\"verb\":\"modules\",\"status\":\"refused\","
-		 "\"exit\":2,\"remedy\":\"nova-sandbox modules -h\",\"why\":[");
 	for (size_t i = 0; i < r->n; i++) {
-		struct sbuf one = { 0 };
+		char *t = out_text(r->v[i].text);
 
-		sbuf_addf(&one, "%s: %s", r->v[i].reason, r->v[i].text);
-		if (i)
-			sbuf_add(&b, ",");
-		out_json_str(&b, one.s ? one.s : "");
-		sbuf_free(&one);
+		out_line(stderr, "MODULES REFUSED reason=%s: %s",
+			 r->v[i].reason, t ? t : "out of memory");
+		free(t);
 	}
-	sbuf_add(&b, "]}}");
-	out_line(stdout, "%s", b.s ? b.s : "{}");
-	sbuf_free(&b);
 	return 2;
 }
 

@@ -245,3 +245,28 @@ out_line(FILE *f, const char *fmt, ...)
 		return -1;
 	return 0;
 }
+
+int
+out_json_refused(const char *verb, int exit_code, const struct refusals *r)
+{
+	struct sbuf b = {0};
+	int rc;
+
+	sbuf_addf(&b, "{\"result\":{\"verb\":\"%s\",\"status\":\"refused\","
+		  "\"exit\":%d,\"remedy\":\"nova-sandbox %s -h\",\"why\":[",
+		  verb, exit_code, verb);
+	for (size_t i = 0; i < r->n; i++) {
+		struct sbuf one = {0};
+
+		sbuf_addf(&one, "%s: %s", r->v[i].reason, r->v[i].text);
+		if (i)
+			sbuf_add(&b, ",");
+		out_json_str(&b, one.s ? one.s : "");
+		sbuf_free(&one);
+	}
+	rc = sbuf_add(&b, "]}}");
+	if (rc == 0)
+		rc = out_line(stdout, "%s", b.s);
+	sbuf_free(&b);
+	return rc;
+}

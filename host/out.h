@@ -18,6 +18,10 @@ char *out_text(const char *s);
 char *out_b64url(const char *s);
 /* A JSON string literal (with the quotes) for s. */
 int out_json_str(struct sbuf *b, const char *s);
+/* The JSON object of a refused verb, on stdout:
+ * {"result":{"verb":V,"status":"refused","exit":E,"remedy":"nova-sandbox V -h",
+ * "why":["<reason>: <text>",...]}}.  Returns 0, or -1 when it could not. */
+int out_json_refused(const char *verb, int exit_code, const struct refusals *r);
 /* Shell-quote one argument so it pastes back as itself. */
 int out_shell_quote(struct sbuf *b, const char *s);
 

@@ -33,22 +33,7 @@ find_sh(void)
 static int
 json_refused(const struct refusals *r)
 {
-	struct sbuf b = {0};
-
-	sbuf_add(&b, "{\"result\":{\"verb\":\"policy\",\"status\":\"refused\","
-		 "\"exit\":2,\"remedy\":\"nova-sandbox policy -h\",\"why\":[");
-	for (size_t i = 0; i < r->n; i++) {
-		struct sbuf one = {0};
-
-		sbuf_addf(&one, "%s: %s", r->v[i].reason, r->v[i].text);
-		if (i)
-			sbuf_add(&b, ",");
-		out_json_str(&b, one.s ? one.s : "");
-		sbuf_free(&one);
-	}
-	sbuf_add(&b, "]}}");
-	out_line(stdout, "%s", b.s ? b.s : "{}");
-	sbuf_free(&b);
+	out_json_refused("policy", 2, r);
 	return 2;
 }
 
