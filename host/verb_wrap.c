@@ -137,8 +137,22 @@ over_cap(const struct caps_limits *l, int *code)
 	return 1;
 }
 
+/* 1 when the tool has no child left: then the command's tree is empty
+ * (every orphan is reparented to the subreaper before its parent can be
+ * reaped), so the count at the end would find nothing. */
+static int
+tree_empty(void)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+	       errno == ECHILD;
+}
+
 /* Wait for the command, reaping the orphans that the subreaper gets and
- * counting the tree every second and once more at the end. */
+ * counting the tree every second and once more at the end (unless the
+ * tree is already empty). */
 static int
 wait_child(pid_t child, const struct caps_limits *l)
 {
@@ -155,7 +169,7 @@ wait_child(pid_t child, const struct caps_limits *l)
 			return capped;
 		tick_next(&next);
 	}
-	if (over_cap(l, &capped))
+	if (!tree_empty() && over_cap(l, &capped))
 		return capped;
 	(void)reap_ready(child, &code);
 	return code;

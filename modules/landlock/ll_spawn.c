@@ -1,18 +1,23 @@
-/* ll_spawn.c -- restrict-self-then-fork.
+/* ll_spawn.c -- restrict-self-then-spawn.
  *
  * Parent (once per process): no_new_privs, not dumpable, then
- * landlock_restrict_self with the prepared ruleset.  Then, per command: a
- * CLOEXEC pipe for the exec error and fork.  The child (async-signal-safe
- * calls only, no malloc) resets signals, places the descriptors, adds a
- * nested scope layer so the command can neither signal nor ptrace the tool,
- * closes every other descriptor, installs the seccomp filter, changes
- * directory and execs.  A failure in the child is written to the pipe as
- * (errno, step) and the child _exits 127; EOF on the pipe means execve
- * succeeded.  The child stays in the caller's process group. */
+ * landlock_restrict_self with the prepared ruleset.  Then, per command:
+ * clone(CLONE_VM|CLONE_VFORK) on a stack of its own, as posix_spawn does,
+ * so the tool's page tables are not copied; the parent sleeps until the
+ * child has exec'd or exited.  The child shares the tool's memory, so it
+ * touches nothing but its own stack and the child_ctx prepared before the
+ * clone (async-signal-safe calls only, no malloc): it resets signals,
+ * places the descriptors, adds a nested scope layer so the command can
+ * neither signal nor ptrace the tool, closes every other descriptor,
+ * installs the seccomp filter, changes directory and execs.  A failure in
+ * the child is stored in the shared child_ctx as (errno, step) and the
+ * child _exits 127; step 0 once the parent resumes means execve succeeded.
+ * The child stays in the caller's process group. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,27 +52,27 @@ struct child_report {
 	int32_t step;
 };
 
-/* Everything the child needs, computed before fork. */
+/* The child's stack: it runs a few small frames, then execs. */
+#define CHILD_STACK (64 * 1024)
+
+/* Everything the child needs, computed before the clone; rep is the one
+ * thing the child writes (the parent is asleep until it execs or exits). */
 struct child_ctx {
 	const struct ns_policy *pol;
 	const struct ns_launch *launch;
 	struct nova_ll_ruleset_attr scope;
 	uint32_t restrict_flags;
 	struct sock_fprog fprog;
-	int errfd;
+	struct child_report rep;
 };
 
 /* ---- the child ------------------------------------------------------- */
 
 static void __attribute__((noreturn))
-child_fail(int errfd, enum step step)
+child_fail(struct child_ctx *c, enum step step)
 {
-	struct child_report rep = { .err = errno, .step = step };
-	ssize_t w;
-
-	do
-		w = write(errfd, &rep, sizeof(rep));
-	while (w < 0 && errno == EINTR);
+	c->rep.err = errno;
+	c->rep.step = step;
 	_exit(127);
 }
 
@@ -86,19 +91,16 @@ child_signals(void)
 	return sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* Move the exec-error pipe and every source descriptor above the targets
- * first, then dup2 into place: a source may sit on another's target. */
+/* Move every source descriptor above the targets first, then dup2 into
+ * place: a source may sit on another's target. */
 static int
-child_fds(struct child_ctx *c)
+child_fds(const struct child_ctx *c)
 {
 	const struct ns_launch *l = c->launch;
 	int tmp[3 + LL_MAX_EXTRA_FDS];
 	int base = 3 + (int)l->n_extra_fds;
 	size_t i;
 
-	c->errfd = fcntl(c->errfd, F_DUPFD_CLOEXEC, base);
-	if (c->errfd < 0)
-		return -1;
 	for (i = 0; i < 3 + l->n_extra_fds; i++) {
 		int src = i < 3 ? l->stdio[i] : l->extra_fds[i - 3];
 
@@ -148,38 +150,33 @@ close_span(unsigned int lo, unsigned int hi)
 	return 0;
 }
 
-/* Every descriptor above 2 + n_extra except the error pipe (CLOEXEC: it
- * goes at execve). */
+/* Every descriptor above 2 + n_extra. */
 static int
 child_close(const struct child_ctx *c)
 {
-	unsigned int base = 3 + (unsigned int)c->launch->n_extra_fds;
-	unsigned int e = (unsigned int)c->errfd;
-
-	if (close_span(base, e - 1) != 0)
-		return -1;
-	return close_span(e + 1, ~0U);
+	return close_span(3 + (unsigned int)c->launch->n_extra_fds, ~0U);
 }
 
-static void __attribute__((noreturn))
-child_main(struct child_ctx *c)
+static int __attribute__((noreturn))
+child_main(void *arg)
 {
+	struct child_ctx *c = arg;
 	const struct ns_policy *p = c->pol;
 
 	if (child_signals() != 0)
-		child_fail(c->errfd, STEP_SIGNALS);
+		child_fail(c, STEP_SIGNALS);
 	if (child_fds(c) != 0)
-		child_fail(c->errfd, STEP_FDS);
+		child_fail(c, STEP_FDS);
 	if (child_scope(c) != 0)
-		child_fail(c->errfd, STEP_SCOPE);
+		child_fail(c, STEP_SCOPE);
 	if (child_close(c) != 0)
-		child_fail(c->errfd, STEP_CLOSE);
+		child_fail(c, STEP_CLOSE);
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &c->fprog) != 0)
-		child_fail(c->errfd, STEP_SECCOMP);
+		child_fail(c, STEP_SECCOMP);
 	if (chdir(p->cwd) != 0)
-		child_fail(c->errfd, STEP_CHDIR);
+		child_fail(c, STEP_CHDIR);
 	execve(p->command, (char *const *)p->argv, (char *const *)p->envp);
-	child_fail(c->errfd, STEP_EXEC);
+	child_fail(c, STEP_EXEC);
 }
 
 /* ---- the parent ------------------------------------------------------ */
@@ -236,24 +233,6 @@ check_args(const struct ns_host *host, const struct ll_state *st,
 	return NS_OK;
 }
 
-/* Read the child's report: 0 bytes = execve happened. */
-static ssize_t
-read_report(int fd, struct child_report *rep)
-{
-	size_t got = 0;
-	ssize_t r;
-
-	while (got < sizeof(*rep)) {
-		r = read(fd, (char *)rep + got, sizeof(*rep) - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -1 : (ssize_t)got;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
-}
-
 static int
 reap_failed(const struct ns_host *host, const struct ns_policy *pol,
 	    pid_t pid, const struct child_report *rep)
@@ -272,33 +251,27 @@ reap_failed(const struct ns_host *host, const struct ns_policy *pol,
 	return NS_E_SYSTEM;
 }
 
-/* Returns the read end of the exec-error pipe, or -1 (refused). */
-static int
-fork_child(const struct ns_host *host, struct child_ctx *c, pid_t *pid)
+/* Start the child; its pid, or -1 (refused).  CLONE_VFORK: this returns
+ * once the child has exec'd or exited, and c->rep says which. */
+static pid_t
+clone_child(const struct ns_host *host, struct child_ctx *c)
 {
+	static const int flags = CLONE_VM | CLONE_VFORK | SIGCHLD;
+	char stack[CHILD_STACK] __attribute__((aligned(16)));
 	sigset_t all, old;
-	int pfd[2], e;
+	pid_t pid;
+	int e;
 
-	if (pipe2(pfd, O_CLOEXEC) != 0) {
-		fail(host, "cannot make the exec-error pipe", errno);
-		return -1;
-	}
-	c->errfd = pfd[1];
-	/* No host signal handler may run in the child before its reset. */
+	/* No host signal handler may run in the child before its reset: it
+	 * would run on the tool's memory. */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	*pid = fork();
-	if (*pid == 0)
-		child_main(c);
+	pid = clone(child_main, stack + sizeof(stack), flags, c);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(pfd[1]);
-	if (*pid < 0) {
-		close(pfd[0]);
-		fail(host, "cannot fork the command", e);
-		return -1;
-	}
-	return pfd[0];
+	if (pid < 0)
+		fail(host, "cannot start the command", e);
+	return pid;
 }
 
 int
@@ -308,10 +281,8 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 	struct ll_state *st = state;
 	struct sock_filter prog[LL_FILTER_MAX];
 	struct child_ctx c;
-	struct child_report rep;
 	pid_t pid;
-	int n, rfd, rc;
-	ssize_t got;
+	int n, rc;
 
 	if (!ll_host_ok(host))
 		return NS_E_INTERNAL;
@@ -332,16 +303,11 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 	c.restrict_flags = ll_restrict_flags(st->abi);
 	if ((rc = restrict_once(host, st)) != NS_OK)
 		return rc;
-	rfd = fork_child(host, &c, &pid);
-	if (rfd < 0)
+	pid = clone_child(host, &c);
+	if (pid < 0)
 		return NS_E_SYSTEM;
-	got = read_report(rfd, &rep);
-	close(rfd);
-	if (got != 0) {
-		if (got != (ssize_t)sizeof(rep))
-			rep = (struct child_report){ .err = EIO, .step = 0 };
-		return reap_failed(host, pol, pid, &rep);
-	}
+	if (c.rep.step != 0)
+		return reap_failed(host, pol, pid, &c.rep);
 	out->pid = pid;
 	out->handle = 0;
 	return NS_OK;
