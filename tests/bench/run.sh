@@ -22,8 +22,11 @@ median() { "${as_user[@]}" "$BR" "$N" "$@" | cut -d' ' -f1; }
 
 echo "nova-sandbox bench: medians of $N runs, microseconds (one run, side by side)"
 bare=$(median /bin/true)
+startup=$(median "$NS" version)
 walled=$(median "$NS" --write "$work/w" -- /bin/true)
 printf '  %-44s %8s us  1.00x\n' "/bin/true (bare)" "$bare"
+printf '  %-44s %8s us  %.2fx\n' "nova-sandbox version (the tool's own exec)" "$startup" \
+	"$(awk "BEGIN{print $startup/$bare}")"
 printf '  %-44s %8s us  %.2fx\n' "nova-sandbox --write D -- /bin/true" "$walled" \
 	"$(awk "BEGIN{print $walled/$bare}")"
 if command -v bwrap >/dev/null 2>&1; then
