@@ -3,6 +3,8 @@
  * constants and 1.0 size macros at run time.  A change here is an ABI
  * change: members are only ever appended (see the header's CHANGELOG). */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <stddef.h>
 
 #include "../../api/ns_backend.h"
@@ -186,19 +188,12 @@ test_define_macro(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct cu_case cases[] = {
+		{ "1.0 size macros match the pinned sizes", test_size_macros },
+		{ "headers come first", test_header_first },
+		{ "NS_BACKEND_HEADER fills the header", test_define_macro },
+		{ NULL, NULL }
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("abi_layout", NULL, NULL);
-	CU_add_test(s, "1.0 size macros match the pinned sizes",
-		    test_size_macros);
-	CU_add_test(s, "headers come first", test_header_first);
-	CU_add_test(s, "NS_BACKEND_HEADER fills the header", test_define_macro);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return cu_run("abi_layout", NULL, NULL, cases);
 }

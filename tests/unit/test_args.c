@@ -2,6 +2,8 @@
  * every kind, argv order of refusals, missing --, other verbs' flags,
  * unknown flags with the list and the nearest match, Go-style booleans. */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,27 +275,23 @@ test_print_probe_paren(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct cu_case cases[] = {
+		{ "bare form, every kind", test_bare_ok },
+		{ "Go-style boolean forms", test_bool_forms },
+		{ "-value-flag is unknown",
+		  test_single_dash_value_flag_unknown },
+		{ "unknown flag: list, nearest, value eaten",
+		  test_unknown_bare },
+		{ "argv order, then --, then other verbs' flags",
+		  test_order_missing_dashdash_then_foreign },
+		{ "--acl and --max values", test_acl_and_max_values },
+		{ "probe and policy tokens", test_probe_and_policy_tokens },
+		{ "nearest match", test_nearest },
+		{ "help words", test_help_words },
+		{ "remedy rule", test_remedy_rule },
+		{ "probe tokens in parentheses", test_print_probe_paren },
+		{ NULL, NULL }
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("args", NULL, NULL);
-	CU_add_test(s, "bare form, every kind", test_bare_ok);
-	CU_add_test(s, "Go-style boolean forms", test_bool_forms);
-	CU_add_test(s, "-value-flag is unknown", test_single_dash_value_flag_unknown);
-	CU_add_test(s, "unknown flag: list, nearest, value eaten", test_unknown_bare);
-	CU_add_test(s, "argv order, then --, then other verbs' flags",
-		    test_order_missing_dashdash_then_foreign);
-	CU_add_test(s, "--acl and --max values", test_acl_and_max_values);
-	CU_add_test(s, "probe and policy tokens", test_probe_and_policy_tokens);
-	CU_add_test(s, "nearest match", test_nearest);
-	CU_add_test(s, "help words", test_help_words);
-	CU_add_test(s, "remedy rule", test_remedy_rule);
-	CU_add_test(s, "probe tokens in parentheses", test_print_probe_paren);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return cu_run("args", NULL, NULL, cases);
 }

@@ -5,6 +5,8 @@
  * children of this process.  The memory cap has no CLI override, so it is
  * tested here only. */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,27 +286,18 @@ test_runaway_kills(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned int fails;
+	static const struct cu_case cases[] = {
+		{ "tree walk over a fabricated table", test_tree_walk },
+		{ "empty and deep trees", test_tree_empty_and_deep },
+		{ "cap decision", test_decide },
+		{ "memory cap over a fabricated tree", test_memory_cap_tree },
+		{ "RUNAWAY texts", test_text },
+		{ "/proc/<pid>/stat parser", test_parse_stat },
+		{ "loadavg and RLIMIT_NPROC value", test_loadavg_and_nproc },
+		{ "the /proc reader", test_read_proc },
+		{ "runaway freezes and kills a real tree", test_runaway_kills },
+		{ NULL, NULL }
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("caps", NULL, NULL);
-	CU_add_test(s, "tree walk over a fabricated table", test_tree_walk);
-	CU_add_test(s, "empty and deep trees", test_tree_empty_and_deep);
-	CU_add_test(s, "cap decision", test_decide);
-	CU_add_test(s, "memory cap over a fabricated tree",
-		    test_memory_cap_tree);
-	CU_add_test(s, "RUNAWAY texts", test_text);
-	CU_add_test(s, "/proc/<pid>/stat parser", test_parse_stat);
-	CU_add_test(s, "loadavg and RLIMIT_NPROC value",
-		    test_loadavg_and_nproc);
-	CU_add_test(s, "the /proc reader", test_read_proc);
-	CU_add_test(s, "runaway freezes and kills a real tree",
-		    test_runaway_kills);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails != 0;
+	return cu_run("caps", NULL, NULL, cases);
 }

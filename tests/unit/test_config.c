@@ -2,6 +2,8 @@
  * descriptor and the directories, every refusal with its file:line, the
  * values, and the module option sections. */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,43 +454,34 @@ test_stem(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct cu_case cases[] = {
+		{ "no file: compiled-in defaults", test_defaults },
+		{ "explicit missing path refused", test_explicit_missing },
+		{ "a good file: values, platforms, options", test_good_file },
+		{ "absent platform section keeps the defaults",
+		  test_platform_absent_keeps_defaults },
+		{ "unknown key with file:line", test_unknown_key },
+		{ "every problem at once", test_every_problem_at_once },
+		{ "unknown section with file:line", test_unknown_section },
+		{ "syntax error with file:line", test_syntax_error },
+		{ "key outside a section", test_sectionless_key },
+		{ "duplicate key", test_duplicate_key },
+		{ "bad module entries", test_bad_values },
+		{ "moduledir must be an absolute existing dir",
+		  test_moduledir },
+		{ "group/world-writable file refused", test_unsafe_file_mode },
+		{ "file of another owner refused", test_unsafe_owner },
+		{ "writable parent directory refused", test_unsafe_directory },
+		{ "a config under /tmp refused", test_tmp_refused },
+		{ "symlinked config refused", test_symlink_refused },
+		{ "a directory is not a config", test_directory_refused },
+		{ "relative path made absolute", test_relative_path },
+		{ "module options checked with file:line", test_check_options },
+		{ "module stems", test_stem },
+		{ NULL, NULL }
+	};
+	int rc = cu_run("config", setup, teardown, cases);
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("config", setup, teardown);
-	CU_add_test(s, "no file: compiled-in defaults", test_defaults);
-	CU_add_test(s, "explicit missing path refused", test_explicit_missing);
-	CU_add_test(s, "a good file: values, platforms, options",
-		    test_good_file);
-	CU_add_test(s, "absent platform section keeps the defaults",
-		    test_platform_absent_keeps_defaults);
-	CU_add_test(s, "unknown key with file:line", test_unknown_key);
-	CU_add_test(s, "every problem at once", test_every_problem_at_once);
-	CU_add_test(s, "unknown section with file:line", test_unknown_section);
-	CU_add_test(s, "syntax error with file:line", test_syntax_error);
-	CU_add_test(s, "key outside a section", test_sectionless_key);
-	CU_add_test(s, "duplicate key", test_duplicate_key);
-	CU_add_test(s, "bad module entries", test_bad_values);
-	CU_add_test(s, "moduledir must be an absolute existing dir",
-		    test_moduledir);
-	CU_add_test(s, "group/world-writable file refused",
-		    test_unsafe_file_mode);
-	CU_add_test(s, "file of another owner refused", test_unsafe_owner);
-	CU_add_test(s, "writable parent directory refused",
-		    test_unsafe_directory);
-	CU_add_test(s, "a config under /tmp refused", test_tmp_refused);
-	CU_add_test(s, "symlinked config refused", test_symlink_refused);
-	CU_add_test(s, "a directory is not a config", test_directory_refused);
-	CU_add_test(s, "relative path made absolute", test_relative_path);
-	CU_add_test(s, "module options checked with file:line",
-		    test_check_options);
-	CU_add_test(s, "module stems", test_stem);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
 	reset();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return rc;
 }

@@ -2,6 +2,8 @@
  * modules (build/tests/fixtures/<name>.so): every load status with its fixture,
  * the size-aware copy, wall selection, and the host services. */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,38 +488,31 @@ test_hostsvc(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct cu_case cases[] = {
+		{ "every refusal fixture", test_refusal_fixtures },
+		{ "dlerror names the real path",
+		  test_not_loadable_names_real_path },
+		{ "bare, absolute, relative names", test_finding },
+		{ "directory and symlink are not regular", test_not_regular },
+		{ "unsafe file, directory, /tmp, owner", test_unsafe },
+		{ "loader_check_fd on a directory", test_check_fd_directory },
+		{ "a good wall copied", test_good_copy },
+		{ "any role; absent tables read as zero",
+		  test_any_role_and_zero_fill },
+		{ "a bigger descriptor: host size copied",
+		  test_bigger_descriptor },
+		{ "status tokens", test_tokens },
+		{ "select: first good wall, one refusal per failure",
+		  test_select_first_good },
+		{ "select: none loads", test_select_none },
+		{ "select: module options", test_select_options },
+		{ "host services", test_hostsvc },
+		{ NULL, NULL }
+	};
+	int rc = cu_run("loader", setup, teardown, cases);
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("loader", setup, teardown);
-	CU_add_test(s, "every refusal fixture", test_refusal_fixtures);
-	CU_add_test(s, "dlerror names the real path",
-		    test_not_loadable_names_real_path);
-	CU_add_test(s, "bare, absolute, relative names", test_finding);
-	CU_add_test(s, "directory and symlink are not regular",
-		    test_not_regular);
-	CU_add_test(s, "unsafe file, directory, /tmp, owner", test_unsafe);
-	CU_add_test(s, "loader_check_fd on a directory",
-		    test_check_fd_directory);
-	CU_add_test(s, "a good wall copied", test_good_copy);
-	CU_add_test(s, "any role; absent tables read as zero",
-		    test_any_role_and_zero_fill);
-	CU_add_test(s, "a bigger descriptor: host size copied",
-		    test_bigger_descriptor);
-	CU_add_test(s, "status tokens", test_tokens);
-	CU_add_test(s, "select: first good wall, one refusal per failure",
-		    test_select_first_good);
-	CU_add_test(s, "select: none loads", test_select_none);
-	CU_add_test(s, "select: module options", test_select_options);
-	CU_add_test(s, "host services", test_hostsvc);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
 	refusals_free(&hs_ref);
 	sbuf_free(&hs_text);
 	strv_free(&hs_notes);
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return rc;
 }

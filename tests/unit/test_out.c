@@ -1,6 +1,8 @@
 /* test_out.c -- the output grammar (host/out.c): field and text escaping,
  * base64url, JSON strings, shell quoting, out_line. */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,21 +148,15 @@ test_out_line(void)
 int
 main(void)
 {
-	CU_pSuite s;
-	unsigned fails;
+	static const struct cu_case cases[] = {
+		{ "escape table (field and text)", test_escape_table },
+		{ "NULL field is -", test_field_null_is_dash },
+		{ "base64url without padding", test_b64url },
+		{ "JSON strings", test_json },
+		{ "shell quoting", test_shell_quote },
+		{ "out_line adds newline", test_out_line },
+		{ NULL, NULL }
+	};
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("out", NULL, NULL);
-	CU_add_test(s, "escape table (field and text)", test_escape_table);
-	CU_add_test(s, "NULL field is -", test_field_null_is_dash);
-	CU_add_test(s, "base64url without padding", test_b64url);
-	CU_add_test(s, "JSON strings", test_json);
-	CU_add_test(s, "shell quoting", test_shell_quote);
-	CU_add_test(s, "out_line adds newline", test_out_line);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return cu_run("out", NULL, NULL, cases);
 }

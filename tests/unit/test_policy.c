@@ -5,6 +5,8 @@
  * mkdtemp directory is touched. */
 #include <CUnit/Basic.h>
 
+#include "common/cu_run.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -1154,51 +1156,38 @@ t_resolve_dir(void)
 int
 main(void)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} tests[] = {
-		{"ok basic", t_ok_basic},
-		{"gpu", t_gpu},
-		{"net", t_net},
-		{"no command", t_no_command},
-		{"no --write stops", t_no_write_stops},
-		{"bad --write stops", t_bad_write_stops},
-		{"path errors", t_path_errors},
-		{"relative text", t_relative_text},
-		{"contradictions", t_contradictions},
-		{"order, all at once", t_order_all_at_once},
-		{"cwd", t_cwd},
-		{"tmp flag", t_tmp_flag},
-		{"home", t_home},
-		{"home remedy args", t_home_remedy_args},
-		{"command on PATH", t_command_path},
-		{"command with slash", t_command_slash},
-		{"not_found only vs mixed", t_not_found_mixed},
-		{"home guard", t_home_guard},
-		{"inside", t_inside},
-		{"child env", t_env},
-		{"child env in build", t_env_in_build},
-		{"tmp created when sound", t_tmp_create},
-		{"tmp planted", t_tmp_planted},
-		{"nothing created on refusal", t_nothing_created},
-		{"ancestors", t_ancestors},
-		{"rules", t_rules},
-		{"rules: command dir", t_rules_command_dir},
-		{"view", t_view},
-		{"resolve dir", t_resolve_dir},
+	static const struct cu_case cases[] = {
+		{ "ok basic", t_ok_basic },
+		{ "gpu", t_gpu },
+		{ "net", t_net },
+		{ "no command", t_no_command },
+		{ "no --write stops", t_no_write_stops },
+		{ "bad --write stops", t_bad_write_stops },
+		{ "path errors", t_path_errors },
+		{ "relative text", t_relative_text },
+		{ "contradictions", t_contradictions },
+		{ "order, all at once", t_order_all_at_once },
+		{ "cwd", t_cwd },
+		{ "tmp flag", t_tmp_flag },
+		{ "home", t_home },
+		{ "home remedy args", t_home_remedy_args },
+		{ "command on PATH", t_command_path },
+		{ "command with slash", t_command_slash },
+		{ "not_found only vs mixed", t_not_found_mixed },
+		{ "home guard", t_home_guard },
+		{ "inside", t_inside },
+		{ "child env", t_env },
+		{ "child env in build", t_env_in_build },
+		{ "tmp created when sound", t_tmp_create },
+		{ "tmp planted", t_tmp_planted },
+		{ "nothing created on refusal", t_nothing_created },
+		{ "ancestors", t_ancestors },
+		{ "rules", t_rules },
+		{ "rules: command dir", t_rules_command_dir },
+		{ "view", t_view },
+		{ "resolve dir", t_resolve_dir },
+		{ NULL, NULL }
 	};
-	CU_pSuite s;
-	unsigned fails;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 1;
-	s = CU_add_suite("policy", suite_init, suite_clean);
-	for (size_t i = 0; s && i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails ? 1 : 0;
+	return cu_run("policy", suite_init, suite_clean, cases);
 }

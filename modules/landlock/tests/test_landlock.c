@@ -3,6 +3,8 @@
  * refusal order, the policy text (golden) and the seccomp filter (run on a
  * small classic-BPF interpreter). */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -460,10 +462,7 @@ test_filter_arch(void)
 int
 main(void)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} tests[] = {
+	static const struct cu_case cases[] = {
 		{ "table rows per ABI", test_table_rows },
 		{ "uapi layout", test_uapi_layout },
 		{ "restrict_self flags", test_restrict_flags },
@@ -483,19 +482,8 @@ main(void)
 		{ "filter ioctl", test_filter_ioctl },
 		{ "filter socket", test_filter_socket },
 		{ "filter arch", test_filter_arch },
+		{ NULL, NULL }
 	};
-	CU_pSuite s;
-	size_t i;
-	unsigned int fails;
 
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("landlock", NULL, NULL);
-	for (i = 0; s != NULL && i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures();
-	CU_cleanup_registry();
-	return fails != 0;
+	return cu_run("landlock", NULL, NULL, cases);
 }

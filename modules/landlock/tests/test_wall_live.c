@@ -4,6 +4,8 @@
  * run as root), prepares, spawns /bin/sh -c '...' walled and waits; every
  * denial has a control: the same command run unwalled by the same user. */
 #include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -276,35 +278,15 @@ teardown(void)
 int
 main(void)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} tests[] = {
+	static const struct cu_case cases[] = {
 		{ "writes inside, not outside", test_write_inside_not_outside },
 		{ "spawn twice, restrict once", test_spawn_twice },
 		{ "cannot signal the tool", test_cannot_signal_tool },
 		{ "only 0-2 and the passed fds", test_fds },
 		{ "exec failure reported", test_exec_failure_reported },
 		{ "root refused", test_root_refused },
+		{ NULL, NULL }
 	};
-	struct ns_wall_facts f = { .struct_size = sizeof(f) };
-	CU_pSuite s;
-	size_t i;
-	unsigned int fails;
 
-	if (ns_backend_v1.wall->facts(&fake_ns_host, &f) != NS_OK ||
-	    !f.available) {
-		fprintf(stderr, "test_wall_live: no landlock here: %s\n", f.why);
-		return 1;
-	}
-	if (CU_initialize_registry() != CUE_SUCCESS)
-		return 2;
-	s = CU_add_suite("landlock live", setup, teardown);
-	for (i = 0; s != NULL && i < sizeof(tests) / sizeof(tests[0]); i++)
-		CU_add_test(s, tests[i].name, tests[i].fn);
-	CU_basic_set_mode(CU_BRM_VERBOSE);
-	CU_basic_run_tests();
-	fails = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
-	CU_cleanup_registry();
-	return fails != 0;
+	return cu_run("landlock live", setup, teardown, cases);
 }
