@@ -121,8 +121,7 @@ path_ancestors_add(struct strv *set, const char *p)
 	while (rc == 0 && d != NULL && strcmp(d, "/") != 0) {
 		char *up;
 
-		if (!strv_contains(set, d))
-			rc = strv_push(set, d);
+		rc = strv_push(set, d);
 		up = path_dirname(d);
 		free(d);
 		d = up;
@@ -163,21 +162,97 @@ prefix_inside(const char *path, const char *dir)
 	return dir[n - 1] == '/' || path[n] == '/';
 }
 
-/* Walk up from path itself: is path, or one of its existing ancestors,
- * the very directory d (same device and inode)?  This holds for a
- * symlinked spelling, a case fold, a bind mount at a second name. */
+/* ---- identities ---------------------------------------------------- */
+
+/* A building policy asks "inside?" for every caller path against every
+ * list, and each negative answer walks the path's ancestors by inode: with
+ * many --read paths that is tens of stat(2) calls per path.  The policy is
+ * built from one view of the filesystem, so each distinct name is stat'ed
+ * once per build (paths_cache_reset() at the start of policy_build). */
+struct ident {
+	struct ident *next;
+	dev_t dev;
+	ino_t ino;
+	int ok; /* stat succeeded */
+	char name[];
+};
+
+#define IDENT_BUCKETS 1024
+static struct ident *ident_tab[IDENT_BUCKETS];
+
+static size_t
+ident_hash(const char *s)
+{
+	size_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h % IDENT_BUCKETS;
+}
+
+void
+paths_cache_reset(void)
+{
+	for (size_t i = 0; i < IDENT_BUCKETS; i++) {
+		while (ident_tab[i] != NULL) {
+			struct ident *n = ident_tab[i]->next;
+
+			free(ident_tab[i]);
+			ident_tab[i] = n;
+		}
+	}
+}
+
+/* stat(p) through the cache: 0 with the device and inode set, or -1 when
+ * p cannot be stat'ed.  Out of memory, it answers without caching. */
 static int
-inode_inside(const char *path, const struct stat *d)
+ident_of(const char *p, dev_t *dev, ino_t *ino)
+{
+	size_t h = ident_hash(p), n = strlen(p);
+	struct ident *e;
+	struct stat st;
+
+	for (e = ident_tab[h]; e != NULL; e = e->next)
+		if (strcmp(e->name, p) == 0)
+			break;
+	if (e == NULL) {
+		int ok = stat(p, &st) == 0;
+
+		e = malloc(sizeof(*e) + n + 1);
+		if (e == NULL) {
+			if (!ok)
+				return -1;
+			*dev = st.st_dev;
+			*ino = st.st_ino;
+			return 0;
+		}
+		memcpy(e->name, p, n + 1);
+		e->ok = ok;
+		e->dev = ok ? st.st_dev : 0;
+		e->ino = ok ? st.st_ino : 0;
+		e->next = ident_tab[h];
+		ident_tab[h] = e;
+	}
+	*dev = e->dev;
+	*ino = e->ino;
+	return e->ok ? 0 : -1;
+}
+
+/* Walk up from path itself: is path, or one of its existing ancestors,
+ * the very directory (dev, ino)?  This holds for a symlinked spelling, a
+ * case fold, a bind mount at a second name. */
+static int
+inode_inside(const char *path, dev_t ddev, ino_t dino)
 {
 	char *p = strdup(path);
 	int hit = 0;
 
 	while (p != NULL && !hit) {
-		struct stat st;
+		dev_t dev;
+		ino_t ino;
 		char *up;
 
-		if (stat(p, &st) == 0 && st.st_dev == d->st_dev &&
-		    st.st_ino == d->st_ino)
+		if (ident_of(p, &dev, &ino) == 0 && dev == ddev && ino == dino)
 			hit = 1;
 		if (strcmp(p, "/") == 0 || p[0] != '/')
 			break;
@@ -192,15 +267,16 @@ inode_inside(const char *path, const struct stat *d)
 int
 policy_inside(const char *path, const char *dir)
 {
-	struct stat d;
+	dev_t dev;
+	ino_t ino;
 
 	if (path == NULL || dir == NULL)
 		return 0;
 	if (prefix_inside(path, dir))
 		return 1;
-	if (stat(dir, &d) != 0)
+	if (ident_of(dir, &dev, &ino) != 0)
 		return 0; /* nothing has an inode: the name is all there is */
-	return inode_inside(path, &d);
+	return inode_inside(path, dev, ino);
 }
 
 /* ---- rule 5 ------------------------------------------------------- */

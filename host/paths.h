@@ -13,12 +13,17 @@ int path_bad_char(const char *s);
 char *path_abs(const char *p);
 /* The directory part of an absolute path ("/" for "/x").  Heap, or NULL. */
 char *path_dirname(const char *p);
-/* Add every proper ancestor of the absolute path p, "/" excluded, to set
- * (each once).  0, or -1 on allocation failure. */
+/* Append every proper ancestor of the absolute path p, "/" excluded, to
+ * set (duplicates kept: count with strv_count_unique).  0, or -1 on
+ * allocation failure. */
 int path_ancestors_add(struct strv *set, const char *p);
 /* 1 when path is inside any directory of dirs (policy_inside). */
 int path_inside_any(const char *path, const struct strv *dirs);
 /* Same, for a NULL-terminated list (NULL list: 0). */
 int path_inside_list(const char *path, const char *const *dirs);
+
+/* Forget the identities (device, inode) cached for "inside" answers; the
+ * policy builder calls it once at the start of every build. */
+void paths_cache_reset(void);
 
 #endif

@@ -605,14 +605,62 @@ static void
 rule_add(struct policy *pol, const char *path, uint32_t access,
 	 uint32_t origin)
 {
-	for (size_t i = 0; i < pol->n_rules; i++)
-		if (pol->rules[i].access == access &&
-		    strcmp(pol->rules[i].path, path) == 0)
-			return;
 	pol->rules[pol->n_rules].path = path;
 	pol->rules[pol->n_rules].access = access;
 	pol->rules[pol->n_rules].origin = origin;
 	pol->n_rules++;
+}
+
+static const struct ns_rule *dedupe_base;
+
+/* Order rule indices by (path, access, position): the first of equals
+ * sorts first, so the text keeps the order rules were given in. */
+static int
+cmp_rule_idx(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct ns_rule *x = &dedupe_base[i], *y = &dedupe_base[j];
+	int c = strcmp(x->path, y->path);
+
+	if (c != 0)
+		return c;
+	if (x->access != y->access)
+		return x->access < y->access ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* Drop a rule that repeats an earlier one (same path, same access) in
+ * O(n log n): --read may name many directories. */
+static int
+rules_dedupe(struct policy *pol)
+{
+	size_t n = pol->n_rules, k = 0;
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	unsigned char *drop = calloc(n ? n : 1, 1);
+
+	if (idx == NULL || drop == NULL) {
+		free(idx);
+		free(drop);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	dedupe_base = pol->rules;
+	qsort(idx, n, sizeof(*idx), cmp_rule_idx);
+	for (size_t i = 1; i < n; i++) {
+		const struct ns_rule *a = &pol->rules[idx[i - 1]];
+		const struct ns_rule *c = &pol->rules[idx[i]];
+
+		if (a->access == c->access && strcmp(a->path, c->path) == 0)
+			drop[idx[i]] = 1; /* the later of two equals */
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!drop[i])
+			pol->rules[k++] = pol->rules[i];
+	pol->n_rules = k;
+	free(idx);
+	free(drop);
+	return 0;
 }
 
 static void
@@ -646,7 +694,7 @@ make_rules(struct policy *pol)
 		rule_add(pol, pol->cwd, NS_ACCESS_WRITE, NS_ORIGIN_CWD);
 	rules_from(pol, &pol->write_files, NS_ACCESS_WRITE_FILE,
 		   NS_ORIGIN_WRITE_FILE);
-	return 0;
+	return rules_dedupe(pol);
 }
 
 /* ---- ancestors= --------------------------------------------------- */
@@ -703,7 +751,7 @@ count_ancestors(struct build *b)
 	rc = rc ? rc : ancestors_of(&set, &pd, 0);
 	rc = rc ? rc : path_ancestors_add(&set, pol->cwd);
 	rc = rc ? rc : path_ancestors_add(&set, pol->tmp);
-	pol->ancestors = set.n;
+	pol->ancestors = strv_count_unique(&set);
 	strv_free(&set);
 	strv_free(&pd);
 	return rc;
@@ -841,6 +889,7 @@ policy_build(const struct policy_input *in, struct policy *pol,
 
 	if (local.roots == NULL)
 		local.roots = &none;
+	paths_cache_reset();
 	memset(pol, 0, sizeof(*pol));
 	rc = gather(&b);
 	if (rc == 0 && r->n == n0)

@@ -65,6 +65,26 @@ strv_contains(const struct strv *sv, const char *s)
 	return 0;
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t
+strv_count_unique(struct strv *sv)
+{
+	size_t n = 0;
+
+	if (sv->n == 0)
+		return 0;
+	qsort(sv->v, sv->n, sizeof(*sv->v), cmp_str);
+	for (size_t i = 0; i < sv->n; i++)
+		if (i == 0 || strcmp(sv->v[i], sv->v[i - 1]) != 0)
+			n++;
+	return n;
+}
+
 void
 strv_free(struct strv *sv)
 {

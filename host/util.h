@@ -18,6 +18,8 @@ int strv_push(struct strv *sv, const char *s);          /* copies s */
 int strv_pushf(struct strv *sv, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int strv_contains(const struct strv *sv, const char *s);
+/* Sort sv in place and return how many distinct strings it holds. */
+size_t strv_count_unique(struct strv *sv);
 void strv_free(struct strv *sv);
 
 /* A heap string builder. */
