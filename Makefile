@@ -24,12 +24,12 @@ DESTDIR     ?=
 # build tree runs without installing and an install finds its modules.
 MODULEDIR_REL := $(shell realpath -m --relative-to=$(BINDIR) $(MODULEDIR))
 
+# Every module directory with a module.mk builds by default; a packager
+# picks with MODULES="landlock nftegress".  A module.mk may set
+# <m>_PLATFORMS (uname -s values) to build only there.
 UNAME_S := $(shell uname -s)
-ifeq ($(UNAME_S),Linux)
-MODULES ?= landlock
-else
-MODULES ?=
-endif
+ALL_MODULES := $(notdir $(patsubst %/module.mk,%,$(wildcard modules/*/module.mk)))
+MODULES ?= $(ALL_MODULES)
 
 B       ?= build
 CC      ?= cc
