@@ -210,6 +210,9 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 		return refusals_add(&p->r, "check", "out of memory"), 1;
 	p->in.saw_dashdash = 1;
 	resolve_secret(p);
+	/* rule 8: a refusal creates nothing, the secret's included */
+	if (p->r.n)
+		p->in.create_tmp = 0;
 	if (policy_build(&p->in, &p->pol, &p->r) < 0)
 		refusals_add(&p->r, "check", "out of memory");
 	if (p->r.n) {

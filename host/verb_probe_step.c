@@ -148,7 +148,7 @@ not_a_child(const char *why)
 
 	out_line(stderr, "PROBE REFUSED reason=probe_step_not_a_child: "
 		 "probe-step is run only by nova-sandbox probe, as its child "
-		 "(%s); nothing was opened. run: nova-sandbox probe --write "
+		 "(%s); nothing was opened; run: nova-sandbox probe --write "
 		 "<dir>", t ? t : "");
 	free(t);
 	return 2;

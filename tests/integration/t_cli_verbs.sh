@@ -115,6 +115,13 @@ as_user probe --secret "$D/w/s" --write "$D/w"
 expect_rc 2
 expect_err '^PROBE REFUSED reason=secret_inside_allow: .*the secret is never inside either list'
 
+t "probe refused only for its --secret creates nothing"
+world
+as_user probe --secret "$D/no-such-secret" --write "$D/w"
+expect_rc 2
+expect_err 'reason=check: --secret .*\(bad_read\)'
+expect_absent "$D/w/.nova-sandbox-tmp"
+
 t "probe: outside path inside a list is probe_outside_inside"
 world
 as_user probe --write "$D/w" --read "$D"
