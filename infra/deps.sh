@@ -3,7 +3,7 @@
 # tests with, only those missing.  Uses sudo when not root.
 set -eu
 PKGS="gcc make pkg-config libc6-dev libiniparser-dev libcunit1-dev \
-libnftnl-dev libmnl-dev bubblewrap util-linux passwd"
+libnftnl-dev libmnl-dev bubblewrap util-linux passwd nftables dnsmasq-base iproute2"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
