@@ -6,6 +6,10 @@
  * CHANGELOG (append-only; every minor adds members at the END of a struct)
  *   1.0  first stable ABI: ns_backend_ops with the wall, egress and place
  *        role tables; ns_host services note/refuse/text/option.
+ *   1.1  place role: ns_place_ops.enter/holders/proc_start (all OPTIONAL),
+ *        ns_place.root_fd and ns_place.hidden; list() lines gain root=.
+ *        A 1.0 place table (no enter) is a place the host creates and
+ *        walls in the normal way (a volume visible to everyone).
  *
  * COMPATIBILITY RULES (enforced by the host before any module function runs)
  *   - the module exports ONE data symbol, NS_BACKEND_SYMBOL ("ns_backend_v1"),
@@ -43,7 +47,7 @@ extern "C" {
 
 #define NS_BACKEND_MAGIC 0x4e534250u /* "NSBP" */
 #define NS_BACKEND_ABI_MAJOR 1
-#define NS_BACKEND_ABI_MINOR 0
+#define NS_BACKEND_ABI_MINOR 1
 #define NS_BACKEND_SYMBOL "ns_backend_v1"
 
 #if defined(_WIN32)
@@ -228,7 +232,8 @@ struct ns_wall_ops {
 /* ------------------------------------------------------------------ */
 /* Role: egress (the bench's outbound allowlist).                       */
 /* The host renders and audits the plan text; the module owns the       */
-/* kernel mechanism.                                                    */
+/* kernel mechanism.  The plan text (apply's `plan`, read_live's lines) */
+/* is the grammar of <ns_egress_plan.h>, part of this ABI.              */
 /* ------------------------------------------------------------------ */
 
 struct ns_egress_ops {
@@ -249,6 +254,18 @@ struct ns_egress_ops {
 
 /* ------------------------------------------------------------------ */
 /* Role: place (a disposable place per run).                            */
+/*                                                                      */
+/* The host's flow for `run` (docs/ABI.md "The place role"):            */
+/*   supervisor (the tool; never walled):  look -> create -> fork the   */
+/*   keeper -> [keeper: enter (when set) -> build the policy with       */
+/*   place->root as the ONLY write root, work/ the cwd, home/ HOME,     */
+/*   tmp/ TMPDIR -> wall.prepare -> fork init -> init: wall.spawn]      */
+/*   -> supervise (timeout, signals, caps; used() through root_fd) ->   */
+/*   kill every descendant of the tool -> handoff (--out) through       */
+/*   root_fd -> used() -> destroy().                                    */
+/* A place with enter (e.g. the Linux nsplace) exists only inside the    */
+/* keeper's private namespaces and dies with it; a place without enter   */
+/* (e.g. macOS apfsvol) is visible to everyone and create() makes it.    */
 /* ------------------------------------------------------------------ */
 
 struct ns_place_req {
@@ -263,23 +280,68 @@ struct ns_place {
 	char id[128];   /* what delete and the LEAK remedy name */
 	char remedy[512]; /* the one command that removes it, for LEAK */
 	void *state;      /* the module's */
+	/* 1.1 */
+	/* A descriptor (O_PATH|O_DIRECTORY) of root valid in the calling
+	 * process, or -1.  The host sets -1 before create(); enter() MUST set
+	 * it (opened inside the place, after mounting); the host then passes
+	 * it to the supervisor (SCM_RIGHTS) and sets it there before used()
+	 * and destroy().  For a place without enter the host opens root
+	 * itself after create().  The host closes it; destroy() MUST NOT. */
+	int32_t root_fd;
+	/* A directory the place hides from the command (mounted over), or ""
+	 * (create() fills it).  The host refuses a --read or a command beneath
+	 * it, because it would not be there inside. */
+	char hidden[256];
 };
 
 struct ns_place_ops {
 	uint32_t struct_size;
 	/* REQUIRED.  Does a place of that name exist?  *exists = 0 or 1. */
 	int (*look)(const struct ns_host *host, const char *name, int *exists);
-	/* REQUIRED.  Make it; on failure nothing is left. */
+	/* REQUIRED.  Make it (with enter: reserve the name and fill root, id,
+	 * remedy, hidden; enter() makes it); on failure nothing is left.  A
+	 * name taken between look() and create() is refused with the reason
+	 * "volume_exists". */
 	int (*create)(const struct ns_host *host,
 		      const struct ns_place_req *req, struct ns_place *out);
-	/* REQUIRED.  Bytes in use now. */
+	/* REQUIRED.  Bytes in use now (place->root_fd is set when >= 0). */
 	int (*used)(const struct ns_host *host, const struct ns_place *place,
 		    uint64_t *bytes);
-	/* REQUIRED.  Kill what holds it and delete it; NS_OK only when gone. */
+	/* REQUIRED.  Kill what holds it and delete it; NS_OK only when gone.
+	 * For a place from list() (reap) state is NULL and root_fd -1: id and
+	 * root are all it has. */
 	int (*destroy)(const struct ns_host *host, struct ns_place *place);
 	/* REQUIRED.  Places a dead run left: one host->text() line per place,
-	 * "name=<n> id=<id> owner=<pid> start=<start>". */
+	 * "name=<n> id=<id> root=<root> owner=<pid> start=<start>" (1.1; the
+	 * 1.0 line had no root=).  name is the place's own name as the system
+	 * knows it ("nova-<run name>": the host skips any other); name, id and
+	 * root hold no whitespace;
+	 * owner is "-" when the owner marker is missing or garbage; start is
+	 * the rest of the line (may hold spaces), "-" when unknown.  A place
+	 * that can outlive no run (nsplace) lists nothing. */
 	int (*list)(const struct ns_host *host);
+	/* 1.1 */
+	/* OPTIONAL.  Runs in the keeper: a child the host forked for this
+	 * run, which does nothing else.  Move the calling process into the
+	 * place: private namespaces, mount it at place->root with work/ and
+	 * home/ (0700) and tmp/ beneath, set place->root_fd.  The module MAY
+	 * unshare, mount and change the caller's credentials; on NS_OK the
+	 * caller's credentials are the ones the command runs with (never euid
+	 * 0: the wall refuses root).  The host sets PR_SET_PDEATHSIG after it
+	 * returns.  Its children form the run; when the keeper dies (even by
+	 * SIGKILL of the tool) the place MUST go with it.  NULL: the place is
+	 * made by create() and is visible to everyone (apfsvol). */
+	int (*enter)(const struct ns_host *host, struct ns_place *place);
+	/* OPTIONAL.  Processes holding a place (reap): up to `cap` pids into
+	 * pids, the total into *n (may exceed cap).  NULL: none known. */
+	int (*holders)(const struct ns_host *host, const struct ns_place *place,
+		       int64_t *pids, size_t cap, size_t *n);
+	/* OPTIONAL.  The start time of `pid` in the form the owner marker
+	 * holds (list()'s start=), into out (NUL-terminated).  NS_E_UNAVAILABLE
+	 * when it cannot be read (the host then counts the owner as live).
+	 * NULL: never readable. */
+	int (*proc_start)(const struct ns_host *host, int64_t pid, char *out,
+			  size_t outlen);
 };
 
 /* ------------------------------------------------------------------ */
@@ -321,6 +383,11 @@ struct ns_backend_ops {
 #define NS_WALL_OPS_SIZE_1_0 (offsetof(struct ns_wall_ops, release) + sizeof(void *))
 #define NS_EGRESS_OPS_SIZE_1_0 (offsetof(struct ns_egress_ops, drop) + sizeof(void *))
 #define NS_PLACE_OPS_SIZE_1_0 (offsetof(struct ns_place_ops, list) + sizeof(void *))
+#define NS_PLACE_SIZE_1_0 (offsetof(struct ns_place, state) + sizeof(void *))
+
+/* Sizes of the 1.1 structs. */
+#define NS_PLACE_OPS_SIZE_1_1 (offsetof(struct ns_place_ops, proc_start) + sizeof(void *))
+#define NS_PLACE_SIZE_1_1 (offsetof(struct ns_place, hidden) + 256)
 
 #ifdef __cplusplus
 }

@@ -84,19 +84,24 @@ SZ(ns_place_req, 24);
 O(ns_place_req, struct_size, 0);
 O(ns_place_req, name, 8);
 O(ns_place_req, size_bytes, 16);
-SZ(ns_place, 1168);
+SZ(ns_place, 1432);
 O(ns_place, struct_size, 0);
 O(ns_place, root, 4);
 O(ns_place, id, 516);
 O(ns_place, remedy, 644);
 O(ns_place, state, 1160);
-SZ(ns_place_ops, 48);
+O(ns_place, root_fd, 1168);   /* 1.1 */
+O(ns_place, hidden, 1172);    /* 1.1 */
+SZ(ns_place_ops, 72);
 O(ns_place_ops, struct_size, 0);
 O(ns_place_ops, look, 8);
 O(ns_place_ops, create, 16);
 O(ns_place_ops, used, 24);
 O(ns_place_ops, destroy, 32);
 O(ns_place_ops, list, 40);
+O(ns_place_ops, enter, 48);      /* 1.1 */
+O(ns_place_ops, holders, 56);    /* 1.1 */
+O(ns_place_ops, proc_start, 64); /* 1.1 */
 SZ(ns_backend_ops, 72);
 O(ns_backend_ops, magic, 0);
 O(ns_backend_ops, abi_major, 4);
@@ -144,12 +149,21 @@ test_size_macros(void)
 		CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_0, 88);
 		CU_ASSERT_EQUAL(NS_EGRESS_OPS_SIZE_1_0, 40);
 		CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_0, 48);
+		CU_ASSERT_EQUAL(NS_PLACE_SIZE_1_0, 1168);
+		CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_1, 72);
+		CU_ASSERT_EQUAL(NS_PLACE_SIZE_1_1, 1428);
 	}
-	/* in 1.0 the 1.0 size is the whole struct, on every platform */
+	/* tables 1.1 did not touch: the 1.0 size is the whole struct */
 	CU_ASSERT_EQUAL(NS_BACKEND_OPS_SIZE_1_0, sizeof(struct ns_backend_ops));
 	CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_0, sizeof(struct ns_wall_ops));
 	CU_ASSERT_EQUAL(NS_EGRESS_OPS_SIZE_1_0, sizeof(struct ns_egress_ops));
-	CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_0, sizeof(struct ns_place_ops));
+	/* 1.1 appended to the place table and the place: the 1.0 part is a
+	 * strict prefix and the 1.1 size is the whole table */
+	CU_ASSERT(NS_PLACE_OPS_SIZE_1_0 < NS_PLACE_OPS_SIZE_1_1);
+	CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_1, sizeof(struct ns_place_ops));
+	CU_ASSERT(NS_PLACE_SIZE_1_0 <= offsetof(struct ns_place, root_fd));
+	CU_ASSERT(NS_PLACE_SIZE_1_1 <= sizeof(struct ns_place));
+	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 1);
 }
 
 static void
@@ -189,7 +203,7 @@ int
 main(void)
 {
 	static const struct cu_case cases[] = {
-		{ "1.0 size macros match the pinned sizes", test_size_macros },
+		{ "1.0 and 1.1 size macros match the pinned sizes", test_size_macros },
 		{ "headers come first", test_header_first },
 		{ "NS_BACKEND_HEADER fills the header", test_define_macro },
 		{ NULL, NULL }

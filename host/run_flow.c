@@ -1,0 +1,800 @@
+/* run_flow.c -- the steps of `run`: load the wall and the place, resolve
+ * the reads, look, create, the keeper and the init, then the supervisor's
+ * run, kill, handoff and delete (see verb_run.c for the picture). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "out.h"
+#include "run_flow.h"
+#include "verb_common.h"
+
+struct runctx {
+	struct wallctx w;
+	struct module pm;
+	int pm_loaded;
+	struct hostsvc phs;
+	struct refusals pr;   /* the place module's refusals */
+	struct sbuf ptext;
+	struct ns_place place;
+	int created;
+	struct strv reads;    /* resolved --read */
+	struct strv homes;    /* the caller's homes (home guard) */
+	const struct hostrun *hr;
+	struct run_args *a;
+	char **args;
+	uint64_t t0;
+};
+
+static int
+flush_refusals(struct refusals *r)
+{
+	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
+	refusals_free(r);
+	return 125;
+}
+
+/* ---- loading -------------------------------------------------------- */
+
+int
+run_load_place(const struct config *cfg, struct module *m,
+	       struct refusals *r)
+{
+	char *why = NULL;
+
+	if (cfg->place.n == 0)
+		return refusals_add(r, "no_sandbox", "no place module is "
+				    "configured for %s; add place = nsplace.so "
+				    "to its section of the config",
+				    cfg->platform), 1;
+	for (size_t i = 0; i < cfg->place.n; i++) {
+		enum load_status ls = loader_load(cfg, cfg->place.v[i],
+						  NS_ROLE_PLACE, m, &why);
+
+		if (ls == LOAD_OK) {
+			free(why);
+			return config_check_options(cfg, m->stem,
+						    m->ops.options, r) ? 2 : 0;
+		}
+		refusals_add(r, "no_sandbox", "place module %s refused (%s): "
+			     "%s", cfg->place.v[i], load_status_token(ls),
+			     why ? why : "");
+		free(why);
+		why = NULL;
+	}
+	return 1;
+}
+
+static int
+load_place(struct runctx *c, struct refusals *r)
+{
+	int rc = run_load_place(&c->w.cfg, &c->pm, r);
+
+	c->pm_loaded = rc == 0 || rc == 2;
+	return rc != 0;
+}
+
+static void
+place_services(struct runctx *c)
+{
+	hostsvc_init(&c->phs);
+	c->phs.prefix = "SANDBOX";
+	c->phs.err = stderr;
+	c->phs.refusals = &c->pr;
+	c->phs.notes = NULL;
+	c->phs.text = &c->ptext;
+	c->phs.cfg = &c->w.cfg;
+	c->phs.stem = c->pm.stem;
+}
+
+static int
+caller_homes(struct strv *homes)
+{
+	struct passwd *pw = getpwuid(getuid());
+	const char *h = getenv("HOME");
+
+	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] != '\0' &&
+	    strv_push(homes, pw->pw_dir) < 0)
+		return -1;
+	if (h != NULL && h[0] != '\0' && !strv_contains(homes, h) &&
+	    strv_push(homes, h) < 0)
+		return -1;
+	return 0;
+}
+
+/* `go env GOROOT GOMODCACHE` (go found on PATH, run unwalled as the
+ * caller, stdin and stderr /dev/null): its stdout into *out.  0, or -1. */
+static int
+go_env(struct sbuf *out)
+{
+	static char *const argv[] = { "go", "env", "GOROOT", "GOMODCACHE",
+				      NULL };
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	int p[2], st = 0, rc;
+	pid_t pid;
+	char buf[1024];
+	ssize_t n;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(&pid, "go", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	while (rc == 0 && (n = read(p[0], buf, sizeof(buf))) != 0)
+		if ((n < 0 && errno != EINTR) ||
+		    (n > 0 && sbuf_addn(out, buf, (size_t)n) < 0))
+			break;
+	close(p[0]);
+	if (rc != 0)
+		return -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void
+go_note(const char *what, const struct strv *v)
+{
+	struct sbuf t = {0};
+
+	sbuf_addf(&t, "--go %s %zu read root(s) from go env:", what, v->n);
+	for (size_t i = 0; i < v->n; i++)
+		sbuf_addf(&t, " %s", v->v[i]);
+	run_note(t.s ? t.s : "");
+	sbuf_free(&t);
+}
+
+/* --go: GOROOT and GOMODCACHE become read roots when they exist. */
+static void
+go_reads(struct runctx *c, struct refusals *r)
+{
+	struct sbuf out = {0};
+	struct strv added = {0}, skipped = {0};
+	char *line, *save = NULL;
+
+	if (go_env(&out) != 0) {
+		refusals_add(r, "bad_read", "--go could not run `go env GOROOT "
+			     "GOMODCACHE` (go on PATH); install Go, or drop "
+			     "--go and name the roots with --read");
+		sbuf_free(&out);
+		return;
+	}
+	for (line = strtok_r(out.s ? out.s : (char *)"", "\n", &save);
+	     line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		char *res = NULL;
+		struct refusals ignore = {0};
+
+		if (policy_resolve_dir("--go", "bad_read", line, &res,
+				       &ignore) == 0 && res != NULL) {
+			strv_push(&c->reads, res);
+			strv_push(&added, res);
+		} else {
+			strv_push(&skipped, line);
+		}
+		free(res);
+		refusals_free(&ignore);
+	}
+	if (added.n)
+		go_note("added", &added);
+	if (skipped.n)
+		go_note("skipped", &skipped);
+	strv_free(&added);
+	strv_free(&skipped);
+	sbuf_free(&out);
+}
+
+static void
+flag_notes(const struct run_args *a)
+{
+	if (a->container != NULL)
+		run_note("--container names an APFS container; it is "
+			 "accepted and ignored on linux");
+	if (a->memory != NULL || a->cpu != NULL || a->place != NULL)
+		run_note("--memory, --cpu and --place are windows flags; they "
+			 "are accepted and ignored on linux");
+}
+
+/* Everything that can refuse before anything is made. */
+static int
+preflight(struct runctx *c, struct refusals *r)
+{
+	int rc = wall_open(&c->w, c->hr, "SANDBOX");
+
+	if (rc != 0) {
+		for (size_t i = 0; i < c->w.r.n; i++)
+			refusals_add(r, c->w.r.v[i].reason, "%s",
+				     c->w.r.v[i].text);
+		return 1;
+	}
+	if (load_place(c, r) != 0)
+		return 1;
+	place_services(c);
+	for (size_t i = 0; i < c->a->reads.n; i++) {
+		char *res = NULL;
+
+		if (policy_resolve_dir("--read", "bad_read", c->a->reads.v[i],
+				       &res, r) == 0 && res != NULL) {
+			strv_push(&c->reads, res);
+			free(res);
+		}
+	}
+	if (c->a->go)
+		go_reads(c, r);
+	flag_notes(c->a);
+	if (caller_homes(&c->homes) < 0)
+		refusals_add(r, "sandbox_failed", "out of memory");
+	return r->n ? 1 : 0;
+}
+
+/* ---- the place's hidden directory ------------------------------------- */
+
+static void
+hidden_check(struct runctx *c, struct refusals *r)
+{
+	const char *hid = c->place.hidden, *cmd = c->a->argv.v[0];
+	char real[PATH_MAX];
+
+	if (hid[0] == '\0')
+		return;
+	for (size_t i = 0; i < c->reads.n; i++)
+		if (policy_inside(c->reads.v[i], hid))
+			refusals_add(r, "bad_read", "--read %s is under %s, "
+				     "which the place (%s) is mounted over: it "
+				     "would not be there inside; name a "
+				     "directory outside %s", c->reads.v[i], hid,
+				     c->pm.ops.name, hid);
+	if (strchr(cmd, '/') != NULL && realpath(cmd, real) != NULL &&
+	    policy_inside(real, hid))
+		refusals_add(r, "bad_read", "the command %s is under %s, "
+			     "which the place (%s) is mounted over: it would "
+			     "not be there inside; install it outside %s", real,
+			     hid, c->pm.ops.name, hid);
+}
+
+/* ---- the init (pid 1 of the place's PID namespace) --------------------- */
+
+static volatile sig_atomic_t g_cmd;
+
+static void
+relay(int sig)
+{
+	int saved = errno;
+
+	if (getpid() == 1)
+		kill(-1, sig); /* every process of the run (not init) */
+	else if (g_cmd > 0)
+		kill((pid_t)g_cmd, sig);
+	errno = saved;
+}
+
+static void
+relay_install(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+	sigset_t none;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = relay;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static int
+wstatus(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 125;
+}
+
+static void __attribute__((noreturn))
+init_main(struct runctx *c, struct ns_policy *view, void *state,
+	  pid_t keeper)
+{
+	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
+	struct ns_proc proc = { sizeof(proc), 0, 0 };
+	int st, code = 125;
+	pid_t p;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != keeper)
+		_exit(125);
+	relay_install();
+	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
+	    NS_OK || proc.pid <= 0) {
+		refusals_add(&c->w.r, "sandbox_failed", "the command could "
+			     "not be started inside the wall");
+		flush_refusals(&c->w.r);
+		_exit(125);
+	}
+	g_cmd = (sig_atomic_t)proc.pid;
+	for (;;) {
+		p = waitpid(-1, &st, 0);
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p < 0)
+			break;
+		if (p == (pid_t)proc.pid) {
+			code = wstatus(st);
+			break;
+		}
+	}
+	_exit(code);
+}
+
+/* ---- the keeper ------------------------------------------------------- */
+
+static int
+child_env(struct runctx *c, const char *home, struct strv *env)
+{
+	char **e = c->hr->env;
+
+	for (size_t i = 0; e != NULL && e[i] != NULL; i++)
+		if (strncmp(e[i], "HOME=", 5) != 0 && strv_push(env, e[i]) < 0)
+			return -1;
+	return strv_pushf(env, "HOME=%s", home);
+}
+
+static int
+keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
+{
+	struct policy_input in;
+	struct strv env = {0};
+	const char *root = c->place.root;
+	char work[600], home[600], tmp[600];
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	snprintf(work, sizeof(work), "%s/work", root);
+	snprintf(home, sizeof(home), "%s/home", root);
+	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
+	if (child_env(c, home, &env) < 0 || strv_push(&in.writes, root) < 0)
+		return -1;
+	for (size_t i = 0; i < c->reads.n; i++)
+		strv_push(&in.reads, c->reads.v[i]);
+	for (size_t i = 0; i < c->a->argv.n; i++)
+		strv_push(&in.argv, c->a->argv.v[i]);
+	for (size_t i = 0; i < c->homes.n; i++)
+		strv_push(&in.caller_homes, c->homes.v[i]);
+	in.cwd = work;
+	in.tmp = tmp;
+	in.home = home;
+	in.saw_dashdash = 1;
+	in.path = getenv("PATH");
+	in.env = env.v;
+	in.roots = &c->w.roots;
+	in.verb = "run";
+	in.remedy_args = c->args;
+	rc = policy_build(&in, pol, r);
+	policy_input_free(&in);
+	strv_free(&env);
+	return rc;
+}
+
+static const char *
+base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static void
+ok_line(struct runctx *c, const struct policy *pol)
+{
+	struct sbuf b = {0};
+	char *n = out_field(c->a->name), *cwd = out_field(pol->cwd);
+	char *b64 = out_b64url(pol->cwd), *cmd = out_field(base_name(pol->command));
+	char *root = out_field(c->place.root), *abi = out_field(c->w.facts.abi);
+
+	if (n && cwd && b64 && cmd && root && abi &&
+	    sbuf_addf(&b, "SANDBOX OK name=%s place=%s backend=%s abi=%s", n,
+		      c->pm.ops.name, c->w.mod.ops.name, abi) == 0 &&
+	    (c->w.facts.used[0] == '\0' ||
+	     sbuf_addf(&b, " used=%s", c->w.facts.used) == 0) &&
+	    sbuf_addf(&b, " read=%zu write=%zu net=%s cwd=%s cwdb64=%s "
+		      "ancestors=%zu cmd=%s gpu=none deletes=%s", pol->reads.n,
+		      pol->writes.n, wall_net_word(pol->net_deny), cwd, b64,
+		      pol->ancestors, cmd, root) == 0)
+		out_line(stderr, "%s", b.s);
+	sbuf_free(&b);
+	free(n);
+	free(cwd);
+	free(b64);
+	free(cmd);
+	free(root);
+	free(abi);
+}
+
+static void
+keeper_notes(struct runctx *c, const struct policy *pol)
+{
+	struct sbuf names = {0};
+
+	for (size_t i = 0; i < pol->dropped.n; i++)
+		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
+	if (pol->dropped.n) {
+		struct sbuf t = {0};
+
+		sbuf_addf(&t, "dropped from the child's environment: %s; an "
+			  "agent socket speaks for a key the wall denies",
+			  names.s);
+		run_note(t.s ? t.s : "");
+		sbuf_free(&t);
+	}
+	sbuf_free(&names);
+	if (c->w.facts.used[0] != '\0' && c->w.facts.clamp[0] != '\0')
+		run_note(c->w.facts.clamp);
+	wall_print_notes(&c->w, "SANDBOX");
+}
+
+static void __attribute__((noreturn))
+keeper_fail(int sock, struct refusals *r, int code)
+{
+	if (r->n == 0)
+		refusals_add(r, "sandbox_failed", "the place could not be "
+			     "entered");
+	flush_refusals(r);
+	kmsg_send(sock, 'F', code, -1);
+	_exit(code);
+}
+
+static int
+keeper_enter(struct runctx *c, int sock, pid_t sup)
+{
+	if (c->pm.place.enter != NULL &&
+	    c->pm.place.enter(&c->phs.host, &c->place) != NS_OK)
+		keeper_fail(sock, &c->pr, 125);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != sup)
+		_exit(125);
+	if (c->place.root_fd < 0)
+		c->place.root_fd = open(c->place.root, O_PATH | O_DIRECTORY |
+					O_NOFOLLOW | O_CLOEXEC);
+	if (c->place.root_fd < 0) {
+		refusals_add(&c->pr, "volume_failed", "cannot open the place "
+			     "%s: %s", c->place.root, strerror(errno));
+		keeper_fail(sock, &c->pr, 125);
+	}
+	return kmsg_send(sock, 'R', 0, c->place.root_fd);
+}
+
+static void __attribute__((noreturn))
+keeper_main(struct runctx *c, int sock, pid_t sup)
+{
+	struct policy pol;
+	struct ns_policy view;
+	struct refusals r = {0};
+	struct kmsg m;
+	void *state = NULL;
+	int fd, rc, st;
+	pid_t init;
+
+	memset(&pol, 0, sizeof(pol));
+	if (keeper_enter(c, sock, sup) != 0)
+		_exit(125);
+	rc = keeper_policy(c, &pol, &r);
+	if (rc != 0) {
+		if (rc < 0)
+			refusals_add(&r, "sandbox_failed", "out of memory");
+		keeper_fail(sock, &r, refusals_all(&r, "not_found") ? 127 : 125);
+	}
+	policy_view(&pol, &view);
+	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
+		keeper_fail(sock, &c->w.r, 125);
+	if (kmsg_send(sock, 'P', 0, -1) != 0 || kmsg_recv(sock, &m, &fd) != 0 ||
+	    m.type != 'G')
+		_exit(125);
+	keeper_notes(c, &pol);
+	ok_line(c, &pol);
+	init = fork();
+	if (init == 0) {
+		close(sock);
+		init_main(c, &view, state, getppid());
+	}
+	kmsg_send(sock, 'I', init, -1);
+	close(sock);
+	if (init < 0)
+		_exit(125);
+	while (waitpid(init, &st, 0) < 0)
+		if (errno != EINTR)
+			_exit(125);
+	_exit(wstatus(st));
+}
+
+/* ---- the supervisor ------------------------------------------------------ */
+
+/* Wait for one message of the keeper: its type, or 0 when the keeper is
+ * gone (EOF) or a caught signal interrupted. */
+static char
+await(int sock, struct kmsg *m, int *fd)
+{
+	for (;;) {
+		if (kmsg_recv(sock, m, fd) == 0)
+			return m->type;
+		if (errno != EINTR || run_caught())
+			return 0;
+	}
+}
+
+static void
+leak_line(struct runctx *c, const struct sv *s, size_t left)
+{
+	struct sbuf rem = {0};
+	char *n = out_field(c->a->name), *id = out_field(c->place.id), *rm;
+
+	if (c->place.remedy[0] != '\0' && left == 0)
+		sbuf_add(&rem, c->place.remedy);
+	else
+		sbuf_addf(&rem, "kill -KILL %ld", (long)(s->init > 0 ? s->init :
+							 s->keeper));
+	rm = out_text(rem.s ? rem.s : "");
+	out_line(stderr, "SANDBOX LEAK name=%s volume=%s remedy=\"%s\"",
+		 n ? n : "-", id ? id : "-", rm ? rm : "");
+	run_note("the place could not be removed: run the remedy, then "
+		 "nova-sandbox reap");
+	free(n);
+	free(id);
+	free(rm);
+	sbuf_free(&rem);
+}
+
+/* <root>/work, checked: a directory on the root's device. */
+static int
+open_work(int root_fd)
+{
+	struct stat rs, ws;
+	int fd = openat(root_fd, "work", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(root_fd, &rs) != 0 || fstat(fd, &ws) != 0 ||
+	    rs.st_dev != ws.st_dev || !S_ISDIR(ws.st_mode)) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	return fd;
+}
+
+static int
+handoff(struct runctx *c, int code)
+{
+	struct handoff_stats st;
+	uint64_t t = run_now_ms();
+	char *why = NULL, *n;
+	int work = open_work(c->place.root_fd), rc = -1;
+
+	run_step("out", 0);
+	if (work < 0) {
+		struct sbuf b = {0};
+
+		sbuf_addf(&b, "the place's work/ cannot be opened as a "
+			  "directory on the place: %s", strerror(errno));
+		why = sbuf_take(&b);
+	} else {
+		rc = handoff_copy(work, c->a->out, c->a->name,
+				  &c->a->artifacts, c->a->out_max, &st, &why);
+		close(work);
+	}
+	if (rc != 0) {
+		struct refusals r = {0};
+
+		run_step("out", t);
+		refusals_add(&r, "out_failed", "%s; run: nova-sandbox help run",
+			     why ? why : "the handoff failed");
+		flush_refusals(&r);
+		free(why);
+		return code == 0 ? 125 : code;
+	}
+	run_step("out", t);
+	n = out_field(c->a->name);
+	out_line(stderr, "SANDBOX OUT name=%s files=%zu bytes=%llu", n ? n : "-",
+		 st.files, (unsigned long long)st.bytes);
+	free(n);
+	return code;
+}
+
+/* Kill, handoff, measure, delete, DONE (and LEAK). */
+static int
+finish(struct runctx *c, struct sv *s, int code, int ran)
+{
+	uint64_t t = run_now_ms(), freed = 0, now;
+	size_t left = 0;
+	int killed, gone;
+
+	run_step("kill", 0);
+	killed = run_kill_all(&left) == 0;
+	run_step("kill", t);
+	if (ran && code != 0 && code < 124)
+		run_note("the command exited non-zero; the linux wall does not "
+			 "report its denials: a path it needs may be missing a "
+			 "--read");
+	if (ran && c->a->out != NULL && c->place.root_fd >= 0 && killed)
+		code = handoff(c, code);
+	if (c->place.root_fd >= 0 &&
+	    c->pm.place.used(&c->phs.host, &c->place, &freed) != NS_OK)
+		freed = 0;
+	refusals_free(&c->pr);
+	t = run_now_ms();
+	run_step("delete", 0);
+	gone = killed && c->pm.place.destroy(&c->phs.host, &c->place) == NS_OK;
+	if (c->place.root_fd >= 0)
+		close(c->place.root_fd);
+	c->place.root_fd = -1;
+	run_step("delete", t);
+	now = run_now_ms();
+	{
+		char *n = out_field(c->a->name);
+
+		out_line(stderr, "SANDBOX DONE name=%s exit=%d wall=%llu.%03llu "
+			 "freed=%llu", n ? n : "-", code,
+			 (unsigned long long)((now - c->t0) / 1000),
+			 (unsigned long long)((now - c->t0) % 1000),
+			 (unsigned long long)(gone ? freed : 0));
+		free(n);
+	}
+	if (gone)
+		return code;
+	leak_line(c, s, left);
+	return 3;
+}
+
+static int
+supervise_run(struct runctx *c, struct sv *s, int sock)
+{
+	struct kmsg m;
+	uint64_t t = run_now_ms();
+	int fd, code;
+	char ty;
+
+	ty = await(sock, &m, &fd);
+	if (ty == 'R') {
+		c->place.root_fd = fd;
+		run_step("create", c->t0);
+		ty = await(sock, &m, &fd);
+	}
+	if (ty != 'P')
+		return finish(c, s, ty == 'F' ? (int)m.val :
+			      run_caught() ? 128 + run_caught() : 125, 0);
+	t = run_now_ms();
+	run_step("run", 0);
+	if (kmsg_send(sock, 'G', 0, -1) != 0)
+		return finish(c, s, 125, 0);
+	ty = await(sock, &m, &fd);
+	if (ty == 'I' && m.val > 0) {
+		s->init = (pid_t)m.val;
+		run_set_target(s->init);
+	}
+	code = run_supervise(s, c->a);
+	run_step("run", t);
+	return finish(c, s, code, 1);
+}
+
+static int
+start_keeper(struct runctx *c)
+{
+	struct sv s = { 0, 0, 0, 0, 0, 0, -1 };
+	struct caps_limits caps = { c->a->max_procs, c->a->max_mem };
+	int sv[2], code;
+	pid_t sup = getpid();
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+		return -1;
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	(void)caps_limit_nproc(&caps); /* inherited by the keeper and the run */
+	s.keeper = fork();
+	if (s.keeper == 0) {
+		close(sv[0]);
+		keeper_main(c, sv[1], sup);
+	}
+	close(sv[1]);
+	if (s.keeper < 0) {
+		close(sv[0]);
+		return -1;
+	}
+	run_signals_install();
+	code = supervise_run(c, &s, sv[0]);
+	close(sv[0]);
+	return code;
+}
+
+static int
+look_and_create(struct runctx *c)
+{
+	struct ns_place_req req = { sizeof(req), c->a->name, c->a->size };
+	int exists = 0;
+	uint64_t t = run_now_ms();
+
+	run_step("look", 0);
+	if (c->pm.place.look(&c->phs.host, c->a->name, &exists) != NS_OK)
+		return flush_refusals(&c->pr);
+	run_step("look", t);
+	if (exists) {
+		refusals_add(&c->pr, "volume_exists", "a place named %s "
+			     "already exists; nothing was made; pick another "
+			     "--name", c->a->name);
+		return flush_refusals(&c->pr);
+	}
+	c->t0 = run_now_ms();
+	run_step("create", 0);
+	c->place.struct_size = sizeof(c->place);
+	c->place.root_fd = -1;
+	if (c->pm.place.create(&c->phs.host, &req, &c->place) != NS_OK)
+		return flush_refusals(&c->pr);
+	c->created = 1;
+	return 0;
+}
+
+static void
+ctx_free(struct runctx *c)
+{
+	if (c->pm_loaded)
+		module_free(&c->pm);
+	wall_close(&c->w);
+	refusals_free(&c->pr);
+	sbuf_free(&c->ptext);
+	strv_free(&c->reads);
+	strv_free(&c->homes);
+}
+
+int
+run_flow(const struct hostrun *hr, struct run_args *a, char **args)
+{
+	struct runctx c;
+	struct refusals r = {0};
+	int code;
+
+	memset(&c, 0, sizeof(c));
+	c.hr = hr;
+	c.a = a;
+	c.args = args;
+	c.t0 = run_now_ms();
+	if (preflight(&c, &r) != 0) {
+		flush_refusals(&r);
+		out_line(stderr, "%s", RUN_REMEDY);
+		ctx_free(&c);
+		return 125;
+	}
+	code = look_and_create(&c);
+	if (code == 0) {
+		hidden_check(&c, &r);
+		if (r.n) {
+			struct sv s = { 0, 0, 0, 0, 0, 0, -1 };
+
+			flush_refusals(&r);
+			code = finish(&c, &s, 125, 0);
+		} else {
+			code = start_keeper(&c);
+			if (code < 0) {
+				struct sv s = { 0, 0, 0, 0, 0, 0, -1 };
+
+				code = finish(&c, &s, 125, 0);
+			}
+		}
+	}
+	ctx_free(&c);
+	return code;
+}

@@ -1,0 +1,294 @@
+#!/bin/bash
+# t_run.sh -- `nova-sandbox run` on linux (nsplace.so + landlock.so), through
+# the built binary, as the unprivileged test user AND as root (the command
+# then runs as uid 65534): exit codes pass through, --timeout (124, the
+# background child killed), SIGINT (130), a runaway fork loop (137, no
+# survivor), freed=, the place is gone after each (checked in /proc and
+# with findmnt, not by the tool's word), a live name refused, the
+# validation matrix with nothing created, and the handoff.
+source "$(dirname "$0")/lib.sh"
+
+MARK="47.$$"
+# a read root outside /tmp (the place is mounted over /tmp inside)
+RD=$(mktemp -d "$NOVA_B/tests/run-read.XXXXXX")
+chmod 755 "$RD"
+echo "$RD" >> "$_DIRS"
+echo "read me" > "$RD/data"
+chmod 644 "$RD/data"
+
+MODES="user"
+if [ "$(id -u)" = 0 ]; then MODES="user root"; fi
+
+tool() {
+	if [ "$MODE" = user ]; then
+		run_as env HOME="$THOME" PATH=/usr/bin:/bin "$NS" run "$@"
+	else
+		run env PATH=/usr/bin:/bin "$NS" run "$@"
+	fi
+}
+
+# Start the tool in the background (stderr to $ERR); $BG is its pid.
+tool_bg() {
+	if [ "$MODE" = user ]; then
+		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- \
+			env PATH=/usr/bin:/bin "$NS" run "$@" >"$OUT" 2>"$ERR" </dev/null &
+	else
+		env PATH=/usr/bin:/bin "$NS" run "$@" >"$OUT" 2>"$ERR" </dev/null &
+	fi
+	BG=$!
+}
+
+wait_ok() {
+	for _ in $(seq 100); do
+		grep -q '^SANDBOX OK ' "$ERR" && return 0
+		sleep 0.05
+	done
+	_fail "no SANDBOX OK line"
+}
+
+# Nothing of the run is left: no marked process, no nova-sandbox tmpfs in
+# any process's mount table, nothing in the host's mount table or /tmp.
+gone() {
+	local n=1 m=1
+	for _ in $(seq 100); do
+		n=$(pgrep -f "sleep $MARK" | wc -l)
+		m=$(grep -l -- '- tmpfs nova-sandbox ' /proc/[0-9]*/mountinfo 2>/dev/null | wc -l)
+		[ "$n" = 0 ] && [ "$m" = 0 ] && break
+		sleep 0.05
+	done
+	[ "$n" = 0 ] || { _fail "$n marked processes survived"; pkill -KILL -f "sleep $MARK"; }
+	[ "$m" = 0 ] || _fail "$m processes still see a nova-sandbox tmpfs"
+	findmnt -rn | grep -q nova || true
+	! findmnt -rn | grep -q 'nova-sandbox' || _fail "findmnt shows a nova-sandbox mount"
+	expect_absent "/tmp/nova-$1"
+}
+
+for MODE in $MODES; do
+
+t "$MODE: exit 0 passes through; OK, STEP and DONE lines; gone after"
+tool --name "t0-$$" --size 8m -- /bin/true
+expect_rc 0
+expect_err '^SANDBOX STEP name=look state=start$'
+expect_err '^SANDBOX STEP name=create state=done ms=[0-9]+$'
+expect_err "^SANDBOX OK name=t0-$$ place=nsplace backend=landlock abi=[0-9]+ .*read=0 write=1 .*cwd=/tmp/nova-t0-$$/work .*deletes=/tmp/nova-t0-$$\$"
+expect_err '^SANDBOX STEP name=kill state=done ms=[0-9]+$'
+expect_err '^SANDBOX STEP name=delete state=done ms=[0-9]+$'
+expect_err "^SANDBOX DONE name=t0-$$ exit=0 wall=[0-9]+\.[0-9]{3} freed=[0-9]+\$"
+gone "t0-$$"
+
+t "$MODE: exit 3 and 7 pass through"
+tool --name "t3-$$" --size 8m -- /bin/sh -c 'exit 3'
+expect_rc 3
+expect_err "^SANDBOX DONE name=t3-$$ exit=3 "
+tool --name "t7-$$" --size 8m -- /bin/sh -c 'exit 7'
+expect_rc 7
+expect_err "^SANDBOX DONE name=t7-$$ exit=7 "
+gone "t7-$$"
+
+t "$MODE: the place is the only write root: cwd work/, HOME home/, TMPDIR tmp/"
+tool --name "tw-$$" --size 8m --read "$RD" -- /bin/sh -c \
+	'pwd; echo "$HOME $TMPDIR"; cat '"$RD"'/data; touch x "$HOME/y" "$TMPDIR/z" && echo wrote; touch '"$RD"'/no || echo denied'
+expect_rc 0
+expect_out "^/tmp/nova-tw-$$/work\$"
+expect_out "^/tmp/nova-tw-$$/home /tmp/nova-tw-$$/tmp\$"
+expect_out '^read me$'
+expect_out '^wrote$'
+expect_out '^denied$'
+expect_absent "$RD/no"
+gone "tw-$$"
+
+t "$MODE: control: the same write outside the place without the wall succeeds"
+touch "$RD/no" && expect_present "$RD/no"
+rm -f "$RD/no"
+
+t "$MODE: freed= is the bytes the command left (100 KiB file)"
+tool --name "tf-$$" --size 8m -- /bin/sh -c 'head -c 102400 /dev/zero > f'
+expect_rc 0
+f=$(sed -n 's/^SANDBOX DONE .* freed=\([0-9]*\)$/\1/p' "$ERR")
+[ -n "$f" ] && [ "$f" -ge 102400 ] && [ "$f" -le 8388608 ] || _fail "freed=$f"
+gone "tf-$$"
+
+t "$MODE: --size caps the place (a write past it fails inside)"
+tool --name "ts-$$" --size 64k -- /bin/sh -c 'head -c 200000 /dev/zero > f || exit 9'
+expect_rc 9
+gone "ts-$$"
+
+t "$MODE: --timeout: TIMEOUT, 124, the background child killed"
+tool --name "tt-$$" --size 8m --timeout 500ms -- /bin/sh -c "sleep $MARK & sleep $MARK"
+expect_rc 124
+expect_err "^SANDBOX TIMEOUT after=500ms name=tt-$$\$"
+expect_err "^SANDBOX DONE name=tt-$$ exit=124 "
+gone "tt-$$"
+
+t "$MODE: a normal exit kills the background child"
+tool --name "tb-$$" --size 8m -- /bin/sh -c "sleep $MARK & exit 0"
+expect_rc 0
+gone "tb-$$"
+
+t "$MODE: SIGINT to the tool: 130, DONE, gone"
+tool_bg --name "ti-$$" --size 8m -- /bin/sh -c "sleep $MARK & sleep $MARK"
+wait_ok
+kill -INT "$BG"
+wait "$BG"
+RC=$?
+expect_rc 130
+expect_err "^SANDBOX DONE name=ti-$$ exit=130 "
+gone "ti-$$"
+
+t "$MODE: a runaway fork loop: RUNAWAY, 137, no survivor"
+# bash retries a fork that RLIMIT_NPROC (the backstop) refuses, so the loop
+# keeps the tree past the cap until the count sees it
+tool --name "tr-$$" --size 8m --max-procs 30 -- /bin/bash -c "while :; do sleep $MARK & done 2>/dev/null"
+expect_rc 137
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 30\)'
+expect_err "^SANDBOX DONE name=tr-$$ exit=137 "
+gone "tr-$$"
+
+t "$MODE: a live run's name is refused (volume_exists), the live run untouched"
+tool_bg --name "tl-$$" --size 8m -- /bin/sh -c "sleep $MARK"
+LIVE=$BG
+wait_ok
+cp "$ERR" "$ERR.live"
+tool --name "tl-$$" --size 8m -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=volume_exists: .*tl-$$"
+expect_no_err '^SANDBOX DONE'
+expect_no_err '^SANDBOX OK'
+[ "$(pgrep -f "sleep $MARK" | wc -l)" -ge 1 ] || _fail "the live run was touched"
+kill -TERM "$LIVE"
+wait "$LIVE"
+RC=$?
+expect_rc 143
+rm -f "$ERR.live"
+gone "tl-$$"
+
+t "$MODE: a command not on PATH: 127, the place still deleted and DONE"
+tool --name "tn-$$" --size 8m -- no-such-command-$$
+expect_rc 127
+expect_err '^SANDBOX REFUSED reason=not_found'
+expect_err "^SANDBOX DONE name=tn-$$ exit=127 "
+gone "tn-$$"
+
+t "$MODE: a --read under /tmp is refused: the place hides /tmp; deleted, DONE"
+D=$(newdir)
+tool --name "th-$$" --size 8m --read "$D" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_read: --read $D is under /tmp"
+expect_err "^SANDBOX DONE name=th-$$ exit=125 "
+gone "th-$$"
+
+t "$MODE: handoff: regular files and a directory copied; OUT line"
+D=$(newdir)
+tool --name "ho-$$" --size 8m --out "$D" -- /bin/sh -c \
+	'echo result > RESULT.md; printf "a\tb\n" > usage.tsv'
+expect_rc 0
+expect_err "^SANDBOX OUT name=ho-$$ files=2 bytes=11\$"
+expect_eq "$(cat "$D/ho-$$/RESULT.md")" "result" "RESULT.md"
+expect_absent "$D/ho-$$/repo.bundle"
+tool --name "hd-$$" --size 8m --out "$D" --artifact d -- /bin/sh -c \
+	'mkdir -p d/e; echo 1 > d/x; echo 2 > d/e/y; mkfifo d/fifo; ln -s /etc/passwd d/link'
+expect_rc 0
+expect_err "^SANDBOX OUT name=hd-$$ files=2 bytes=4\$"
+expect_present "$D/hd-$$/d/e/y"
+expect_absent "$D/hd-$$/d/fifo"
+expect_absent "$D/hd-$$/d/link"
+gone "hd-$$"
+
+t "$MODE: handoff: a planted link pointing outside is refused; exit 0 -> 125"
+D=$(newdir)
+echo secret > "$D/secret"
+tool --name "hl-$$" --size 8m --out "$D/o" --artifact evil -- /bin/sh -c \
+	"ln -s $D/secret evil"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=out_failed: the artifact evil is not a regular file'
+expect_err "^SANDBOX DONE name=hl-$$ exit=125 "
+expect_absent "$D/o"
+expect_eq "$(cat "$D/secret")" "secret" "the link's target"
+gone "hl-$$"
+
+t "$MODE: handoff: out_failed leaves a non-zero exit alone"
+D=$(newdir)
+tool --name "hn-$$" --size 8m --out "$D" --artifact missing -- /bin/sh -c 'exit 4'
+expect_rc 4
+expect_err '^SANDBOX REFUSED reason=out_failed: the artifact missing is not in the place'
+gone "hn-$$"
+
+t "$MODE: handoff: over --out-max-bytes refused before any byte is written"
+D=$(newdir)
+tool --name "hc-$$" --size 8m --out "$D" --out-max-bytes 1k -- /bin/sh -c \
+	'echo small > RESULT.md; head -c 4000 /dev/zero > usage.tsv'
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=out_failed: the artifacts hold 4006 bytes, over --out-max-bytes 1024'
+expect_absent "$D/hc-$$"
+gone "hc-$$"
+
+done
+
+t "validation matrix: every problem at once, 125, the run-usage line, nothing created"
+D=$(newdir)
+MODE=user
+tool --name '-x' --size 8% --timeout 0s --artifact ../a --out-max-bytes 1q \
+	--max-procs 0 --max-mem 0 --container d1 --cpu 0 --scratch /s --bogus
+expect_rc 125
+for tok in no_name bad_size bad_timeout bad_artifact bad_out_max no_out \
+	bad_max_procs bad_max_mem no_container bad_cpu bad_scratch no_command; do
+	expect_err "^SANDBOX REFUSED reason=$tok: "
+done
+expect_err '^SANDBOX REFUSED reason=no_command: unknown flag --bogus; run: nova-sandbox help run$'
+expect_err '^run: nova-sandbox run --name <n> --size <8g> '
+expect_no_err '^SANDBOX (STEP|OK|DONE)'
+
+t "validation: names, sizes, timeouts, artifacts one at a time"
+for bad in "--name a/b" "--name abcdefghijabcdefghijabcdefghij123" "--name .a" \
+	"--size 0" "--size 8gg" "--size 1.2.3g" "--timeout 10" "--timeout 1d" \
+	"--artifact /abs" "--artifact a/./b" "--artifact ."; do
+	# shellcheck disable=SC2086
+	set -- $bad
+	args=(--name ok --size 1m --out "$D")
+	case "$1" in
+	--name) args=(--name "$2" --size 1m) ;;
+	--size) args=(--name ok --size "$2") ;;
+	--timeout) args=(--name ok --size 1m --timeout "$2") ;;
+	--artifact) args=(--name ok --size 1m --out "$D" --artifact "$2") ;;
+	esac
+	tool "${args[@]}" -- /bin/true
+	[ "$RC" = 125 ] || _fail "$bad: exit $RC"
+	grep -q '^SANDBOX REFUSED reason=' "$ERR" || _fail "$bad: no refusal"
+	! grep -qE '^SANDBOX (STEP|DONE)' "$ERR" || _fail "$bad: a step ran"
+done
+expect_absent "$D/ok"
+
+t "--go: go env's existing roots become read roots (NOTE), absent ones skipped"
+G=$(mktemp -d "$NOVA_B/tests/run-go.XXXXXX")
+chmod 755 "$G"
+echo "$G" >> "$_DIRS"
+printf '#!/bin/sh\necho %s\necho /nonexistent/modcache-%s\n' "$RD" "$$" > "$G/go"
+chmod 755 "$G/go"
+run_as env PATH="$G:/usr/bin:/bin" "$NS" run --name "tg-$$" --size 1m --go -- \
+	/bin/cat "$RD/data"
+expect_rc 0
+expect_out '^read me$'
+expect_err "^SANDBOX NOTE --go added 1 read root\(s\) from go env: $RD\$"
+expect_err "^SANDBOX NOTE --go skipped 1 read root\(s\) from go env: /nonexistent/modcache-$$\$"
+expect_err "^SANDBOX OK name=tg-$$ .* read=1 "
+
+t "--go without go on PATH: bad_read naming --go, nothing created"
+run_as env PATH=/usr/bin:/bin "$NS" run --name "tg2-$$" --size 1m --go -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_read: --go could not run `go env GOROOT GOMODCACHE`'
+expect_no_err '^SANDBOX (STEP|DONE)'
+
+t "help: run -h prints the usage, nothing else, even with bad flags"
+MODE=user
+tool --size bad -h
+expect_rc 0
+expect_out '^usage: nova-sandbox run --name <n> --size <8g>'
+expect_out 'git bundle create'
+expect_out 'repo\.bundle'
+expect_out '--out-max-bytes'
+expect_no_err .
+
+if [ "$(id -u)" != 0 ]; then
+	t "root: the root cases"
+	skip "root cases need root (run the suite as root)"
+fi

@@ -1,0 +1,647 @@
+/* test_run.c -- the `run` and `reap` verbs' pure logic: the flag parser and
+ * the validation matrix of reference section 8 (every problem at once),
+ * sizes, Go durations, names, artifacts; the reap line parser and the
+ * live-owner decision; the keeper channel (a descriptor across
+ * SCM_RIGHTS); and the handoff on a real directory standing in for the
+ * place: regular files, links, FIFOs, devices (as root), the cap, a file
+ * swapped for a link during the copy (the seam), nothing written outside
+ * --out. */
+#include <CUnit/Basic.h>
+
+#include "common/cu_run.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "run_flow.h"
+
+/* ---- parser --------------------------------------------------------- */
+
+static int
+parse(struct run_args *a, struct refusals *r, const char *const *words)
+{
+	char *argv[64];
+	int n = 0;
+
+	for (; words[n] != NULL; n++)
+		argv[n] = (char *)words[n];
+	argv[n] = NULL;
+	memset(a, 0, sizeof(*a));
+	memset(r, 0, sizeof(*r));
+	return run_parse(n, argv, a, r);
+}
+
+static int
+has(const struct refusals *r, const char *tok)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].reason, tok) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+test_parse_ok(void)
+{
+	static const char *const w[] = { "--name", "job-1.a", "--size=8g",
+		"--timeout", "1h30m", "--read", "/usr", "--max-procs", "9",
+		"--out", "/o", "--artifact", "d/x", "--out-max-bytes", "1k",
+		"--", "sh", "-c", "x", NULL };
+	struct run_args a;
+	struct refusals r;
+
+	CU_ASSERT_EQUAL(parse(&a, &r, w), 0);
+	CU_ASSERT_EQUAL(r.n, 0);
+	CU_ASSERT_STRING_EQUAL(a.name, "job-1.a");
+	CU_ASSERT_EQUAL(a.size, 8ULL << 30);
+	CU_ASSERT_EQUAL(a.timeout_ms, 5400000);
+	CU_ASSERT_EQUAL(a.max_procs, 9);
+	CU_ASSERT_EQUAL(a.max_mem, 8ULL << 30);
+	CU_ASSERT_EQUAL(a.out_max, 1024);
+	CU_ASSERT_EQUAL(a.argv.n, 3);
+	CU_ASSERT_EQUAL(a.reads.n, 1);
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+static void
+test_parse_defaults(void)
+{
+	static const char *const w[] = { "--name", "a", "--size", "1m", "--",
+		"true", NULL };
+	struct run_args a;
+	struct refusals r;
+
+	CU_ASSERT_EQUAL(parse(&a, &r, w), 0);
+	CU_ASSERT_EQUAL(a.max_procs, 256);
+	CU_ASSERT_EQUAL(a.max_mem, 8ULL << 30);
+	CU_ASSERT_EQUAL(a.out_max, RUN_OUT_MAX_DEFAULT);
+	CU_ASSERT_EQUAL(a.timeout_ms, 0);
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+/* Every independent problem at once, one refusal each. */
+static void
+test_matrix_all_at_once(void)
+{
+	static const char *const w[] = { "--name", "-bad", "--size", "8%",
+		"--timeout", "-1s", "--artifact", "/abs", "--out-max-bytes",
+		"x", "--max-procs", "0", "--max-mem", "0", "--container",
+		"disk", "--scratch", "/s", "--place", "nope", "--memory", "q",
+		"--cpu", "101", "--bogus", NULL };
+	static const char *const toks[] = { "no_name", "bad_size",
+		"bad_timeout", "bad_artifact", "bad_out_max", "no_out",
+		"bad_max_procs", "bad_max_mem", "no_container", "bad_scratch",
+		"bad_place", "bad_memory", "bad_cpu", "no_command", NULL };
+	struct run_args a;
+	struct refusals r;
+
+	CU_ASSERT_EQUAL(parse(&a, &r, w), 1);
+	for (size_t i = 0; toks[i] != NULL; i++)
+		if (!has(&r, toks[i]))
+			CU_FAIL(toks[i]);
+	CU_ASSERT_EQUAL(r.n, 15); /* + the unknown flag, + no "--" */
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+static void
+test_matrix_missing(void)
+{
+	static const char *const w[] = { "--", "true", NULL };
+	static const char *const w2[] = { "--name", "a", "--size", "1g",
+		"--place", "wsb", "--", NULL };
+	struct run_args a;
+	struct refusals r;
+
+	CU_ASSERT_EQUAL(parse(&a, &r, w), 1);
+	CU_ASSERT(has(&r, "no_name") && has(&r, "bad_size"));
+	CU_ASSERT_EQUAL(r.n, 2);
+	run_args_free(&a);
+	refusals_free(&r);
+	CU_ASSERT_EQUAL(parse(&a, &r, w2), 1);
+	CU_ASSERT(has(&r, "no_wsb") && has(&r, "no_command"));
+	CU_ASSERT_EQUAL(r.n, 2);
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+static void
+test_help_first(void)
+{
+	static const char *const w[] = { "--size", "bad", "-h", NULL };
+	static const char *const w2[] = { "--name", "a", "--", "x", "-h",
+		NULL };
+	struct run_args a;
+	struct refusals r;
+
+	CU_ASSERT_EQUAL(parse(&a, &r, w), 0);
+	CU_ASSERT_EQUAL(a.help, 1);
+	CU_ASSERT_EQUAL(r.n, 0);
+	run_args_free(&a);
+	CU_ASSERT_EQUAL(parse(&a, &r, w2), 1); /* after "--": the command's */
+	CU_ASSERT_EQUAL(a.help, 0);
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+static void
+test_names(void)
+{
+	CU_ASSERT_EQUAL(run_valid_name("a"), 0);
+	CU_ASSERT_EQUAL(run_valid_name("A9_-."), 0);
+	CU_ASSERT_EQUAL(run_valid_name("abcdefghijabcdefghijabcdefghij12"), 0);
+	CU_ASSERT_EQUAL(run_valid_name("abcdefghijabcdefghijabcdefghij123"),
+			-1);
+	CU_ASSERT_EQUAL(run_valid_name(""), -1);
+	CU_ASSERT_EQUAL(run_valid_name(".a"), -1);
+	CU_ASSERT_EQUAL(run_valid_name("_a"), -1);
+	CU_ASSERT_EQUAL(run_valid_name("a/b"), -1);
+	CU_ASSERT_EQUAL(run_valid_name("a b"), -1);
+	CU_ASSERT_EQUAL(run_valid_name("\xc3\xa9"), -1);
+}
+
+static void
+test_sizes(void)
+{
+	uint64_t b = 0;
+
+	CU_ASSERT(run_parse_size("8g", &b) == 0 && b == 8ULL << 30);
+	CU_ASSERT(run_parse_size("8GB", &b) == 0 && b == 8ULL << 30);
+	CU_ASSERT(run_parse_size("1.5k", &b) == 0 && b == 1536);
+	CU_ASSERT(run_parse_size("100", &b) == 0 && b == 100);
+	CU_ASSERT(run_parse_size("100b", &b) == 0 && b == 100);
+	CU_ASSERT(run_parse_size("2T", &b) == 0 && b == 2ULL << 40);
+	CU_ASSERT_EQUAL(run_parse_size("0", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("8 g", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("8%", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("1.2.3g", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size(".5g", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("5.g", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("8gg", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("8p", &b), -1);
+	CU_ASSERT_EQUAL(run_parse_size("-8g", &b), -1);
+}
+
+static void
+test_durations(void)
+{
+	uint64_t ms = 0;
+
+	CU_ASSERT(run_parse_duration("30m", &ms) == 0 && ms == 1800000);
+	CU_ASSERT(run_parse_duration("1h30m", &ms) == 0 && ms == 5400000);
+	CU_ASSERT(run_parse_duration("2.5s", &ms) == 0 && ms == 2500);
+	CU_ASSERT(run_parse_duration("300ms", &ms) == 0 && ms == 300);
+	CU_ASSERT(run_parse_duration("1us", &ms) == 0 && ms == 1);
+	CU_ASSERT_EQUAL(run_parse_duration("0s", &ms), -1);
+	CU_ASSERT_EQUAL(run_parse_duration("0", &ms), -1);
+	CU_ASSERT_EQUAL(run_parse_duration("10", &ms), -1);
+	CU_ASSERT_EQUAL(run_parse_duration("-1s", &ms), -1);
+	CU_ASSERT_EQUAL(run_parse_duration("1d", &ms), -1);
+	CU_ASSERT_EQUAL(run_parse_duration("s", &ms), -1);
+	CU_ASSERT_EQUAL(run_parse_duration("1e3s", &ms), -1);
+	CU_ASSERT_EQUAL(run_parse_duration("", &ms), -1);
+}
+
+static void
+test_artifacts(void)
+{
+	CU_ASSERT_EQUAL(run_valid_artifact("RESULT.md"), 0);
+	CU_ASSERT_EQUAL(run_valid_artifact("a/b/c"), 0);
+	CU_ASSERT_EQUAL(run_valid_artifact(".hidden"), 0);
+	CU_ASSERT_EQUAL(run_valid_artifact(""), -1);
+	CU_ASSERT_EQUAL(run_valid_artifact("/etc"), -1);
+	CU_ASSERT_EQUAL(run_valid_artifact(".."), -1);
+	CU_ASSERT_EQUAL(run_valid_artifact("a/../b"), -1);
+	CU_ASSERT_EQUAL(run_valid_artifact("."), -1);
+	CU_ASSERT_EQUAL(run_valid_artifact("a/./b"), -1);
+	CU_ASSERT_EQUAL(run_valid_artifact("a//b"), -1);
+	CU_ASSERT_EQUAL(run_valid_artifact("a/"), -1);
+}
+
+/* ---- reap --------------------------------------------------------------- */
+
+static void
+test_reap_line(void)
+{
+	char l1[] = "name=nova-a id=disk3s7 root=/Volumes/nova-a owner=42 "
+		    "start=Sun Nov 29 13:18:45 2026";
+	char l2[] = "name=nova-b id=disk3s8 owner=- start=-";
+	char l3[] = "name=nova-c id=x root=/r owner=12x start=s";
+	char l4[] = "id=x name=nova-d owner=1 start=s";
+	struct reap_entry e;
+
+	CU_ASSERT_EQUAL_FATAL(reap_parse_line(l1, &e), 0);
+	CU_ASSERT_STRING_EQUAL(e.name, "nova-a");
+	CU_ASSERT_STRING_EQUAL(e.id, "disk3s7");
+	CU_ASSERT_STRING_EQUAL(e.root, "/Volumes/nova-a");
+	CU_ASSERT_EQUAL(e.owner, 42);
+	CU_ASSERT_STRING_EQUAL(e.start, "Sun Nov 29 13:18:45 2026");
+	CU_ASSERT_EQUAL_FATAL(reap_parse_line(l2, &e), 0); /* 1.0: no root= */
+	CU_ASSERT_PTR_NULL(e.root);
+	CU_ASSERT_EQUAL(e.owner, -1);
+	CU_ASSERT_EQUAL_FATAL(reap_parse_line(l3, &e), 0);
+	CU_ASSERT_EQUAL(e.owner, -1); /* garbage marker: an orphan */
+	CU_ASSERT_EQUAL(reap_parse_line(l4, &e), -1);
+}
+
+static void
+test_reap_live(void)
+{
+	char l[] = "name=nova-a id=d root=/r owner=42 start=T1";
+	char g[] = "name=nova-a id=d root=/r owner=- start=T1";
+	struct reap_entry e, eg;
+
+	CU_ASSERT_EQUAL_FATAL(reap_parse_line(l, &e), 0);
+	CU_ASSERT_EQUAL_FATAL(reap_parse_line(g, &eg), 0);
+	CU_ASSERT_EQUAL(reap_is_live(&e, 1, 0, "T1"), 1);  /* live owner */
+	CU_ASSERT_EQUAL(reap_is_live(&e, 1, 0, "T2"), 0);  /* recycled pid */
+	CU_ASSERT_EQUAL(reap_is_live(&e, 0, 0, "T1"), 0);  /* dead owner */
+	CU_ASSERT_EQUAL(reap_is_live(&e, 1, -1, ""), 1);   /* unreadable */
+	CU_ASSERT_EQUAL(reap_is_live(&eg, 1, 0, "T1"), 0); /* garbage */
+}
+
+/* ---- the keeper channel ------------------------------------------------- */
+
+static void
+test_kmsg_fd(void)
+{
+	int sv[2], fd = -1;
+	struct kmsg m;
+	struct stat a, b;
+
+	CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	CU_ASSERT_EQUAL(kmsg_send(sv[0], 'R', 7, 0), 0);
+	CU_ASSERT_EQUAL(kmsg_recv(sv[1], &m, &fd), 0);
+	CU_ASSERT_EQUAL(m.type, 'R');
+	CU_ASSERT_EQUAL(m.val, 7);
+	CU_ASSERT(fd > 2);
+	CU_ASSERT(fstat(0, &a) == 0 && fstat(fd, &b) == 0 &&
+		  a.st_ino == b.st_ino);
+	CU_ASSERT(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+	CU_ASSERT_EQUAL(kmsg_send(sv[0], 'F', 125, -1), 0);
+	CU_ASSERT_EQUAL(kmsg_recv(sv[1], &m, &fd), 0);
+	CU_ASSERT(m.type == 'F' && m.val == 125 && fd == -1);
+	close(sv[0]);
+	CU_ASSERT_EQUAL(kmsg_recv(sv[1], &m, &fd), -1); /* EOF */
+	close(sv[1]);
+}
+
+/* ---- the supervisor's decisions ------------------------------------------ */
+
+static void
+sv_init(struct sv *s, uint64_t timeout_at)
+{
+	memset(s, 0, sizeof(*s));
+	s->code = -1;
+	s->timeout_at = timeout_at;
+}
+
+static void
+test_sv_timeout(void)
+{
+	struct sv s;
+
+	sv_init(&s, 5000);
+	CU_ASSERT_EQUAL(run_decide(&s, 4999, 0), 0);
+	CU_ASSERT_EQUAL(s.code, -1);
+	CU_ASSERT_EQUAL(run_next_wake(&s, 4500), 500);
+	CU_ASSERT_EQUAL(run_decide(&s, 5000, 0), RUN_SV_TIMEOUT);
+	CU_ASSERT_EQUAL(s.code, 124);
+	CU_ASSERT_EQUAL(s.grace_at, 5000 + RUN_GRACE_MS);
+	CU_ASSERT_EQUAL(run_decide(&s, 6000, 0), 0); /* once; grace runs */
+	CU_ASSERT_EQUAL(run_next_wake(&s, 6000), 1000);
+	CU_ASSERT_EQUAL(run_decide(&s, 7000, 0), RUN_SV_STOP);
+	CU_ASSERT_EQUAL(s.code, 124);
+}
+
+static void
+test_sv_signal(void)
+{
+	struct sv s;
+
+	sv_init(&s, 0);
+	CU_ASSERT_EQUAL(run_next_wake(&s, 100), 1000); /* the cap tick */
+	CU_ASSERT_EQUAL(run_decide(&s, 100, 2), 0);
+	CU_ASSERT_EQUAL(s.code, 130);
+	CU_ASSERT_EQUAL(s.grace_at, 100 + RUN_GRACE_MS);
+	CU_ASSERT_EQUAL(run_decide(&s, 200, 15), 0); /* the first decides */
+	CU_ASSERT_EQUAL(s.code, 130);
+	CU_ASSERT_EQUAL(run_decide(&s, 100 + RUN_GRACE_MS, 2), RUN_SV_STOP);
+}
+
+static void
+test_sv_signal_then_timeout(void)
+{
+	struct sv s;
+
+	sv_init(&s, 1000);
+	CU_ASSERT_EQUAL(run_decide(&s, 900, 15), 0);
+	CU_ASSERT_EQUAL(s.code, 143);
+	/* the timeout still SIGTERMs, keeps 143 and never extends the grace */
+	CU_ASSERT_EQUAL(run_decide(&s, 1000, 15), RUN_SV_TIMEOUT);
+	CU_ASSERT_EQUAL(s.code, 143);
+	CU_ASSERT_EQUAL(s.grace_at, 900 + RUN_GRACE_MS);
+	CU_ASSERT_EQUAL(run_next_wake(&s, 1000), 1000); /* the tick first */
+	CU_ASSERT_EQUAL(run_next_wake(&s, 2500), 400);  /* then the grace */
+}
+
+/* ---- handoff ------------------------------------------------------------- */
+
+static char place[64], outd[64], outside[96];
+
+static void
+put(const char *rel, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", place, rel);
+	f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int
+setup(void)
+{
+	char p[128];
+
+	snprintf(place, sizeof(place), "/tmp/nova-ut-place.XXXXXX");
+	snprintf(outd, sizeof(outd), "/tmp/nova-ut-out.XXXXXX");
+	if (mkdtemp(place) == NULL || mkdtemp(outd) == NULL)
+		return -1;
+	snprintf(outside, sizeof(outside), "%s.secret", place);
+	snprintf(p, sizeof(p), "%s/d", place);
+	return mkdir(p, 0755);
+}
+
+static int
+teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s' '%s'", place, outd,
+		 outside);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int
+copy(const char *const *named, uint64_t max, struct handoff_stats *st,
+     char **why)
+{
+	struct strv v = {0};
+	int fd = open(place, O_PATH | O_DIRECTORY), rc;
+
+	for (size_t i = 0; named && named[i]; i++)
+		strv_push(&v, named[i]);
+	rc = handoff_copy(fd, outd, "job", &v, max, st, why);
+	close(fd);
+	strv_free(&v);
+	return rc;
+}
+
+static int
+out_exists(const char *rel)
+{
+	char p[256];
+	struct stat sb;
+
+	snprintf(p, sizeof(p), "%s/job/%s", outd, rel);
+	return lstat(p, &sb) == 0;
+}
+
+static void
+clean_out(void)
+{
+	char cmd[200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/job'", outd);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static void
+test_handoff_defaults(void)
+{
+	struct handoff_stats st;
+	char *why = NULL;
+
+	put("RESULT.md", "result\n");
+	put("usage.tsv", "a\tb\n");
+	CU_ASSERT_EQUAL(copy(NULL, 1 << 20, &st, &why), 0);
+	CU_ASSERT_PTR_NULL(why);
+	CU_ASSERT_EQUAL(st.files, 2);
+	CU_ASSERT_EQUAL(st.bytes, 11);
+	CU_ASSERT(out_exists("RESULT.md") && out_exists("usage.tsv"));
+	CU_ASSERT(!out_exists("repo.bundle")); /* absent: fine */
+	clean_out();
+}
+
+static void
+test_handoff_named_missing(void)
+{
+	static const char *const n[] = { "RESULT.md", "nope", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), -1);
+	CU_ASSERT_PTR_NOT_NULL(why);
+	CU_ASSERT(why && strstr(why, "nope") != NULL);
+	CU_ASSERT(!out_exists("RESULT.md")); /* measured first: nothing */
+	CU_ASSERT(!out_exists(""));
+	free(why);
+}
+
+static void
+test_handoff_link_outside(void)
+{
+	static const char *const n[] = { "evil", NULL };
+	struct handoff_stats st;
+	char p[128], *why = NULL;
+	FILE *f = fopen(outside, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("secret\n", f);
+	fclose(f);
+	snprintf(p, sizeof(p), "%s/evil", place);
+	CU_ASSERT_EQUAL_FATAL(symlink(outside, p), 0);
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), -1); /* named: refused */
+	CU_ASSERT(!out_exists("evil"));
+	free(why);
+	/* inside a directory: skipped, the rest copied */
+	snprintf(p, sizeof(p), "%s/d/evil", place);
+	CU_ASSERT_EQUAL_FATAL(symlink(outside, p), 0);
+	put("d/ok", "ok\n");
+	{
+		static const char *const d[] = { "d", NULL };
+
+		why = NULL;
+		CU_ASSERT_EQUAL(copy(d, 1 << 20, &st, &why), 0);
+		CU_ASSERT(out_exists("d/ok"));
+		CU_ASSERT(!out_exists("d/evil"));
+		CU_ASSERT(st.skipped >= 1);
+		free(why);
+	}
+	clean_out();
+}
+
+static void
+test_handoff_fifo_device(void)
+{
+	static const char *const d[] = { "d", NULL };
+	static const char *const f[] = { "d/fifo", NULL };
+	struct handoff_stats st;
+	char p[128], *why = NULL;
+
+	snprintf(p, sizeof(p), "%s/d/fifo", place);
+	CU_ASSERT_EQUAL_FATAL(mkfifo(p, 0644), 0);
+	if (geteuid() == 0) { /* mknod needs root: the device case */
+		snprintf(p, sizeof(p), "%s/d/null", place);
+		CU_ASSERT_EQUAL(mknod(p, S_IFCHR | 0666, makedev(1, 3)), 0);
+	}
+	CU_ASSERT_EQUAL(copy(d, 1 << 20, &st, &why), 0); /* no hang */
+	CU_ASSERT(!out_exists("d/fifo"));
+	CU_ASSERT(!out_exists("d/null"));
+	CU_ASSERT(out_exists("d/ok"));
+	free(why);
+	clean_out();
+	why = NULL;
+	CU_ASSERT_EQUAL(copy(f, 1 << 20, &st, &why), -1); /* named: refused */
+	free(why);
+	CU_ASSERT(!out_exists("d"));
+}
+
+static void
+test_handoff_cap(void)
+{
+	static const char *const n[] = { "RESULT.md", "usage.tsv", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	CU_ASSERT_EQUAL(copy(n, 10, &st, &why), -1); /* 11 bytes > 10 */
+	CU_ASSERT(why && strstr(why, "over --out-max-bytes") != NULL);
+	CU_ASSERT(!out_exists("RESULT.md"));
+	CU_ASSERT(!out_exists(""));
+	free(why);
+	why = NULL;
+	CU_ASSERT_EQUAL(copy(n, 11, &st, &why), 0); /* exactly the cap */
+	free(why);
+	clean_out();
+}
+
+/* The seam: after RESULT.md's descriptor was checked, swap the name for a
+ * link to the secret.  The bytes copied are the checked file's, never the
+ * secret's. */
+static void
+swap_hook(const char *rel)
+{
+	char p[128], q[128];
+
+	if (strcmp(rel, "RESULT.md") != 0)
+		return;
+	snprintf(p, sizeof(p), "%s/RESULT.md", place);
+	snprintf(q, sizeof(q), "%s/RESULT.md.old", place);
+	CU_ASSERT_EQUAL(rename(p, q), 0);
+	CU_ASSERT_EQUAL(symlink(outside, p), 0);
+}
+
+static void
+grow_hook(const char *rel)
+{
+	char p[128];
+	FILE *f;
+
+	(void)rel;
+	snprintf(p, sizeof(p), "%s/usage.tsv", place);
+	f = fopen(p, "a");
+	if (f != NULL) {
+		fputs("grown past the cap\n", f);
+		fclose(f);
+	}
+}
+
+static void
+test_handoff_swap_seam(void)
+{
+	static const char *const n[] = { "RESULT.md", NULL };
+	struct handoff_stats st;
+	char p[256], buf[64] = "";
+	char *why = NULL;
+	FILE *f;
+
+	handoff_hook = swap_hook;
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), 0);
+	handoff_hook = NULL;
+	free(why);
+	snprintf(p, sizeof(p), "%s/job/RESULT.md", outd);
+	f = fopen(p, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, "result\n");
+	clean_out();
+	/* now the name is a link: refused */
+	why = NULL;
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), -1);
+	free(why);
+	CU_ASSERT(!out_exists("RESULT.md"));
+}
+
+static void
+test_handoff_growth(void)
+{
+	static const char *const n[] = { "d/ok", "usage.tsv", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	handoff_hook = grow_hook;
+	CU_ASSERT_EQUAL(copy(n, 8, &st, &why), -1); /* 3 + 4 measured */
+	handoff_hook = NULL;
+	CU_ASSERT(why && strstr(why, "grew") != NULL);
+	CU_ASSERT(!out_exists("d/ok")); /* the partial copy was removed */
+	CU_ASSERT(!out_exists(""));
+	free(why);
+}
+
+int
+main(void)
+{
+	static const struct cu_case cases[] = {
+		{ "run flags parse", test_parse_ok },
+		{ "run defaults: 256 procs, 8 GiB, 64 MiB out", test_parse_defaults },
+		{ "validation matrix: every problem at once", test_matrix_all_at_once },
+		{ "missing name/size/command; --place wsb", test_matrix_missing },
+		{ "help before -- wins over every refusal", test_help_first },
+		{ "names", test_names },
+		{ "sizes", test_sizes },
+		{ "Go durations", test_durations },
+		{ "artifacts", test_artifacts },
+		{ "reap: list lines", test_reap_line },
+		{ "reap: live owner, recycled pid, unreadable start", test_reap_live },
+		{ "keeper channel passes a descriptor", test_kmsg_fd },
+		{ "supervisor: timeout, SIGTERM once, grace, stop", test_sv_timeout },
+		{ "supervisor: a caught signal is 128+N, the first decides", test_sv_signal },
+		{ "supervisor: a signal then the timeout", test_sv_signal_then_timeout },
+		{ "handoff: default artifacts when present", test_handoff_defaults },
+		{ "handoff: a named artifact must exist", test_handoff_named_missing },
+		{ "handoff: a link pointing outside", test_handoff_link_outside },
+		{ "handoff: FIFO and device", test_handoff_fifo_device },
+		{ "handoff: the cap before any byte", test_handoff_cap },
+		{ "handoff: swapped for a link during the copy", test_handoff_swap_seam },
+		{ "handoff: growth past the cap removes the partial copy", test_handoff_growth },
+		{ NULL, NULL }
+	};
+
+	return cu_run("run", setup, teardown, cases);
+}
