@@ -139,7 +139,12 @@ $(B)/tests/bench/%: tests/bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) -o $@ $<
 
-bench: all $(B)/tests/bench/benchrun
+# the egress bench renders its big plan with the host's own renderer
+$(B)/tests/bench/egress_plan: tests/bench/egress_plan.c $(HOST_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SAN) -Ihost -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
+
+bench: all $(B)/tests/bench/benchrun $(B)/tests/bench/egress_plan
 	@tests/bench/run.sh $(B)
 
 # ---- install ------------------------------------------------------------
@@ -159,7 +164,7 @@ install: $(B)/bin/nova-sandbox modules $(B)/nova-sandbox.pc
 	install -m 0755 $(B)/bin/nova-sandbox $(DESTDIR)$(BINDIR)/
 	$(foreach so,$(MODULE_SOS),install -m 0755 $(so) $(DESTDIR)$(MODULEDIR)/;)
 	install -m 0644 conf/nova-sandbox.conf $(DESTDIR)$(SYSCONFDIR)/nova-sandbox/
-	install -m 0644 api/ns_backend.h $(DESTDIR)$(INCLUDEDIR)/nova-sandbox/
+	install -m 0644 $(wildcard api/*.h) $(DESTDIR)$(INCLUDEDIR)/nova-sandbox/
 	install -m 0644 $(B)/nova-sandbox.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	install -m 0644 docs/man/nova-sandbox.1 $(DESTDIR)$(MANDIR)/man1/
 

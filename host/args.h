@@ -79,6 +79,9 @@ int verb_policy(const struct hostrun *hr, int argc, char **argv);
 int verb_probe(const struct hostrun *hr, int argc, char **argv);
 int verb_probe_step(const struct hostrun *hr, int argc, char **argv);
 int verb_version(const struct hostrun *hr, int argc, char **argv);
+/* run and reap (host/verb_run.c, host/verb_reap.c): reference 8 and 9. */
+int verb_run(const struct hostrun *hr, int argc, char **argv);
+int verb_reap(const struct hostrun *hr, int argc, char **argv);
 /* The banner on stdout. */
 int verb_help(void);
 /* Per-verb help for `verb` on stdout; returns 0, or -1 for no such help. */

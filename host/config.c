@@ -38,7 +38,7 @@ struct pdefault {
 };
 
 static const struct pdefault pdefaults[] = {
-	{ "linux", "landlock.so", NULL, NULL },
+	{ "linux", "landlock.so", "nftegress.so", "nsplace.so" },
 	{ "darwin", "seatbelt.dylib", NULL, "apfsvol.so" },
 	{ "windows", "jobobject.dll", NULL, NULL },
 };

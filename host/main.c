@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "out.h"
+#include "verb_egress.h"
 #include "verbs.h"
 
 extern char **environ;
@@ -75,8 +76,8 @@ unknown_verb(const char *w)
 
 	sbuf_add(&b, "unknown verb ");
 	out_json_str(&b, w);
-	sbuf_add(&b, "; available: check, modules, policy, probe, version; "
-		 "run: nova-sandbox help");
+	sbuf_add(&b, "; available: check, egress, modules, policy, probe, "
+		 "reap, run, version; run: nova-sandbox help");
 	rc = refuse_line("unknown_verb", b.s ? b.s : "", 2);
 	sbuf_free(&b);
 	return rc;
@@ -120,6 +121,9 @@ static const struct verbent verbtab[] = {
 	{ "probe", verb_probe },
 	{ "probe-step", verb_probe_step },
 	{ "modules", verb_modules },
+	{ "egress", verb_egress },
+	{ "run", verb_run },
+	{ "reap", verb_reap },
 };
 
 static int
@@ -132,11 +136,7 @@ dispatch(const struct hostrun *hr, int argc, char **argv)
 	for (size_t i = 0; i < sizeof(verbtab) / sizeof(verbtab[0]); i++)
 		if (strcmp(w, verbtab[i].name) == 0)
 			return verbtab[i].fn(hr, argc, argv);
-	if (strcmp(w, "run") == 0 || strcmp(w, "reap") == 0)
-		return args_wants_help(argc - 1, argv + 1) ?
-		    verb_help_for(w) == 0 ? 0 : verb_help() :
-		    not_built(w, 125);
-	if (strcmp(w, "worktree") == 0 || strcmp(w, "egress") == 0)
+	if (strcmp(w, "worktree") == 0)
 		return args_wants_help(argc - 1, argv + 1) ?
 		    verb_help_for(w) == 0 ? 0 : verb_help() :
 		    not_built(w, 2);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "args.h"
+#include "run.h"
+#include "verb_egress.h"
 
 static const char *const banner[] = {
 	"nova-sandbox: run ONE command inside a wall the operating system enforces.",
@@ -27,10 +29,17 @@ static const char *const banner[] = {
 	"               [--gpu <mode>] [--json] [-- <command> <args...>]",
 	"  nova-sandbox check [--json]",
 	"  nova-sandbox modules [--json]",
-	"  nova-sandbox run ...        not yet: not built in this version",
-	"  nova-sandbox reap ...       not yet: not built in this version",
+	"  nova-sandbox run --name <n> --size <8g> [--timeout <30m>] [--read <dir>]...",
+	"               [--max-procs <n>] [--max-mem <s>] [--out <dir> [--artifact <p>]...",
+	"               [--out-max-bytes <64m>]] -- <command> <args...>",
+	"  nova-sandbox run --help",
+	"  nova-sandbox reap [--dry-run]",
 	"  nova-sandbox worktree ...   not yet: not built in this version",
-	"  nova-sandbox egress ...     not yet: not built in this version",
+	"  nova-sandbox egress plan --run <id> --policy <file> --model-host <host> --resolver <ip>",
+	"               [--bench-cidr <cidr>]... --uid <n> | --veth <if> --out <file>",
+	"  nova-sandbox egress apply --plan <file> --run <id>",
+	"  nova-sandbox egress check --plan <file> | --live --run <id> [--plan <file>]",
+	"  nova-sandbox egress drop --run <id>",
 	"  nova-sandbox version",
 	"  nova-sandbox help [<verb>]",
 	"",
@@ -64,6 +73,7 @@ static const char *const banner[] = {
 	"             execute; 127 not found; 128+N killed by signal N",
 	"  probe: 0 the wall held; 1 the wall is broken; 2 could not run",
 	"  policy, check, version, modules, help: 0 ok; 1 said no; 2 could not run",
+	"  egress: 0 done; 1 invariants or the kernel said NO; 2 could not run",
 	"",
 	"example:",
 	"nova-sandbox check",
@@ -97,8 +107,8 @@ static const struct verbdoc docs[] = {
 	{ "policy", ARGV_POLICY, "0 policy printed; 2 could not build it" },
 	{ "probe", ARGV_PROBE,
 	  "0 the wall held; 1 the wall is broken; 2 could not run" },
-	{ "run", 0, "125 not built in this version" },
-	{ "reap", 0, "125 not built in this version" },
+	{ "run", 0, "the command's own; 3 leak; 124 timeout; 125 refused" },
+	{ "reap", 0, "0 nothing remains; 3 something remains; 125 refused" },
 	{ "worktree", 0, "2 not built in this version" },
 	{ "egress", 0, "2 not built in this version" },
 };
@@ -169,6 +179,12 @@ verb_help_for(const char *verb)
 	for (size_t i = 0; i < sizeof(docs) / sizeof(docs[0]); i++)
 		if (strcmp(docs[i].verb, verb) == 0)
 			d = &docs[i];
+	if (strcmp(verb, "egress") == 0)
+		return egress_help(NULL);
+	if (strcmp(verb, "run") == 0)
+		return run_usage();
+	if (strcmp(verb, "reap") == 0)
+		return reap_usage();
 	if (d == NULL)
 		return -1;
 	printf("usage: nova-sandbox %s [flags]\n", verb);

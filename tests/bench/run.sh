@@ -29,6 +29,16 @@ printf '  %-44s %8s us  %.2fx\n' "nova-sandbox version (the tool's own exec)" "$
 	"$(awk "BEGIN{print $startup/$bare}")"
 printf '  %-44s %8s us  %.2fx\n' "nova-sandbox --write D -- /bin/true" "$walled" \
 	"$(awk "BEGIN{print $walled/$bare}")"
+place=$(median "$NS" run --name "bench-$$" --size 16m -- /bin/true)
+printf '  %-44s %8s us  %.2fx  (+%s us over the bare wrap: create + wall + destroy)\n' \
+	"nova-sandbox run --size 16m -- /bin/true" "$place" \
+	"$(awk "BEGIN{print $place/$bare}")" "$((place - walled))"
+if [ "$(id -u)" = 0 ]; then
+	rplace=$("$BR" "$N" "$NS" run --name "bench-root-$$" --size 16m -- /bin/true | cut -d' ' -f1)
+	printf '  %-44s %8s us  %.2fx  (+%s us over the bare wrap)\n' \
+		"  the same as root (no user namespace)" "$rplace" \
+		"$(awk "BEGIN{print $rplace/$bare}")" "$((rplace - walled))"
+fi
 if command -v bwrap >/dev/null 2>&1; then
 	bw=$(median "$(command -v bwrap)" --ro-bind / / /bin/true)
 	printf '  %-44s %8s us  %.2fx\n' "bwrap --ro-bind / / /bin/true" "$bw" \
@@ -45,3 +55,4 @@ for k in 10 100 1000; do
 	t=$("${as_user[@]}" "$BR" "$((N / 3))" "$NS" "${args[@]}" --write "$work/w" -- /bin/true | cut -d' ' -f1)
 	printf '  %-44s %8s us  (+%s us over the empty wall)\n' "$k --read paths" "$t" "$((t - walled))"
 done
+tests/bench/egress.sh "$B"

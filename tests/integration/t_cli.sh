@@ -31,13 +31,13 @@ run "$NS" frobnicate
 expect_rc 2
 expect_err '^SANDBOX REFUSED reason=unknown_verb: unknown verb "frobnicate"; available: '
 
-t "run and reap are not built: 125; worktree and egress: 2"
+t "run refuses bad input with 125 (t_run.sh has the rest); worktree is not built: 2"
 run "$NS" run --name x; expect_rc 125
-expect_err '^SANDBOX REFUSED reason=no_sandbox: run is not built in this version'
-run "$NS" reap; expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_size: '
+run "$NS" reap --nope; expect_rc 125
 run "$NS" worktree; expect_rc 2
 run "$NS" egress plan; expect_rc 2
-expect_err 'egress is not built in this version'
+expect_err '^EGRESS REFUSED reason=no_command: egress plan writes the plan to --out'
 
 # ---- help -------------------------------------------------------------
 t "help banner: pinned lines, on stdout, exit 0"

@@ -105,8 +105,10 @@ test_defaults(void)
 	CU_ASSERT_STRING_EQUAL(cfg.platform, "linux");
 	CU_ASSERT_EQUAL_FATAL(cfg.wall.n, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.wall.v[0], "landlock.so");
-	CU_ASSERT_EQUAL(cfg.egress.n, 0);
-	CU_ASSERT_EQUAL(cfg.place.n, 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.egress.n, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.egress.v[0], "nftegress.so");
+	CU_ASSERT_EQUAL_FATAL(cfg.place.n, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.place.v[0], "nsplace.so");
 	snprintf(exp, sizeof(exp), "%s/%s", stage_exe(), NS_MODULEDIR_REL);
 	real = realpath(exp, NULL);
 	CU_ASSERT_STRING_EQUAL(cfg.moduledir, real ? real : exp);
@@ -160,7 +162,9 @@ test_good_file(void)
 	CU_ASSERT_STRING_EQUAL(cfg.wall.v[2], "c.so");
 	CU_ASSERT_EQUAL_FATAL(cfg.egress.n, 1);
 	CU_ASSERT_STRING_EQUAL(cfg.egress.v[0], "e.so");
-	CU_ASSERT_EQUAL(cfg.place.n, 0); /* darwin's place is not ours */
+	/* darwin's place is not ours; linux keeps its compiled-in place */
+	CU_ASSERT_EQUAL_FATAL(cfg.place.n, 1);
+	CU_ASSERT_STRING_EQUAL(cfg.place.v[0], "nsplace.so");
 	CU_ASSERT_STRING_EQUAL(config_option(&cfg, "a", "level"), "3");
 	CU_ASSERT_STRING_EQUAL(config_option(&cfg, "a", "mode"),
 			       "quoted value");
@@ -180,7 +184,7 @@ test_platform_absent_keeps_defaults(void)
 	CU_ASSERT(has_refusal(want("nolinux.conf", ":5: unknown section "
 		  "[bwrap]; the sections are [nova-sandbox], [linux], "
 		  "[darwin], [windows] and one per module named in them "
-		  "(here: s, landlock)")));
+		  "(here: s, landlock, nftegress, nsplace)")));
 	CU_ASSERT_EQUAL(load_text("nolinux2.conf", "[darwin]\nwall = s.dylib\n"
 				  "[landlock]\nk = v\n"), 0);
 	CU_ASSERT_EQUAL_FATAL(cfg.wall.n, 1);
@@ -229,7 +233,7 @@ test_unknown_section(void)
 				  "  [ Other ]  \nk = v\n"), 1);
 	CU_ASSERT(has_refusal(want("s.conf", ":4: unknown section [other]; "
 		  "the sections are [nova-sandbox], [linux], [darwin], "
-		  "[windows] and one per module named in them (here: a, b)")));
+		  "[windows] and one per module named in them (here: a, b, nftegress, nsplace)")));
 }
 
 static void
