@@ -286,7 +286,9 @@ struct ns_place {
 	 * it (opened inside the place, after mounting); the host then passes
 	 * it to the supervisor (SCM_RIGHTS) and sets it there before used()
 	 * and destroy().  For a place without enter the host opens root
-	 * itself after create().  The host closes it; destroy() MUST NOT. */
+	 * itself after create(), and closes it again BEFORE destroy() (an open
+	 * descriptor keeps a volume busy).  The host closes it; destroy() MUST
+	 * NOT. */
 	int32_t root_fd;
 	/* A directory the place hides from the command (mounted over), or ""
 	 * (create() fills it).  The host refuses a --read or a command beneath

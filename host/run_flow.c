@@ -640,6 +640,12 @@ finish(struct runctx *c, struct sv *s, int code, int ran)
 	refusals_free(&c->pr);
 	t = run_now_ms();
 	run_step("delete", 0);
+	if (c->pm.place.enter == NULL && c->place.root_fd >= 0) {
+		/* a volume visible to everyone: our own descriptor would keep
+		 * it busy against the unmount (ABI: closed before destroy) */
+		close(c->place.root_fd);
+		c->place.root_fd = -1;
+	}
 	gone = killed && c->pm.place.destroy(&c->phs.host, &c->place) == NS_OK;
 	if (c->place.root_fd >= 0)
 		close(c->place.root_fd);
