@@ -303,19 +303,23 @@ ns_ep_hook_of(const char *s)
 	return NS_EGRESS_HOOK_NONE;
 }
 
+/* Byte i of the netmask of a /plen prefix. */
+static uint8_t
+ns_ep_mask_byte(int plen, int i)
+{
+	int keep = plen - 8 * i;
+
+	return keep >= 8 ? 0xff : keep <= 0 ? 0 : (uint8_t)(0xff << (8 - keep));
+}
+
 static int
 ns_ep_mask_ok(const struct ns_egress_addr *a)
 {
 	int bytes = a->fam == 4 ? 4 : 16;
 
-	for (int i = 0; i < bytes; i++) {
-		int keep = a->plen - 8 * i;
-		uint8_t m = keep >= 8 ? 0xff : keep <= 0 ? 0 :
-		    (uint8_t)(0xff << (8 - keep));
-
-		if (a->a[i] & (uint8_t)~m)
+	for (int i = 0; i < bytes; i++)
+		if (a->a[i] & (uint8_t)~ns_ep_mask_byte(a->plen, i))
 			return 0;
-	}
 	return 1;
 }
 
@@ -373,12 +377,8 @@ ns_egress_addr_in(const struct ns_egress_addr *b, const struct ns_egress_addr *p
 	if (b->fam != p->fam || b->plen < p->plen)
 		return 0;
 	m.plen = p->plen;
-	for (int i = 0; i < 16; i++) {
-		int keep = p->plen - 8 * i;
-
-		m.a[i] &= keep >= 8 ? 0xff : keep <= 0 ? 0 :
-		    (uint8_t)(0xff << (8 - keep));
-	}
+	for (int i = 0; i < 16; i++)
+		m.a[i] &= ns_ep_mask_byte(p->plen, i);
 	return memcmp(m.a, p->a, 16) == 0;
 }
 

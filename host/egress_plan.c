@@ -49,12 +49,6 @@ egress_addr_denied(const struct ns_egress_addr *a, const struct ns_egress_addr *
 	return 0;
 }
 
-static int
-in_names(const struct strv *names, const char *s)
-{
-	return strv_contains(names, s);
-}
-
 int
 egress_check_input(const struct egress_input *in, struct refusals *r)
 {
@@ -80,11 +74,11 @@ egress_check_input(const struct egress_input *in, struct refusals *r)
 				  "interface): an unscoped default deny would "
 				  "wall the bench itself") >= 0;
 	for (size_t i = 0; egress_base_names[i]; i++)
-		if (!in_names(&in->names, egress_base_names[i]))
+		if (!strv_contains(&in->names, egress_base_names[i]))
 			n += refusals_add(r, "bad_policy", "%s must carry the "
 					  "base name %s", in->policy_path,
 					  egress_base_names[i]) >= 0;
-	if (in->model_host == NULL || !in_names(&in->names, in->model_host))
+	if (in->model_host == NULL || !strv_contains(&in->names, in->model_host))
 		n += refusals_add(r, "bad_model_host", "--model-host wants "
 				  "a host the policy file %s already carries "
 				  "(a new host is a reviewed change to that "

@@ -276,6 +276,9 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 			     "address of the resolver%s%.60s", a->resolver ?
 			     ", got " : "", a->resolver ? a->resolver : "");
 	in->cidrs = calloc(a->cidrs.n + 1, sizeof(in->cidrs[0]));
+	if (in->cidrs == NULL)	/* never a plan without its bench denies */
+		refusals_add(r, "bad_cidr", "out of memory reading "
+			     "--bench-cidr");
 	for (size_t i = 0; in->cidrs && i < a->cidrs.n; i++)
 		if (parse_cidr(a->cidrs.v[i], &in->cidrs[in->n_cidrs]) == 0)
 			in->n_cidrs++;

@@ -167,12 +167,15 @@ static int
 talk(struct mnl_socket *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
 	char *buf = malloc(RXBUF);
-	uint32_t seq = nlh->nlmsg_seq, port = mnl_socket_get_portid(nl);
+	uint32_t seq = nlh ? nlh->nlmsg_seq : 0;
+	uint32_t port = mnl_socket_get_portid(nl);
 	ssize_t n;
 	int rc = -EIO;
 
-	if (buf == NULL)
+	if (buf == NULL || nlh == NULL) {
+		free(buf);
 		return -ENOMEM;
+	}
 	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
 		rc = -errno;
 		goto out;
@@ -207,7 +210,8 @@ table_cb(const struct nlmsghdr *nlh, void *data)
 		ti->found = 1;
 		ti->flags = nftnl_table_get_u32(t, NFTNL_TABLE_FLAGS);
 	}
-	nftnl_table_free(t);
+	if (t != NULL)	/* libnftnl's frees do not take NULL */
+		nftnl_table_free(t);
 	return MNL_CB_OK;
 }
 
@@ -268,7 +272,8 @@ chain_cb(const struct nlmsghdr *nlh, void *data)
 			 nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE) : "filter");
 	}
 out:
-	nftnl_chain_free(c);
+	if (c != NULL)
+		nftnl_chain_free(c);
 	return MNL_CB_OK;
 }
 
@@ -306,31 +311,36 @@ rule_cb(const struct nlmsghdr *nlh, void *data)
 			break;
 		}
 out:
-	nftnl_rule_free(r);
+	if (r != NULL)
+		nftnl_rule_free(r);
 	return MNL_CB_OK;
 }
 
+/* A dump (or GETTABLE) request naming only the table; NULL on ENOMEM. */
 static struct nlmsghdr *
 get_msg(char *buf, uint16_t type, uint16_t flags, const char *table)
 {
 	struct nlmsghdr *nlh = nftnl_nlmsg_build_hdr(buf, type, NFPROTO_INET,
 						     flags, (uint32_t)time(NULL));
+	struct nftnl_table *t;
+	struct nftnl_chain *c;
+	struct nftnl_rule *r;
 
 	if (type == NFT_MSG_GETTABLE) {
-		struct nftnl_table *t = nftnl_table_alloc();
-
+		if ((t = nftnl_table_alloc()) == NULL)
+			return NULL;
 		nftnl_table_set_str(t, NFTNL_TABLE_NAME, table);
 		nftnl_table_nlmsg_build_payload(nlh, t);
 		nftnl_table_free(t);
 	} else if (type == NFT_MSG_GETCHAIN) {
-		struct nftnl_chain *c = nftnl_chain_alloc();
-
+		if ((c = nftnl_chain_alloc()) == NULL)
+			return NULL;
 		nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, table);
 		nftnl_chain_nlmsg_build_payload(nlh, c);
 		nftnl_chain_free(c);
 	} else {
-		struct nftnl_rule *r = nftnl_rule_alloc();
-
+		if ((r = nftnl_rule_alloc()) == NULL)
+			return NULL;
 		nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
 		nftnl_rule_nlmsg_build_payload(nlh, r);
 		nftnl_rule_free(r);
@@ -397,13 +407,20 @@ ne_read_table(const char *table, struct nelines *out)
 static int
 drop_with(const char *table, uint16_t type)
 {
-	char buf[8192];
-	struct mnl_nlmsg_batch *b = mnl_nlmsg_batch_start(buf, sizeof(buf));
+	char buf[8192];	/* twice the limit: see send_plan */
+	struct mnl_nlmsg_batch *b = mnl_nlmsg_batch_start(buf, sizeof(buf) / 2);
 	struct nftnl_table *t = nftnl_table_alloc();
 	struct nlmsghdr *nlh;
 	uint32_t seq = (uint32_t)time(NULL), es = 0;
 	int err = 0, committed = 0, rc;
 
+	if (b == NULL || t == NULL) {
+		if (t)
+			nftnl_table_free(t);
+		if (b)
+			mnl_nlmsg_batch_stop(b);
+		return -ENOMEM;
+	}
 	nftnl_batch_begin(mnl_nlmsg_batch_current(b), seq++);
 	mnl_nlmsg_batch_next(b);
 	nftnl_table_set_str(t, NFTNL_TABLE_NAME, table);

@@ -83,13 +83,58 @@ ne_ready(const struct ns_host *h)
 
 /* ---- the plan text, strictly the rendered grammar --------------------- */
 
+/* The run's table name, or a refusal: a run id that is not a bare
+ * identifier never reaches netlink, whatever the host checked. */
+static int
+table_of(const struct ns_host *h, const char *run, char out[80])
+{
+	size_t n = run ? strlen(run) : 0;
+
+	if (n == 0 || n > 32 || strspn(run, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n) {
+		say(h, "no_name", "the run id must be 1-32 of [A-Za-z0-9_]; "
+		    "nothing was sent");
+		return -1;
+	}
+	snprintf(out, 80, "nova_egress_%s", run);
+	return 0;
+}
+
+/* The nesting each line kind needs (table 0, chain 1, base and rules 2),
+ * and a hook this module enforces: anything else is refused, never
+ * approximated (a prerouting chain is not an input chain). */
+static const char *
+misplaced(const struct ns_egress_line *l, int depth, int tables)
+{
+	switch (l->kind) {
+	case NS_EGRESS_LINE_TABLE:
+		return depth != 0 || tables > 0 ? "a second or nested table" :
+		    NULL;
+	case NS_EGRESS_LINE_CHAIN:
+		return depth != 1 ? "a chain outside the table" : NULL;
+	case NS_EGRESS_LINE_BASE:
+		if (depth != 2)
+			return "a base line outside a chain";
+		return l->hook < NS_EGRESS_HOOK_OUTPUT ||
+		    l->hook > NS_EGRESS_HOOK_INPUT ?
+		    "a hook other than output, forward or input" : NULL;
+	case NS_EGRESS_LINE_RULE:
+		return depth != 2 ? "a rule outside a chain" : NULL;
+	case NS_EGRESS_LINE_CLOSE:
+		return depth == 0 ? "unbalanced braces" : NULL;
+	default:
+		return NULL;
+	}
+}
+
 static int
 plan_parse(const struct ns_host *h, const char *text, size_t len,
 	   struct plan *p)
 {
 	size_t i = 0, e, cap = 0;
 	unsigned no = 0;
-	int chain = -1, depth = 0;
+	int chain = -1, depth = 0, tables = 0;
+	const char *bad;
 
 	while (i < len) {
 		struct pline pl;
@@ -107,9 +152,13 @@ plan_parse(const struct ns_host *h, const char *text, size_t len,
 			    "%s", no, pl.l.why);
 			return -1;
 		}
+		if ((bad = misplaced(&pl.l, depth, tables)) != NULL) {
+			say(h, "bad_plan", "plan line %u: %s", no, bad);
+			return -1;
+		}
 		if (pl.l.kind == NS_EGRESS_LINE_TABLE)
-			depth++, snprintf(p->table, sizeof(p->table), "%s",
-					  pl.l.name);
+			depth++, tables++, snprintf(p->table, sizeof(p->table),
+						    "%s", pl.l.name);
 		else if (pl.l.kind == NS_EGRESS_LINE_CHAIN)
 			depth++, chain = (int)p->n;
 		else if (pl.l.kind == NS_EGRESS_LINE_CLOSE)
@@ -358,7 +407,9 @@ send_plan(const struct ns_host *h, const struct plan *p, const char *text,
 	int err = 0, committed = 0, rc = NS_E_SYSTEM;
 
 	memset(&bt, 0, sizeof(bt));
-	bt.buf = malloc(sz);
+	/* libmnl builds each message before it checks the limit: the
+	 * buffer is twice the limit so the last one cannot overrun it */
+	bt.buf = malloc(2 * sz);
 	bt.lineof = calloc(p->n + 4, sizeof(unsigned));
 	bt.seq0 = bt.seq = (uint32_t)time(NULL);
 	if (bt.buf && bt.lineof)
@@ -397,7 +448,8 @@ ne_apply(const struct ns_host *h, const char *run, const char *plan,
 	int rc;
 
 	memset(&p, 0, sizeof(p));
-	snprintf(want, sizeof(want), "nova_egress_%s", run);
+	if (table_of(h, run, want) < 0)
+		return NS_E_REFUSED;
 	if (plan_parse(h, plan, len, &p) < 0) {
 		free(p.v);
 		return NS_E_REFUSED;
@@ -422,7 +474,8 @@ ne_read_live(const struct ns_host *h, const char *run)
 	char table[80];
 	int rc;
 
-	snprintf(table, sizeof(table), "nova_egress_%s", run);
+	if (table_of(h, run, table) < 0)
+		return NS_E_REFUSED;
 	rc = ne_read_table(table, &live);
 	if (rc == -ENOENT) {
 		say(h, "no_table", "table inet %s is not in the kernel: never "
@@ -449,7 +502,8 @@ ne_drop(const struct ns_host *h, const char *run)
 	char table[80];
 	int rc;
 
-	snprintf(table, sizeof(table), "nova_egress_%s", run);
+	if (table_of(h, run, table) < 0)
+		return NS_E_REFUSED;
 	rc = ne_drop_table(table);
 	if (rc == 0)
 		return NS_OK;

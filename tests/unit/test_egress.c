@@ -112,7 +112,9 @@ test_plan_refusals(void)
 
 	memset(&p, 0, sizeof(p));
 	CU_ASSERT_NOT_EQUAL(build(NULL, NULL, "nope.example.com", &p, &r), 0);
-	CU_ASSERT(refusals_all(&r, "no_selector") || r.n >= 2);
+	CU_ASSERT_EQUAL(r.n, 2);
+	CU_ASSERT(r.n == 2 && strcmp(r.v[0].reason, "no_selector") == 0 &&
+		  strcmp(r.v[1].reason, "bad_model_host") == 0);
 	refusals_free(&r);
 	CU_ASSERT_NOT_EQUAL(build("4242", NULL, "evil.example.org", &p, &r), 0);
 	CU_ASSERT_EQUAL(r.n, 1);
