@@ -86,16 +86,12 @@ static void refuse(struct pstate *ps, const char *tok, const char *fmt, ...)
 static void
 refuse(struct pstate *ps, const char *tok, const char *fmt, ...)
 {
-	struct sbuf b = {0};
 	va_list ap;
-	int rc;
 
 	va_start(ap, fmt);
-	rc = sbuf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	if (rc < 0 || refusals_add(ps->r, tok, "%s", b.s ? b.s : "") < 0)
+	if (refusals_vadd(ps->r, tok, fmt, ap) < 0)
 		ps->nomem = 1;
-	sbuf_free(&b);
+	va_end(ap);
 }
 
 int

@@ -163,18 +163,14 @@ sbuf_free(struct sbuf *b)
 }
 
 int
-refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
+refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
+	      va_list ap)
 {
 	struct sbuf b = {0};
-	va_list ap;
-	int rc;
 
 	if (grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v)) < 0)
 		return -1;
-	va_start(ap, fmt);
-	rc = sbuf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	if (rc < 0) {
+	if (sbuf_vaddf(&b, fmt, ap) < 0) {
 		sbuf_free(&b);
 		return -1;
 	}
@@ -184,6 +180,18 @@ refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
 		return -1;
 	r->n++;
 	return 0;
+}
+
+int
+refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = refusals_vadd(r, reason, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int

@@ -51,6 +51,8 @@ struct refusals {
 
 int refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 3, 0)));
 int refusals_all(const struct refusals *r, const char *reason);
 void refusals_free(struct refusals *r);
 

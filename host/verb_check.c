@@ -94,28 +94,20 @@ gather(const struct hostrun *hr, struct checkres *c)
 }
 
 static void
-json_out(const struct checkres *c, const char *why)
+json_out(const struct checkres *c)
 {
 	struct sbuf b = {0};
 
-	if (why != NULL) {
-		sbuf_add(&b, "{\"result\":{\"verb\":\"check\",\"status\":"
-			 "\"refused\",\"exit\":2,\"remedy\":\"nova-sandbox "
-			 "check -h\",\"why\":[");
-		out_json_str(&b, why);
-		sbuf_add(&b, "]}}");
-	} else {
-		sbuf_add(&b, "{\"result\":{\"verb\":\"check\",\"status\":"
-			 "\"ok\",\"exit\":0},\"facts\":{\"backend\":");
-		out_json_str(&b, c->backend);
-		sbuf_add(&b, ",\"abi\":");
-		out_json_str(&b, c->abi);
-		sbuf_add(&b, ",\"net\":");
-		out_json_str(&b, c->net);
-		sbuf_add(&b, ",\"hosts\":\"none\",\"note\":");
-		out_json_str(&b, c->note ? c->note : "");
-		sbuf_add(&b, "}}");
-	}
+	sbuf_add(&b, "{\"result\":{\"verb\":\"check\",\"status\":"
+		 "\"ok\",\"exit\":0},\"facts\":{\"backend\":");
+	out_json_str(&b, c->backend);
+	sbuf_add(&b, ",\"abi\":");
+	out_json_str(&b, c->abi);
+	sbuf_add(&b, ",\"net\":");
+	out_json_str(&b, c->net);
+	sbuf_add(&b, ",\"hosts\":\"none\",\"note\":");
+	out_json_str(&b, c->note ? c->note : "");
+	sbuf_add(&b, "}}");
 	out_line(stdout, "%s", b.s ? b.s : "{}");
 	sbuf_free(&b);
 }
@@ -139,11 +131,11 @@ refuse_check(const char *why, int json)
 	char *t;
 
 	if (json) {
-		struct sbuf s = {0};
+		struct refusals r = {0};
 
-		sbuf_addf(&s, "bad_flag: %s", why);
-		json_out(NULL, s.s ? s.s : "");
-		sbuf_free(&s);
+		refusals_add(&r, "bad_flag", "%s", why);
+		out_json_refused("check", 2, &r);
+		refusals_free(&r);
 		return 2;
 	}
 	t = out_text(why);
@@ -169,7 +161,7 @@ verb_check(const struct hostrun *hr, int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	gather(hr, &c);
 	if (json)
-		json_out(&c, NULL);
+		json_out(&c);
 	else
 		line_out(&c);
 	free(c.note);

@@ -55,16 +55,14 @@ static void
 refuse1(struct probe *p, const char *tok, const char *fmt, ...)
 {
 	struct refusals r = {0};
-	struct sbuf b = {0};
 	va_list ap;
 
 	va_start(ap, fmt);
-	sbuf_vaddf(&b, fmt, ap);
+	if (refusals_vadd(&r, tok, fmt, ap) < 0)
+		refusals_add(&r, "sandbox_failed", "out of memory");
 	va_end(ap);
-	refusals_add(&r, tok, "%s", b.s ? b.s : "");
 	say_refusals(p, &r);
 	refusals_free(&r);
-	sbuf_free(&b);
 }
 
 static void
@@ -283,7 +281,7 @@ spawn_step(struct probe *p, const char *name, const char *path)
 	unsigned char nonce[16];
 	char hex[33];
 	struct strv env = {0};
-	int fds[2], dn, code = -2;
+	int fds[2], dn, wrote, code = -2;
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
 	struct ns_launch l = { sizeof(l), { -1, -1, -1 }, NULL, 1 };
 	const char *argv[6] = { p->pol.argv.v[0], "probe-step", hex, name,
@@ -296,8 +294,9 @@ spawn_step(struct probe *p, const char *name, const char *path)
 	for (size_t i = 0; i < sizeof(nonce); i++)
 		snprintf(hex + 2 * i, 3, "%02x", nonce[i]);
 	dn = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (write(fds[1], nonce, sizeof(nonce)) == (ssize_t)sizeof(nonce) &&
-	    close(fds[1]) == 0 && dn >= 0 && child_env(p, hex, &env) == 0) {
+	wrote = write(fds[1], nonce, sizeof(nonce)) == (ssize_t)sizeof(nonce);
+	if (close(fds[1]) == 0 && wrote && dn >= 0 &&
+	    child_env(p, hex, &env) == 0) {
 		l.stdio[1] = l.stdio[2] = dn;
 		l.extra_fds = &fds[0];
 		v.argv = argv;

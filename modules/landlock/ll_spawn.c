@@ -211,6 +211,20 @@ restrict_once(const struct ns_host *host, struct ll_state *st)
 	return NS_OK;
 }
 
+/* Every extra descriptor is a real one: a -1 would leave the tool's own
+ * descriptor with that number open in the command (child_fds places
+ * nothing there and child_close starts above it). */
+static int
+extras_valid(const struct ns_launch *l)
+{
+	if (l->n_extra_fds > 0 && l->extra_fds == NULL)
+		return 0;
+	for (size_t i = 0; i < l->n_extra_fds; i++)
+		if (l->extra_fds[i] < 0)
+			return 0;
+	return 1;
+}
+
 static int
 check_args(const struct ns_host *host, const struct ll_state *st,
 	   const struct ns_policy *pol, const struct ns_launch *launch,
@@ -223,6 +237,9 @@ check_args(const struct ns_host *host, const struct ll_state *st,
 	if (launch->n_extra_fds > LL_MAX_EXTRA_FDS)
 		return fail(host, "landlock.so: more than 64 descriptors to "
 				  "pass", E2BIG);
+	if (!extras_valid(launch))
+		return fail(host, "landlock.so: an extra descriptor to pass "
+				  "is missing", EBADF);
 	if ((pol->flags ^ st->pol_flags) & NS_POLICY_NET_DENY)
 		return fail(host, "landlock.so: the policy's net-deny differs "
 				  "from the one prepared", EINVAL);

@@ -202,6 +202,25 @@ test_fds(void)
 	close(fd);
 }
 
+/* A missing extra descriptor (-1) is refused (82: spawn failed) rather
+ * than leaving the tool's own fd 3 open in the command. */
+static void
+test_missing_extra_fd_refused(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC), extra[1] = { -1 };
+	int three = fd == 3 ? 3 : dup2(fd, 3);
+	const char *see = "test -e /proc/self/fd/3";
+
+	CU_ASSERT_FATAL(fd >= 0 && three == 3);
+	CU_ASSERT_FATAL(fcntl(3, F_SETFD, 0) == 0); /* inheritable */
+	/* control: without extras the tool's fd 3 is closed in the command */
+	CU_ASSERT_NOT_EQUAL(run(1, see, 1, NULL, 0), 0);
+	CU_ASSERT_EQUAL(run(1, see, 1, extra, 1), 82);
+	if (fd != 3)
+		close(3);
+	close(fd);
+}
+
 static void
 test_exec_failure_reported(void)
 {
@@ -283,6 +302,8 @@ main(void)
 		{ "spawn twice, restrict once", test_spawn_twice },
 		{ "cannot signal the tool", test_cannot_signal_tool },
 		{ "only 0-2 and the passed fds", test_fds },
+		{ "a missing extra fd is refused",
+		  test_missing_extra_fd_refused },
 		{ "exec failure reported", test_exec_failure_reported },
 		{ "root refused", test_root_refused },
 		{ NULL, NULL }
