@@ -400,3 +400,21 @@ caps_runaway(pid_t root, size_t *left)
 	*left = u.live;
 	return CAPS_SURVIVORS;
 }
+
+int
+caps_enforce(pid_t root, const struct caps_limits *l, struct sbuf *b)
+{
+	struct caps_usage u;
+	enum caps_over over;
+	enum caps_tail tail;
+	size_t left = 0;
+
+	if (caps_count(root, &u) != 0)
+		return 0;
+	over = caps_decide(&u, l);
+	if (over == CAPS_UNDER)
+		return 0;
+	tail = caps_runaway(getpid(), &left);
+	(void)caps_text(b, over, &u, l, tail, left);
+	return 1;
+}

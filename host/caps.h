@@ -92,4 +92,10 @@ int caps_limit_nproc(const struct caps_limits *l);
  * Returns the tail; *left is the members still running. */
 enum caps_tail caps_runaway(pid_t root, size_t *left);
 
+/* One count of root's tree against l: past a cap, the tool's whole tree
+ * is frozen and killed (caps_runaway(getpid())) and the RUNAWAY text
+ * (caps_text) is put into b.  1 when it was past a cap, 0 when under or
+ * when the tree could not be counted (it is let run). */
+int caps_enforce(pid_t root, const struct caps_limits *l, struct sbuf *b);
+
 #endif

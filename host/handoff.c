@@ -74,7 +74,7 @@ copy_bytes(struct hcopy *h, int in, int out, const char *rel)
 		h->total += (uint64_t)n;
 		if (h->total > h->max)
 			return fail(h, "%s grew during the copy: the total "
-				    "passed --out-max-bytes%s", rel, "");
+				    "passed --out-max-bytes", rel);
 		for (ssize_t off = 0, w; off < n; off += w)
 			if ((w = write(out, buf + off, (size_t)(n - off))) < 0)
 				return fail(h, "writing %s: %s", rel,
@@ -102,7 +102,7 @@ copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
 		return fail(h, "creating %s: %s", rel, strerror(errno));
 	if (strv_push(&h->made, rel) < 0) {
 		close(out);
-		return fail(h, "out of memory%s%s", "", "");
+		return fail(h, "out of memory");
 	}
 	rc = copy_bytes(h, in, out, rel);
 	if (rc == 0 && fchmod(out, sb->st_mode & 0777) != 0)
@@ -121,7 +121,7 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 
 	if (mkdirat(dstdir, leaf, 0755) == 0) {
 		if (strv_push(&h->made, rel) < 0)
-			return fail(h, "out of memory%s%s", "", "");
+			return fail(h, "out of memory");
 	} else if (errno != EEXIST) {
 		return fail(h, "mkdir %s: %s", rel, strerror(errno));
 	}
@@ -185,7 +185,7 @@ walk_entry(struct hcopy *h, int in, int dstdir, const char *rel,
 	int fd = -1, rc;
 
 	if (sbuf_addf(&sub, "%s/%s", rel, leaf) < 0)
-		return fail(h, "out of memory%s%s", "", "");
+		return fail(h, "out of memory");
 	rc = open_input(h, in, leaf, &fd, &sb);
 	if (rc == 0)
 		h->st->skipped += h->copying ? 0 : 1;
@@ -233,7 +233,7 @@ open_artifact(struct hcopy *h, int root, const char *path, int *fd,
 		free(dup_path);
 		if (cur >= 0)
 			close(cur);
-		return fail(h, "out of memory%s%s", "", "");
+		return fail(h, "out of memory");
 	}
 	for (p = dup_path; rc == 1; p = slash + 1) {
 		int next;
@@ -275,12 +275,11 @@ missing(struct hcopy *h, int root, const char *path, int named)
 	    errno == ENOENT)
 		return 0;
 	if (named && fstatat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-		return fail(h, "the artifact %s is not in the place%s", path,
-			    "");
+		return fail(h, "the artifact %s is not in the place", path);
 	return fail(h, "the artifact %s is not a regular file or a "
 		    "directory on the place (a link, FIFO, device or a "
-		    "file of another filesystem); nothing was copied%s",
-		    path, "");
+		    "file of another filesystem); nothing was copied",
+		    path);
 }
 
 /* Make the destination's parent directories for a nested artifact. */
@@ -292,7 +291,7 @@ dst_parent(struct hcopy *h, const char *path, int *dfd, const char **leaf)
 	size_t used = 0;
 
 	if (copy == NULL || cur < 0)
-		return free(copy), fail(h, "out of memory%s%s", "", "");
+		return free(copy), fail(h, "out of memory");
 	for (p = copy; (slash = strchr(p, '/')) != NULL; p = slash + 1) {
 		int next;
 
@@ -428,8 +427,8 @@ handoff_copy(int root_fd, const char *out, const char *name,
 	h.outfd = -1;
 	*why = NULL;
 	if (fstat(root_fd, &sb) != 0)
-		rc = fail(&h, "the place's root cannot be read: %s%s",
-			  strerror(errno), "");
+		rc = fail(&h, "the place's root cannot be read: %s",
+			  strerror(errno));
 	else {
 		h.dev = sb.st_dev;
 		rc = pass(&h, root_fd, named);

@@ -37,14 +37,6 @@ struct runctx {
 	uint64_t t0;
 };
 
-static int
-flush_refusals(struct refusals *r)
-{
-	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
-	refusals_free(r);
-	return 125;
-}
-
 /* ---- loading -------------------------------------------------------- */
 
 int
@@ -287,25 +279,11 @@ relay(int sig)
 static void
 relay_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
 	sigset_t none;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = relay;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	run_handlers(relay);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-static int
-wstatus(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 125;
 }
 
 static void __attribute__((noreturn))
@@ -325,7 +303,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	    NS_OK || proc.pid <= 0) {
 		refusals_add(&c->w.r, "sandbox_failed", "the command could "
 			     "not be started inside the wall");
-		flush_refusals(&c->w.r);
+		run_refuse(&c->w.r, 125);
 		_exit(125);
 	}
 	g_cmd = (sig_atomic_t)proc.pid;
@@ -336,7 +314,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 		if (p < 0)
 			break;
 		if (p == (pid_t)proc.pid) {
-			code = wstatus(st);
+			code = run_status(st);
 			break;
 		}
 	}
@@ -455,7 +433,7 @@ keeper_fail(int sock, struct refusals *r, int code)
 	if (r->n == 0)
 		refusals_add(r, "sandbox_failed", "the place could not be "
 			     "entered");
-	flush_refusals(r);
+	run_refuse(r, 125);
 	kmsg_send(sock, 'F', code, -1);
 	_exit(code);
 }
@@ -520,7 +498,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	while (waitpid(init, &st, 0) < 0)
 		if (errno != EINTR)
 			_exit(125);
-	_exit(wstatus(st));
+	_exit(run_status(st));
 }
 
 /* ---- the supervisor ------------------------------------------------------ */
@@ -542,21 +520,15 @@ static void
 leak_line(struct runctx *c, const struct sv *s, size_t left)
 {
 	struct sbuf rem = {0};
-	char *n = out_field(c->a->name), *id = out_field(c->place.id), *rm;
 
 	if (c->place.remedy[0] != '\0' && left == 0)
 		sbuf_add(&rem, c->place.remedy);
 	else
 		sbuf_addf(&rem, "kill -KILL %ld", (long)(s->init > 0 ? s->init :
 							 s->keeper));
-	rm = out_text(rem.s ? rem.s : "");
-	out_line(stderr, "SANDBOX LEAK name=%s volume=%s remedy=\"%s\"",
-		 n ? n : "-", id ? id : "-", rm ? rm : "");
+	run_leak_line(c->a->name, c->place.id, rem.s ? rem.s : "");
 	run_note("the place could not be removed: run the remedy, then "
 		 "nova-sandbox reap");
-	free(n);
-	free(id);
-	free(rm);
 	sbuf_free(&rem);
 }
 
@@ -605,7 +577,7 @@ handoff(struct runctx *c, int code)
 		run_step("out", t);
 		refusals_add(&r, "out_failed", "%s; run: nova-sandbox help run",
 			     why ? why : "the handoff failed");
-		flush_refusals(&r);
+		run_refuse(&r, 125);
 		free(why);
 		return code == 0 ? 125 : code;
 	}
@@ -617,11 +589,23 @@ handoff(struct runctx *c, int code)
 	return code;
 }
 
+static void
+done_line(const struct runctx *c, int code, uint64_t freed)
+{
+	uint64_t ms = run_now_ms() - c->t0;
+	char *n = out_field(c->a->name);
+
+	out_line(stderr, "SANDBOX DONE name=%s exit=%d wall=%llu.%03llu "
+		 "freed=%llu", n ? n : "-", code, (unsigned long long)(ms / 1000),
+		 (unsigned long long)(ms % 1000), (unsigned long long)freed);
+	free(n);
+}
+
 /* Kill, handoff, measure, delete, DONE (and LEAK). */
 static int
 finish(struct runctx *c, struct sv *s, int code, int ran)
 {
-	uint64_t t = run_now_ms(), freed = 0, now;
+	uint64_t t = run_now_ms(), freed = 0;
 	size_t left = 0;
 	int killed, gone;
 
@@ -651,17 +635,7 @@ finish(struct runctx *c, struct sv *s, int code, int ran)
 		close(c->place.root_fd);
 	c->place.root_fd = -1;
 	run_step("delete", t);
-	now = run_now_ms();
-	{
-		char *n = out_field(c->a->name);
-
-		out_line(stderr, "SANDBOX DONE name=%s exit=%d wall=%llu.%03llu "
-			 "freed=%llu", n ? n : "-", code,
-			 (unsigned long long)((now - c->t0) / 1000),
-			 (unsigned long long)((now - c->t0) % 1000),
-			 (unsigned long long)(gone ? freed : 0));
-		free(n);
-	}
+	done_line(c, code, gone ? freed : 0);
 	if (gone)
 		return code;
 	leak_line(c, s, left);
@@ -702,7 +676,7 @@ supervise_run(struct runctx *c, struct sv *s, int sock)
 static int
 start_keeper(struct runctx *c)
 {
-	struct sv s = { 0, 0, 0, 0, 0, 0, -1 };
+	struct sv s = SV_INIT;
 	struct caps_limits caps = { c->a->max_procs, c->a->max_mem };
 	int sv[2], code;
 	pid_t sup = getpid();
@@ -736,22 +710,38 @@ look_and_create(struct runctx *c)
 
 	run_step("look", 0);
 	if (c->pm.place.look(&c->phs.host, c->a->name, &exists) != NS_OK)
-		return flush_refusals(&c->pr);
+		return run_refuse(&c->pr, 125);
 	run_step("look", t);
 	if (exists) {
 		refusals_add(&c->pr, "volume_exists", "a place named %s "
 			     "already exists; nothing was made; pick another "
 			     "--name", c->a->name);
-		return flush_refusals(&c->pr);
+		return run_refuse(&c->pr, 125);
 	}
 	c->t0 = run_now_ms();
 	run_step("create", 0);
 	c->place.struct_size = sizeof(c->place);
 	c->place.root_fd = -1;
 	if (c->pm.place.create(&c->phs.host, &req, &c->place) != NS_OK)
-		return flush_refusals(&c->pr);
+		return run_refuse(&c->pr, 125);
 	c->created = 1;
 	return 0;
+}
+
+/* The place exists: from here every path ends in finish(). */
+static int
+run_created(struct runctx *c, struct refusals *r)
+{
+	struct sv s = SV_INIT;
+	int code;
+
+	hidden_check(c, r);
+	if (r->n) {
+		run_refuse(r, 125);
+		return finish(c, &s, 125, 0);
+	}
+	code = start_keeper(c);
+	return code >= 0 ? code : finish(c, &s, 125, 0);
 }
 
 static void
@@ -779,28 +769,14 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 	c.args = args;
 	c.t0 = run_now_ms();
 	if (preflight(&c, &r) != 0) {
-		flush_refusals(&r);
+		run_refuse(&r, 125);
 		out_line(stderr, "%s", RUN_REMEDY);
 		ctx_free(&c);
 		return 125;
 	}
 	code = look_and_create(&c);
-	if (code == 0) {
-		hidden_check(&c, &r);
-		if (r.n) {
-			struct sv s = { 0, 0, 0, 0, 0, 0, -1 };
-
-			flush_refusals(&r);
-			code = finish(&c, &s, 125, 0);
-		} else {
-			code = start_keeper(&c);
-			if (code < 0) {
-				struct sv s = { 0, 0, 0, 0, 0, 0, -1 };
-
-				code = finish(&c, &s, 125, 0);
-			}
-		}
-	}
+	if (code == 0)
+		code = run_created(&c, &r);
 	ctx_free(&c);
 	return code;
 }

@@ -28,6 +28,7 @@ struct sv {
 	int timed_out, signalled;
 	int code;           /* set by a timeout or a caught signal, else -1 */
 };
+#define SV_INIT { 0, 0, 0, 0, 0, 0, -1 }
 
 #define RUN_SV_TIMEOUT 0x1 /* print TIMEOUT, SIGTERM the run */
 #define RUN_SV_STOP 0x2    /* the grace is over: go to the kill step */
@@ -37,6 +38,14 @@ uint64_t run_next_wake(const struct sv *s, uint64_t now);
 uint64_t run_now_ms(void);
 void run_step(const char *step, uint64_t since); /* since 0: start */
 void run_note(const char *text);
+/* SANDBOX LEAK name= volume= remedy="" (run and reap). */
+void run_leak_line(const char *name, const char *id, const char *remedy);
+/* Print r as SANDBOX REFUSED lines (help run), free it; returns code. */
+int run_refuse(struct refusals *r, int code);
+/* A wait status as an exit code: its own, 128+N for a signal, else 125. */
+int run_status(int st);
+/* SIGINT, SIGTERM, SIGHUP, SIGQUIT to fn (the supervisor and the init). */
+void run_handlers(void (*fn)(int));
 void run_signals_install(void);
 void run_set_target(pid_t pid);
 int run_caught(void);

@@ -132,11 +132,12 @@ owner_live(struct reapctx *c, const struct reap_entry *e)
 	return reap_is_live(e, pid_alive(e->owner), rc, now);
 }
 
+/* Never init, never the tool itself, whatever the module listed. */
 static void
 signal_all(const int64_t *pids, size_t n, int sig)
 {
 	for (size_t i = 0; i < n; i++)
-		if (pids[i] > 1)
+		if (pids[i] > 1 && pids[i] != (int64_t)getpid())
 			kill((pid_t)pids[i], sig);
 }
 
@@ -200,16 +201,7 @@ one_place(struct reapctx *c, const struct reap_entry *e, int64_t *pids)
 		return;
 	c->remained++;
 	say_refusals(c);
-	{
-		char *nm = out_field(e->name), *id = out_field(e->id);
-		char *rm = out_text(pl.remedy[0] ? pl.remedy : "-");
-
-		out_line(stderr, "SANDBOX LEAK name=%s volume=%s remedy=\"%s\"",
-			 nm ? nm : "-", id ? id : "-", rm ? rm : "-");
-		free(nm);
-		free(id);
-		free(rm);
-	}
+	run_leak_line(e->name, e->id, pl.remedy[0] ? pl.remedy : "-");
 }
 
 static int

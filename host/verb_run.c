@@ -43,8 +43,8 @@ on_signal(int sig)
 	errno = saved;
 }
 
-static void
-set_handlers(void (*fn)(int))
+void
+run_handlers(void (*fn)(int))
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct sigaction sa;
@@ -149,18 +149,30 @@ run_note(const char *text)
 	free(t);
 }
 
-static int
-print_refusals(struct refusals *r, int code)
+int
+run_refuse(struct refusals *r, int code)
 {
 	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
 	refusals_free(r);
 	return code;
 }
 
+void
+run_leak_line(const char *name, const char *id, const char *remedy)
+{
+	char *n = out_field(name), *v = out_field(id), *rm = out_text(remedy);
+
+	out_line(stderr, "SANDBOX LEAK name=%s volume=%s remedy=\"%s\"",
+		 n ? n : "-", v ? v : "-", rm ? rm : "-");
+	free(n);
+	free(v);
+	free(rm);
+}
+
 /* ---- the supervisor's wait ------------------------------------------- */
 
-static int
-status_code(int st)
+int
+run_status(int st)
 {
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
@@ -182,7 +194,7 @@ reap_ready(pid_t keeper, int *code)
 		if (p < 0)
 			return;
 		if (p == keeper)
-			*code = status_code(st);
+			*code = run_status(st);
 	}
 }
 
@@ -210,32 +222,17 @@ timeout_line(const struct run_args *a)
 	free(n);
 }
 
-/* Past a cap: freeze and kill the whole tree, print RUNAWAY. */
-static int
-runaway(enum caps_over over, const struct caps_usage *u,
-	const struct caps_limits *l)
-{
-	struct sbuf b = {0};
-	enum caps_tail tail;
-	size_t left = 0;
-
-	tail = caps_runaway(getpid(), &left);
-	if (caps_text(&b, over, u, l, tail, left) == 0)
-		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
-	sbuf_free(&b);
-	return CAPS_STATUS;
-}
-
+/* Past a cap: the whole tree killed, RUNAWAY printed, CAPS_STATUS. */
 static int
 over_cap(pid_t init, const struct caps_limits *l)
 {
-	struct caps_usage u;
-	enum caps_over over;
+	struct sbuf b = {0};
+	int over = init > 0 && caps_enforce(init, l, &b);
 
-	if (init <= 0 || caps_count(init, &u) != 0)
-		return 0;
-	over = caps_decide(&u, l);
-	return over == CAPS_UNDER ? 0 : runaway(over, &u, l);
+	if (over && b.s != NULL)
+		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
+	sbuf_free(&b);
+	return over ? CAPS_STATUS : 0;
 }
 
 /* The supervisor's decision for one pass (pure): a caught signal N sets
@@ -351,7 +348,7 @@ run_signals_install(void)
 {
 	sigset_t chld;
 
-	set_handlers(on_signal);
+	run_handlers(on_signal);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
@@ -389,7 +386,7 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 	if (rc != 0) {
 		if (rc < 0)
 			refusals_add(&r, "sandbox_failed", "out of memory");
-		print_refusals(&r, 125);
+		run_refuse(&r, 125);
 		out_line(stderr, "%s", RUN_REMEDY);
 		run_args_free(&a);
 		return 125;

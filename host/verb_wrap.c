@@ -104,37 +104,21 @@ wait_tick(const struct timespec *next)
 	return 0;
 }
 
-/* Past a cap: freeze and kill the tree, print RUNAWAY; the status. */
-static int
-runaway(enum caps_over over, const struct caps_usage *u,
-	const struct caps_limits *l)
-{
-	struct sbuf b = {0};
-	enum caps_tail tail;
-	size_t left = 0;
-
-	tail = caps_runaway(getpid(), &left);
-	if (caps_text(&b, over, u, l, tail, left) == 0)
-		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
-	sbuf_free(&b);
-	return CAPS_STATUS;
-}
-
 /* Count the command's tree (the tool's descendants); 1 when it was past a
- * cap and has been killed.  A tree that cannot be counted is let run. */
+ * cap and has been killed (RUNAWAY printed, the status in *code).  A tree
+ * that cannot be counted is let run. */
 static int
 over_cap(const struct caps_limits *l, int *code)
 {
-	struct caps_usage u;
-	enum caps_over over;
+	struct sbuf b = {0};
+	int over = caps_enforce(getpid(), l, &b);
 
-	if (caps_count(getpid(), &u) != 0)
-		return 0;
-	over = caps_decide(&u, l);
-	if (over == CAPS_UNDER)
-		return 0;
-	*code = runaway(over, &u, l);
-	return 1;
+	if (over && b.s != NULL)
+		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
+	sbuf_free(&b);
+	if (over)
+		*code = CAPS_STATUS;
+	return over;
 }
 
 /* 1 when the tool has no child left: then the command's tree is empty

@@ -260,22 +260,17 @@ make_dirs(const struct ns_host *h, struct ns_place *p, int chown_to,
 	if (fd < 0)
 		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: open "
 			   "%s: %s", p->root, strerror(errno));
-	for (size_t i = 0; i < 3; i++) {
-		int dfd = open(p->root, O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-		if (dfd < 0 || mkdirat(dfd, sub[i], 0700) != 0 ||
-		    (chown_to && fchownat(dfd, sub[i], uid, gid,
+	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		if (mkdirat(fd, sub[i], 0700) != 0 ||
+		    (chown_to && fchownat(fd, sub[i], uid, gid,
 					  AT_SYMLINK_NOFOLLOW) != 0)) {
 			int e = errno;
 
-			if (dfd >= 0)
-				close(dfd);
 			close(fd);
 			return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: "
 				   "making %s/%s: %s", p->root, sub[i],
 				   strerror(e));
 		}
-		close(dfd);
 	}
 	p->root_fd = fd;
 	return NS_OK;

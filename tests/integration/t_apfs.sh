@@ -156,6 +156,18 @@ wait "$busy" 2>/dev/null
 kill -0 "$busy" 2>/dev/null && _fail "the holder survived"
 stop_sleepers "$live" "$busy"
 
+t "reap: a holder that is the reap itself is dropped, never signalled"
+fresh
+sh -c 'exit 0' & dead=$!; wait $dead
+leftover self "pid=$dead\nstart=$START\n"
+export FAKE_APFS_BUSY_PID=caller
+run "$NS" reap
+expect_rc 0
+expect_err '^SANDBOX REAP volume=nova-self procs=0 deleted=yes$'
+expect_err '^SANDBOX REAP OK volumes=1$'
+expect_absent "$W/vol/nova-self"
+unset FAKE_APFS_BUSY_PID
+
 t "reap --dry-run: an orphan remains, exit 3, nothing deleted"
 fresh
 leftover dry 'garbage'
