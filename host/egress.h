@@ -29,15 +29,26 @@ typedef int (*egress_lookup_fn)(void *ctx, const struct ns_egress_addr *resolver
 int egress_dns_lookup(void *ctx, const struct ns_egress_addr *resolver,
 		      const char *name, struct ns_egress_addr *out, size_t max,
 		      size_t *n, char **why);
-/* The DNS wire parts, exposed for the unit suite.  build: a query for
- * name/qtype with id into buf; returns its length or -1.  parse: the A
- * (qtype 1) or AAAA (28) records of a reply to id; 0 ok (zero records is
- * ok), -1 with *why (static text). */
+/* The DNS wire parts, exposed for the unit suite.  query: a query for
+ * name/qtype with id into buf; returns its length or -1.  parse: the
+ * reply m to the query q (as sent): 0 with the A (qtype 1) or AAAA (28)
+ * records of the asked name and of the CNAME chain from it (zero records
+ * is ok; records for any other name are ignored); -2 when m is not a reply
+ * to q (another id, no QR bit, a question that is not q's name, type and
+ * class); -1 with *why (static text) for a reply that fails (an rcode, TC,
+ * malformed).  ask: send q on the connected datagram socket fd and wait
+ * up to timeout_ms for its reply, re-sending every 2 s of silence (a
+ * datagram that is not the reply is dropped, nothing is re-sent for it);
+ * 0 or -1 with *why. */
 int egress_dns_query(unsigned id, const char *name, int qtype,
 		     unsigned char *buf, size_t n);
-int egress_dns_parse(const unsigned char *msg, size_t len, unsigned id,
-		     int qtype, struct ns_egress_addr *out, size_t max, size_t *n,
+int egress_dns_parse(const unsigned char *m, size_t len,
+		     const unsigned char *q, size_t qlen,
+		     struct ns_egress_addr *out, size_t max, size_t *n,
 		     const char **why);
+int egress_dns_ask(int fd, const char *name, int qtype, long timeout_ms,
+		   struct ns_egress_addr *out, size_t max, size_t *n,
+		   const char **why);
 
 /* The policy file's text into names (lowercased, deduplicated, in file
  * order).  Every bad line is a refusal (bad_policy) naming path:line.
@@ -90,6 +101,14 @@ int egress_build(const struct egress_input *in, struct egress_plan *p,
 		 struct refusals *r);
 void egress_plan_free(struct egress_plan *p);
 
+/* Write the plan text to path, mode 0600, all or nothing: a temporary
+ * file in path's directory (which must exist; never created), written,
+ * fsynced and renamed over path; on any failure nothing is left and path
+ * is untouched.  A symlink at path is replaced, never followed.  0, or -1
+ * with *why (heap) set. */
+int egress_write_plan(const char *path, const char *text, size_t len,
+		      char **why);
+
 /* The ranges a pin (and the resolver) must never fall in. */
 int egress_addr_denied(const struct ns_egress_addr *a, const struct ns_egress_addr *cidrs,
 		       size_t n_cidrs, const char **what);
@@ -101,7 +120,8 @@ struct egress_audit {
 
 /* The auditor: parse plan text back and assert the invariants.  Adds one
  * refusal per problem (bad_table, bad_chain, bad_rule, unscoped_rule,
- * allow_any, allow_port, no_default_deny, no_metadata_deny).  Returns the
+ * allow_any, allow_port, no_default_deny, no_metadata_deny,
+ * deny_after_accept).  Returns the
  * number added, -1 on ENOMEM. */
 int egress_audit(const char *text, size_t len, struct egress_audit *a,
 		 struct refusals *r);

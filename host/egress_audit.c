@@ -70,6 +70,42 @@ is_metadata_drop(const struct ns_egress_rule *x)
 	    memcmp(x->daddr.a, md, 4) == 0 && x->l4 == 0;
 }
 
+static int
+is_bare(const struct ns_egress_rule *x)
+{
+	return x->daddr.fam == 0 && x->l4 == 0;
+}
+
+/* Denies before accepts: past the input chain's leading ICMPv6
+ * neighbour-discovery accepts, the first accept closes the drops; only
+ * the final bare selector drop may follow it. */
+static void
+deny_order(struct auditst *st, const struct chainst *c)
+{
+	size_t i = 0, first = 0;
+	int open = 0;
+
+	while (i < c->n && c->rules[i].accept && c->rules[i].l4 == 58)
+		i++;
+	for (; i < c->n; i++) {
+		const struct ns_egress_rule *x = &c->rules[i];
+
+		if (x->accept) {
+			if (!open)
+				first = i;
+			open = 1;
+			continue;
+		}
+		if (!open || (i == c->n - 1 && is_bare(x)))
+			continue;
+		refusals_add(st->r, "deny_after_accept", "line %u: chain %s "
+			     "drops after its first accept (line %u): every "
+			     "drop comes before the accepts, only the bare "
+			     "selector drop ends the chain", c->lines[i],
+			     c->name, c->lines[first]);
+	}
+}
+
 static void
 chain_tail(struct auditst *st, const struct chainst *c, int want_sel)
 {
@@ -87,8 +123,8 @@ chain_tail(struct auditst *st, const struct chainst *c, int want_sel)
 			     "must drop ip daddr 169.254.169.254 by name, "
 			     "before any accept", c->name, c->line);
 	last = c->n ? &c->rules[c->n - 1] : NULL;
-	if (last == NULL || last->accept || last->daddr.fam != 0 ||
-	    last->l4 != 0 || last->sel != want_sel)
+	if (last == NULL || last->accept || !is_bare(last) ||
+	    last->sel != want_sel)
 		refusals_add(st->r, "no_default_deny", "chain %s (line %u) "
 			     "must end in its bare selector drop", c->name,
 			     c->line);
@@ -116,6 +152,7 @@ chain_done(struct auditst *st, struct chainst *c)
 	want = c->base.hook == NS_EGRESS_HOOK_OUTPUT ? NS_EGRESS_SEL_UID : NS_EGRESS_SEL_IIF;
 	for (size_t i = 0; i < c->n; i++)
 		rule_problems(st, c, i, want, &c->rules[0]);
+	deny_order(st, c);
 	chain_tail(st, c, want);
 }
 

@@ -1,11 +1,14 @@
 /* egress_dns.c -- the production resolver of `egress plan`: one A and
  * one AAAA query over UDP to the named resolver on port 53, written by
- * hand (no libresolv), 10 s in all, retried every 2 s. */
+ * hand (no libresolv), 10 s in all, re-sent after 2 s of silence; only
+ * the reply to the question asked counts (see ask, egress_dns_parse). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -51,69 +54,200 @@ egress_dns_query(unsigned id, const char *name, int qtype, unsigned char *buf,
 	return (int)o;
 }
 
-/* Skip a (possibly compressed) name at *o. */
-static int
-skip_name(const unsigned char *m, size_t len, size_t *o)
-{
-	for (int hops = 0; hops < 128; hops++) {
-		if (*o >= len)
-			return -1;
-		if ((m[*o] & 0xc0) == 0xc0) {
-			*o += 2;
-			return *o <= len ? 0 : -1;
-		}
-		if (m[*o] & 0xc0)
-			return -1;
-		if (m[*o] == 0) {
-			(*o)++;
-			return 0;
-		}
-		*o += (size_t)m[*o] + 1;
-	}
-	return -1;
-}
-
 static unsigned
 u16(const unsigned char *p)
 {
 	return (unsigned)p[0] << 8 | p[1];
 }
 
-static int
-take_answer(const unsigned char *m, size_t len, size_t *o, int qtype,
-	    struct ns_egress_addr *out, size_t max, size_t *n)
-{
-	unsigned type, rdlen;
+#define NAME_BUF 256
+#define RR_MAX 256
+#define CHAIN_MAX 8
 
-	if (skip_name(m, len, o) < 0 || *o + 10 > len)
+/* Read a (possibly compressed) name at *o into out, lowercased and dotted
+ * ("" for the root); *o moves past it.  0 or -1 (malformed). */
+static int
+read_name(const unsigned char *m, size_t len, size_t *o, char *out)
+{
+	size_t p = *o, w = 0;
+	int jumped = 0;
+
+	for (int hops = 0; hops < 128; hops++) {
+		if (p >= len)
+			return -1;
+		if ((m[p] & 0xc0) == 0xc0) {
+			if (p + 1 >= len)
+				return -1;
+			if (!jumped)
+				*o = p + 2;
+			jumped = 1;
+			p = (size_t)(m[p] & 0x3f) << 8 | m[p + 1];
+			continue;
+		}
+		if (m[p] & 0xc0)
+			return -1;
+		if (m[p] == 0) {
+			if (!jumped)
+				*o = p + 1;
+			out[w] = '\0';
+			return 0;
+		}
+		if (p + 1 + m[p] > len || w + m[p] + 2 > NAME_BUF)
+			return -1;
+		if (w > 0)
+			out[w++] = '.';
+		for (size_t i = 0; i < m[p]; i++) {
+			unsigned char c = m[p + 1 + i];
+
+			out[w++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+		}
+		p += (size_t)m[p] + 1;
+	}
+	return -1;
+}
+
+struct question {
+	char name[NAME_BUF];
+	unsigned type, class;
+};
+
+/* The one question at offset 12; *o moves past it. */
+static int
+read_question(const unsigned char *m, size_t len, size_t *o,
+	      struct question *q)
+{
+	*o = 12;
+	if (len < 12 || u16(m + 4) != 1 || read_name(m, len, o, q->name) < 0 ||
+	    *o + 4 > len)
 		return -1;
-	type = u16(m + *o);
-	rdlen = u16(m + *o + 8);
-	*o += 10;
-	if (*o + rdlen > len)
+	q->type = u16(m + *o);
+	q->class = u16(m + *o + 2);
+	*o += 4;
+	return 0;
+}
+
+struct rr {
+	char owner[NAME_BUF];
+	unsigned type, class, rdlen;
+	size_t rdata;
+};
+
+static int
+read_rr(const unsigned char *m, size_t len, size_t *o, struct rr *r)
+{
+	if (read_name(m, len, o, r->owner) < 0 || *o + 10 > len)
 		return -1;
-	if ((int)type == qtype && u16(m + *o - 8) == 1 && *n < max &&
-	    rdlen == (qtype == 1 ? 4u : 16u)) {
+	r->type = u16(m + *o);
+	r->class = u16(m + *o + 2);
+	r->rdlen = u16(m + *o + 8);
+	r->rdata = *o + 10;
+	*o += 10 + r->rdlen;
+	return *o <= len ? 0 : -1;
+}
+
+/* The asked name and the CNAME chain from it (at most CHAIN_MAX). */
+static size_t
+cname_chain(const unsigned char *m, size_t len, const struct rr *rrs,
+	    size_t nrr, char chain[][NAME_BUF])
+{
+	size_t k = 1, o;
+	int grew = 1;
+
+	while (grew && k < CHAIN_MAX) {
+		grew = 0;
+		for (size_t i = 0; i < nrr && !grew; i++) {
+			if (rrs[i].type != 5 || rrs[i].class != 1 ||
+			    strcmp(rrs[i].owner, chain[k - 1]) != 0)
+				continue;
+			o = rrs[i].rdata;
+			if (read_name(m, len, &o, chain[k]) < 0)
+				return k;
+			grew = 1;
+			for (size_t j = 0; j < k; j++)	/* a loop ends it */
+				grew &= strcmp(chain[j], chain[k]) != 0;
+			k += (size_t)grew;
+		}
+	}
+	return k;
+}
+
+static void
+take_addrs(const unsigned char *m, const struct rr *rrs, size_t nrr,
+	   char chain[][NAME_BUF], size_t nchain, unsigned qtype,
+	   struct ns_egress_addr *out, size_t max, size_t *n)
+{
+	unsigned want = qtype == 1 ? 4 : 16;
+
+	for (size_t i = 0; i < nrr && *n < max; i++) {
+		int named = 0;
+
+		if (rrs[i].type != qtype || rrs[i].class != 1 ||
+		    rrs[i].rdlen != want)
+			continue;
+		for (size_t j = 0; j < nchain; j++)
+			named |= strcmp(rrs[i].owner, chain[j]) == 0;
+		if (!named)
+			continue;
 		memset(&out[*n], 0, sizeof(out[*n]));
 		out[*n].fam = qtype == 1 ? 4 : 6;
 		out[*n].plen = qtype == 1 ? 32 : 128;
-		memcpy(out[*n].a, m + *o, rdlen);
+		memcpy(out[*n].a, m + rrs[i].rdata, want);
 		(*n)++;
 	}
-	*o += rdlen;
+}
+
+/* Is m a reply to q at all: the id, QR, and the question echoed. */
+static int
+is_reply_to(const unsigned char *m, size_t len, const unsigned char *q,
+	    size_t qlen, struct question *asked, size_t *o)
+{
+	struct question got;
+	size_t qo;
+
+	if (len < 12 || qlen < 12 || u16(m) != u16(q) || !(m[2] & 0x80) ||
+	    read_question(q, qlen, &qo, asked) < 0)
+		return 0;
+	return read_question(m, len, o, &got) == 0 &&
+	    strcmp(got.name, asked->name) == 0 && got.type == asked->type &&
+	    got.class == asked->class;
+}
+
+static int
+parse_answers(const unsigned char *m, size_t len, size_t o,
+	      const struct question *asked, struct ns_egress_addr *out,
+	      size_t max, size_t *n, const char **why)
+{
+	char chain[CHAIN_MAX][NAME_BUF];
+	size_t an = u16(m + 6), nrr = 0, nchain;
+	struct rr *rrs;
+
+	if (an > RR_MAX)
+		return *why = "a reply with too many records", -1;
+	if ((rrs = calloc(an ? an : 1, sizeof(*rrs))) == NULL)
+		return *why = "out of memory", -1;
+	for (; nrr < an; nrr++)
+		if (read_rr(m, len, &o, &rrs[nrr]) < 0) {
+			free(rrs);
+			return *why = "a malformed reply", -1;
+		}
+	snprintf(chain[0], NAME_BUF, "%s", asked->name);
+	nchain = cname_chain(m, len, rrs, nrr, chain);
+	take_addrs(m, rrs, nrr, chain, nchain, asked->type, out, max, n);
+	free(rrs);
 	return 0;
 }
 
 int
-egress_dns_parse(const unsigned char *m, size_t len, unsigned id, int qtype,
-		 struct ns_egress_addr *out, size_t max, size_t *n, const char **why)
+egress_dns_parse(const unsigned char *m, size_t len, const unsigned char *q,
+		 size_t qlen, struct ns_egress_addr *out, size_t max, size_t *n,
+		 const char **why)
 {
+	struct question asked;
 	size_t o = 12;
-	unsigned qd, an;
 
 	*n = 0;
-	if (len < 12 || u16(m) != (id & 0xffff) || !(m[2] & 0x80))
-		return *why = "not a reply to our query", -1;
+	if (!is_reply_to(m, len, q, qlen, &asked, &o))
+		return *why = "not a reply to our query", -2;
 	if (m[2] & 0x02)
 		return *why = "the answer was truncated (TCP fallback is not "
 		    "implemented)", -1;
@@ -121,15 +255,7 @@ egress_dns_parse(const unsigned char *m, size_t len, unsigned id, int qtype,
 		return *why = "no such name (NXDOMAIN)", -1;
 	if ((m[3] & 0x0f) != 0)
 		return *why = "the resolver answered with an error", -1;
-	qd = u16(m + 4);
-	an = u16(m + 6);
-	for (unsigned i = 0; i < qd; i++)
-		if (skip_name(m, len, &o) < 0 || (o += 4) > len)
-			return *why = "a malformed reply", -1;
-	for (unsigned i = 0; i < an; i++)
-		if (take_answer(m, len, &o, qtype, out, max, n) < 0)
-			return *why = "a malformed reply", -1;
-	return 0;
+	return parse_answers(m, len, o, &asked, out, max, n, why);
 }
 
 static long
@@ -174,7 +300,9 @@ open_to(const struct ns_egress_addr *res)
 	return fd;
 }
 
-/* One question, answered or timed out by `end`. */
+/* One question, answered or timed out by `end`.  The query goes out
+ * again only after DNS_RETRY_MS of silence; a datagram that is not its
+ * reply (another id, another question) is dropped and the wait goes on. */
 static int
 ask(int fd, const char *name, int qtype, const struct timespec *end,
     struct ns_egress_addr *out, size_t max, size_t *n, const char **why)
@@ -182,8 +310,9 @@ ask(int fd, const char *name, int qtype, const struct timespec *end,
 	unsigned char q[300], a[4096];
 	unsigned short id;
 	struct pollfd pfd = { fd, POLLIN, 0 };
+	struct timespec resend = { 0, 0 };
 	ssize_t k;
-	int ql;
+	int ql, rc;
 	long wait;
 
 	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
@@ -192,18 +321,27 @@ ask(int fd, const char *name, int qtype, const struct timespec *end,
 	if (ql < 0)
 		return *why = "not a name a query can carry", -1;
 	while ((wait = left_ms(end)) > 0) {
-		if (send(fd, q, (size_t)ql, 0) < 0 && errno != ECONNREFUSED)
-			return *why = strerror(errno), -1;
-		if (poll(&pfd, 1, (int)(wait < DNS_RETRY_MS ? wait :
-					 DNS_RETRY_MS)) <= 0)
+		if (left_ms(&resend) <= 0) {
+			if (send(fd, q, (size_t)ql, 0) < 0 &&
+			    errno != ECONNREFUSED)
+				return *why = strerror(errno), -1;
+			clock_gettime(CLOCK_MONOTONIC, &resend);
+			resend.tv_sec += DNS_RETRY_MS / 1000;
+		}
+		if (wait > left_ms(&resend))
+			wait = left_ms(&resend);
+		if (poll(&pfd, 1, (int)(wait > 0 ? wait : 0)) <= 0)
 			continue;
 		k = recv(fd, a, sizeof(a), 0);
 		if (k < 0 && errno == ECONNREFUSED)
 			return *why = "the resolver refused (nothing listens "
 			    "on port 53)", -1;
-		if (k >= 12 && u16(a) == id)
-			return egress_dns_parse(a, (size_t)k, id, qtype, out,
-						max, n, why);
+		if (k < 0)
+			continue;
+		rc = egress_dns_parse(a, (size_t)k, q, (size_t)ql, out, max,
+				      n, why);
+		if (rc != -2)
+			return rc;
 	}
 	return *why = "no answer from the resolver within 10 s", -1;
 }
@@ -236,4 +374,21 @@ egress_dns_lookup(void *ctx, const struct ns_egress_addr *resolver, const char *
 	}
 	*n = n4 + n6;
 	return 0;
+}
+
+int
+egress_dns_ask(int fd, const char *name, int qtype, long timeout_ms,
+	       struct ns_egress_addr *out, size_t max, size_t *n,
+	       const char **why)
+{
+	struct timespec end;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += timeout_ms / 1000;
+	end.tv_nsec += (timeout_ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	return ask(fd, name, qtype, &end, out, max, n, why);
 }

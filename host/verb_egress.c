@@ -192,32 +192,6 @@ read_file(const char *path, size_t max, struct sbuf *b, char **why)
 	return sbuf_addn(b, "", 0) < 0 ? -1 : 0;
 }
 
-static int
-write_out(const char *path, const struct sbuf *text, char **why)
-{
-	struct stat st;
-	size_t o = 0;
-	ssize_t k = 0;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		      O_CLOEXEC, 0600);
-
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    fchmod(fd, 0600) < 0) {
-		*why = strdup(fd < 0 ? strerror(errno) : "not a regular file");
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	while (o < text->len && (k = write(fd, text->s + o,
-					   text->len - o)) > 0)
-		o += (size_t)k;
-	if (o < text->len || close(fd) < 0) {
-		*why = strdup(strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- plan -------------------------------------------------------------- */
 
 /* "a.b.c.d/n" (host bits are masked off), or -1. */
@@ -308,7 +282,7 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 
 	if (egress_audit(p->text.s, p->text.len, &au, r) != 0)
 		return said_no(r);
-	if (write_out(a->out, &p->text, &why) < 0) {
+	if (egress_write_plan(a->out, p->text.s, p->text.len, &why) < 0) {
 		refusals_add(r, "bad_out", "--out %s cannot be written: %s "
 			     "(its directory must exist)", a->out, why);
 		free(why);

@@ -201,6 +201,31 @@ expect_rc 2
 expect_err "^EGRESS REFUSED reason=bad_address: evil.example.org resolved to 127.0.0.1, inside a denied range \(loopback\)"
 expect_absent "$D/bad.nft"
 
+t "plan --out on a full filesystem fails midway, leaves no temporary, keeps the old plan"
+# an 8 KiB tmpfs in a private mount namespace (gone with it): the old plan
+# takes one page, the temporary gets one and then ENOSPC; 120 bench
+# CIDRs make the plan bigger than the filesystem.  Control: the same plan
+# in a roomy directory is written whole.
+BIG=()
+for i in $(seq 1 120); do BIG+=(--bench-cidr "203.0.113.$i/32"); done
+mkdir -p "$D/tiny"
+run env TINY="$D/tiny" unshare -m bash -c '
+	mount -t tmpfs -o size=8k,mode=700 nse-tiny "$TINY" || exit 99
+	echo old > "$TINY/p.nft"
+	ip netns exec "$@"; rc=$?
+	echo "entries: $(ls -A "$TINY" | tr "\n" " ")"; echo "content: $(cat "$TINY/p.nft")"
+	exit $rc' _ $BN "$NS" egress plan --run e2e_full --policy "$POL" --model-host api.anthropic.com \
+	--resolver 198.51.100.53 --uid $U "${BIG[@]}" --out "$D/tiny/p.nft"
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=bad_out: --out $D/tiny/p.nft cannot be written: write: No space left on device"
+expect_out "^entries: p.nft $"
+expect_out "^content: old$"
+run nx $BN "$NS" egress plan --run e2e_full --policy "$POL" --model-host api.anthropic.com \
+	--resolver 198.51.100.53 --uid $U "${BIG[@]}" --out "$D/full.nft"
+expect_rc 0
+[ "$(stat -c %s "$D/full.nft")" -gt 4096 ] || _fail "the control plan is not bigger than the tiny filesystem"
+expect_eq "$(ls -A "$D/tiny" | wc -l)" 0 "entries left in the unmounted mount point"
+
 t "without CAP_NET_ADMIN apply is refused with what it needs"
 chmod 755 "$D"; chmod 644 "$D/e2e_uid.nft"
 run_as "$NS" egress apply --plan "$D/e2e_uid.nft" --run e2e_uid

@@ -2,7 +2,15 @@
  * (with a table resolver: no packet), the auditor against every tampered
  * form, and the DNS wire parser. */
 #include <CUnit/Basic.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/cu_run.h"
 #include "egress.h"
@@ -173,6 +181,21 @@ static const struct tamper {
 	{ "no_default_deny", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.9 drop\n\t}\n}\n" },
 	/* the metadata drop must come BEFORE any accept, not just exist */
 	{ "no_metadata_deny", HEAD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n" MD TAIL },
+	/* denies before accepts: every drop but the last comes before the
+	 * first accept (loopback, link-local, a bench CIDR after an accept) */
+	{ "deny_after_accept", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n"
+	  "\t\tmeta skuid 1 ip daddr 127.0.0.0/8 drop\n" TAIL },
+	{ "deny_after_accept", HEAD MD "\t\tmeta skuid 1 ip daddr 198.51.100.53 udp dport 53 accept\n"
+	  "\t\tmeta skuid 1 ip6 daddr fe80::/10 drop\n\t\tmeta skuid 1 ip daddr 198.51.100.128/25 drop\n" TAIL },
+	/* the input chain's leading ND accepts do not open the accept zone ... */
+	{ NULL, "table inet nova_egress_t1 {\n\tchain input {\n\t\ttype filter hook input priority filter; policy accept;\n"
+	  "\t\tiifname \"b0\" icmpv6 type nd-router-solicit accept\n\t\tiifname \"b0\" icmpv6 type nd-neighbor-solicit accept\n"
+	  "\t\tiifname \"b0\" ip daddr 169.254.169.254 drop\n\t\tiifname \"b0\" ip daddr 127.0.0.0/8 drop\n"
+	  "\t\tiifname \"b0\" ip daddr 198.51.100.53 udp dport 53 accept\n\t\tiifname \"b0\" drop\n\t}\n}\n" },
+	/* ... but one placed between the drops does */
+	{ "deny_after_accept", "table inet nova_egress_t1 {\n\tchain input {\n\t\ttype filter hook input priority filter; policy accept;\n"
+	  "\t\tiifname \"b0\" ip daddr 169.254.169.254 drop\n\t\tiifname \"b0\" icmpv6 type nd-neighbor-solicit accept\n"
+	  "\t\tiifname \"b0\" ip daddr 127.0.0.0/8 drop\n\t\tiifname \"b0\" drop\n\t}\n}\n" },
 	/* icmpv6 accepts: neighbour discovery in the input chain only */
 	{ "allow_port", HEAD MD "\t\tmeta skuid 1 icmpv6 type nd-neighbor-solicit accept\n" TAIL },
 	{ "allow_port", "table inet nova_egress_t1 {\n\tchain input {\n\t\ttype filter hook input priority filter; policy accept;\n"
@@ -226,30 +249,320 @@ test_rule_roundtrip(void)
 	CU_ASSERT_EQUAL(l.kind, NS_EGRESS_LINE_BAD);
 }
 
+/* ---- DNS: crafted replies --------------------------------------------- */
+
+static size_t
+put_name(unsigned char *b, const char *name)
+{
+	size_t o = 0;
+
+	while (*name) {
+		size_t l = strcspn(name, ".");
+
+		b[o++] = (unsigned char)l;
+		memcpy(b + o, name, l);
+		o += l;
+		name += l + (name[l] == '.');
+	}
+	b[o++] = 0;
+	return o;
+}
+
+/* A reply: the question as given (name, type, class), QR set. */
+static size_t
+reply(unsigned char *m, unsigned id, const char *qname, int qtype, int qclass)
+{
+	size_t o;
+
+	memset(m, 0, 12);
+	m[0] = (unsigned char)(id >> 8);
+	m[1] = (unsigned char)id;
+	m[2] = 0x81;
+	m[3] = 0x80;
+	m[5] = 1;
+	o = 12 + put_name(m + 12, qname);
+	m[o++] = 0;
+	m[o++] = (unsigned char)qtype;
+	m[o++] = 0;
+	m[o++] = (unsigned char)qclass;
+	return o;
+}
+
+/* One answer record; owner NULL is a pointer to the question name. */
+static size_t
+rr(unsigned char *m, size_t o, const char *owner, int type,
+   const unsigned char *rd, size_t rdlen)
+{
+	if (owner == NULL) {
+		m[o++] = 0xc0;
+		m[o++] = 12;
+	} else {
+		o += put_name(m + o, owner);
+	}
+	m[o++] = 0;
+	m[o++] = (unsigned char)type;
+	m[o++] = 0;
+	m[o++] = 1;
+	memset(m + o, 0, 3);
+	m[o + 3] = 60;
+	o += 4;
+	m[o++] = (unsigned char)(rdlen >> 8);
+	m[o++] = (unsigned char)rdlen;
+	memcpy(m + o, rd, rdlen);
+	m[7]++;
+	return o + rdlen;
+}
+
+static const unsigned char v4a[4] = { 192, 0, 2, 10 }, v4b[4] = { 192, 0, 2, 20 },
+	v4evil[4] = { 127, 0, 0, 1 },
+	v6a[16] = { 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
+
 static void
 test_dns_wire(void)
 {
-	unsigned char q[300], a[300];
+	unsigned char q[300], a[600];
 	struct ns_egress_addr out[4];
 	const char *why = NULL;
-	size_t n = 0;
+	size_t n = 0, al;
 	int ql = egress_dns_query(0x1234, "github.com", 1, q, sizeof(q));
 
 	CU_ASSERT_EQUAL_FATAL(ql, 12 + 12 + 4);
-	memcpy(a, q, (size_t)ql);
-	a[2] |= 0x80; /* QR */
-	a[7] = 2;     /* two answers: a compressed A and an AAAA (skipped) */
-	static const unsigned char ans[] = { 0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 10,
-		0xc0, 12, 0, 28, 0, 1, 0, 0, 0, 60, 0, 16, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
-	memcpy(a + ql, ans, sizeof(ans));
-	CU_ASSERT_EQUAL(egress_dns_parse(a, (size_t)ql + sizeof(ans), 0x1234, 1, out, 4, &n, &why), 0);
+	al = reply(a, 0x1234, "github.com", 1, 1);
+	CU_ASSERT_EQUAL(memcmp(a + 12, q + 12, (size_t)ql - 12), 0);
+	al = rr(a, al, NULL, 1, v4a, 4);
+	al = rr(a, al, NULL, 28, v6a, 16);	/* not the asked type: skipped */
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), 0);
 	CU_ASSERT_EQUAL_FATAL(n, 1);
 	CU_ASSERT_EQUAL(out[0].fam, 4);
 	CU_ASSERT_EQUAL(out[0].a[3], 10);
-	CU_ASSERT_EQUAL(egress_dns_parse(a, (size_t)ql + sizeof(ans), 0x4321, 1, out, 4, &n, &why), -1);
-	a[3] = 3; /* NXDOMAIN */
-	CU_ASSERT_EQUAL(egress_dns_parse(a, (size_t)ql + sizeof(ans), 0x1234, 1, out, 4, &n, &why), -1);
-	CU_ASSERT_EQUAL(egress_dns_parse(a, 20, 0x1234, 1, out, 4, &n, &why), -1);
+	a[1] = 0x35; /* another id: not a reply to this query */
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), -2);
+	a[1] = 0x34;
+	a[3] = 0x83; /* NXDOMAIN */
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), -1);
+	a[3] = 0x80;
+	CU_ASSERT_EQUAL(egress_dns_parse(a, 20, q, (size_t)ql, out, 4, &n, &why), -2);
+	/* the same name in another case is the same question */
+	al = reply(a, 0x1234, "GitHub.COM", 1, 1);
+	al = rr(a, al, NULL, 1, v4a, 4);
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), 0);
+	CU_ASSERT_EQUAL(n, 1);
+}
+
+static void
+test_dns_question_must_echo(void)
+{
+	static const struct { const char *name; int type, class; } bad[] = {
+		{ "api.github.com", 1, 1 },	/* another name */
+		{ "github.co", 1, 1 },
+		{ "github.com", 28, 1 },	/* another type */
+		{ "github.com", 1, 3 },		/* another class */
+	};
+	unsigned char q[300], a[600];
+	struct ns_egress_addr out[4];
+	const char *why = NULL;
+	size_t n = 9, al;
+	int ql = egress_dns_query(0x1234, "github.com", 1, q, sizeof(q));
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		al = reply(a, 0x1234, bad[i].name, bad[i].type, bad[i].class);
+		al = rr(a, al, NULL, 1, v4a, 4);
+		CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), -2);
+		CU_ASSERT_EQUAL(n, 0);
+	}
+	al = reply(a, 0x1234, "github.com", 1, 1);
+	a[5] = 0; /* no question echoed at all */
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), -2);
+}
+
+static void
+test_dns_foreign_records(void)
+{
+	unsigned char q[300], a[600], cn[64];
+	struct ns_egress_addr out[4];
+	const char *why = NULL;
+	size_t n = 0, al;
+	int ql = egress_dns_query(0x77, "github.com", 1, q, sizeof(q));
+
+	/* records for a name nobody asked about are not pinned */
+	al = reply(a, 0x77, "github.com", 1, 1);
+	al = rr(a, al, "evil.example.org", 1, v4evil, 4);
+	al = rr(a, al, NULL, 1, v4a, 4);
+	al = rr(a, al, "cdn.example.net", 1, v4b, 4);	/* no CNAME leads here */
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(out[0].a[3], 10);
+	/* the CNAME chain from the asked name is followed (in any order) */
+	al = reply(a, 0x77, "github.com", 1, 1);
+	al = rr(a, al, "edge.example.net", 1, v4b, 4);
+	al = rr(a, al, "evil.example.org", 1, v4evil, 4);
+	al = rr(a, al, "cdn.example.net", 5, cn, put_name(cn, "edge.example.net"));
+	al = rr(a, al, NULL, 5, cn, put_name(cn, "cdn.example.net"));
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), 0);
+	CU_ASSERT_EQUAL_FATAL(n, 1);
+	CU_ASSERT_EQUAL(out[0].a[3], 20);
+	/* a CNAME from a foreign name does not join the chain */
+	al = reply(a, 0x77, "github.com", 1, 1);
+	al = rr(a, al, "evil.example.org", 5, cn, put_name(cn, "github.com"));
+	al = rr(a, al, "evil.example.org", 1, v4evil, 4);
+	CU_ASSERT_EQUAL(egress_dns_parse(a, al, q, (size_t)ql, out, 4, &n, &why), 0);
+	CU_ASSERT_EQUAL(n, 0);
+}
+
+/* A reply with the wrong id is ignored and the query is NOT sent again:
+ * a fake resolver on a datagram socketpair reads one query, answers with
+ * the wrong id and then the right one; afterwards nothing more may be
+ * queued at its end. */
+static void
+test_dns_wrong_id_no_resend(void)
+{
+	struct ns_egress_addr out[4];
+	unsigned char a[600], q[300];
+	const char *why = NULL;
+	size_t n = 0, al;
+	int sv[2], st;
+	pid_t pid;
+
+	CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv), 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		ssize_t k = recv(sv[1], q, sizeof(q), 0);
+		unsigned id;
+
+		if (k < 12)
+			_exit(1);
+		id = (unsigned)q[0] << 8 | q[1];
+		al = reply(a, id ^ 0x5a5a, "github.com", 1, 1);
+		al = rr(a, al, NULL, 1, v4evil, 4);
+		if (send(sv[1], a, al, 0) < 0)
+			_exit(1);
+		al = reply(a, id, "github.com", 1, 1);
+		al = rr(a, al, NULL, 1, v4a, 4);
+		_exit(send(sv[1], a, al, 0) < 0);
+	}
+	CU_ASSERT_EQUAL(egress_dns_ask(sv[0], "github.com", 1, 10000, out, 4, &n, &why), 0);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT(n == 1 && out[0].a[0] == 192 && out[0].a[3] == 10);
+	CU_ASSERT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_EQUAL(recv(sv[1], q, sizeof(q), MSG_DONTWAIT), -1); /* no second query */
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* ---- egress_write_plan: all or nothing -------------------------------- */
+
+static char wdir[64];
+
+static int
+dir_entries(void)
+{
+	DIR *d = opendir(wdir);
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return n;
+}
+
+static void
+put(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT(write(fd, s, strlen(s)) == (ssize_t)strlen(s));
+	close(fd);
+}
+
+static int
+file_is(const char *path, const char *s)
+{
+	char buf[64] = {0};
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t k = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	return k >= 0 && strcmp(buf, s) == 0;
+}
+
+/* A real failure midway: RLIMIT_FSIZE lets the first bytes through and
+ * then write() fails with EFBIG (SIGXFSZ ignored), in a child. */
+static int
+write_capped(const char *path, size_t len)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		struct rlimit rl = { 100, 100 };
+		char *big = malloc(len), *why = NULL;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (big == NULL || setrlimit(RLIMIT_FSIZE, &rl) < 0)
+			_exit(3);
+		memset(big, 'x', len);
+		_exit(egress_write_plan(path, big, len, &why) == -1 &&
+		      why != NULL ? 0 : 1);
+	}
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) ?
+	    WEXITSTATUS(st) : -1;
+}
+
+static void
+test_write_plan(void)
+{
+	char f[128], g[128], *why = NULL;
+	struct stat st;
+
+	snprintf(wdir, sizeof(wdir), "/tmp/ns-egw-XXXXXX");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(wdir));
+	snprintf(f, sizeof(f), "%s/plan.nft", wdir);
+	snprintf(g, sizeof(g), "%s/target", wdir);
+	/* control: a plain write lands whole, 0600, and leaves nothing else */
+	CU_ASSERT_EQUAL(egress_write_plan(f, "new\n", 4, &why), 0);
+	CU_ASSERT(file_is(f, "new\n"));
+	CU_ASSERT(stat(f, &st) == 0 && (st.st_mode & 07777) == 0600);
+	CU_ASSERT_EQUAL(dir_entries(), 1);
+	/* failing midway over an existing plan: the old one stays, no temp */
+	put(f, "old\n");
+	CU_ASSERT_EQUAL(write_capped(f, 8192), 0);
+	CU_ASSERT(file_is(f, "old\n"));
+	CU_ASSERT_EQUAL(dir_entries(), 1);
+	/* failing midway with no plan there: nothing at all */
+	CU_ASSERT_EQUAL(unlink(f), 0);
+	CU_ASSERT_EQUAL(write_capped(f, 8192), 0);
+	CU_ASSERT_EQUAL(dir_entries(), 0);
+	/* a symlink at F is replaced, never followed: its target is intact */
+	put(g, "target\n");
+	CU_ASSERT_EQUAL_FATAL(symlink(g, f), 0);
+	CU_ASSERT_EQUAL(egress_write_plan(f, "new\n", 4, &why), 0);
+	CU_ASSERT(lstat(f, &st) == 0 && S_ISREG(st.st_mode));
+	CU_ASSERT(file_is(f, "new\n"));
+	CU_ASSERT(file_is(g, "target\n"));
+	CU_ASSERT_EQUAL(dir_entries(), 2);
+	unlink(g);
+	unlink(f);
+	/* a parent that does not exist is never created */
+	snprintf(f, sizeof(f), "%s/nodir/plan.nft", wdir);
+	CU_ASSERT_EQUAL(egress_write_plan(f, "new\n", 4, &why), -1);
+	CU_ASSERT_PTR_NOT_NULL(why);
+	free(why);
+	why = NULL;
+	CU_ASSERT_EQUAL(dir_entries(), 0);
+	/* a directory at F is refused and nothing is left */
+	snprintf(f, sizeof(f), "%s/d", wdir);
+	CU_ASSERT_EQUAL_FATAL(mkdir(f, 0700), 0);
+	CU_ASSERT_EQUAL(egress_write_plan(f, "new\n", 4, &why), -1);
+	free(why);
+	CU_ASSERT_EQUAL(dir_entries(), 1);
+	rmdir(f);
+	rmdir(wdir);
 }
 
 int
@@ -263,6 +576,10 @@ main(void)
 		{ "audit tampered forms", test_audit_tampered_forms },
 		{ "rule grammar round trip", test_rule_roundtrip },
 		{ "dns wire", test_dns_wire },
+		{ "dns: the question must echo the query", test_dns_question_must_echo },
+		{ "dns: foreign-name records, CNAME chain", test_dns_foreign_records },
+		{ "dns: wrong id ignored, not re-sent", test_dns_wrong_id_no_resend },
+		{ "write plan: all or nothing", test_write_plan },
 		{ NULL, NULL },
 	};
 
