@@ -94,6 +94,11 @@ int reap_parse_line(char *line, struct reap_entry *e);
 int reap_is_live(const struct reap_entry *e, int alive, int start_rc,
 		 const char *now);
 
+/* After SIGTERM to a place's holders: wait until every one of them is
+ * gone (polling), at most ms.  pid 1, pids below and the calling process
+ * are never waited for (never signalled).  The number still alive. */
+size_t reap_grace(const int64_t *pids, size_t n, unsigned ms);
+
 /* The usage texts (host/run_help.c). */
 int run_usage(void);
 int reap_usage(void);

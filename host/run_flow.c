@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -88,21 +87,6 @@ place_services(struct runctx *c)
 	c->phs.text = &c->ptext;
 	c->phs.cfg = &c->w.cfg;
 	c->phs.stem = c->pm.stem;
-}
-
-static int
-caller_homes(struct strv *homes)
-{
-	struct passwd *pw = getpwuid(getuid());
-	const char *h = getenv("HOME");
-
-	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] != '\0' &&
-	    strv_push(homes, pw->pw_dir) < 0)
-		return -1;
-	if (h != NULL && h[0] != '\0' && !strv_contains(homes, h) &&
-	    strv_push(homes, h) < 0)
-		return -1;
-	return 0;
 }
 
 /* `go env GOROOT GOMODCACHE` (go found on PATH, run unwalled as the
@@ -260,17 +244,18 @@ hidden_check(struct runctx *c, struct refusals *r)
 			     hid, c->pm.ops.name, hid);
 }
 
-/* ---- the init (pid 1 of the place's PID namespace) --------------------- */
+/* ---- the init (the host's first process in the place's PID namespace) -- */
 
 static volatile sig_atomic_t g_cmd;
+static volatile sig_atomic_t g_own_ns; /* the init is in the place's PID ns */
 
 static void
 relay(int sig)
 {
 	int saved = errno;
 
-	if (getpid() == 1)
-		kill(-1, sig); /* every process of the run (not init) */
+	if (g_own_ns)
+		kill(-1, sig); /* every process of the run (not pid 1, not us) */
 	else if (g_cmd > 0)
 		kill((pid_t)g_cmd, sig);
 	errno = saved;
@@ -298,6 +283,9 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != keeper)
 		_exit(125);
+	/* a parent outside our PID namespace reads as 0: the place made one
+	 * (its pid 1 may be the place's own, e.g. nsplace's /proc anchor) */
+	g_own_ns = keeper == 0;
 	relay_install();
 	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0) {
@@ -314,7 +302,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 		if (p < 0)
 			break;
 		if (p == (pid_t)proc.pid) {
-			code = run_status(st);
+			code = wait_exit_code(st);
 			break;
 		}
 	}
@@ -498,7 +486,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	while (waitpid(init, &st, 0) < 0)
 		if (errno != EINTR)
 			_exit(125);
-	_exit(run_status(st));
+	_exit(wait_exit_code(st));
 }
 
 /* ---- the supervisor ------------------------------------------------------ */

@@ -42,8 +42,6 @@ void run_note(const char *text);
 void run_leak_line(const char *name, const char *id, const char *remedy);
 /* Print r as SANDBOX REFUSED lines (help run), free it; returns code. */
 int run_refuse(struct refusals *r, int code);
-/* A wait status as an exit code: its own, 128+N for a signal, else 125. */
-int run_status(int st);
 /* SIGINT, SIGTERM, SIGHUP, SIGQUIT to fn (the supervisor and the init). */
 void run_handlers(void (*fn)(int));
 void run_signals_install(void);

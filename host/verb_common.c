@@ -2,6 +2,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "out.h"
@@ -56,7 +57,7 @@ move_strv(struct strv *to, struct strv *from)
 	memset(from, 0, sizeof(*from));
 }
 
-static int
+int
 caller_homes(struct strv *homes)
 {
 	struct passwd *pw = getpwuid(getuid());
@@ -69,6 +70,16 @@ caller_homes(struct strv *homes)
 	    strv_push(homes, h) < 0)
 		return -1;
 	return 0;
+}
+
+int
+wait_exit_code(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 125;
 }
 
 int

@@ -99,14 +99,35 @@ reap_line(const char *name, size_t procs, int deleted)
 	free(n);
 }
 
-static void
-grace(void)
+/* Never init, never the tool itself, whatever the module listed. */
+static int
+signallable(int64_t pid)
 {
-	struct timespec ts = { RUN_GRACE_MS / 1000,
-			       (RUN_GRACE_MS % 1000) * 1000000L };
+	return pid > 1 && pid != (int64_t)getpid();
+}
 
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
+static size_t
+alive_count(const int64_t *pids, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (signallable(pids[i]) && pid_alive((long)pids[i]))
+			k++;
+	return k;
+}
+
+size_t
+reap_grace(const int64_t *pids, size_t n, unsigned ms)
+{
+	struct timespec step = { 0, 20 * 1000000L };
+	size_t left = alive_count(pids, n);
+
+	for (unsigned waited = 0; left > 0 && waited < ms; waited += 20) {
+		nanosleep(&step, NULL); /* EINTR: an early look, no harm */
+		left = alive_count(pids, n);
+	}
+	return left;
 }
 
 static void
@@ -132,12 +153,11 @@ owner_live(struct reapctx *c, const struct reap_entry *e)
 	return reap_is_live(e, pid_alive(e->owner), rc, now);
 }
 
-/* Never init, never the tool itself, whatever the module listed. */
 static void
 signal_all(const int64_t *pids, size_t n, int sig)
 {
 	for (size_t i = 0; i < n; i++)
-		if (pids[i] > 1 && pids[i] != (int64_t)getpid())
+		if (signallable(pids[i]))
 			kill((pid_t)pids[i], sig);
 }
 
@@ -192,9 +212,8 @@ one_place(struct reapctx *c, const struct reap_entry *e, int64_t *pids)
 		return;
 	}
 	signal_all(pids, n, SIGTERM);
-	if (n)
-		grace();
-	signal_all(pids, n, SIGKILL);
+	if (reap_grace(pids, n, RUN_GRACE_MS) > 0)
+		signal_all(pids, n, SIGKILL);
 	gone = c->pm.place.destroy(&c->hs.host, &pl) == NS_OK;
 	reap_line(e->name, n, gone);
 	if (gone)

@@ -9,9 +9,10 @@
  *   keeper      forked per run: place.enter (private namespaces for
  *               nsplace), sends the root descriptor (SCM_RIGHTS), builds
  *               the policy and prepares the wall, prints SANDBOX OK;
- *   init        the keeper's child (pid 1 of the place's PID namespace when
- *               enter made one): wall.spawn, relays signals, exits with the
- *               command's status. */
+ *   init        the keeper's child (in the place's PID namespace when enter
+ *               made one; pid 2 under nsplace, whose /proc anchor is 1):
+ *               wall.spawn, relays signals, exits with the command's
+ *               status. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -171,16 +172,6 @@ run_leak_line(const char *name, const char *id, const char *remedy)
 
 /* ---- the supervisor's wait ------------------------------------------- */
 
-int
-run_status(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 125;
-}
-
 /* Reap what is ready; the keeper's status into *code. */
 static void
 reap_ready(pid_t keeper, int *code)
@@ -194,7 +185,7 @@ reap_ready(pid_t keeper, int *code)
 		if (p < 0)
 			return;
 		if (p == keeper)
-			*code = run_status(st);
+			*code = wait_exit_code(st);
 	}
 }
 

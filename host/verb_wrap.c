@@ -46,16 +46,6 @@ install_forwarding(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-static int
-status_code(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 125;
-}
-
 /* Reap whatever is ready: the command (its status into *code) and the
  * orphans the subreaper gets.  0, or -1 when the command was lost. */
 static int
@@ -67,7 +57,7 @@ reap_ready(pid_t child, int *code)
 	for (;;) {
 		p = waitpid(-1, &st, WNOHANG);
 		if (p > 0 && p == child)
-			*code = status_code(st);
+			*code = wait_exit_code(st);
 		if (p > 0 || (p < 0 && errno == EINTR))
 			continue;
 		return p == 0 || *code >= 0 ? 0 : -1;

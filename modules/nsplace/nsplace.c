@@ -13,6 +13,16 @@
  * As root: no user namespace; after mounting the keeper drops to the
  * module options uid/gid (default 65534, "nobody"), never 0.
  *
+ * /proc: a procfs shows the processes of the PID namespace of the process
+ * that mounts it, and the keeper is not in the run's (unshare moves only
+ * its children).  So enter() forks the namespace's first process (pid 1,
+ * "the anchor"), which mounts a fresh procfs on /proc in the place's mount
+ * namespace, drops to the command's ids and then only reaps orphans until
+ * the keeper dies (PR_SET_PDEATHSIG: the namespace and every process in it
+ * go with it).  This happens inside enter(), before the host builds the
+ * policy, so the wall's /proc rule binds the new mount; the host's init is
+ * the namespace's pid 2.
+ *
  * The name is reserved machine-wide per uid by binding the abstract unix
  * socket "@nova-sandbox/place/<uid>/<name>" in the supervisor: it goes
  * away with the last process holding it, so it cannot leak either. */
@@ -26,11 +36,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ns_backend.h"
@@ -276,15 +289,87 @@ make_dirs(const struct ns_host *h, struct ns_place *p, int chown_to,
 	return NS_OK;
 }
 
+static int
+set_ids(unsigned uid, unsigned gid)
+{
+	if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
+	    setresuid(uid, uid, uid) != 0)
+		return -1;
+	return geteuid() == 0 ? -1 : 0;
+}
+
 /* Root's keeper: become uid:gid (never 0) before anything runs. */
 static int
 drop_to(const struct ns_host *h, unsigned uid, unsigned gid)
 {
-	if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 ||
-	    setresuid(uid, uid, uid) != 0 || geteuid() == 0)
+	if (set_ids(uid, gid) != 0)
 		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
 			   "drop to uid %u gid %u: %s", uid, gid,
 			   strerror(errno));
+	return NS_OK;
+}
+
+/* The anchor (pid 1 of the run's PID namespace): mount its procfs on
+ * /proc, take the command's ids (root's keeper), report 0 or an errno on
+ * wfd, then reap whatever is orphaned to it until the keeper dies.  Every
+ * signal stays blocked: a process of the run cannot signal it anyway (the
+ * init of a namespace ignores what it has no handler for). */
+static void __attribute__((noreturn))
+anchor_main(int wfd, int as_root, unsigned uid, unsigned gid)
+{
+	sigset_t all;
+	int err = 0;
+
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) != 0 ||
+	    (as_root && set_ids(uid, gid) != 0) ||
+	    (wfd > 0 && close_range(0, (unsigned)wfd - 1, 0) != 0) ||
+	    close_range((unsigned)wfd + 1, ~0U, 0) != 0)
+		err = errno ? errno : EPERM;
+	/* the keeper died before PR_SET_PDEATHSIG took: EPIPE, then out */
+	if (write(wfd, &err, sizeof(err)) != (ssize_t)sizeof(err) || err != 0)
+		_exit(1);
+	close(wfd);
+	for (;;) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		sigdelset(&all, SIGKILL);
+		(void)sigwaitinfo(&all, NULL);
+	}
+}
+
+/* Start the anchor; it has mounted /proc when this returns NS_OK. */
+static int
+mount_proc(const struct ns_host *h, int as_root, unsigned uid, unsigned gid)
+{
+	int p[2], err = ECHILD;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: pipe: "
+			   "%s", strerror(errno));
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		anchor_main(p[1], as_root, uid, gid);
+	}
+	if (pid < 0)
+		err = errno;
+	close(p[1]);
+	while (pid > 0 && (n = read(p[0], &err, sizeof(err))) < 0 &&
+	       errno == EINTR)
+		;
+	close(p[0]);
+	if (pid > 0 && err != 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	if (err != 0)
+		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
+			   "mount the run's own /proc: %s", strerror(err));
 	return NS_OK;
 }
 
@@ -309,6 +394,8 @@ nsp_enter(const struct ns_host *h, struct ns_place *p)
 		rc = mount_place(h, st);
 	if (rc == NS_OK)
 		rc = make_dirs(h, p, as_root, uid, gid);
+	if (rc == NS_OK)
+		rc = mount_proc(h, as_root, uid, gid);
 	if (rc == NS_OK && as_root)
 		rc = drop_to(h, uid, gid);
 	return rc;

@@ -105,6 +105,26 @@ if [ "$MODE" = root ]; then expect_out '^65534$'; else expect_out "^$TUID\$"; fi
 expect_out '^0 1 2 3 $'
 gone "tu-$$"
 
+t "$MODE: /proc is the run's own: a process outside is not listed, own pid small"
+# a process of the machine (started here, outside any run) with a unique
+# argument; inside, /proc is readable (the shell finds its own entry) but
+# lists only the run's processes, and the shell's pid is the namespace's
+sleep "48.$$" </dev/null >/dev/null 2>&1 &
+OUTSIDE=$!
+LIST='for f in /proc/[0-9]*/cmdline; do tr "\0" " " < "$f"; echo; done'
+run_as /bin/sh -c "$LIST"
+grep -q "^sleep 48\.$$ " "$OUT" ||
+	_fail "control: the outside process is not listed in the host's /proc"
+tool --name "tp-$$" --size 8m -- /bin/sh -c \
+	'echo "pid=$$"; read s r < /proc/self/stat; [ "$s" = "$$" ] && echo self-listed; '"$LIST"' | grep -c "^sleep 48\.'"$$"' " || :'
+expect_rc 0
+expect_out '^self-listed$'
+expect_out '^0$'
+p=$(sed -n 's/^pid=\([0-9]*\)$/\1/p' "$OUT")
+[ -n "$p" ] && [ "$p" -le 10 ] || _fail "the command's pid inside is $p, not the namespace's"
+kill "$OUTSIDE"; wait "$OUTSIDE" 2>/dev/null
+gone "tp-$$"
+
 t "$MODE: control: the same write outside the place without the wall succeeds"
 touch "$RD/no" && expect_present "$RD/no"
 rm -f "$RD/no"

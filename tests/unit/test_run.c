@@ -11,6 +11,7 @@
 #include "common/cu_run.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -614,6 +615,58 @@ test_handoff_growth(void)
 	free(why);
 }
 
+/* A child of ours that waits for a signal (SIGTERM ignored or not);
+ * SIGCHLD is ignored by the caller, so a dead one leaves no zombie. */
+static pid_t
+waiter(int ignore_term)
+{
+	int fd[2];
+	char c = 0;
+	pid_t p;
+
+	if (pipe(fd) != 0)
+		return -1;
+	p = fork();
+	if (p == 0) {
+		if (ignore_term)
+			signal(SIGTERM, SIG_IGN);
+		if (write(fd[1], &c, 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fd[1]);
+	if (p > 0 && read(fd[0], &c, 1) != 1)
+		p = -1; /* ready: its SIGTERM disposition is set */
+	close(fd[0]);
+	return p;
+}
+
+static void
+test_reap_grace(void)
+{
+	int64_t pids[3];
+	void (*old)(int) = signal(SIGCHLD, SIG_IGN);
+	pid_t a = waiter(0), b = waiter(1);
+
+	CU_ASSERT_FATAL(a > 0 && b > 0);
+	/* init and the caller itself are never waited for */
+	pids[0] = 1;
+	pids[1] = getpid();
+	CU_ASSERT_EQUAL(reap_grace(pids, 2, 2000), 0);
+	/* a dies of the SIGTERM: nothing left, the grace ends */
+	pids[2] = a;
+	kill(a, SIGTERM);
+	CU_ASSERT_EQUAL(reap_grace(pids, 3, 2000), 0);
+	/* b ignores it: still there when the grace is over */
+	pids[2] = b;
+	kill(b, SIGTERM);
+	CU_ASSERT_EQUAL(reap_grace(pids, 3, 300), 1);
+	kill(b, SIGKILL);
+	CU_ASSERT_EQUAL(reap_grace(pids, 3, 2000), 0);
+	signal(SIGCHLD, old);
+}
+
 int
 main(void)
 {
@@ -629,6 +682,7 @@ main(void)
 		{ "artifacts", test_artifacts },
 		{ "reap: list lines", test_reap_line },
 		{ "reap: live owner, recycled pid, unreadable start", test_reap_live },
+		{ "reap: the grace ends when every holder is gone", test_reap_grace },
 		{ "keeper channel passes a descriptor", test_kmsg_fd },
 		{ "supervisor: timeout, SIGTERM once, grace, stop", test_sv_timeout },
 		{ "supervisor: a caught signal is 128+N, the first decides", test_sv_signal },
