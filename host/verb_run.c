@@ -314,22 +314,43 @@ run_supervise(struct sv *s, const struct run_args *a)
 }
 
 /* Kill every descendant of the tool and reap them.  0 when none is left. */
+/* Reap every child that has exited; 1 when no child is left at all. */
+static int
+reap_exited(void)
+{
+	int st;
+	pid_t p;
+
+	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
+		;
+	return p < 0 && errno == ECHILD;
+}
+
+/* The usual end of a run: its namespace is already going (the place's
+ * pid 1 dies with the keeper), so wait up to GONE_MS for the last children
+ * before walking the process table to freeze and kill what is left. */
+#define GONE_MS 20
+
 int
 run_kill_all(size_t *left)
 {
-	int st;
+	uint64_t end = run_now_ms() + GONE_MS;
 
 	*left = 0;
-	if (waitpid(-1, &st, WNOHANG) < 0 && errno == ECHILD)
+	while (!reap_exited()) {
+		uint64_t now = run_now_ms();
+
+		if (now >= end)
+			break;
+		sleep_ms(end - now);
+	}
+	if (reap_exited())
 		return 0;
 	(void)caps_runaway(getpid(), left);
 	for (int i = 0; i < 200; i++) {
-		pid_t p = waitpid(-1, &st, WNOHANG);
-
-		if (p < 0 && errno == ECHILD)
+		if (reap_exited())
 			return 0;
-		if (p == 0)
-			sleep_ms(10);
+		sleep_ms(10);
 	}
 	return *left ? -1 : 0;
 }

@@ -322,10 +322,11 @@ anchor_main(int wfd, int as_root, unsigned uid, unsigned gid)
 
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
-	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+	/* PR_SET_PDEATHSIG comes after the id change, which clears it */
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) != 0 ||
 	    (as_root && set_ids(uid, gid) != 0) ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
 	    (wfd > 0 && close_range(0, (unsigned)wfd - 1, 0) != 0) ||
 	    close_range((unsigned)wfd + 1, ~0U, 0) != 0)
 		err = errno ? errno : EPERM;

@@ -78,6 +78,27 @@ expect_eq "$(mounts)" 0 "processes that still see a nova-sandbox tmpfs"
 expect_eq "$(marked "$LMARK")" 0 "the live run's sleeps after it ended"
 rm -f "$LERR"
 
+t "soak as root: SIGKILLed runs (command as uid 65534, no user namespace) leave nothing"
+if [ "$(id -u)" != 0 ]; then
+	skip "root soak needs root (run the suite as root)"
+else
+	RMARK="57.$$"
+	for i in $(seq 6); do
+		env PATH=/usr/bin:/bin "$NS" run --name "rsoak$i-$$" --size 8m -- \
+			/bin/sh -c "sleep $RMARK & sleep $RMARK" </dev/null >/dev/null 2>&1 &
+		BG=$!
+		# mid-run: the command's sleeps exist
+		for _ in $(seq 100); do [ "$(marked "$RMARK")" -ge 2 ] && break; sleep 0.02; done
+		[ "$(marked "$RMARK")" -ge 2 ] || _fail "root run $i did not start"
+		kill -KILL "$BG"
+		wait "$BG" 2>/dev/null
+		for _ in $(seq 100); do [ "$(marked "$RMARK")" = 0 ] && break; sleep 0.05; done
+		expect_eq "$(marked "$RMARK")" 0 "processes of root run $i after SIGKILL"
+	done
+	for _ in $(seq 100); do [ "$(mounts)" = 0 ] && break; sleep 0.05; done
+	expect_eq "$(mounts)" 0 "processes that still see a nova-sandbox tmpfs"
+fi
+
 t "reap: --dry-run and bad flags (linux: nothing to reap)"
 run "$NS" reap --dry-run
 expect_rc 0
