@@ -22,7 +22,7 @@
 
 #include "av.h"
 #include "common/cu_run.h"
-#include "fake_host.h"
+#include "common/fake_host.h"
 
 extern const struct ns_backend_ops ns_backend_v1;
 

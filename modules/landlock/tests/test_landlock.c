@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-#include "fake_host.h"
+#include "common/fake_host.h"
 #include "ll_table.h"
 
 /* ---- table ------------------------------------------------------------ */

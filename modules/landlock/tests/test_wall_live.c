@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fake_host.h"
+#include "common/fake_host.h"
 #include "ll_table.h"
 
 extern const struct ns_backend_ops ns_backend_v1;

@@ -1,7 +1,8 @@
-/* fake_host.h -- an ns_host for apfsvol.so's suite: options from a table,
- * every refusal, note and text line recorded (header-only). */
-#ifndef NS_AV_FAKE_HOST_H
-#define NS_AV_FAKE_HOST_H
+/* fake_host.h -- an ns_host for the module suites: options from a table,
+ * every refusal, note and text line recorded (header-only; each suite is
+ * its own binary). */
+#ifndef NS_TESTS_FAKE_HOST_H
+#define NS_TESTS_FAKE_HOST_H
 
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@ struct fake_host {
 	char refusals[8192]; /* every refusal: "<reason>: <text>\n" */
 	size_t refusals_len;
 	char reason[64];     /* the last refusal's reason */
+	char refusal[1024];  /* the last refusal's text */
 	int n_refusals;
 	char notes[4096];
 	size_t notes_len;
@@ -47,6 +49,7 @@ fh_refuse(void *cookie, const char *reason, const char *t)
 {
 	(void)cookie;
 	snprintf(fh.reason, sizeof(fh.reason), "%s", reason);
+	snprintf(fh.refusal, sizeof(fh.refusal), "%s", t);
 	fh_append(fh.refusals, sizeof(fh.refusals), &fh.refusals_len, reason,
 		  t);
 	fh.n_refusals++;
@@ -70,7 +73,7 @@ fh_option(void *cookie, const char *key)
 }
 
 /* Set (or replace) an option; NULL removes nothing, it sets "unset". */
-static void
+static inline void
 fh_set(const char *key, const char *val)
 {
 	int i;
@@ -94,12 +97,19 @@ static const struct ns_host fake_ns_host = {
 };
 
 /* Forget what was said (options stay). */
-static void
+static inline void
 fh_clear(void)
 {
 	fh.text_len = fh.refusals_len = fh.notes_len = 0;
 	fh.text[0] = fh.refusals[0] = fh.notes[0] = fh.reason[0] = '\0';
 	fh.n_refusals = 0;
+}
+
+/* Forget everything, options included. */
+static inline void
+fh_reset(void)
+{
+	memset(&fh, 0, sizeof(fh));
 }
 
 #endif
