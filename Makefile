@@ -5,7 +5,8 @@
 #   make check                unit suites + integration tests (see README)
 #   make check-unit           CUnit suites only
 #   make asan                 unit suites under ASan+UBSan (build-asan/)
-#   make bench                benchmarks (figures, never assertions)
+#   make bench                benchmarks (figures, never assertions);
+#                             BEFORE=<builddir> adds another build, interleaved
 #   make install              PREFIX DESTDIR BINDIR LIBDIR MODULEDIR
 #                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
 
@@ -145,7 +146,7 @@ $(B)/tests/bench/egress_plan: tests/bench/egress_plan.c $(HOST_LIB_OBJ)
 	$(CC) $(ALLCFLAGS) $(SAN) -Ihost -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
 
 bench: all $(B)/tests/bench/benchrun $(B)/tests/bench/egress_plan
-	@tests/bench/run.sh $(B)
+	@NOVA_BENCH_BEFORE=$(BEFORE) tests/bench/run.sh $(B)
 
 # ---- install ------------------------------------------------------------
 $(B)/nova-sandbox.pc: infra/pkgconfig/nova-sandbox.pc.in FORCE

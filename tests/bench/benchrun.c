@@ -1,15 +1,32 @@
-/* benchrun -- run a command N times (fork + execv, output to /dev/null) and
- * print the median and p90 wall time in microseconds.  A measuring tool
- * for `make bench`; tests never assert timings.
- * usage: benchrun <n> <command> [args...] */
+/* benchrun -- time whole commands, interleaved, and print figures.  A
+ * measuring tool for `make bench`; tests never assert timings.
+ *
+ * usage: benchrun <n> <command> [args...] [::: <command> [args...]]...
+ *
+ * With one command: n runs (fork + execv, output to /dev/null), then one
+ * line "<median_us> <p90_us>".  With several commands separated by ":::",
+ * the commands run in turn (A B C A B C ...) so a drift of the machine's
+ * speed falls on all of them alike, after one warm-up round; then one line
+ * per command, in the order given:
+ *   "<median_us> <p10_us> <p90_us> <cpu_median_us>"
+ * where cpu is the child's user+system time as wait4() reports it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#define MAX_CMDS 16
+
+struct cmd {
+	char **argv;
+	double *wall;
+	double *cpu;
+};
 
 static double
 now_us(void)
@@ -18,6 +35,12 @@ now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static double
+tv_us(struct timeval tv)
+{
+	return (double)tv.tv_sec * 1e6 + (double)tv.tv_usec;
 }
 
 static int
@@ -29,9 +52,10 @@ cmp_double(const void *a, const void *b)
 }
 
 static int
-run_once(char **argv, int devnull, double *us)
+run_once(char **argv, int devnull, double *wall, double *cpu)
 {
 	double t0 = now_us();
+	struct rusage ru;
 	int status;
 	pid_t pid = fork();
 
@@ -43,24 +67,53 @@ run_once(char **argv, int devnull, double *us)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
+	if (wait4(pid, &status, 0, &ru) < 0)
 		return -1;
-	*us = now_us() - t0;
+	*wall = now_us() - t0;
+	*cpu = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return -1;
 	return 0;
 }
 
+/* Split argv at ":::" into at most MAX_CMDS commands; returns the count. */
+static int
+split_cmds(int argc, char **argv, struct cmd *cmds)
+{
+	int n = 0;
+
+	cmds[n++].argv = argv;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], ":::") != 0)
+			continue;
+		argv[i] = NULL;
+		if (n == MAX_CMDS || i + 1 >= argc)
+			return -1;
+		cmds[n++].argv = argv + i + 1;
+	}
+	for (int k = 0; k < n; k++)
+		if (cmds[k].argv[0] == NULL)
+			return -1;
+	return n;
+}
+
+static double
+pick(double *v, long n, int pct)
+{
+	return v[(n * pct) / 100 < n ? (n * pct) / 100 : n - 1];
+}
+
 int
 main(int argc, char **argv)
 {
+	struct cmd cmds[MAX_CMDS];
 	char *end;
 	long n;
-	double *v;
-	int devnull;
+	int ncmd, devnull;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: benchrun <n> <command> [args...]\n");
+		fprintf(stderr, "usage: benchrun <n> <command> [args...]"
+				" [::: <command> [args...]]...\n");
 		return 2;
 	}
 	errno = 0;
@@ -69,19 +122,47 @@ main(int argc, char **argv)
 		fprintf(stderr, "benchrun: bad count %s\n", argv[1]);
 		return 2;
 	}
-	v = calloc((size_t)n, sizeof(*v));
-	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (v == NULL || devnull < 0)
+	ncmd = split_cmds(argc - 2, argv + 2, cmds);
+	if (ncmd < 0) {
+		fprintf(stderr, "benchrun: an empty command around :::\n");
 		return 2;
-	for (long i = 0; i < n; i++) {
-		if (run_once(argv + 2, devnull, &v[i]) < 0) {
-			fprintf(stderr, "benchrun: %s failed (run %ld)\n",
-				argv[2], i);
-			return 1;
+	}
+	devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (devnull < 0)
+		return 2;
+	for (int k = 0; k < ncmd; k++) {
+		cmds[k].wall = calloc((size_t)n, sizeof(double));
+		cmds[k].cpu = calloc((size_t)n, sizeof(double));
+		if (cmds[k].wall == NULL || cmds[k].cpu == NULL)
+			return 2;
+	}
+	for (long i = ncmd > 1 ? -1 : 0; i < n; i++) {
+		for (int k = 0; k < ncmd; k++) {
+			double w, c;
+
+			if (run_once(cmds[k].argv, devnull, &w, &c) < 0) {
+				fprintf(stderr, "benchrun: %s failed (run %ld)\n",
+					cmds[k].argv[0], i);
+				return 1;
+			}
+			if (i >= 0) {
+				cmds[k].wall[i] = w;
+				cmds[k].cpu[i] = c;
+			}
 		}
 	}
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	printf("%.0f %.0f\n", v[n / 2], v[(n * 9) / 10]);
-	free(v);
+	for (int k = 0; k < ncmd; k++) {
+		qsort(cmds[k].wall, (size_t)n, sizeof(double), cmp_double);
+		qsort(cmds[k].cpu, (size_t)n, sizeof(double), cmp_double);
+		if (ncmd == 1)
+			printf("%.0f %.0f\n", pick(cmds[k].wall, n, 50),
+			       pick(cmds[k].wall, n, 90));
+		else
+			printf("%.0f %.0f %.0f %.0f\n", pick(cmds[k].wall, n, 50),
+			       pick(cmds[k].wall, n, 10), pick(cmds[k].wall, n, 90),
+			       pick(cmds[k].cpu, n, 50));
+		free(cmds[k].wall);
+		free(cmds[k].cpu);
+	}
 	return 0;
 }

@@ -44,6 +44,32 @@ if command -v bwrap >/dev/null 2>&1; then
 	printf '  %-44s %8s us  %.2fx\n' "bwrap --ro-bind / / /bin/true" "$bw" \
 		"$(awk "BEGIN{print $bw/$bare}")"
 fi
+if [ -n "${NOVA_BENCH_BEFORE:-}" ]; then
+	# Another build of the tool (make bench BEFORE=<builddir>), measured in
+	# the same run, interleaved round by round with this one and bare.
+	OLD="$(cd "$NOVA_BENCH_BEFORE" && pwd)/bin/nova-sandbox"
+	echo
+	echo "before ($OLD) and after, interleaved, $N rounds:"
+	echo "  median wall us [p10 - p90], median cpu us, wall ratio to bare"
+	labels=("/bin/true (bare)"
+		"wrap, before" "wrap, after"
+		"wrap --net-deny, before" "wrap --net-deny, after"
+		"run --size 16m, before" "run --size 16m, after")
+	mapfile -t rows < <("${as_user[@]}" "$BR" "$N" /bin/true \
+		::: "$OLD" --write "$work/w" -- /bin/true \
+		::: "$NS" --write "$work/w" -- /bin/true \
+		::: "$OLD" --net-deny --write "$work/w" -- /bin/true \
+		::: "$NS" --net-deny --write "$work/w" -- /bin/true \
+		::: "$OLD" run --name "bench-b-$$" --size 16m -- /bin/true \
+		::: "$NS" run --name "bench-a-$$" --size 16m -- /bin/true)
+	b0=${rows[0]%% *}
+	for i in "${!rows[@]}"; do
+		read -r med p10 p90 cpu <<<"${rows[$i]}"
+		printf '  %-28s %8s us [%s - %s]  cpu %6s us  %.2fx\n' \
+			"${labels[$i]}" "$med" "$p10" "$p90" "$cpu" \
+			"$(awk "BEGIN{print $med/$b0}")"
+	done
+fi
 echo
 echo "wall of N --read paths (build + apply + run /bin/true), median of $((N / 3)) runs"
 for k in 10 100 1000; do
