@@ -218,13 +218,24 @@ test_note_clauses(void)
 	CU_ASSERT(ends_with(n, "; backend at the running kernel's landlock "
 			       "LSM, abi 5"));
 	ll_note(7, n, sizeof(n));
-	CU_ASSERT_PTR_NOT_NULL(strstr(n, "UDP included"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "unix sockets only"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "every other socket family"));
+	/* the gaps no abi closes are said in every note (spec 6, Gaps) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "metadata reads outside"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "advisory locks on --read files"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "--read-noexec stops execve only"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(n, "signals scoped"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(n, "not walled below abi 9"));
 	CU_ASSERT(ends_with(n, "landlock LSM, abi 7"));
 	ll_note(9, n, sizeof(n));
 	CU_ASSERT_PTR_NOT_NULL(strstr(n, "pathname unix sockets walled"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "--read-noexec stops execve only"));
+	ll_note(3, n, sizeof(n));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "metadata writes to the user's own"));
+	/* the longest note (clamped, abi 9 clause) fits whole */
 	ll_note(12, n, sizeof(n));
+	CU_ASSERT(strlen(n) < sizeof(n) - 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "--read-noexec stops execve only"));
 	CU_ASSERT_EQUAL(strncmp(n, "landlock abi 12 is above", 24), 0);
 	CU_ASSERT(ends_with(n, "landlock LSM, abi 12"));
 	ll_note(LL_NO_LANDLOCK, n, sizeof(n));
