@@ -30,6 +30,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define STACK_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define STACK_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 #include "../../host/banned.h"
 #include "ll_filter.h"
 #include "ll_spawn.h"
@@ -307,6 +314,10 @@ clone_child(const struct ns_host *host, struct child_ctx *c)
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = clone(child_main, stack + sizeof(stack), flags, c);
 	e = errno;
+	/* The child's frames (never returned from: it execs) left ASan's
+	 * redzone marks on this array; clear them before the tool reuses the
+	 * memory.  Nothing without ASan. */
+	STACK_UNPOISON(stack, sizeof(stack));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		fail(host, "cannot start the command", e);
