@@ -8,6 +8,8 @@
  *   ns_wallcall renice PID         setpriority(PRIO_PROCESS, PID, 19)
  *   ns_wallcall keyctl-user        keyctl(GET_KEYRING_ID, @u, create)
  *   ns_wallcall socket FAMILY      socket(vsock|netlink|packet|inet|unix)
+ *   ns_wallcall socket-ns FAMILY   the same after unshare(user+net): an
+ *                                  unprivileged user holds CAP_NET_RAW there
  *   ns_wallcall setflags FILE      FS_IOC_SETFLAGS (the file's own flags)
  *                                  on FILE opened read-only
  *   ns_wallcall shm-make           a 0600 segment holding "secret"; prints
@@ -18,6 +20,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <linux/keyctl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +115,14 @@ do_socket(const char *name)
 }
 
 static int
+do_socket_ns(const char *name)
+{
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0)
+		return denied("unshare");
+	return do_socket(name);
+}
+
+static int
 do_setflags(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), flags = 0;
@@ -168,6 +179,8 @@ main(int argc, char **argv)
 		return do_keyctl();
 	if (argc == 3 && strcmp(c, "socket") == 0)
 		return do_socket(argv[2]);
+	if (argc == 3 && strcmp(c, "socket-ns") == 0)
+		return do_socket_ns(argv[2]);
 	if (argc == 3 && strcmp(c, "setflags") == 0)
 		return do_setflags(argv[2]);
 	if (argc == 2 && strcmp(c, "shm-make") == 0)
@@ -175,7 +188,7 @@ main(int argc, char **argv)
 	if (argc == 3 && strcmp(c, "shm-read") == 0 && number(argv[2], &n) == 0)
 		return do_shm_read(n);
 	fprintf(stderr, "usage: ns_wallcall prlimit|renice PID | keyctl-user "
-			"| socket FAMILY | setflags FILE | shm-make "
+			"| socket[-ns] FAMILY | setflags FILE | shm-make "
 			"| shm-read ID\n");
 	return 2;
 }
