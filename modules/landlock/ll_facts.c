@@ -53,18 +53,36 @@ clause_for(int abi)
 		       "(net_unenforceable); unix sockets and signals are "
 		       "not scoped";
 	if (abi < 6)
-		return "filesystem, and with --net-deny no IP at all (TCP by "
-		       "landlock, every IPv4/IPv6 socket by seccomp); unix "
+		return "filesystem; --net-deny: unix sockets only (TCP by "
+		       "landlock, every other socket family by seccomp); unix "
 		       "sockets and signals are not scoped below abi 6";
 	if (abi < 9)
-		return "filesystem, and with --net-deny no IP at all (TCP by "
-		       "landlock, every IPv4/IPv6 socket, UDP included, by "
-		       "seccomp); abstract unix sockets and signals scoped; "
-		       "pathname unix sockets are not walled below abi 9";
-	return "filesystem, and with --net-deny no IP at all (TCP by "
-	       "landlock, every IPv4/IPv6 socket, UDP included, by seccomp); "
-	       "abstract unix sockets and signals scoped; pathname unix "
-	       "sockets walled";
+		return "filesystem; --net-deny: unix sockets only (TCP by "
+		       "landlock, every other socket family by seccomp); "
+		       "abstract unix sockets and signals scoped; pathname "
+		       "unix sockets are not walled below abi 9";
+	return "filesystem; --net-deny: unix sockets only (TCP by landlock, "
+	       "every other socket family by seccomp); abstract unix sockets "
+	       "and signals scoped; pathname unix sockets walled";
+}
+
+/* What no ABI walls (spec section 6, Gaps): said in every note. */
+static const char gaps[] =
+	"; not walled: metadata reads outside (stat, xattrs, readlink, "
+	"inotify), metadata writes to the user's own files, advisory locks "
+	"on --read files; --read-noexec stops execve only (ld.so, mmap and "
+	"copies run the code)";
+
+/* Append text to buf (holding *len bytes), as much as fits. */
+static void
+append(char *buf, size_t n, int *len, const char *text)
+{
+	int k;
+
+	if (*len < 0 || (size_t)*len >= n)
+		return;
+	k = snprintf(buf + *len, n - (size_t)*len, "%s", text);
+	*len = k < 0 ? -1 : *len + k;
 }
 
 void
@@ -90,10 +108,14 @@ ll_note(int kabi, char *buf, size_t n)
 			       clause_for(ll_built_abi(kabi)));
 	else
 		len = snprintf(buf, n, "%s", clause_for(kabi));
-	if (ll_net_enforceable(kabi) && len >= 0 && (size_t)len < n)
-		snprintf(buf + len, n - (size_t)len,
-			 "; backend at the running kernel's landlock LSM, "
-			 "abi %d", kabi);
+	append(buf, n, &len, gaps);
+	if (ll_net_enforceable(kabi)) {
+		char backend[64];
+
+		snprintf(backend, sizeof(backend), "; backend at the running "
+			 "kernel's landlock LSM, abi %d", kabi);
+		append(buf, n, &len, backend);
+	}
 }
 
 void

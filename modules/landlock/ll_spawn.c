@@ -9,7 +9,10 @@
  * clone (async-signal-safe calls only, no malloc): it resets signals,
  * places the descriptors, adds a nested scope layer so the command can
  * neither signal nor ptrace the tool, closes every other descriptor,
- * installs the seccomp filter, changes directory and execs.  A failure in
+ * builds the seccomp filter with its own pid (the command's: the pid-taking
+ * calls are allowed on it and on 0 only; under `run` it is the number in
+ * the run's PID namespace, the one the command sees) on its own stack and
+ * installs it, changes directory and execs.  A failure in
  * the child is stored in the shared child_ctx as (errno, step) and the
  * child _exits 127; step 0 once the parent resumes means execve succeeded.
  * The child stays in the caller's process group. */
@@ -27,7 +30,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define STACK_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define STACK_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 #include "../../host/banned.h"
+#include "ll_filter.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
 
@@ -62,7 +73,7 @@ struct child_ctx {
 	const struct ns_launch *launch;
 	struct nova_ll_ruleset_attr scope;
 	uint32_t restrict_flags;
-	struct sock_fprog fprog;
+	int net_deny;
 	struct child_report rep;
 };
 
@@ -157,6 +168,24 @@ child_close(const struct child_ctx *c)
 	return close_span(3 + (unsigned int)c->launch->n_extra_fds, ~0U);
 }
 
+/* The filter names the command's own pid, so it is built here, after the
+ * clone: pure code on this stack, no allocation. */
+static int
+child_seccomp(const struct child_ctx *c)
+{
+	struct sock_filter prog[LL_FILTER_MAX];
+	struct sock_fprog fprog;
+	int n = ll_filter_build(prog, c->net_deny, getpid());
+
+	if (n < 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	fprog.len = (unsigned short)n;
+	fprog.filter = prog;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
+}
+
 static int __attribute__((noreturn))
 child_main(void *arg)
 {
@@ -171,7 +200,7 @@ child_main(void *arg)
 		child_fail(c, STEP_SCOPE);
 	if (child_close(c) != 0)
 		child_fail(c, STEP_CLOSE);
-	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &c->fprog) != 0)
+	if (child_seccomp(c) != 0)
 		child_fail(c, STEP_SECCOMP);
 	if (chdir(p->cwd) != 0)
 		child_fail(c, STEP_CHDIR);
@@ -285,6 +314,10 @@ clone_child(const struct ns_host *host, struct child_ctx *c)
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = clone(child_main, stack + sizeof(stack), flags, c);
 	e = errno;
+	/* The child's frames (never returned from: it execs) left ASan's
+	 * redzone marks on this array; clear them before the tool reuses the
+	 * memory.  Nothing without ASan. */
+	STACK_UNPOISON(stack, sizeof(stack));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)
 		fail(host, "cannot start the command", e);
@@ -307,15 +340,16 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 		return NS_E_INTERNAL;
 	if ((rc = check_args(host, st, pol, launch, out)) != NS_OK)
 		return rc;
-	n = ll_filter_build(prog, (st->pol_flags & NS_POLICY_NET_DENY) != 0);
+	memset(&c, 0, sizeof(c));
+	/* the child builds its own with its pid; this one proves, before
+	 * the clone, that one can be built here (any pid will do) */
+	c.net_deny = (st->pol_flags & NS_POLICY_NET_DENY) != 0;
+	n = ll_filter_build(prog, c.net_deny, getpid());
 	if (n < 0)
 		return fail(host, "landlock.so has no seccomp filter for this "
 				  "architecture", ENOSYS);
-	memset(&c, 0, sizeof(c));
 	c.pol = pol;
 	c.launch = launch;
-	c.fprog.len = (unsigned short)n;
-	c.fprog.filter = prog;
 	ll_scope_layer(st->abi, &c.scope);
 	c.restrict_flags = ll_restrict_flags(st->abi);
 	if ((rc = restrict_once(host, st)) != NS_OK)

@@ -126,12 +126,8 @@ const char *ll_precheck(uid_t euid, int kabi, int err, uint32_t pol_flags,
 int ll_render(const struct ns_host *host, const struct ns_policy *pol,
 	      int kabi);
 
-/* ---- seccomp ----------------------------------------------------------- */
-#define LL_FILTER_MAX 32
-struct sock_filter;
-/* Fill prog (LL_FILTER_MAX slots) with the child's filter; returns the
- * number of instructions, or -1 when this architecture has no filter. */
-int ll_filter_build(struct sock_filter *prog, int net_deny);
+/* ---- seccomp: ll_filter.h ---------------------------------------------- */
+#include "ll_filter.h"
 
 /* ---- the kernel (ll_sys.c) ---------------------------------------------- */
 /* The running kernel's ABI: >= 0, or LL_NO_LANDLOCK with *err set. */

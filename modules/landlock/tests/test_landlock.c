@@ -218,13 +218,24 @@ test_note_clauses(void)
 	CU_ASSERT(ends_with(n, "; backend at the running kernel's landlock "
 			       "LSM, abi 5"));
 	ll_note(7, n, sizeof(n));
-	CU_ASSERT_PTR_NOT_NULL(strstr(n, "UDP included"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "unix sockets only"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "every other socket family"));
+	/* the gaps no abi closes are said in every note (spec 6, Gaps) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "metadata reads outside"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "advisory locks on --read files"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "--read-noexec stops execve only"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(n, "signals scoped"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(n, "not walled below abi 9"));
 	CU_ASSERT(ends_with(n, "landlock LSM, abi 7"));
 	ll_note(9, n, sizeof(n));
 	CU_ASSERT_PTR_NOT_NULL(strstr(n, "pathname unix sockets walled"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "--read-noexec stops execve only"));
+	ll_note(3, n, sizeof(n));
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "metadata writes to the user's own"));
+	/* the longest note (clamped, abi 9 clause) fits whole */
 	ll_note(12, n, sizeof(n));
+	CU_ASSERT(strlen(n) < sizeof(n) - 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(n, "--read-noexec stops execve only"));
 	CU_ASSERT_EQUAL(strncmp(n, "landlock abi 12 is above", 24), 0);
 	CU_ASSERT(ends_with(n, "landlock LSM, abi 12"));
 	ll_note(LL_NO_LANDLOCK, n, sizeof(n));
@@ -392,12 +403,14 @@ bpf_run(const struct sock_filter *p, int n, const struct seccomp_data *d)
 	return 0xdeadbeef; /* fell off the end */
 }
 
+#define SELF 4242
+
 static uint32_t
 verdict(int net_deny, uint32_t arch, int nr, uint64_t a0, uint64_t a1)
 {
 	struct sock_filter prog[LL_FILTER_MAX];
 	struct seccomp_data d;
-	int n = ll_filter_build(prog, net_deny);
+	int n = ll_filter_build(prog, net_deny, SELF);
 
 	CU_ASSERT_FATAL(n > 0 && n <= LL_FILTER_MAX);
 	memset(&d, 0, sizeof(d));
@@ -446,6 +459,86 @@ test_filter_socket(void)
 			SECCOMP_RET_ALLOW);
 }
 
+/* pid arguments: 0 and the baked pid pass, on the low half only (the
+ * kernel reads pid_t as int, so SELF | 1 << 32 is SELF to it) */
+static void
+test_filter_pid(void)
+{
+	const uint64_t hi = 1ULL << 32;
+
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_prlimit64, 0, 0), SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_prlimit64, SELF, 0),
+			SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_prlimit64, SELF | hi, 0),
+			SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_prlimit64, SELF + 1, 0),
+			ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_prlimit64, (SELF + 1) | hi, 0),
+			ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(1, X86, SYS_sched_setaffinity, 1, 0),
+			ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(1, X86, SYS_move_pages, 0, 0),
+			SECCOMP_RET_ALLOW);
+	/* setpriority(which, who): PRIO_PROCESS (0) on 0/self only */
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_setpriority, 0, 0),
+			SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_setpriority, 0, SELF),
+			SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_setpriority, 0, 7), ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_setpriority, 1, 0), ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_setpriority, 2, SELF),
+			ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_setpriority, 1 | hi, 0),
+			ERR(EPERM));
+	/* ioprio_set(which, who): IOPRIO_WHO_PROCESS (1) on 0/self only */
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioprio_set, 1, 0),
+			SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioprio_set, 1, SELF),
+			SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioprio_set, 1, 9), ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioprio_set, 2, 0), ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioprio_set, 3, 0), ERR(EPERM));
+	/* the reads stay open */
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_getpriority, 1, 7),
+			SECCOMP_RET_ALLOW);
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_sched_getaffinity, 7, 0),
+			SECCOMP_RET_ALLOW);
+}
+
+/* net-deny: socket families are an allowlist of AF_UNIX alone */
+static void
+test_filter_families(void)
+{
+	int fam;
+
+	for (fam = 0; fam < 64; fam++) {
+		uint32_t want = fam == AF_UNIX ? SECCOMP_RET_ALLOW : ERR(EACCES);
+
+		CU_ASSERT_EQUAL(verdict(1, X86, SYS_socket, (uint64_t)fam, 0),
+				want);
+		CU_ASSERT_EQUAL(verdict(1, X86, SYS_socketpair, (uint64_t)fam,
+					0), want);
+		CU_ASSERT_EQUAL(verdict(0, X86, SYS_socket, (uint64_t)fam, 0),
+				SECCOMP_RET_ALLOW);
+	}
+	CU_ASSERT_EQUAL(verdict(1, X86, SYS_socket, AF_UNIX | (1ULL << 32),
+				0), SECCOMP_RET_ALLOW);
+}
+
+static void
+test_filter_size(void)
+{
+	struct sock_filter prog[LL_FILTER_MAX];
+	int plain = ll_filter_build(prog, 0, SELF);
+	int net = ll_filter_build(prog, 1, SELF);
+
+	CU_ASSERT(plain > 0 && plain <= LL_FILTER_MAX);
+	CU_ASSERT(net > plain && net <= LL_FILTER_MAX);
+	/* a pid that getpid() never returns is a caller's mistake */
+	CU_ASSERT_EQUAL(ll_filter_build(prog, 0, 0), -1);
+	CU_ASSERT_EQUAL(ll_filter_build(prog, 1, -1), -1);
+}
+
 static void
 test_filter_arch(void)
 {
@@ -482,6 +575,9 @@ main(void)
 		{ "filter ioctl", test_filter_ioctl },
 		{ "filter socket", test_filter_socket },
 		{ "filter arch", test_filter_arch },
+		{ "filter pid targets", test_filter_pid },
+		{ "filter socket families", test_filter_families },
+		{ "filter size", test_filter_size },
 		{ NULL, NULL }
 	};
 

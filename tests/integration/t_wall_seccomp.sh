@@ -1,0 +1,190 @@
+#!/bin/bash
+# t_wall_seccomp.sh -- what the wall's seccomp filter refuses, through the
+# real binary as the test user: acting on another process of the same user
+# by pid (prlimit, renice), the user's keyring, socket families other than
+# AF_UNIX under --net-deny (vsock, netlink, packet), FS_IOC_SETFLAGS on a
+# --read file, a System V segment made outside.  Each has a control: the
+# same helper, unwalled (or walled without --net-deny), succeeds.  The
+# same in `run`.
+source "$(dirname "$0")/lib.sh"
+
+W=$(newdir)
+R=$(newdir)
+C="$H/ns_wallcall"
+wall() { run_as env HOME="$W" "$NS" "$@"; }
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# another process of the test user, outside every wall ($! is the sleep
+# itself: a simple command, not a function, is put in the background)
+if [ "$(id -u)" = 0 ]; then
+	setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- \
+		sleep 600 </dev/null >/dev/null 2>&1 &
+else
+	sleep 600 </dev/null >/dev/null 2>&1 &
+fi
+TP=$!
+# wait until it is the sleep, as the test user (setpriv drops, then execs)
+for _ in $(seq 100); do
+	[ "$(cat /proc/$TP/comm 2>/dev/null)" = sleep ] &&
+		[ "$(awk '/^Uid:/ { print $2 $3 $4 }' /proc/$TP/status)" = \
+			"$TUID$TUID$TUID" ] && break
+	sleep 0.05
+done
+SHM=""
+_stop() {
+	kill "$TP" 2>/dev/null && wait "$TP" 2>/dev/null
+	[ -n "$SHM" ] && ipcrm -m "$SHM" 2>/dev/null
+	_cleanup
+}
+trap _stop EXIT
+
+# ---- class 1: other processes of the same user -------------------------
+t "control: unwalled, prlimit on another process of the user works"
+run_as "$C" prlimit "$TP"
+expect_rc 0
+expect_out '^ok nofile='
+
+t "walled, prlimit on another process of the user is refused"
+wall --write "$W" -- "$C" prlimit "$TP"
+expect_rc 1
+expect_out '^denied: prlimit64: Operation not permitted$'
+
+t "walled, prlimit on itself (pid 0) works"
+wall --write "$W" -- "$C" prlimit 0
+expect_rc 0
+expect_out '^ok nofile='
+
+t "walled, a shell's ulimit works (its own limit, pid 0)"
+wall --write "$W" -- /bin/sh -c 'ulimit -n 64 && ulimit -n'
+expect_rc 0
+expect_out '^64$'
+
+t "control: unwalled, renice of another process of the user works"
+run_as "$C" renice "$TP"
+expect_rc 0
+expect_out '^ok$'
+
+t "walled, renice of another process of the user is refused"
+wall --write "$W" -- "$C" renice "$TP"
+expect_rc 1
+expect_out '^denied: setpriority: Operation not permitted$'
+
+t "control: unwalled, the user's keyring (@u) is reachable"
+run_as "$C" keyctl-user
+expect_rc 0
+expect_out '^ok keyring='
+
+t "walled, the user's keyring (@u) is refused"
+wall --write "$W" -- "$C" keyctl-user
+expect_rc 1
+expect_out '^denied: keyctl: Operation not permitted$'
+
+# ---- class 5: socket families under --net-deny ---------------------------
+for fam in vsock netlink; do
+	t "control: walled without --net-deny, an AF_${fam^^} socket is made"
+	wall --write "$W" -- "$C" socket "$fam"
+	expect_rc 0
+	expect_out '^ok$'
+
+	t "walled with --net-deny, an AF_${fam^^} socket is refused"
+	wall --write "$W" --net-deny -- "$C" socket "$fam"
+	expect_rc 1
+	expect_out '^denied: socket: Permission denied$'
+done
+
+# AF_PACKET needs CAP_NET_RAW: an unprivileged user holds it in a user and
+# network namespace of its own (the helper unshares, then makes the socket)
+t "control: unwalled, in a user+net namespace, an AF_PACKET socket is made"
+run_as "$C" socket-ns packet
+expect_rc 0
+expect_out '^ok$'
+
+t "control: walled without --net-deny, the same AF_PACKET socket is made"
+wall --write "$W" -- "$C" socket-ns packet
+expect_rc 0
+expect_out '^ok$'
+
+t "walled with --net-deny, AF_PACKET is refused even in a namespace of its own"
+wall --write "$W" --net-deny -- "$C" socket-ns packet
+expect_rc 1
+expect_out '^denied: socket: Permission denied$'
+
+t "walled with --net-deny, AF_UNIX sockets still work"
+wall --write "$W" --net-deny -- "$C" socket unix
+expect_rc 0
+expect_out '^ok$'
+
+t "walled with --net-deny, name lookup fails at once, without a hang"
+wall --write "$W" --net-deny -- /usr/bin/timeout 10 getent ahosts example.org
+expect_rc 2
+expect_no_err 'Segmentation|Aborted'
+
+# ---- class 7: flags on a --read file ------------------------------------
+as_user sh -c 'echo data > "$0"' "$R/f"
+
+t "control: unwalled, FS_IOC_SETFLAGS on the user's file works"
+run_as "$C" setflags "$R/f"
+expect_rc 0
+expect_out '^ok flags='
+
+t "walled, FS_IOC_SETFLAGS on a --read file is refused"
+wall --write "$W" --read "$R" -- "$C" setflags "$R/f"
+expect_rc 1
+expect_out '^denied: FS_IOC_SETFLAGS: Operation not permitted$'
+
+# ---- class 8: System V IPC ----------------------------------------------
+t "control: a segment made outside is attached and read unwalled"
+run_as "$C" shm-make
+expect_rc 0
+SHM=$(sed -n 's/^ok id=\([0-9]*\)$/\1/p' "$OUT")
+[ -n "$SHM" ] || _fail "no segment id"
+run_as "$C" shm-read "${SHM:-0}"
+expect_rc 0
+expect_out '^ok text=secret$'
+
+t "walled, the segment made outside cannot be attached"
+wall --write "$W" -- "$C" shm-read "${SHM:-0}"
+expect_rc 1
+expect_out '^denied: shmat: Operation not permitted$'
+
+t "walled, no segment can be made (none is left behind)"
+wall --write "$W" -- "$C" shm-make
+expect_rc 1
+expect_out '^denied: shmget: Operation not permitted$'
+
+# ---- the same in run (user mode: the tool runs as the test user) ---------
+RD=$(mktemp -d "$NOVA_B/tests/seccomp-read.XXXXXX")
+chmod 755 "$RD"
+echo "$RD" >> "$_DIRS"
+cp "$C" "$RD/ns_wallcall"
+chmod 755 "$RD/ns_wallcall"
+runw() {
+	run_as env HOME="$THOME" PATH=/usr/bin:/bin "$NS" run --name "sc$$" \
+		--size 64m --read "$RD" "$@"
+}
+
+t "run: the user's keyring is refused"
+runw -- "$RD/ns_wallcall" keyctl-user
+expect_rc 1
+expect_out '^denied: keyctl: Operation not permitted$'
+
+t "run: pid 1 of the run's namespace is not the command's: prlimit refused"
+runw -- "$RD/ns_wallcall" prlimit 1
+expect_rc 1
+expect_out '^denied: prlimit64: Operation not permitted$'
+
+t "run: prlimit on itself works"
+runw -- "$RD/ns_wallcall" prlimit 0
+expect_rc 0
+expect_out '^ok nofile='
+
+t "run: the segment made outside cannot be attached"
+runw -- "$RD/ns_wallcall" shm-read "${SHM:-0}"
+expect_rc 1
+expect_out '^denied: shmat: Operation not permitted$'
