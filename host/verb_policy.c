@@ -127,6 +127,8 @@ render(struct wallctx *w, const struct args *a, const struct policy *pol)
 		return refused(&w->r, a->json);
 	}
 	collect_notes(a, w, &notes);
+	for (size_t i = 0; i < pol->notes.n; i++)
+		strv_push(&notes, pol->notes.v[i]);
 	if (a->json)
 		json_ok(w, pol, &notes);
 	else
