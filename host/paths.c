@@ -192,9 +192,12 @@ ident_hash(const char *s)
 	return h % IDENT_BUCKETS;
 }
 
+static void prefix_reset(void);
+
 void
 paths_cache_reset(void)
 {
+	prefix_reset();
 	for (size_t i = 0; i < IDENT_BUCKETS; i++) {
 		while (ident_tab[i] != NULL) {
 			struct ident *n = ident_tab[i]->next;
@@ -482,48 +485,70 @@ rpath_inside_any(const struct rpath *x, const struct rpaths *ds)
 	return 0;
 }
 
-/* The directories walked so far: fds, identities and names. */
+/* The directories walked so far: fds, identities and names.  A borrowed
+ * descriptor belongs to the build's prefix cache and is never closed by
+ * the walk. */
 struct wstack {
 	int *fd;
 	struct path_id *id;
 	char **name;
+	unsigned char *borrowed;
 	size_t n, cap;
 };
+
+static int
+ws_grow(struct wstack *w)
+{
+	size_t cap = w->cap ? 2 * w->cap : 16;
+	int *f = realloc(w->fd, cap * sizeof(*f));
+	struct path_id *i = f ? realloc(w->id, cap * sizeof(*i)) : NULL;
+	char **nm = i ? realloc(w->name, cap * sizeof(*nm)) : NULL;
+	unsigned char *bo = nm ? realloc(w->borrowed, cap) : NULL;
+
+	if (f != NULL)
+		w->fd = f;
+	if (i != NULL)
+		w->id = i;
+	if (nm != NULL)
+		w->name = nm;
+	if (bo == NULL)
+		return -1;
+	w->borrowed = bo;
+	w->cap = cap;
+	return 0;
+}
+
+static int
+ws_push_id(struct wstack *w, int fd, struct path_id id, const char *name,
+	   size_t len, int borrowed)
+{
+	if (w->n == w->cap && ws_grow(w) < 0)
+		return -1;
+	w->name[w->n] = strndup(name, len);
+	if (w->name[w->n] == NULL)
+		return -1;
+	w->fd[w->n] = fd;
+	w->id[w->n] = id;
+	w->borrowed[w->n] = (unsigned char)borrowed;
+	w->n++;
+	return 0;
+}
 
 static int
 ws_push(struct wstack *w, int fd, const struct stat *st, const char *name,
 	size_t len)
 {
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 16;
-		int *f = realloc(w->fd, cap * sizeof(*f));
-		struct path_id *i = f ? realloc(w->id, cap * sizeof(*i)) : NULL;
-		char **nm = i ? realloc(w->name, cap * sizeof(*nm)) : NULL;
+	struct path_id id = {st->st_dev, st->st_ino};
 
-		if (f != NULL)
-			w->fd = f;
-		if (i != NULL)
-			w->id = i;
-		if (nm == NULL)
-			return -1;
-		w->name = nm;
-		w->cap = cap;
-	}
-	w->name[w->n] = strndup(name, len);
-	if (w->name[w->n] == NULL)
-		return -1;
-	w->fd[w->n] = fd;
-	w->id[w->n].dev = st->st_dev;
-	w->id[w->n].ino = st->st_ino;
-	w->n++;
-	return 0;
+	return ws_push_id(w, fd, id, name, len, 0);
 }
 
 static void
 ws_pop(struct wstack *w)
 {
 	w->n--;
-	close(w->fd[w->n]);
+	if (!w->borrowed[w->n] && w->fd[w->n] >= 0)
+		close(w->fd[w->n]);
 	free(w->name[w->n]);
 }
 
@@ -535,7 +560,69 @@ ws_free(struct wstack *w)
 	free(w->fd);
 	free(w->id);
 	free(w->name);
+	free(w->borrowed);
 	memset(w, 0, sizeof(*w));
+}
+
+/* The directories above the last path walked in this build, kept open:
+ * the next caller path that starts with the same names continues from
+ * them instead of walking from "/" again (many --read paths share their
+ * parents).  They are the directories this build already walked, so the
+ * identities are the same ones the checks saw; paths_cache_reset closes
+ * them at the start and the end of every build. */
+static struct wstack g_prefix;
+
+/* Continue from the cached prefix: push as many of its directories as
+ * the leading components of p name (never the last one); returns the
+ * offset in p to walk on from.  0 and nothing pushed when empty. */
+static size_t
+prefix_borrow(struct wstack *ws, const char *p)
+{
+	size_t pos = 0, k;
+
+	if (g_prefix.n == 0)
+		return 0;
+	if (ws_push_id(ws, g_prefix.fd[0], g_prefix.id[0], "", 0, 1) < 0)
+		return 0;
+	for (k = 1; k < g_prefix.n; k++) {
+		size_t at = pos + strspn(p + pos, "/");
+		size_t len = strcspn(p + at, "/");
+		size_t next = at + len + strspn(p + at + len, "/");
+
+		if (p[next] == '\0' || len != strlen(g_prefix.name[k]) ||
+		    memcmp(p + at, g_prefix.name[k], len) != 0 ||
+		    ws_push_id(ws, g_prefix.fd[k], g_prefix.id[k],
+			       g_prefix.name[k], len, 1) < 0)
+			break;
+		pos = at + len;
+	}
+	return pos;
+}
+
+/* Keep the walk's parent directories as the prefix for the next walk. */
+static void
+prefix_adopt(struct wstack *ws)
+{
+	size_t nb = 0, keep = ws->n > 0 ? ws->n - 1 : 0;
+
+	while (nb < ws->n && ws->borrowed[nb])
+		nb++;
+	if (nb > keep)
+		nb = keep;
+	while (g_prefix.n > nb)
+		ws_pop(&g_prefix);
+	for (size_t i = nb; i < keep; i++) {
+		if (ws_push_id(&g_prefix, ws->fd[i], ws->id[i], ws->name[i],
+			       strlen(ws->name[i]), 0) < 0)
+			return;
+		ws->borrowed[i] = 1; /* the cache owns it now */
+	}
+}
+
+static void
+prefix_reset(void)
+{
+	ws_free(&g_prefix);
 }
 
 /* "/a/b" of the stack, plus name when given. */
@@ -596,6 +683,8 @@ struct walk {
 	unsigned flags;
 	struct strv *links;
 	struct path_fail *fail;
+	struct stat last; /* the top's, when have_last */
+	int have_last;
 };
 
 static int
@@ -648,9 +737,11 @@ walk_link(struct walk *w, int fd, const struct stat *lst, const char *c,
 	free(w->todo);
 	w->todo = rest;
 	w->pos = 0;
-	if (target[0] == '/')
+	if (target[0] == '/') {
 		while (w->ws.n > 1)
 			ws_pop(&w->ws);
+		w->have_last = 0;
+	}
 	rc = 0;
 out:
 	free(at);
@@ -671,6 +762,7 @@ walk_one(struct walk *w, const char *c, size_t len)
 	if (len == 2 && c[0] == '.' && c[1] == '.') {
 		if (w->ws.n > 1)
 			ws_pop(&w->ws);
+		w->have_last = 0;
 		return 0;
 	}
 	if (len > NAME_MAX)
@@ -698,6 +790,8 @@ walk_one(struct walk *w, const char *c, size_t len)
 		close(fd);
 		return -1;
 	}
+	w->last = st;
+	w->have_last = 1;
 	return 0;
 }
 
@@ -716,7 +810,7 @@ read_back(const struct wstack *ws, int fd)
 	return ws_join(ws, NULL, 0);
 }
 
-/* Hand the top of the stack to out. */
+/* Hand the top of the stack to out (a borrowed "/" as a copy). */
 static int
 walk_finish(struct walk *w, struct rpath *out)
 {
@@ -724,17 +818,25 @@ walk_finish(struct walk *w, struct rpath *out)
 	struct stat st;
 	int fd = ws->fd[ws->n - 1];
 
-	if (fstat(fd, &st) != 0)
+	if (w->have_last && !ws->borrowed[ws->n - 1])
+		st = w->last;
+	else if (fstat(fd, &st) != 0)
 		return walk_fail(w, errno);
 	if (st.st_nlink == 0)
 		return walk_fail(w, ENOENT); /* removed while walked */
+	if (ws->borrowed[ws->n - 1] &&
+	    (fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		return walk_fail(w, errno);
 	out->up = malloc(ws->n * sizeof(*out->up));
-	out->path = read_back(ws, fd);
-	if (out->up == NULL || out->path == NULL) {
-		free(out->up);
-		free(out->path);
-		out->up = NULL;
-		out->path = NULL;
+	out->path = (w->flags & PATH_READ_BACK) ? read_back(ws, fd)
+						: ws_join(ws, NULL, 0);
+	if ((w->flags & PATH_KEEP_DIR) && ws->n >= 2)
+		out->dir_fd = fcntl(ws->fd[ws->n - 2], F_DUPFD_CLOEXEC, 3);
+	if (out->up == NULL || out->path == NULL ||
+	    ((w->flags & PATH_KEEP_DIR) && ws->n >= 2 && out->dir_fd < 0)) {
+		if (ws->borrowed[ws->n - 1])
+			close(fd);
+		rpath_free(out);
 		return -1;
 	}
 	memcpy(out->up, ws->id, ws->n * sizeof(*out->up));
@@ -742,11 +844,8 @@ walk_finish(struct walk *w, struct rpath *out)
 	out->id = ws->id[ws->n - 1];
 	out->mode = st.st_mode;
 	out->fd = fd;
-	ws->fd[ws->n - 1] = -1;
-	if ((w->flags & PATH_KEEP_DIR) && ws->n >= 2) {
-		out->dir_fd = ws->fd[ws->n - 2];
-		ws->fd[ws->n - 2] = -1;
-	}
+	if (!ws->borrowed[ws->n - 1])
+		ws->fd[ws->n - 1] = -1; /* out owns it now */
 	return 0;
 }
 
@@ -764,12 +863,16 @@ path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	memset(fail, 0, sizeof(*fail));
 	if (p[0] != '/')
 		return walk_fail(&w, EINVAL);
-	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return walk_fail(&w, errno);
-	if (fstat(fd, &st) != 0 || ws_push(&w.ws, fd, &st, "", 0) < 0) {
-		close(fd);
-		return walk_fail(&w, errno);
+	w.pos = prefix_borrow(&w.ws, p);
+	if (w.ws.n == 0) {
+		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return walk_fail(&w, errno);
+		if (fstat(fd, &st) != 0 || ws_push(&w.ws, fd, &st, "", 0) < 0) {
+			close(fd);
+			ws_free(&w.ws);
+			return walk_fail(&w, errno);
+		}
 	}
 	if ((w.todo = strdup(p)) == NULL)
 		rc = -1;
@@ -782,6 +885,8 @@ path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	}
 	if (rc == 0)
 		rc = walk_finish(&w, out);
+	if (rc == 0)
+		prefix_adopt(&w.ws);
 	free(w.todo);
 	ws_free(&w.ws);
 	return rc;
@@ -895,6 +1000,7 @@ policy_resolve_dir(const char *flag, const char *reason, const char *p,
 	struct rpath rp;
 	int rc = path_resolve(flag, reason, p, geteuid(), 0, &rp, NULL, r);
 
+	prefix_reset(); /* outside a build: keep no directory open */
 	*out = NULL;
 	if (rc == 0) {
 		*out = rp.path;

@@ -42,7 +42,8 @@ struct rpath {
 	struct path_id id;    /* its identity */
 	struct path_id *up;   /* "/" .. itself: every directory walked */
 	size_t n_up;
-	char *path;           /* read back from fd (heap) */
+	char *path;           /* the directories walked, by name (heap); with
+				 PATH_READ_BACK what the kernel names fd */
 	int dir_fd;           /* PATH_KEEP_DIR: the parent directory, or -1 */
 };
 
@@ -64,6 +65,8 @@ struct path_fail {
 #define PATH_TRUST_LINKS 0x1u /* platform data: follow every link silently */
 #define PATH_ANY_TYPE 0x2u    /* the last component need not be a dir */
 #define PATH_KEEP_DIR 0x4u    /* keep the parent's descriptor in dir_fd */
+#define PATH_READ_BACK 0x8u   /* path: what the kernel reads back from fd
+				 (/proc/self/fd), not the name walked */
 
 /* Open p (absolute) once, component by component, no symlink followed by
  * the kernel: each component is openat(O_PATH|O_NOFOLLOW|O_CLOEXEC) below

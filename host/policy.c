@@ -153,8 +153,10 @@ static int
 resolve_one(struct build *b, const char *flag, const char *reason,
 	    const char *p, struct strv *out, struct rpaths *rout)
 {
+	/* the OK line prints the --write roots: read back from the kernel */
+	unsigned fl = strcmp(flag, "--write") == 0 ? PATH_READ_BACK : 0;
 	struct rpath rp;
-	int rc = path_resolve(flag, reason, p, build_uid(b), 0, &rp,
+	int rc = path_resolve(flag, reason, p, build_uid(b), fl, &rp,
 			      &b->pol->notes, b->r);
 
 	if (rc != 0)
@@ -228,8 +230,8 @@ static int
 resolve_in_write(struct build *b, const char *flag, const char *reason,
 		 const char *p, char **out, struct rpath *rout)
 {
-	int rc = path_resolve(flag, reason, p, build_uid(b), 0, rout,
-			      &b->pol->notes, b->r);
+	int rc = path_resolve(flag, reason, p, build_uid(b), PATH_READ_BACK,
+			      rout, &b->pol->notes, b->r);
 
 	*out = NULL;
 	if (rc != 0)
@@ -412,7 +414,8 @@ check_home(struct build *b)
 				   "be a directory inside a --write");
 	if ((abs = path_abs(h)) == NULL)
 		return -1;
-	rc = path_walk(abs, build_uid(b), PATH_ANY_TYPE, &b->pol->r_home,
+	rc = path_walk(abs, build_uid(b), PATH_ANY_TYPE | PATH_READ_BACK,
+		       &b->pol->r_home,
 		       &links, &f);
 	free(abs);
 	if (rc != 0)
@@ -526,8 +529,8 @@ settle_command(struct build *b, const char *cand)
 	struct path_fail f;
 	int rc;
 
-	rc = path_walk(cand, build_uid(b), PATH_ANY_TYPE | PATH_KEEP_DIR,
-		       &b->pol->r_command, &links, &f);
+	rc = path_walk(cand, build_uid(b), PATH_ANY_TYPE | PATH_KEEP_DIR |
+		       PATH_READ_BACK, &b->pol->r_command, &links, &f);
 	if (rc == 0)
 		rc = settle_walked(b, cand, &links);
 	else if (rc == 1 && f.link != NULL)
@@ -1020,6 +1023,7 @@ policy_build(const struct policy_input *in, struct policy *pol,
 		rc = assemble(&b);
 	if (rc == 0 && r->n == n0 && in->create_tmp && in->tmp == NULL)
 		rc = make_tmp(&b);
+	paths_cache_reset(); /* no walked directory stays open */
 	if (rc == 0 && r->n == n0)
 		return 0;
 	policy_free(pol);
