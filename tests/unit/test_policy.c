@@ -1155,12 +1155,22 @@ t_resolve_dir(void)
 		CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
 	CU_ASSERT_EQUAL(r.n, 0);
 	free(out);
-	/* it judges links as the effective user: root here, who owns rlink
-	 * and could have planted it */
+	/* it judges links as the effective user: root here, whose own links
+	 * count as no user's (the command never runs as root) ... */
 	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rlink/deep"),
+					   &out, &r), 0);
+	if (out != NULL)
+		CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
+	free(out);
+	/* ... but a link in an other-writable directory is anyone's */
+	mkd("rw");
+	CU_ASSERT_EQUAL_FATAL(chmod(P("rw"), 0777), 0);
+	mkl("../r", "rw/to_r");
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rw/to_r/deep"),
 					   &out, &r), 1);
 	CU_ASSERT_PTR_NULL(out);
 	CU_ASSERT(text_has(&r, 0, "resolves through the symlink"));
+	CU_ASSERT(text_has(&r, 0, "name --x "));
 	CU_ASSERT(text_has(&r, 0, P("r/deep")));
 	refusals_free(&r);
 	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("file"), &out,
@@ -1304,7 +1314,8 @@ t_plantable_rule(void)
 	l.st_uid = 0;
 	d.st_mode = S_IFDIR | 0755;
 	CU_ASSERT_PTR_NULL(path_plantable(42, &d, &l));
-	CU_ASSERT_PTR_NOT_NULL(path_plantable(0, &d, &l));
+	/* root owns nothing: the command never runs as root */
+	CU_ASSERT_PTR_NULL(path_plantable(0, &d, &l));
 	l.st_uid = 42;
 	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
 	l.st_uid = 0;
