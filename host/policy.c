@@ -505,6 +505,9 @@ refuse_exec_fd(struct build *b, const char *p, const struct rpath *rp)
 	return 1;
 }
 
+/* links is NULL for a command found on PATH: the caller named no path,
+ * so its links (sh -> dash) are the system's, followed silently like the
+ * fixed roots'; they are judged all the same. */
 static int
 settle_walked(struct build *b, const char *cand, const struct strv *links)
 {
@@ -516,6 +519,8 @@ settle_walked(struct build *b, const char *cand, const struct strv *links)
 	if ((pol->command = strdup(pol->r_command.path)) == NULL ||
 	    rpath_parent(&pol->r_command, &pol->r_cmd_dir) < 0)
 		return -1;
+	if (links == NULL)
+		return 0;
 	return path_note_links("the command", cand, &pol->r_command, links,
 			       &pol->notes);
 }
@@ -523,7 +528,7 @@ settle_walked(struct build *b, const char *cand, const struct strv *links)
 /* The command, opened once: its checks are made on that descriptor, and
  * its directory (the optional root) is the directory it was found in. */
 static int
-settle_command(struct build *b, const char *cand)
+settle_command(struct build *b, const char *cand, int named)
 {
 	struct strv links = {0};
 	struct path_fail f;
@@ -532,7 +537,7 @@ settle_command(struct build *b, const char *cand)
 	rc = path_walk(cand, build_uid(b), PATH_ANY_TYPE | PATH_KEEP_DIR |
 		       PATH_READ_BACK, &b->pol->r_command, &links, &f);
 	if (rc == 0)
-		rc = settle_walked(b, cand, &links);
+		rc = settle_walked(b, cand, named ? &links : NULL);
 	else if (rc == 1 && f.link != NULL)
 		rc = path_refuse_planted("the command", "not_executable", cand,
 					 &f, b->r) < 0 ? -1 : 0;
@@ -565,7 +570,7 @@ resolve_command(struct build *b)
 		return ADD(b->r, "not_found", "command %s is not on PATH: name "
 			   "it by its absolute path after --", name);
 	}
-	rc = settle_command(b, cand);
+	rc = settle_command(b, cand, strchr(name, '/') != NULL);
 	free(cand);
 	return rc;
 }

@@ -19,9 +19,9 @@ run_as /bin/sh -c 'echo c > "$1/control" && rm "$1/control"' _ "$T"
 expect_rc 0
 
 t "control: --write on the real directory works"
-wall --write "$T" -- /bin/sh -c 'echo in > ok'
+wall --write "$W" --write "$T" -- /bin/sh -c "echo in > '$T/ok'"
 expect_rc 0
-expect_err "^SANDBOX OK .* deletes=$T\$"
+expect_err "^SANDBOX OK .* deletes=$W,$T\$"
 expect_present "$T/ok"
 rm -f "$T/ok"
 
@@ -116,10 +116,11 @@ fi
 swp=$!
 ok=0; refused=0; bad=0
 for i in $(seq 1 "$RUNS"); do
-	wall --write "$R/a" -- /bin/sh -c "echo $i > m.$i; echo $i > '$T/direct.$i'"
+	# HOME lives in the second --write; the first, $R/a, is the cwd
+	wall --write "$R/a" --write "$W" -- /bin/sh -c "echo $i > m.$i; echo $i > '$T/direct.$i'"
 	if grep -q '^SANDBOX OK' "$ERR"; then
 		ok=$((ok + 1))
-		grep -qE "^SANDBOX OK .* deletes=$R/(a|b)\$" "$ERR" || bad=$((bad + 1))
+		grep -qE "^SANDBOX OK .* cwd=$R/(a|b) .* deletes=$R/(a|b),$W\$" "$ERR" || bad=$((bad + 1))
 	elif grep -q "resolves through the symlink $R/[ab] -> $T" "$ERR"; then
 		refused=$((refused + 1))
 	fi
@@ -132,3 +133,4 @@ expect_eq "$bad" 0 "OK lines naming something other than $R/a or $R/b"
 [ "$ok" -gt 0 ] || _fail "no run got through: the race proved nothing"
 inside=$(find "$R/a/" "$R/b/" -maxdepth 1 -name 'm.*' 2>/dev/null | wc -l)
 expect_eq "$inside" "$ok" "markers in the directory the OK lines named"
+[ "$refused" -gt 0 ] || _fail "no run met the link: the swapper did not race"
