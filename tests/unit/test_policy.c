@@ -1416,6 +1416,41 @@ t_view_fds(void)
 	run_free(&x);
 }
 
+/* Paths that share their parents continue from the directories the build
+ * already walked: "..", a link after the shared part and a shorter path
+ * must still land where a walk from "/" would. */
+static void
+t_shared_prefix(void)
+{
+	static const char *in_rel[] = {
+		"r/deep/er", "r/deep/er/..", "r/deep", "rlink/deep/er", "r",
+		"rn", NULL,
+	};
+	static const char *want_rel[] = {
+		"r/deep/er", "r/deep", "r/deep", "r/deep/er", "r", "rn", NULL,
+	};
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	for (size_t i = 0; in_rel[i] != NULL; i++)
+		strv_push(&in.reads, P(in_rel[i]));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	CU_ASSERT_EQUAL_FATAL(x.pol.r_reads.n, 6);
+	for (size_t i = 0; want_rel[i] != NULL; i++) {
+		struct stat a, b;
+
+		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[i], P(want_rel[i]));
+		CU_ASSERT(fstat(x.pol.r_reads.v[i].fd, &a) == 0 &&
+			  stat(P(want_rel[i]), &b) == 0 &&
+			  a.st_ino == b.st_ino);
+		CU_ASSERT(rpath_inside(&x.pol.r_reads.v[i], &x.pol.r_reads.v[4])
+			  == (want_rel[i][1] != 'n'));
+	}
+	run_free(&x);
+}
+
 int
 main(void)
 {
@@ -1454,6 +1489,7 @@ main(void)
 		{ "plantable rule", t_plantable_rule },
 		{ "swap after check", t_swap_after_check },
 		{ "view descriptors", t_view_fds },
+		{ "shared prefix", t_shared_prefix },
 		{ NULL, NULL }
 	};
 
