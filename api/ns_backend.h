@@ -10,6 +10,14 @@
  *        ns_place.root_fd and ns_place.hidden; list() lines gain root=.
  *        A 1.0 place table (no enter) is a place the host creates and
  *        walls in the normal way (a volume visible to everyone).
+ *   1.1+ (no minor bump: found by struct_size, never required)
+ *        ns_policy.rule_fds and ns_policy.cwd_fd: the descriptor each
+ *        rule's path was resolved to, and the working directory's (both
+ *        pointers: NULL, as a zeroed member reads, means none).  A
+ *        module reads them only when pol->struct_size covers them
+ *        (NS_POLICY_HAS_FDS) and otherwise opens rules[i].path itself, so
+ *        a module built against this header still loads in a 1.1 host and
+ *        a 1.0/1.1 module ignores them.
  *
  * COMPATIBILITY RULES (enforced by the host before any module function runs)
  *   - the module exports ONE data symbol, NS_BACKEND_SYMBOL ("ns_backend_v1"),
@@ -145,7 +153,35 @@ struct ns_policy {
 	const char *cwd;  /* the child's working directory */
 	const char *tmp;  /* the child's TMPDIR */
 	const char *home; /* the child's HOME */
+	/* 1.1+ (size-discovered; see the CHANGELOG and NS_POLICY_HAS_FDS) */
+	/* n_rules descriptors parallel to rules (a separate array: struct
+	 * ns_rule is strided by a module with its own size and never grows).
+	 * rule_fds[i] is an O_PATH|O_CLOEXEC descriptor of the very file
+	 * rules[i].path was resolved to, opened once with no symlink followed
+	 * after the host's checks (docs/SPEC-SANDBOX.md rule 5), or -1 where
+	 * the host has none.  rules[i].path is the name read back from it, for
+	 * text only.  A wall that can confine by descriptor MUST use it and
+	 * MUST NOT open the path again; one that cannot (a helper binding by
+	 * name) says so in its docs.  Valid during prepare() and render()
+	 * only: the host closes them once prepare() has returned (the array
+	 * then holds -1).  The module never closes them and never passes them
+	 * to the command. */
+	const int32_t *rule_fds;
+	/* Points at the working directory's descriptor, opened like a rule
+	 * (O_PATH|O_CLOEXEC, a directory), or NULL (a pointer, so that a
+	 * zeroed member means "none", as every appended member must).  Valid
+	 * until the host frees the policy (through every spawn()): a wall
+	 * that starts the command itself fchdir()s to *cwd_fd instead of
+	 * chdir(cwd), before it places any descriptor, and the command never
+	 * holds it. */
+	const int32_t *cwd_fd;
 };
+
+/* The 1.0/1.1 size of ns_policy, and whether pol carries the descriptors. */
+#define NS_POLICY_SIZE_1_0 (offsetof(struct ns_policy, home) + sizeof(void *))
+#define NS_POLICY_HAS_FDS(pol)                                              \
+	((pol)->struct_size >= offsetof(struct ns_policy, cwd_fd) +         \
+				       sizeof(void *))
 
 /* ------------------------------------------------------------------ */
 /* Role: wall.                                                         */

@@ -141,38 +141,55 @@ check_command_and_write(struct build *b)
 
 /* ---- caller directories (rule 5) ---------------------------------- */
 
-static int
-resolve_list(struct build *b, const struct strv *typed, const char *flag,
-	     const char *reason, struct strv *out)
+/* The user the command runs as: who could have planted a link. */
+static uid_t
+build_uid(const struct build *b)
 {
-	for (size_t i = 0; i < typed->n; i++) {
-		char *real;
-		int rc = policy_resolve_dir(flag, reason, typed->v[i], &real,
-					    b->r);
+	return b->in->as_uid != NULL ? *b->in->as_uid : geteuid();
+}
 
-		if (rc < 0)
-			return -1;
-		if (rc == 0) {
-			rc = strv_push(out, real);
-			free(real);
-			if (rc < 0)
-				return -1;
-		}
+/* path_resolve into the list's string and descriptor: 0, or -1. */
+static int
+resolve_one(struct build *b, const char *flag, const char *reason,
+	    const char *p, struct strv *out, struct rpaths *rout)
+{
+	/* the OK line prints the --write roots: read back from the kernel */
+	unsigned fl = strcmp(flag, "--write") == 0 ? PATH_READ_BACK : 0;
+	struct rpath rp;
+	int rc = path_resolve(flag, reason, p, build_uid(b), fl, &rp,
+			      &b->pol->notes, b->r);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (strv_push(out, rp.path) < 0 || rpaths_push(rout, &rp) < 0) {
+		rpath_free(&rp);
+		return -1;
 	}
 	return 0;
 }
 
 static int
-clash(struct build *b, const struct strv *x, const char *fx,
-      const struct strv *y, const char *fy)
+resolve_list(struct build *b, const struct strv *typed, const char *flag,
+	     const char *reason, struct strv *out, struct rpaths *rout)
+{
+	for (size_t i = 0; i < typed->n; i++)
+		if (resolve_one(b, flag, reason, typed->v[i], out, rout) < 0)
+			return -1;
+	return 0;
+}
+
+/* The same directory (by identity) under two flags. */
+static int
+clash(struct build *b, const struct rpaths *x, const char *fx,
+      const struct rpaths *y, const char *fy)
 {
 	for (size_t i = 0; i < x->n; i++)
 		for (size_t j = 0; j < y->n; j++)
-			if (strcmp(x->v[i], y->v[j]) == 0 &&
+			if (rpath_same(&x->v[i], &y->v[j]) &&
 			    ADD(b->r, "bad_read", "%s and %s both name %s: "
 				"name it once, with the one flag that grants "
 				"what the command needs", fx, fy,
-				x->v[i]) < 0)
+				x->v[i].path) < 0)
 				return -1;
 	return 0;
 }
@@ -183,44 +200,47 @@ resolve_caller_dirs(struct build *b)
 	const struct policy_input *in = b->in;
 	struct policy *pol = b->pol;
 
-	if (resolve_list(b, &in->reads, "--read", "bad_read",
-			 &pol->reads) < 0 ||
+	if (resolve_list(b, &in->reads, "--read", "bad_read", &pol->reads,
+			 &pol->r_reads) < 0 ||
 	    resolve_list(b, &in->reads_noexec, "--read-noexec", "bad_read",
-			 &pol->reads_noexec) < 0 ||
-	    resolve_list(b, &in->writes, "--write", "bad_write",
-			 &pol->writes) < 0)
+			 &pol->reads_noexec, &pol->r_reads_noexec) < 0 ||
+	    resolve_list(b, &in->writes, "--write", "bad_write", &pol->writes,
+			 &pol->r_writes) < 0)
 		return -1;
-	if (clash(b, &pol->reads, "--read", &pol->writes, "--write") < 0 ||
-	    clash(b, &pol->reads, "--read", &pol->reads_noexec,
+	if (clash(b, &pol->r_reads, "--read", &pol->r_writes, "--write") < 0 ||
+	    clash(b, &pol->r_reads, "--read", &pol->r_reads_noexec,
 		  "--read-noexec") < 0 ||
-	    clash(b, &pol->reads_noexec, "--read-noexec", &pol->writes,
+	    clash(b, &pol->r_reads_noexec, "--read-noexec", &pol->r_writes,
 		  "--write") < 0)
 		return -1;
 	return 0;
 }
 
 static int
-inside_caller(const struct policy *pol, const char *p)
+inside_caller(const struct policy *pol, const struct rpath *p)
 {
-	return path_inside_any(p, &pol->reads) ||
-	       path_inside_any(p, &pol->reads_noexec) ||
-	       path_inside_any(p, &pol->writes);
+	return rpath_inside_any(p, &pol->r_reads) ||
+	       rpath_inside_any(p, &pol->r_reads_noexec) ||
+	       rpath_inside_any(p, &pol->r_writes);
 }
 
-/* --cwd and --tmp: resolved, and inside a --write.  *out stays NULL on a
- * refusal. */
+/* --cwd and --tmp: resolved once, and inside a --write.  *out stays NULL
+ * on a refusal. */
 static int
 resolve_in_write(struct build *b, const char *flag, const char *reason,
-		 const char *p, char **out)
+		 const char *p, char **out, struct rpath *rout)
 {
-	int rc = policy_resolve_dir(flag, reason, p, out, b->r);
+	int rc = path_resolve(flag, reason, p, build_uid(b), PATH_READ_BACK,
+			      rout, &b->pol->notes, b->r);
 
+	*out = NULL;
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
-	if (path_inside_any(*out, &b->pol->writes))
-		return 0;
-	free(*out);
-	*out = NULL;
+	if (rpath_inside_any(rout, &b->pol->r_writes)) {
+		*out = strdup(rout->path);
+		return *out ? 0 : -1;
+	}
+	rpath_free(rout);
 	return ADD(b->r, reason, "%s %s is not inside a --write: name a "
 		   "directory inside one of the --write directories", flag, p);
 }
@@ -230,19 +250,21 @@ check_cwd(struct build *b)
 {
 	if (b->in->cwd == NULL) {
 		b->pol->cwd = strdup(b->pol->writes.v[0]);
-		return b->pol->cwd ? 0 : -1;
+		if (b->pol->cwd == NULL)
+			return -1;
+		return rpath_dup(&b->pol->r_writes.v[0], &b->pol->r_cwd);
 	}
 	return resolve_in_write(b, "--cwd", "bad_cwd", b->in->cwd,
-				&b->pol->cwd);
+				&b->pol->cwd, &b->pol->r_cwd);
 }
 
 /* ---- the default temp directory (rule 8) -------------------------- */
 
+/* The first --write's own descriptor: never its name again. */
 static int
-open_first_write(const struct policy *pol)
+first_write_fd(const struct policy *pol)
 {
-	return open(pol->writes.v[0],
-		    O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return pol->r_writes.v[0].fd;
 }
 
 /* 0 when TMP_NAME under dfd is absent or a real directory; else the errno
@@ -275,7 +297,7 @@ default_tmp(struct build *b)
 {
 	const char *w = b->pol->writes.v[0];
 	struct sbuf s = {0};
-	int dfd, err;
+	int err;
 
 	if (sbuf_add(&s, strcmp(w, "/") == 0 ? "" : w) < 0 ||
 	    sbuf_add(&s, "/" TMP_NAME) < 0) {
@@ -285,10 +307,7 @@ default_tmp(struct build *b)
 	b->pol->tmp = sbuf_take(&s);
 	if (b->pol->tmp == NULL)
 		return -1;
-	dfd = open_first_write(b->pol);
-	err = dfd < 0 ? errno : tmp_state(dfd);
-	if (dfd >= 0)
-		close(dfd);
+	err = tmp_state(first_write_fd(b->pol));
 	return err ? refuse_tmp(b, err) : 0;
 }
 
@@ -298,26 +317,23 @@ check_tmp(struct build *b)
 	if (b->in->tmp == NULL)
 		return default_tmp(b);
 	return resolve_in_write(b, "--tmp", "bad_write", b->in->tmp,
-				&b->pol->tmp);
+				&b->pol->tmp, &b->pol->r_tmp);
 }
 
-/* Called last, when the build is sound: fd-first, never following a
- * name planted where the directory should be. */
+/* Called last, when the build is sound: made under the first --write's
+ * descriptor, never following a name planted where it should be. */
 static int
 make_tmp(struct build *b)
 {
-	int dfd = open_first_write(b->pol);
+	int dfd = first_write_fd(b->pol);
 	int err = 0;
 
-	if (dfd < 0)
-		return refuse_tmp(b, errno);
 	if (mkdirat(dfd, TMP_NAME, 0700) == 0)
 		b->pol->tmp_created = 1;
 	else if (errno == EEXIST)
 		err = tmp_state(dfd); /* made before us: a directory or NO */
 	else
 		err = errno;
-	close(dfd);
 	return err ? refuse_tmp(b, err) : 0;
 }
 
@@ -368,26 +384,53 @@ refuse_home(struct build *b, const char *fmt, ...)
 }
 
 static int
+home_walked(struct build *b, const char *h, int rc, const struct path_fail *f)
+{
+	if (rc < 0)
+		return -1;
+	if (f->link != NULL)
+		return refuse_home(b, "HOME %s resolves through the symlink %s "
+				   "-> %s, which the command's user could have "
+				   "made or replaced (%s): a link the command "
+				   "could have planted is never followed; HOME "
+				   "must be a real directory inside a --write",
+				   h, f->link, f->target, f->why);
+	return refuse_home(b, "HOME %s cannot be resolved (%s): HOME must be "
+			   "an existing directory inside a --write", h,
+			   strerror(f->err));
+}
+
+static int
 check_home(struct build *b)
 {
 	const char *h = b->in->home;
-	char *real;
+	struct strv links = {0};
+	struct path_fail f;
+	char *abs;
+	int rc;
 
 	if (h == NULL || *h == '\0')
 		return refuse_home(b, "HOME is unset: the command's HOME must "
 				   "be a directory inside a --write");
-	real = realpath(h, NULL);
-	if (real == NULL)
-		return refuse_home(b, "HOME %s cannot be resolved (%s): HOME "
-				   "must be an existing directory inside a "
-				   "--write", h, strerror(errno));
-	if (!path_inside_any(real, &b->pol->writes)) {
-		free(real);
-		return refuse_home(b, "HOME %s is outside every --write: "
-				   "HOME must be inside one", h);
-	}
-	b->pol->home = real;
-	return 0;
+	if ((abs = path_abs(h)) == NULL)
+		return -1;
+	rc = path_walk(abs, build_uid(b), PATH_ANY_TYPE | PATH_READ_BACK,
+		       &b->pol->r_home,
+		       &links, &f);
+	free(abs);
+	if (rc != 0)
+		rc = home_walked(b, h, rc, &f);
+	else if (!rpath_inside_any(&b->pol->r_home, &b->pol->r_writes))
+		rc = refuse_home(b, "HOME %s is outside every --write: HOME "
+				 "must be inside one", h);
+	else if ((b->pol->home = strdup(b->pol->r_home.path)) == NULL)
+		rc = -1;
+	else
+		rc = path_note_links("HOME", h, &b->pol->r_home, &links,
+				     &b->pol->notes);
+	path_fail_free(&f);
+	strv_free(&links);
+	return rc;
 }
 
 /* ---- the command -------------------------------------------------- */
@@ -403,7 +446,8 @@ executable(const char *p)
 
 /* The first executable <dir>/<name> on the caller's PATH, or NULL in
  * *out.  Empty and relative entries are skipped: a command is never
- * found by the working directory. */
+ * found by the working directory.  Only a candidate: settle_command opens
+ * it once and decides on the descriptor. */
 static int
 look_path(const struct build *b, const char *name, char **out)
 {
@@ -430,40 +474,79 @@ out_oom:
 	return -1;
 }
 
+/* May this process execute the file behind fd? */
 static int
-refuse_exec(struct build *b, const char *p)
+fd_executable(int fd)
 {
-	struct stat st;
+	char proc[64];
 
-	if (stat(p, &st) != 0)
-		return ADD(b->r, "not_executable", "%s cannot be found (%s): "
-			   "name an executable file", p, strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return ADD(b->r, "not_executable", "%s is a directory: name an "
-			   "executable file", p);
-	return ADD(b->r, "not_executable", "%s is not executable by this "
-		   "user: name a file this user may execute", p);
+	if (faccessat(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) == 0)
+		return 1;
+	if (errno != EINVAL && errno != ENOSYS)
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return faccessat(AT_FDCWD, proc, X_OK, AT_EACCESS) == 0;
 }
 
 static int
-settle_command(struct build *b, const char *cand)
+refuse_exec_fd(struct build *b, const char *p, const struct rpath *rp)
 {
-	char *real;
-
-	if (!executable(cand))
-		return refuse_exec(b, cand);
-	real = realpath(cand, NULL);
-	if (real == NULL)
-		return errno == ENOMEM ? -1 : refuse_exec(b, cand);
-	if (path_bad_char(real)) {
-		free(real);
+	if (S_ISDIR(rp->mode))
+		return ADD(b->r, "not_executable", "%s is a directory: name an "
+			   "executable file", p);
+	if (!S_ISREG(rp->mode) || !fd_executable(rp->fd))
+		return ADD(b->r, "not_executable", "%s is not executable by "
+			   "this user: name a file this user may execute", p);
+	if (path_bad_char(rp->path))
 		return ADD(b->r, "not_executable", "%s resolves to a path "
 			   "holding a control character, '\"' or '\\', which "
 			   "a generated policy cannot carry: name a file "
-			   "without them", cand);
-	}
-	b->pol->command = real;
-	return 0;
+			   "without them", p);
+	return 1;
+}
+
+/* links is NULL for a command found on PATH: the caller named no path,
+ * so its links (sh -> dash) are the system's, followed silently like the
+ * fixed roots'; they are judged all the same. */
+static int
+settle_walked(struct build *b, const char *cand, const struct strv *links)
+{
+	struct policy *pol = b->pol;
+	int rc = refuse_exec_fd(b, cand, &pol->r_command);
+
+	if (rc != 1)
+		return rc;
+	if ((pol->command = strdup(pol->r_command.path)) == NULL ||
+	    rpath_parent(&pol->r_command, &pol->r_cmd_dir) < 0)
+		return -1;
+	if (links == NULL)
+		return 0;
+	return path_note_links("the command", cand, &pol->r_command, links,
+			       &pol->notes);
+}
+
+/* The command, opened once: its checks are made on that descriptor, and
+ * its directory (the optional root) is the directory it was found in. */
+static int
+settle_command(struct build *b, const char *cand, int named)
+{
+	struct strv links = {0};
+	struct path_fail f;
+	int rc;
+
+	rc = path_walk(cand, build_uid(b), PATH_ANY_TYPE | PATH_KEEP_DIR |
+		       PATH_READ_BACK, &b->pol->r_command, &links, &f);
+	if (rc == 0)
+		rc = settle_walked(b, cand, named ? &links : NULL);
+	else if (rc == 1 && f.link != NULL)
+		rc = path_refuse_planted("the command", "not_executable", cand,
+					 &f, b->r) < 0 ? -1 : 0;
+	else if (rc == 1)
+		rc = ADD(b->r, "not_executable", "%s cannot be found (%s): "
+			 "name an executable file", cand, strerror(f.err));
+	path_fail_free(&f);
+	strv_free(&links);
+	return rc;
 }
 
 static int
@@ -478,63 +561,78 @@ resolve_command(struct build *b)
 	name = b->in->argv.v[0];
 	if (strchr(name, '/') != NULL) {
 		if ((cand = path_abs(name)) == NULL)
-			return refuse_exec(b, name);
+			return ADD(b->r, "not_executable", "%s cannot be found "
+				   "(the working directory is unknown): name an "
+				   "executable file", name);
 	} else if (look_path(b, name, &cand) < 0) {
 		return -1;
 	} else if (cand == NULL) {
 		return ADD(b->r, "not_found", "command %s is not on PATH: name "
 			   "it by its absolute path after --", name);
 	}
-	rc = settle_command(b, cand);
+	rc = settle_command(b, cand, strchr(name, '/') != NULL);
 	free(cand);
 	return rc;
 }
 
 /* The command's directory becomes a read root for this run; refuse when
- * that directory is, or holds, a caller's home the caller did not name. */
+ * that directory is, or holds, a caller's home the caller did not name.
+ * Decided by the identities walked, never by name. */
 static int
 home_guard(struct build *b)
 {
 	const struct strv *homes = &b->in->caller_homes;
-	char *dir;
-	int rc = 0;
+	const struct rpath *dir = &b->pol->r_cmd_dir;
+	int rc = 0, hit = 0;
 
-	if (b->pol->command == NULL)
+	if (b->pol->command == NULL || dir->n_up == 0 ||
+	    inside_caller(b->pol, dir))
 		return 0;
-	if ((dir = path_dirname(b->pol->command)) == NULL)
-		return -1;
-	for (size_t i = 0; i < homes->n && !inside_caller(b->pol, dir); i++) {
-		char *h = realpath(homes->v[i], NULL);
+	for (size_t i = 0; i < homes->n && rc == 0 && !hit; i++) {
+		struct rpath h;
+		struct path_fail f;
 
-		if (h != NULL && !inside_caller(b->pol, h) &&
-		    policy_inside(h, dir)) {
+		if (homes->v[i][0] != '/' ||
+		    path_walk(homes->v[i], build_uid(b), PATH_TRUST_LINKS, &h,
+			      NULL, &f) != 0) {
+			path_fail_free(&f);
+			continue;
+		}
+		hit = !inside_caller(b->pol, &h) && rpath_inside(&h, dir);
+		if (hit)
 			rc = ADD(b->r, "bad_read", "the command's directory %s "
 				 "is, or holds, the home directory %s and would "
 				 "become a read root: move the command into a "
-				 "directory such as %s/bin", dir, h, h);
-			free(h);
-			break;
-		}
-		free(h);
+				 "directory such as %s/bin", dir->path, h.path,
+				 h.path);
+		rpath_free(&h);
 	}
-	free(dir);
 	return rc;
 }
 
 /* ---- roots -------------------------------------------------------- */
 
-/* realpath p into sv: absent is skipped silently, a duplicate dropped. */
+/* Platform data, opened once like a caller path (its links are the
+ * platform's and followed silently): absent is skipped silently, a
+ * duplicate dropped. */
 static int
-add_resolved(struct strv *sv, const char *p, const char *const *skip_under)
+add_resolved(struct build *b, struct strv *sv, struct rpaths *rs,
+	     const char *p, const char *const *skip_under)
 {
-	char *real = realpath(p, NULL);
-	int rc = 0;
+	struct rpath rp;
+	struct path_fail f;
+	int rc = path_walk(p, build_uid(b), PATH_TRUST_LINKS | PATH_ANY_TYPE,
+			   &rp, NULL, &f);
 
-	if (real == NULL)
-		return errno == ENOMEM ? -1 : 0;
-	if (!strv_contains(sv, real) && !path_inside_list(real, skip_under))
-		rc = strv_push(sv, real);
-	free(real);
+	path_fail_free(&f);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (!strv_contains(sv, rp.path) &&
+	    !path_inside_list(rp.path, skip_under)) {
+		if (strv_push(sv, rp.path) < 0 || rpaths_push(rs, &rp) < 0)
+			rc = -1;
+	}
+	rpath_free(&rp);
 	return rc;
 }
 
@@ -542,20 +640,28 @@ static int
 add_resolver_dir(struct build *b)
 {
 	const char *conf = b->in->roots->resolver_conf;
-	char *real, *dir;
-	int rc = 0;
+	struct rpath rp, dir;
+	struct path_fail f;
+	int rc;
 
-	if (conf == NULL || (real = realpath(conf, NULL)) == NULL)
+	if (conf == NULL)
 		return 0;
-	dir = path_dirname(real);
-	free(real);
-	if (dir == NULL)
-		return -1;
-	if (!path_inside_any(dir, &b->pol->roots)) {
-		rc = strv_push(&b->pol->opt_roots, dir);
+	rc = path_walk(conf, build_uid(b), PATH_TRUST_LINKS | PATH_ANY_TYPE |
+		       PATH_KEEP_DIR, &rp, NULL, &f);
+	path_fail_free(&f);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	rc = rpath_parent(&rp, &dir);
+	rpath_free(&rp);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (!rpath_inside_any(&dir, &b->pol->r_roots)) {
+		if (strv_push(&b->pol->opt_roots, dir.path) < 0 ||
+		    rpaths_push(&b->pol->r_opt, &dir) < 0)
+			rc = -1;
 		b->n_resolver = 1;
 	}
-	free(dir);
+	rpath_free(&dir);
 	return rc;
 }
 
@@ -563,17 +669,17 @@ static int
 add_command_dir(struct build *b)
 {
 	struct policy *pol = b->pol;
-	char *dir = path_dirname(pol->command);
-	int rc = 0;
+	struct rpath *dir = &pol->r_cmd_dir;
 
-	if (dir == NULL)
+	if (pol->command == NULL || dir->n_up == 0)
+		return 0;
+	if (path_inside_list(dir->path, b->in->roots->system_prefixes) ||
+	    inside_caller(pol, dir) || rpath_inside_any(dir, &pol->r_roots) ||
+	    strv_contains(&pol->opt_roots, dir->path))
+		return 0;
+	if (strv_push(&pol->opt_roots, dir->path) < 0)
 		return -1;
-	if (!path_inside_list(dir, b->in->roots->system_prefixes) &&
-	    !inside_caller(pol, dir) && !path_inside_any(dir, &pol->roots) &&
-	    !strv_contains(&pol->opt_roots, dir))
-		rc = strv_push(&pol->opt_roots, dir);
-	free(dir);
-	return rc;
+	return rpaths_push(&pol->r_opt, dir);
 }
 
 static int
@@ -583,18 +689,20 @@ collect_roots(struct build *b)
 	const char *const *p;
 
 	for (p = t->read_roots; p != NULL && *p != NULL; p++)
-		if (add_resolved(&b->pol->roots, *p, NULL) < 0)
+		if (add_resolved(b, &b->pol->roots, &b->pol->r_roots, *p,
+				 NULL) < 0)
 			return -1;
 	if (add_resolver_dir(b) < 0)
 		return -1;
 	for (p = t->optional_roots; p != NULL && *p != NULL; p++)
-		if (add_resolved(&b->pol->opt_roots, *p,
+		if (add_resolved(b, &b->pol->opt_roots, &b->pol->r_opt, *p,
 				 t->system_prefixes) < 0)
 			return -1;
 	if (add_command_dir(b) < 0)
 		return -1;
 	for (p = t->write_files; p != NULL && *p != NULL; p++)
-		if (add_resolved(&b->pol->write_files, *p, NULL) < 0)
+		if (add_resolved(b, &b->pol->write_files,
+				 &b->pol->r_write_files, *p, NULL) < 0)
 			return -1;
 	return 0;
 }
@@ -602,12 +710,13 @@ collect_roots(struct build *b)
 /* ---- rules, in text order ----------------------------------------- */
 
 static void
-rule_add(struct policy *pol, const char *path, uint32_t access,
+rule_add(struct policy *pol, const struct rpath *rp, uint32_t access,
 	 uint32_t origin)
 {
-	pol->rules[pol->n_rules].path = path;
+	pol->rules[pol->n_rules].path = rp->path;
 	pol->rules[pol->n_rules].access = access;
 	pol->rules[pol->n_rules].origin = origin;
+	pol->rule_fds[pol->n_rules] = rp->fd;
 	pol->n_rules++;
 }
 
@@ -655,8 +764,10 @@ rules_dedupe(struct policy *pol)
 			drop[idx[i]] = 1; /* the later of two equals */
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!drop[i])
+		if (!drop[i]) {
+			pol->rule_fds[k] = pol->rule_fds[i];
 			pol->rules[k++] = pol->rules[i];
+		}
 	pol->n_rules = k;
 	free(idx);
 	free(drop);
@@ -664,35 +775,40 @@ rules_dedupe(struct policy *pol)
 }
 
 static void
-rules_from(struct policy *pol, const struct strv *sv, uint32_t access,
+rules_from(struct policy *pol, const struct rpaths *rs, uint32_t access,
 	   uint32_t origin)
 {
-	for (size_t i = 0; i < sv->n; i++)
-		rule_add(pol, sv->v[i], access, origin);
+	for (size_t i = 0; i < rs->n; i++)
+		rule_add(pol, &rs->v[i], access, origin);
 }
 
 static int
 make_rules(struct policy *pol)
 {
-	size_t max = pol->roots.n + pol->opt_roots.n + pol->reads.n +
-		     pol->reads_noexec.n + pol->writes.n + 2 +
-		     pol->write_files.n;
+	size_t max = pol->r_roots.n + pol->r_opt.n + pol->r_reads.n +
+		     pol->r_reads_noexec.n + pol->r_writes.n + 2 +
+		     pol->r_write_files.n;
 
 	pol->rules = calloc(max, sizeof(*pol->rules));
-	if (pol->rules == NULL)
+	pol->rule_fds = calloc(max, sizeof(*pol->rule_fds));
+	if (pol->rules == NULL || pol->rule_fds == NULL)
 		return -1;
-	rules_from(pol, &pol->roots, NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT);
-	rules_from(pol, &pol->opt_roots, NS_ACCESS_READ_EXEC,
-		   NS_ORIGIN_OPTIONAL);
-	rules_from(pol, &pol->reads, NS_ACCESS_READ_EXEC, NS_ORIGIN_READ);
-	rules_from(pol, &pol->reads_noexec, NS_ACCESS_READ,
+	rules_from(pol, &pol->r_roots, NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT);
+	rules_from(pol, &pol->r_opt, NS_ACCESS_READ_EXEC, NS_ORIGIN_OPTIONAL);
+	rules_from(pol, &pol->r_reads, NS_ACCESS_READ_EXEC, NS_ORIGIN_READ);
+	rules_from(pol, &pol->r_reads_noexec, NS_ACCESS_READ,
 		   NS_ORIGIN_READ_NOEXEC);
-	rules_from(pol, &pol->writes, NS_ACCESS_WRITE, NS_ORIGIN_WRITE);
-	if (!path_inside_any(pol->tmp, &pol->writes))
-		rule_add(pol, pol->tmp, NS_ACCESS_WRITE, NS_ORIGIN_TMP);
-	if (!path_inside_any(pol->cwd, &pol->writes))
-		rule_add(pol, pol->cwd, NS_ACCESS_WRITE, NS_ORIGIN_CWD);
-	rules_from(pol, &pol->write_files, NS_ACCESS_WRITE_FILE,
+	rules_from(pol, &pol->r_writes, NS_ACCESS_WRITE, NS_ORIGIN_WRITE);
+	/* --tmp and --cwd are refused outside a --write and the default temp
+	 * directory is made inside the first: these two rules exist for a
+	 * policy built otherwise, and carry their own descriptors. */
+	if (pol->r_tmp.n_up > 0 && !rpath_inside_any(&pol->r_tmp,
+						     &pol->r_writes))
+		rule_add(pol, &pol->r_tmp, NS_ACCESS_WRITE, NS_ORIGIN_TMP);
+	if (pol->r_cwd.n_up > 0 && !rpath_inside_any(&pol->r_cwd,
+						     &pol->r_writes))
+		rule_add(pol, &pol->r_cwd, NS_ACCESS_WRITE, NS_ORIGIN_CWD);
+	rules_from(pol, &pol->r_write_files, NS_ACCESS_WRITE_FILE,
 		   NS_ORIGIN_WRITE_FILE);
 	return rules_dedupe(pol);
 }
@@ -708,7 +824,8 @@ ancestors_of(struct strv *set, const struct strv *sv, size_t from)
 	return 0;
 }
 
-/* PATH directories that exist and are not already covered by a system
+/* ancestors= is a count for the OK line, not a check: it goes by name.
+ * PATH directories that exist and are not already covered by a system
  * prefix, an optional root or a caller directory. */
 static int
 path_dirs(const struct build *b, struct strv *out)
@@ -725,7 +842,9 @@ path_dirs(const struct build *b, struct strv *out)
 		    (real = realpath(e.s, NULL)) != NULL) {
 			if (!path_inside_list(real, b->in->roots->system_prefixes) &&
 			    !path_inside_any(real, &b->pol->opt_roots) &&
-			    !inside_caller(b->pol, real) &&
+			    !path_inside_any(real, &b->pol->reads) &&
+			    !path_inside_any(real, &b->pol->reads_noexec) &&
+			    !path_inside_any(real, &b->pol->writes) &&
 			    !strv_contains(out, real))
 				rc = strv_push(out, real);
 			free(real);
@@ -877,6 +996,18 @@ assemble(struct build *b)
 	return policy_child_env(in->env, pol->tmp, &pol->env, &pol->dropped);
 }
 
+static void
+policy_init_fds(struct policy *pol)
+{
+	struct rpath *one[] = {
+		&pol->r_cwd, &pol->r_tmp, &pol->r_home, &pol->r_command,
+		&pol->r_cmd_dir,
+	};
+
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		one[i]->fd = one[i]->dir_fd = -1;
+}
+
 int
 policy_build(const struct policy_input *in, struct policy *pol,
 	     struct refusals *r)
@@ -891,11 +1022,13 @@ policy_build(const struct policy_input *in, struct policy *pol,
 		local.roots = &none;
 	paths_cache_reset();
 	memset(pol, 0, sizeof(*pol));
+	policy_init_fds(pol);
 	rc = gather(&b);
 	if (rc == 0 && r->n == n0)
 		rc = assemble(&b);
 	if (rc == 0 && r->n == n0 && in->create_tmp && in->tmp == NULL)
 		rc = make_tmp(&b);
+	paths_cache_reset(); /* no walked directory stays open */
 	if (rc == 0 && r->n == n0)
 		return 0;
 	policy_free(pol);
@@ -921,6 +1054,28 @@ policy_view(const struct policy *pol, struct ns_policy *view)
 	view->cwd = pol->cwd;
 	view->tmp = pol->tmp;
 	view->home = pol->home;
+	view->rule_fds = pol->rule_fds;
+	view->cwd_fd = pol->r_cwd.fd >= 0 ? &pol->r_cwd.fd : NULL;
+}
+
+void
+policy_close_fds(struct policy *pol)
+{
+	struct rpaths *lists[] = {
+		&pol->r_roots, &pol->r_opt, &pol->r_reads, &pol->r_reads_noexec,
+		&pol->r_writes, &pol->r_write_files,
+	};
+	struct rpath *one[] = {
+		&pol->r_tmp, &pol->r_home, &pol->r_command, &pol->r_cmd_dir,
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (size_t j = 0; j < lists[i]->n; j++)
+			rpath_close(&lists[i]->v[j]);
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		rpath_close(one[i]);
+	for (size_t i = 0; pol->rule_fds != NULL && i < pol->n_rules; i++)
+		pol->rule_fds[i] = -1;
 }
 
 void
@@ -932,8 +1087,23 @@ policy_free(struct policy *pol)
 		&pol->env, &pol->dropped,
 	};
 
+	struct rpaths *rlists[] = {
+		&pol->r_roots, &pol->r_opt, &pol->r_reads, &pol->r_reads_noexec,
+		&pol->r_writes, &pol->r_write_files,
+	};
+	struct rpath *one[] = {
+		&pol->r_cwd, &pol->r_tmp, &pol->r_home, &pol->r_command,
+		&pol->r_cmd_dir,
+	};
+
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		strv_free(lists[i]);
+	for (size_t i = 0; i < sizeof(rlists) / sizeof(rlists[0]); i++)
+		rpaths_free(rlists[i]);
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		rpath_free(one[i]);
+	strv_free(&pol->notes);
+	free(pol->rule_fds);
 	free(pol->command);
 	free(pol->cwd);
 	free(pol->tmp);

@@ -8,7 +8,10 @@
 
 #include <stddef.h>
 
+#include <sys/types.h>
+
 #include "../api/ns_backend.h"
+#include "paths.h"
 #include "util.h"
 
 /* The platform's root tables, taken from the wall module's ns_wall_ops. */
@@ -44,6 +47,8 @@ struct policy_input {
 	const char *verb;          /* NULL for the bare wrap */
 	char *const *remedy_args;  /* the original args after the verb */
 	int create_tmp;            /* 1: create <first write>/.nova-sandbox-tmp */
+	const uid_t *as_uid;       /* the command's user (rule 5's "could have
+				      planted"); NULL: the effective uid */
 };
 
 struct policy {
@@ -69,6 +74,13 @@ struct policy {
 	size_t ancestors;         /* ancestors= */
 	struct ns_rule *rules;    /* the module's view, in text order */
 	size_t n_rules;
+	/* Rule 5: each path above opened once.  Parallel to the lists of the
+	 * same name; the strings above are read back from these. */
+	struct rpaths r_roots, r_opt, r_reads, r_reads_noexec, r_writes,
+		r_write_files;
+	struct rpath r_cwd, r_tmp, r_home, r_command, r_cmd_dir;
+	int32_t *rule_fds;        /* parallel to rules: the ns_policy view's */
+	struct strv notes;        /* NOTE texts: caller paths through links */
 };
 
 /* Build.  Returns 0 with *pol filled and r empty, or 1 with every
@@ -78,6 +90,10 @@ int policy_build(const struct policy_input *in, struct policy *pol,
 		 struct refusals *r);
 /* The ns_policy view of pol (pointers into pol; valid while pol lives). */
 void policy_view(const struct policy *pol, struct ns_policy *view);
+/* Close every descriptor but the working directory's (rules' included:
+ * the view's rule_fds then read -1).  The flows call it once the wall's
+ * prepare() has built its ruleset; policy_free closes the rest. */
+void policy_close_fds(struct policy *pol);
 void policy_free(struct policy *pol);
 void policy_input_free(struct policy_input *in);
 

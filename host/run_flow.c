@@ -410,6 +410,8 @@ keeper_notes(struct runctx *c, const struct policy *pol)
 		sbuf_free(&t);
 	}
 	sbuf_free(&names);
+	for (size_t i = 0; i < pol->notes.n; i++)
+		run_note(pol->notes.v[i]); /* caller paths through links */
 	if (c->w.facts.used[0] != '\0' && c->w.facts.clamp[0] != '\0')
 		run_note(c->w.facts.clamp);
 	wall_print_notes(&c->w, "SANDBOX");
@@ -469,6 +471,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	policy_view(&pol, &view);
 	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
 		keeper_fail(sock, &c->w.r, 125);
+	policy_close_fds(&pol); /* the ruleset is built: only the cwd's stays */
 	if (kmsg_send(sock, 'P', 0, -1) != 0 || kmsg_recv(sock, &m, &fd) != 0 ||
 	    m.type != 'G')
 		_exit(125);

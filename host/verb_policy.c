@@ -127,6 +127,8 @@ render(struct wallctx *w, const struct args *a, const struct policy *pol)
 		return refused(&w->r, a->json);
 	}
 	collect_notes(a, w, &notes);
+	for (size_t i = 0; i < pol->notes.n; i++)
+		strv_push(&notes, pol->notes.v[i]);
 	if (a->json)
 		json_ok(w, pol, &notes);
 	else
@@ -168,7 +170,9 @@ default_command(struct args *a, struct refusals *r)
 		return refusals_add(r, "bad_read", "no sh on PATH to derive "
 				    "the roots from; pass -- <command>"), 1;
 	a->saw_dashdash = 1;
-	strv_push(&a->argv, sh);
+	/* by name: found on PATH by the builder as the caller's would be, so
+	 * rule 5 says nothing about the system's sh -> dash link */
+	strv_push(&a->argv, "sh");
 	strv_push(&a->argv, "-c");
 	strv_push(&a->argv, "true");
 	free(sh);

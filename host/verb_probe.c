@@ -378,6 +378,7 @@ prepare_and_run(struct probe *p)
 		say_refusals(p, &p->w.r);
 		return 2;
 	}
+	policy_close_fds(&p->pol); /* the ruleset is built */
 	wall_print_notes(&p->w, "PROBE");
 	code = run_steps(p);
 	if (code == 0 && !p->json)

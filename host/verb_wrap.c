@@ -237,6 +237,8 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 		note("dropped from the child's environment: %s; an agent "
 		     "socket speaks for a key the wall denies", names.s);
 	sbuf_free(&names);
+	for (size_t i = 0; i < pol->notes.n; i++)
+		note("%s", pol->notes.v[i]); /* caller paths through links */
 	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
 		note("%s", w->facts.clamp);
 	wall_print_notes(w, "SANDBOX");
@@ -306,6 +308,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 		return refused(w, "sandbox_failed", "the wall could not be "
 			       "prepared");
 	}
+	policy_close_fds(pol); /* the ruleset is built: only the cwd's stays */
 	notes(w, a, pol);
 	if (ok_line(w, pol) != 0)
 		code = 125;

@@ -32,7 +32,6 @@ static const char *const system_prefixes[] = {
 static const char *const options[] = { NULL };
 
 #define HOST_SIZE_1_0 (offsetof(struct ns_host, option) + sizeof(void *))
-#define POLICY_SIZE_1_0 (offsetof(struct ns_policy, home) + sizeof(void *))
 #define FACTS_SIZE_1_0 (offsetof(struct ns_wall_facts, why) + 256)
 
 int
@@ -45,7 +44,7 @@ ll_host_ok(const struct ns_host *host)
 int
 ll_policy_ok(const struct ns_host *host, const struct ns_policy *pol)
 {
-	if (pol != NULL && pol->struct_size >= POLICY_SIZE_1_0)
+	if (pol != NULL && pol->struct_size >= NS_POLICY_SIZE_1_0)
 		return 1;
 	host->refuse(host->cookie, "sandbox_failed",
 		     "landlock.so: the host passed a policy older than ABI "
@@ -78,16 +77,28 @@ refuse_errno(const struct ns_host *host, const char *what, const char *path,
 	return NS_E_SYSTEM;
 }
 
-/* One path-beneath rule; the rights are decided on the descriptor. */
+/* The descriptor the host resolved rule i to (ABI 1.1+, found by size),
+ * or -1: then, and only then (an older host), the path is opened here. */
+static int
+host_fd(const struct ns_policy *pol, size_t i)
+{
+	if (!NS_POLICY_HAS_FDS(pol) || pol->rule_fds == NULL)
+		return -1;
+	return pol->rule_fds[i];
+}
+
+/* One path-beneath rule, made from the host's descriptor (never the name
+ * again); the rights are decided on that descriptor. */
 static int
 add_rule(const struct ns_host *host, int ruleset, int abi,
-	 const struct ns_rule *r)
+	 const struct ns_rule *r, int hfd)
 {
 	struct stat st;
 	uint64_t mask;
-	int fd, rc = NS_OK;
+	int fd = hfd, rc = NS_OK;
 
-	fd = open(r->path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(r->path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return refuse_errno(host, "open", r->path, errno);
 	if (fstat(fd, &st) != 0) {
@@ -103,7 +114,8 @@ add_rule(const struct ns_host *host, int ruleset, int abi,
 	if (ll_sys_add_path(ruleset, fd, mask) != 0)
 		rc = refuse_errno(host, "add the rule for", r->path, errno);
 out_close:
-	close(fd);
+	if (hfd < 0)
+		close(fd);
 	return rc;
 }
 
@@ -127,7 +139,7 @@ build_ruleset(const struct ns_host *host, const struct ns_policy *pol,
 	if (fd < 0)
 		return refuse_errno(host, "create", "ruleset", errno);
 	for (i = 0; i < pol->n_rules; i++) {
-		rc = add_rule(host, fd, abi, &pol->rules[i]);
+		rc = add_rule(host, fd, abi, &pol->rules[i], host_fd(pol, i));
 		if (rc != NS_OK) {
 			close(fd);
 			return rc;

@@ -74,6 +74,7 @@ struct child_ctx {
 	struct nova_ll_ruleset_attr scope;
 	uint32_t restrict_flags;
 	int net_deny;
+	int cwd_fd; /* the host's descriptor of pol->cwd, or -1 */
 	struct child_report rep;
 };
 
@@ -194,6 +195,10 @@ child_main(void *arg)
 
 	if (child_signals() != 0)
 		child_fail(c, STEP_SIGNALS);
+	/* The host's descriptor of the working directory, before any launch
+	 * descriptor is placed over its number; child_close closes it. */
+	if (c->cwd_fd >= 0 && fchdir(c->cwd_fd) != 0)
+		child_fail(c, STEP_CHDIR);
 	if (child_fds(c) != 0)
 		child_fail(c, STEP_FDS);
 	if (child_scope(c) != 0)
@@ -202,8 +207,8 @@ child_main(void *arg)
 		child_fail(c, STEP_CLOSE);
 	if (child_seccomp(c) != 0)
 		child_fail(c, STEP_SECCOMP);
-	if (chdir(p->cwd) != 0)
-		child_fail(c, STEP_CHDIR);
+	if (c->cwd_fd < 0 && chdir(p->cwd) != 0)
+		child_fail(c, STEP_CHDIR); /* an older host: by name */
 	execve(p->command, (char *const *)p->argv, (char *const *)p->envp);
 	child_fail(c, STEP_EXEC);
 }
@@ -350,6 +355,8 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 				  "architecture", ENOSYS);
 	c.pol = pol;
 	c.launch = launch;
+	c.cwd_fd = NS_POLICY_HAS_FDS(pol) && pol->cwd_fd != NULL ?
+			   *pol->cwd_fd : -1;
 	ll_scope_layer(st->abi, &c.scope);
 	c.restrict_flags = ll_restrict_flags(st->abi);
 	if ((rc = restrict_once(host, st)) != NS_OK)

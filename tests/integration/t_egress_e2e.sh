@@ -60,14 +60,17 @@ nx $BN ip r add default via 192.0.2.130; nx $BN ip -6 r add default via fd00:2::
 nx $W ip r add 203.0.113.0/24 via 192.0.2.129; nx $W ip -6 r add fd00:1::/64 via fd00:2::1
 nx $BN sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
 
-nx $W "$P" serve 192.0.2.10/443/tcp 192.0.2.10/80/tcp 192.0.2.11/443/tcp \
+# ip netns exec directly, not the nx function: a backgrounded function is
+# a subshell, $! its pid, and killing it left the servers running (holding
+# every inherited descriptor, the integration lock's included)
+ip netns exec $W "$P" serve 192.0.2.10/443/tcp 192.0.2.10/80/tcp 192.0.2.11/443/tcp \
 	192.0.2.12/443/tcp 192.0.2.13/443/tcp fd00:9::10/443/tcp fd00:9::11/443/tcp \
 	fd00:9::13/443/tcp 198.51.100.130/443/tcp 169.254.169.254/443/tcp \
 	192.0.2.10/5353/udp 192.0.2.11/53/udp >/dev/null 2>&1 &
 PIDS+=($!)
-nx $BN "$P" serve 0.0.0.0/8443/tcp ::/8443/tcp >/dev/null 2>&1 &
+ip netns exec $BN "$P" serve 0.0.0.0/8443/tcp ::/8443/tcp >/dev/null 2>&1 &
 PIDS+=($!)
-nx $W dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
+ip netns exec $W dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
 	--bind-interfaces --listen-address=198.51.100.53 --port=53 --user=root \
 	--pid-file= --host-record=github.com,192.0.2.10,fd00:9::10 \
 	--host-record=api.github.com,192.0.2.10,fd00:9::10 \

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "paths.h"
@@ -174,11 +175,19 @@ suite_clean(void)
 	return 0;
 }
 
+/* The command's user in these tests: not root (the suite runs as root,
+ * and to root every root-owned link would be one it could have planted),
+ * so the tree's own links are followed and the planted ones are made
+ * below with this owner or in a writable directory. */
+#define TEST_UID 4242
+static const uid_t test_uid = TEST_UID;
+
 /* A sound input: --write w, command `tool arg1` on PATH nx:bin. */
 static void
 input_init(struct policy_input *in)
 {
 	memset(in, 0, sizeof(*in));
+	in->as_uid = &test_uid;
 	strv_push(&in->writes, P("w"));
 	strv_push(&in->argv, "tool");
 	strv_push(&in->argv, "arg1");
@@ -1140,17 +1149,306 @@ t_resolve_dir(void)
 	struct refusals r = {0};
 	char *out = NULL;
 
-	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rlink/deep"),
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("r/./deep/er/.."),
 					   &out, &r), 0);
-	CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
+	if (out != NULL)
+		CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
 	CU_ASSERT_EQUAL(r.n, 0);
 	free(out);
+	/* it judges links as the effective user: root here, whose own links
+	 * count as no user's (the command never runs as root) ... */
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rlink/deep"),
+					   &out, &r), 0);
+	if (out != NULL)
+		CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
+	free(out);
+	/* ... but a link in an other-writable directory is anyone's */
+	mkd("rw");
+	CU_ASSERT_EQUAL_FATAL(chmod(P("rw"), 0777), 0);
+	mkl("../r", "rw/to_r");
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rw/to_r/deep"),
+					   &out, &r), 1);
+	CU_ASSERT_PTR_NULL(out);
+	CU_ASSERT(text_has(&r, 0, "resolves through the symlink"));
+	CU_ASSERT(text_has(&r, 0, "name --x "));
+	CU_ASSERT(text_has(&r, 0, P("r/deep")));
+	refusals_free(&r);
 	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("file"), &out,
 					   &r), 1);
 	CU_ASSERT_PTR_NULL(out);
 	ASSERT_TOKENS(&r, "tok");
 	CU_ASSERT(text_has(&r, 0, "--x "));
 	refusals_free(&r);
+}
+
+/* ---- rule 5: one resolution, planted links ------------------------ */
+
+static int
+find_rule(const struct policy *pol, const char *path, uint32_t origin)
+{
+	for (size_t i = 0; i < pol->n_rules; i++)
+		if (pol->rules[i].origin == origin &&
+		    strcmp(pol->rules[i].path, path) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void
+planted_case(const char *link, const char *why)
+{
+	struct policy_input in;
+	struct run x;
+	struct sbuf want = {0};
+
+	input_init(&in);
+	strv_push(&in.writes, link);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 1);
+	ASSERT_TOKENS(&x.r, "bad_write");
+	CU_ASSERT(text_has(&x.r, 0, "resolves through the symlink"));
+	CU_ASSERT(text_has(&x.r, 0, why));
+	sbuf_addf(&want, "name --write %s", P("r"));
+	CU_ASSERT(text_has(&x.r, 0, want.s));
+	if (!text_has(&x.r, 0, why) || !text_has(&x.r, 0, want.s))
+		fprintf(stderr, "\n  %s: %s\n", link,
+			x.r.n ? x.r.v[0].text : "(none)");
+	sbuf_free(&want);
+	run_free(&x);
+}
+
+static void
+t_planted_links(void)
+{
+	/* other-writable, not sticky: anyone could have put it there */
+	mkd("pl");
+	CU_ASSERT_EQUAL_FATAL(chmod(P("pl"), 0777), 0);
+	mkl("../r", "pl/to_r");
+	planted_case(P("pl/to_r"), "writable by group or others");
+	/* group-writable counts too */
+	CU_ASSERT_EQUAL_FATAL(chmod(P("pl"), 0775), 0);
+	planted_case(P("pl/to_r"), "writable by group or others");
+	/* the link is the user's, in a directory it cannot write */
+	mkd("pu");
+	mkl("../r", "pu/to_r");
+	CU_ASSERT_EQUAL_FATAL(lchown(P("pu/to_r"), TEST_UID, 0), 0);
+	planted_case(P("pu/to_r"), "the link is owned by this user");
+	/* the directory is the user's: it can always make it writable */
+	mkd("pd2");
+	mkl("../r", "pd2/to_r");
+	CU_ASSERT_EQUAL_FATAL(chown(P("pd2"), TEST_UID, 0), 0);
+	planted_case(P("pd2/to_r"), "its directory is owned by this user");
+	/* a planted link in the middle of the path counts the same */
+	mkd("r/deep/er");
+	{
+		struct policy_input in;
+		struct run x;
+
+		input_init(&in);
+		strv_push(&in.reads, P("pu/to_r/deep"));
+		run_build(&in, &x);
+		ASSERT_TOKENS(&x.r, "bad_read");
+		CU_ASSERT(text_has(&x.r, 0, P("pu/to_r")));
+		CU_ASSERT(text_has(&x.r, 0, "name --read "));
+		run_free(&x);
+	}
+	/* control: the real path itself is fine */
+	{
+		struct policy_input in;
+		struct run x;
+
+		input_init(&in);
+		strv_push(&in.writes, P("r"));
+		run_build(&in, &x);
+		CU_ASSERT_EQUAL(x.rc, 0);
+		CU_ASSERT_EQUAL(x.pol.notes.n, 0);
+		run_free(&x);
+	}
+}
+
+static void
+t_sticky_and_root_links(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	/* root's link in root's 0755 directory: followed, said in a NOTE */
+	input_init(&in);
+	strv_push(&in.reads, P("rlink"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	if (x.rc == 0) {
+		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[0], P("r"));
+		CU_ASSERT_EQUAL(x.pol.notes.n, 1);
+		CU_ASSERT(x.pol.notes.n == 1 &&
+			  strstr(x.pol.notes.v[0], "--read ") != NULL &&
+			  strstr(x.pol.notes.v[0], "rlink -> r ") != NULL);
+	}
+	run_free(&x);
+	/* a sticky, other-writable directory (/tmp's shape) where the link
+	 * is someone else's: the user cannot replace it */
+	mkd("st");
+	CU_ASSERT_EQUAL_FATAL(chmod(P("st"), 01777), 0);
+	mkl("../r", "st/to_r");
+	input_init(&in);
+	strv_push(&in.reads, P("st/to_r"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	CU_ASSERT_EQUAL(x.pol.notes.n, 1);
+	run_free(&x);
+	/* ... but the user's own link there is refused */
+	mkl("../r", "st/mine");
+	CU_ASSERT_EQUAL_FATAL(lchown(P("st/mine"), TEST_UID, 0), 0);
+	input_init(&in);
+	strv_push(&in.reads, P("st/mine"));
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_read");
+	run_free(&x);
+}
+
+static void
+t_plantable_rule(void)
+{
+	struct stat d = {0}, l = {0};
+
+	d.st_uid = 0;
+	l.st_uid = 0;
+	d.st_mode = S_IFDIR | 0755;
+	CU_ASSERT_PTR_NULL(path_plantable(42, &d, &l));
+	/* root owns nothing: the command never runs as root */
+	CU_ASSERT_PTR_NULL(path_plantable(0, &d, &l));
+	l.st_uid = 42;
+	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
+	l.st_uid = 0;
+	d.st_uid = 42;
+	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
+	d.st_uid = 0;
+	d.st_mode = S_IFDIR | 0757;
+	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
+	d.st_mode = S_IFDIR | 01777;
+	CU_ASSERT_PTR_NULL(path_plantable(42, &d, &l));
+	l.st_uid = 42;
+	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
+}
+
+static int
+swap_names(const char *a, const char *b)
+{
+	return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b,
+			    2 /* RENAME_EXCHANGE */);
+}
+
+/* Resolve, then swap the directory for a symlink by rename: the rule's
+ * descriptor still names the directory that was checked, never the
+ * link's target (what a second open by name would have met). */
+static void
+t_swap_after_check(void)
+{
+	struct policy_input in;
+	struct run x;
+	struct stat orig, out, got, cwd;
+	int i;
+
+	mkd("sw");
+	mkd("sw/a");
+	mkl("../outside", "sw/b");
+	CU_ASSERT_EQUAL_FATAL(stat(P("sw/a"), &orig), 0);
+	CU_ASSERT_EQUAL_FATAL(stat(P("outside"), &out), 0);
+	input_init(&in);
+	strv_push(&in.writes, P("sw/a"));
+	in.cwd = P("sw/a");
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	CU_ASSERT_EQUAL_FATAL(swap_names(P("sw/a"), P("sw/b")), 0);
+	/* the name now leads elsewhere ... */
+	CU_ASSERT_EQUAL(stat(P("sw/a"), &got), 0);
+	CU_ASSERT_EQUAL(got.st_ino, out.st_ino);
+	/* ... the rule does not */
+	i = find_rule(&x.pol, P("sw/a"), NS_ORIGIN_WRITE);
+	CU_ASSERT_FATAL(i >= 0);
+	CU_ASSERT_FATAL(x.pol.rule_fds[i] >= 0);
+	CU_ASSERT_EQUAL(fstat(x.pol.rule_fds[i], &got), 0);
+	CU_ASSERT_EQUAL(got.st_ino, orig.st_ino);
+	CU_ASSERT_NOT_EQUAL(got.st_ino, out.st_ino);
+	CU_ASSERT_EQUAL(fstat(x.pol.r_cwd.fd, &cwd), 0);
+	CU_ASSERT_EQUAL(cwd.st_ino, orig.st_ino);
+	/* after prepare only the cwd's descriptor stays */
+	policy_close_fds(&x.pol);
+	CU_ASSERT_EQUAL(x.pol.rule_fds[i], -1);
+	CU_ASSERT(x.pol.r_cwd.fd >= 0);
+	run_free(&x);
+	CU_ASSERT_EQUAL(swap_names(P("sw/a"), P("sw/b")), 0);
+	/* and a walk that meets the swapped link in a directory the user
+	 * could write is refused */
+	CU_ASSERT_EQUAL_FATAL(chown(P("sw"), TEST_UID, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(swap_names(P("sw/a"), P("sw/b")), 0);
+	input_init(&in);
+	strv_push(&in.writes, P("sw/a"));
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_write");
+	CU_ASSERT(text_has(&x.r, 0, "its directory is owned by this user"));
+	run_free(&x);
+}
+
+static void
+t_view_fds(void)
+{
+	struct policy_input in;
+	struct run x;
+	struct ns_policy v;
+
+	input_init(&in);
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	policy_view(&x.pol, &v);
+	CU_ASSERT(NS_POLICY_HAS_FDS(&v));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v.rule_fds);
+	for (size_t i = 0; i < v.n_rules; i++) {
+		struct stat a, b;
+
+		CU_ASSERT(v.rule_fds[i] >= 0);
+		CU_ASSERT(fstat(v.rule_fds[i], &a) == 0 &&
+			  stat(v.rules[i].path, &b) == 0 &&
+			  a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+		CU_ASSERT(fcntl(v.rule_fds[i], F_GETFD) & FD_CLOEXEC);
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v.cwd_fd);
+	CU_ASSERT(*v.cwd_fd >= 0);
+	run_free(&x);
+}
+
+/* Paths that share their parents continue from the directories the build
+ * already walked: "..", a link after the shared part and a shorter path
+ * must still land where a walk from "/" would. */
+static void
+t_shared_prefix(void)
+{
+	static const char *in_rel[] = {
+		"r/deep/er", "r/deep/er/..", "r/deep", "rlink/deep/er", "r",
+		"rn", NULL,
+	};
+	static const char *want_rel[] = {
+		"r/deep/er", "r/deep", "r/deep", "r/deep/er", "r", "rn", NULL,
+	};
+	struct policy_input in;
+	struct run x;
+
+	input_init(&in);
+	for (size_t i = 0; in_rel[i] != NULL; i++)
+		strv_push(&in.reads, P(in_rel[i]));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	CU_ASSERT_EQUAL_FATAL(x.pol.r_reads.n, 6);
+	for (size_t i = 0; want_rel[i] != NULL; i++) {
+		struct stat a, b;
+
+		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[i], P(want_rel[i]));
+		CU_ASSERT(fstat(x.pol.r_reads.v[i].fd, &a) == 0 &&
+			  stat(P(want_rel[i]), &b) == 0 &&
+			  a.st_ino == b.st_ino);
+		CU_ASSERT(rpath_inside(&x.pol.r_reads.v[i], &x.pol.r_reads.v[4])
+			  == (want_rel[i][1] != 'n'));
+	}
+	run_free(&x);
 }
 
 int
@@ -1186,6 +1484,12 @@ main(void)
 		{ "rules: command dir", t_rules_command_dir },
 		{ "view", t_view },
 		{ "resolve dir", t_resolve_dir },
+		{ "planted links refused", t_planted_links },
+		{ "sticky and root links followed", t_sticky_and_root_links },
+		{ "plantable rule", t_plantable_rule },
+		{ "swap after check", t_swap_after_check },
+		{ "view descriptors", t_view_fds },
+		{ "shared prefix", t_shared_prefix },
 		{ NULL, NULL }
 	};
 

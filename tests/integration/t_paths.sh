@@ -1,0 +1,136 @@
+#!/bin/bash
+# t_paths.sh -- rule 5: each caller path is opened once, with no symlink
+# followed by the kernel, and the rule is made from that descriptor.  A link
+# the command's user could have planted is refused; a link it could not
+# have made is followed and said in a NOTE.  The race (issue 7, class 3): a
+# leftover process swaps a directory and a symlink while the tool runs; the
+# write must land only in the directory the OK line names, never in the
+# symlink's target.
+source "$(dirname "$0")/lib.sh"
+
+W=$(newdir)   # the caller's work directory, writable by the test user
+T=$(newdir)   # somewhere else the test user can write, never named
+run_as mkdir "$W/home"
+HOMEV="$W/home"
+wall() { run_as env HOME="$HOMEV" "$NS" "$@"; }
+
+t "control: unwalled, the test user can write the link's target"
+run_as /bin/sh -c 'echo c > "$1/control" && rm "$1/control"' _ "$T"
+expect_rc 0
+
+t "control: --write on the real directory works"
+wall --write "$W" --write "$T" -- /bin/sh -c "echo in > '$T/ok'"
+expect_rc 0
+expect_err "^SANDBOX OK .* deletes=$W,$T\$"
+expect_present "$T/ok"
+rm -f "$T/ok"
+
+t "a symlink planted in a --write directory and named as --write is refused"
+run_as ln -s "$T" "$W/planted"
+wall --write "$W/planted" -- /bin/sh -c 'echo in > ok'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_write: --write $W/planted resolves through the symlink $W/planted -> $T, which the command's user could have made or replaced \(the link is owned by this user\).* name --write $T"
+expect_no_err '^SANDBOX OK'
+expect_absent "$T/ok"
+
+t "the same planted link as --read, --read-noexec, --cwd and --tmp is refused"
+wall --write "$W" --read "$W/planted" --read-noexec "$W/planted" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_read: --read $W/planted resolves through the symlink"
+expect_err "^SANDBOX REFUSED reason=bad_read: --read-noexec $W/planted resolves through the symlink"
+wall --write "$W" --cwd "$W/planted" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_cwd: --cwd $W/planted resolves through the symlink"
+
+t "a link beneath the path (not only the last component) is refused too"
+run_as mkdir "$T/sub"
+wall --write "$W/planted/sub" -- /bin/true
+expect_rc 125
+expect_err "resolves through the symlink $W/planted -> $T,.* name --write $T/sub"
+rmdir "$T/sub"
+
+t "HOME through a planted link is refused"
+run_as env HOME="$W/planted" "$NS" --write "$W" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=home_outside: HOME $W/planted resolves through the symlink $W/planted -> $T"
+
+t "a command reached through a planted link is refused"
+run_as ln -s /bin/true "$W/cmdlink"
+wall --write "$W" -- "$W/cmdlink"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=not_executable: the command $W/cmdlink resolves through the symlink $W/cmdlink -> /bin/true"
+
+t "a link in a group- or other-writable directory is refused whoever owns it"
+if [ "$(id -u)" = 0 ]; then
+	OW=$(mktemp -d /tmp/nova-it-ow.XXXXXX); echo "$OW" >> "$_DIRS"
+	chmod 0777 "$OW"; ln -s "$T" "$OW/rootlink"
+	wall --write "$OW/rootlink" -- /bin/true
+	expect_rc 125
+	expect_err "resolves through the symlink $OW/rootlink -> $T, which the command's user could have made or replaced \(its directory is writable by group or others\)"
+else
+	wall --write "$W/planted" -- /bin/true
+	expect_rc 125
+fi
+
+t "a link the user could not have made is followed, with a NOTE naming it"
+if [ "$(id -u)" = 0 ]; then
+	RD=$(mktemp -d /tmp/nova-it-rd.XXXXXX); echo "$RD" >> "$_DIRS"
+	chmod 0755 "$RD"; ln -s "$T" "$RD/rootlink"
+	LINK="$RD/rootlink"; TARGET="$T"
+else
+	LINK=/bin; TARGET=$(readlink /bin)
+fi
+wall --write "$W" --read "$LINK" -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX NOTE --read $LINK resolves through the symlink $LINK -> $TARGET \(not one the command's user could have made or replaced\): the wall uses "
+expect_err '^SANDBOX OK .* read=1 '
+
+t "policy prints the rule at the path read back from the descriptor"
+run_as env HOME="$HOMEV" "$NS" policy --write "$W" --read "$LINK" -- /bin/true
+expect_rc 0
+expect_out "^read=$(readlink -f "$LINK")\$"
+expect_no_out "^read=$LINK\$"
+
+# ---- the race ----------------------------------------------------------
+# $R/a is a directory and $R/b a symlink to $T; a leftover process swaps
+# them without pause.  The caller names --write $R/a.  Each run either is
+# refused (it met the link) or writes into the directory it opened, which
+# the OK line names; a file in $T is the leak.
+R=$(newdir)
+run_as mkdir "$R/a"
+run_as ln -s "$T" "$R/b"
+RUNS=${NOVA_RACE_RUNS:-200}
+
+t "control: the swapper swaps (the attack runs)"
+run_as "$H/ns_swap" "$R/a" "$R/b" 1
+expect_rc 0
+expect_out '^swaps=[1-9]'
+
+t "race: $RUNS runs while $R/a and a symlink are swapped; no write reaches $T"
+if [ "$(id -u)" = 0 ]; then
+	setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- \
+		"$H/ns_swap" "$R/a" "$R/b" 120 >/dev/null 2>&1 &
+else
+	"$H/ns_swap" "$R/a" "$R/b" 120 >/dev/null 2>&1 &
+fi
+swp=$!
+ok=0; refused=0; bad=0
+for i in $(seq 1 "$RUNS"); do
+	# HOME lives in the second --write; the first, $R/a, is the cwd
+	wall --write "$R/a" --write "$W" -- /bin/sh -c "echo $i > m.$i; echo $i > '$T/direct.$i'"
+	if grep -q '^SANDBOX OK' "$ERR"; then
+		ok=$((ok + 1))
+		grep -qE "^SANDBOX OK .* cwd=$R/(a|b) .* deletes=$R/(a|b),$W\$" "$ERR" || bad=$((bad + 1))
+	elif grep -q "resolves through the symlink $R/[ab] -> $T" "$ERR"; then
+		refused=$((refused + 1))
+	fi
+done
+kill "$swp" 2>/dev/null; wait "$swp" 2>/dev/null
+leaked=$(find "$T" -mindepth 1 | wc -l)
+echo "     race: runs=$RUNS ok=$ok refused=$refused leaked=$leaked bad_ok_line=$bad"
+expect_eq "$leaked" 0 "files that reached the symlink's target $T"
+expect_eq "$bad" 0 "OK lines naming something other than $R/a or $R/b"
+[ "$ok" -gt 0 ] || _fail "no run got through: the race proved nothing"
+inside=$(find "$R/a/" "$R/b/" -maxdepth 1 -name 'm.*' 2>/dev/null | wc -l)
+expect_eq "$inside" "$ok" "markers in the directory the OK lines named"
+[ "$refused" -gt 0 ] || _fail "no run met the link: the swapper did not race"
