@@ -1000,8 +1000,15 @@ int
 policy_resolve_dir(const char *flag, const char *reason, const char *p,
 		   char **out, struct refusals *r)
 {
+	return policy_resolve_dir_noted(flag, reason, p, out, NULL, r);
+}
+
+int
+policy_resolve_dir_noted(const char *flag, const char *reason, const char *p,
+			 char **out, struct strv *notes, struct refusals *r)
+{
 	struct rpath rp;
-	int rc = path_resolve(flag, reason, p, geteuid(), 0, &rp, NULL, r);
+	int rc = path_resolve(flag, reason, p, geteuid(), 0, &rp, notes, r);
 
 	prefix_reset(); /* outside a build: keep no directory open */
 	*out = NULL;

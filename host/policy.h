@@ -103,6 +103,10 @@ void policy_input_free(struct policy_input *in);
  * naming `flag`. */
 int policy_resolve_dir(const char *flag, const char *reason, const char *p,
 		       char **out, struct refusals *r);
+/* Same, pushing rule 5's NOTE (the links followed) to notes. */
+int policy_resolve_dir_noted(const char *flag, const char *reason,
+			     const char *p, char **out, struct strv *notes,
+			     struct refusals *r);
 /* Is `path` dir or beneath it?  Device and inode decide; the string prefix
  * is only the cheap first answer.  Both expected resolved. */
 int policy_inside(const char *path, const char *dir);

@@ -203,13 +203,18 @@ preflight(struct runctx *c, struct refusals *r)
 		return 1;
 	place_services(c);
 	for (size_t i = 0; i < c->a->reads.n; i++) {
+		struct strv notes = {0};
 		char *res = NULL;
 
-		if (policy_resolve_dir("--read", "bad_read", c->a->reads.v[i],
-				       &res, r) == 0 && res != NULL) {
+		if (policy_resolve_dir_noted("--read", "bad_read",
+					     c->a->reads.v[i], &res, &notes,
+					     r) == 0 && res != NULL) {
 			strv_push(&c->reads, res);
 			free(res);
 		}
+		for (size_t k = 0; k < notes.n; k++)
+			run_note(notes.v[k]); /* rule 5: links followed */
+		strv_free(&notes);
 	}
 	if (c->a->go)
 		go_reads(c, r);
