@@ -20,6 +20,7 @@
 
 #include "out.h"
 #include "paths.h"
+#include "ttys.h"
 
 #define TMP_NAME ".nova-sandbox-tmp"
 
@@ -576,6 +577,25 @@ add_command_dir(struct build *b)
 	return rc;
 }
 
+/* The terminals the command's own stdio already holds for reading and
+ * writing (host/ttys.c decides, on the descriptors): write files too.
+ * Never resolved again: ttys.c verified each name against the inode. */
+static int
+add_stdio_ttys(struct build *b)
+{
+	struct policy *pol = b->pol;
+
+	if (!b->in->stdio_ttys)
+		return 0;
+	if (ttys_stdio(&pol->ttys) < 0)
+		return -1;
+	for (size_t i = 0; i < pol->ttys.n; i++)
+		if (!strv_contains(&pol->write_files, pol->ttys.v[i]) &&
+		    strv_push(&pol->write_files, pol->ttys.v[i]) < 0)
+			return -1;
+	return 0;
+}
+
 static int
 collect_roots(struct build *b)
 {
@@ -596,7 +616,7 @@ collect_roots(struct build *b)
 	for (p = t->write_files; p != NULL && *p != NULL; p++)
 		if (add_resolved(&b->pol->write_files, *p, NULL) < 0)
 			return -1;
-	return 0;
+	return add_stdio_ttys(b);
 }
 
 /* ---- rules, in text order ----------------------------------------- */
@@ -928,7 +948,8 @@ policy_free(struct policy *pol)
 {
 	struct strv *lists[] = {
 		&pol->roots, &pol->opt_roots, &pol->reads, &pol->reads_noexec,
-		&pol->writes, &pol->write_files, &pol->net_allow, &pol->argv,
+		&pol->writes, &pol->write_files, &pol->ttys, &pol->net_allow,
+		&pol->argv,
 		&pol->env, &pol->dropped,
 	};
 

@@ -44,6 +44,8 @@ struct policy_input {
 	const char *verb;          /* NULL for the bare wrap */
 	char *const *remedy_args;  /* the original args after the verb */
 	int create_tmp;            /* 1: create <first write>/.nova-sandbox-tmp */
+	int stdio_ttys;            /* 1: fds 0-2 become the command's: grant
+				      the terminals they hold (ttys.h) */
 };
 
 struct policy {
@@ -53,6 +55,7 @@ struct policy {
 	struct strv reads_noexec; /* resolved --read-noexec */
 	struct strv writes;       /* resolved --write, in order */
 	struct strv write_files;  /* existing write files (/dev/null, ...) */
+	struct strv ttys;         /* the terminals among them (ttys.h) */
 	struct strv net_allow;
 	struct strv argv;         /* argv[0] as typed, then the arguments */
 	struct strv env;          /* the child's environment */

@@ -6,8 +6,8 @@
  * render()  writes the policy as text;
  * spawn()   (ll_spawn.c) confines the calling process once, then forks the
  *           command under a nested scope layer and a seccomp filter.
- * The data below is the Linux root table (original-behaviour.md 2); the
- * host's policy builder turns it into rules. */
+ * The Linux root and device table is ll_table.c's; the host's policy
+ * builder turns it into rules. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,15 +20,7 @@
 #include "ll_spawn.h"
 #include "ll_table.h"
 
-static const char *const read_roots[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc",
-	"/run/systemd/resolve", "/opt", "/dev", "/proc", NULL
-};
-static const char *const write_files[] = { "/dev/null", "/dev/tty", NULL };
 static const char *const optional_roots[] = { NULL };
-static const char *const system_prefixes[] = {
-	"/usr", "/bin", "/sbin", "/dev", NULL
-};
 static const char *const options[] = { NULL };
 
 #define HOST_SIZE_1_0 (offsetof(struct ns_host, option) + sizeof(void *))
@@ -211,10 +203,10 @@ ll_release(const struct ns_host *host, void *state)
 static const struct ns_wall_ops wall_ops = {
 	.struct_size = sizeof(struct ns_wall_ops),
 	.shape = NS_SHAPE_RESTRICT_SELF,
-	.read_roots = read_roots,
-	.write_files = write_files,
+	.read_roots = ll_read_roots, /* ll_table.c: roots and devices */
+	.write_files = ll_write_files,
 	.optional_roots = optional_roots,
-	.system_prefixes = system_prefixes,
+	.system_prefixes = ll_system_prefixes,
 	.resolver_conf = "/etc/resolv.conf",
 	.facts = ll_facts,
 	.prepare = ll_prepare,

@@ -260,7 +260,7 @@ expect_rc 0
 expect_out '^out$'
 ok=$(grep '^SANDBOX OK' "$ERR")
 b64=$(printf '%s' "$D/w" | base64 -w0 | tr '+/' '-_' | tr -d '=')
-expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none deletes=$D/w,$D/w/a\\x2cb" "OK line"
+expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none tty=- deletes=$D/w,$D/w/a\\x2cb" "OK line"
 expect_eq "$(sed -n 1p "$ERR")" "$ok" "OK is the first line"
 expect_eq "$(sed -n 2p "$ERR")" "err" "the command's stderr after OK"
 expect_eq "$(tail -n1 "$ERR")" "SANDBOX DONE exit=0 cmd=dash" "DONE last"
