@@ -93,7 +93,12 @@ int policy_resolve_dir(const char *flag, const char *reason, const char *p,
 /* Is `path` dir or beneath it?  Device and inode decide; the string prefix
  * is only the cheap first answer.  Both expected resolved. */
 int policy_inside(const char *path, const char *dir);
-/* Rule 9: the child's environment and the names dropped from it. */
+/* Rule 9: the child's environment and the names dropped from it.  The
+ * NOTE is "dropped from the child's environment: <NAMES>; "
+ * POLICY_DROPPED_WHY. */
+#define POLICY_DROPPED_WHY \
+	"each names an agent, a bus or a server that acts as the user " \
+	"outside the wall"
 int policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		     struct strv *dropped);
 

@@ -407,9 +407,8 @@ keeper_notes(struct runctx *c, const struct policy *pol)
 	if (pol->dropped.n) {
 		struct sbuf t = {0};
 
-		sbuf_addf(&t, "dropped from the child's environment: %s; an "
-			  "agent socket speaks for a key the wall denies",
-			  names.s);
+		sbuf_addf(&t, "dropped from the child's environment: %s; "
+			  POLICY_DROPPED_WHY, names.s);
 		run_note(t.s ? t.s : "");
 		sbuf_free(&t);
 	}

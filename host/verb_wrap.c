@@ -236,8 +236,8 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 	for (size_t i = 0; i < pol->dropped.n; i++)
 		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
 	if (pol->dropped.n)
-		note("dropped from the child's environment: %s; an agent "
-		     "socket speaks for a key the wall denies", names.s);
+		note("dropped from the child's environment: %s; "
+		     POLICY_DROPPED_WHY, names.s);
 	sbuf_free(&names);
 	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
 		note("%s", w->facts.clamp);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../../host/banned.h"
+#include "ll_socks.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
 
@@ -55,6 +56,7 @@ ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
 		return NS_E_INTERNAL;
 	kabi = ll_sys_abi(&err);
 	ll_fill_facts(kabi, err, out);
+	ll_socks_on_facts(kabi, out->note, sizeof(out->note));
 	return NS_OK;
 }
 
@@ -172,6 +174,8 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 	st->abi = ll_built_abi(kabi);
 	st->pol_flags = pol->flags;
 	*state = st;
+	if (host->note != NULL)
+		ll_socks_on_prepare(host, kabi); /* the pathname-socket gap */
 	return NS_OK;
 }
 

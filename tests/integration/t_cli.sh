@@ -296,7 +296,7 @@ run_as env HOME="$D/w/home" SSH_AUTH_SOCK=/x GPG_AGENT_INFO=y AI_AGENT=z "$NS" -
 expect_rc 0
 expect_out '^unset z$'
 expect_eq "$(sed -n 1p "$ERR")" "SANDBOX NOTE --acl tool is accepted and ignored on linux; the wall is the same without it" "acl note first"
-expect_eq "$(sed -n 2p "$ERR")" "SANDBOX NOTE dropped from the child's environment: GPG_AGENT_INFO SSH_AUTH_SOCK; an agent socket speaks for a key the wall denies" "dropped note"
+expect_eq "$(sed -n 2p "$ERR")" "SANDBOX NOTE dropped from the child's environment: GPG_AGENT_INFO SSH_AUTH_SOCK; each names an agent, a bus or a server that acts as the user outside the wall" "dropped note"
 expect_err '^SANDBOX OK '
 
 t "SIGTERM to the tool is forwarded to the command"
