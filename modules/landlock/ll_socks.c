@@ -101,24 +101,34 @@ field(const char **p, const char *end, int base, unsigned long *out)
 	return 0;
 }
 
-/* "<addr>: <ref> <proto> <flags> <type> <st> <inode>[ <path>]" */
+/* "<addr>: <ref> <proto> <flags> <type> <st> <inode>[ <path>]"; the
+ * numbers are read from a NUL-terminated copy of the fields, so strtoul
+ * never runs past the line. */
 int
 ll_socks_line(const char *line, size_t len, const char **path, size_t *plen)
 {
-	const char *end = line + len, *p = memchr(line, ':', len);
+	const char *colon = memchr(line, ':', len), *p, *end;
+	char head[128];
 	unsigned long v[6];
+	size_t hn;
 
-	if (p == NULL)
+	if (colon == NULL)
 		return 0;
-	p++;
+	hn = len - (size_t)(colon + 1 - line);
+	if (hn >= sizeof(head))
+		hn = sizeof(head) - 1;
+	memcpy(head, colon + 1, hn);
+	head[hn] = '\0';
+	p = head;
+	end = head + hn;
 	for (int i = 0; i < 6; i++)
 		if (field(&p, end, i == 5 ? 10 : 16, &v[i]) != 0)
 			return 0;
 	if (!(v[2] & SO_ACCEPTCON_FLAG) || p + 2 > end || p[0] != ' ' ||
 	    p[1] != '/')
 		return 0;
-	*path = p + 1;
-	*plen = (size_t)(end - *path);
+	*path = colon + 1 + (p - head) + 1;
+	*plen = (size_t)(line + len - *path);
 	return 1;
 }
 
