@@ -50,7 +50,7 @@ run_as env DBUS_SESSION_BUS_ADDRESS=unix:path=/b DISPLAY=:9 /bin/sh -c \
 expect_out '^unix:path=/b :9$'
 
 t "DBUS_SESSION_BUS_ADDRESS and the other channels are dropped, with the NOTE"
-run_as env HOME="$W" DBUS_SESSION_BUS_ADDRESS=unix:path=/b DISPLAY=:9 \
+run_as env -i PATH=/usr/bin:/bin HOME="$W" DBUS_SESSION_BUS_ADDRESS=unix:path=/b DISPLAY=:9 \
 	XDG_RUNTIME_DIR=/run/user/9 WAYLAND_DISPLAY=wayland-0 TMUX=/t,1,0 \
 	DBUS_SYSTEM_BUS_ADDRESS=unix:path=/s SSH_AUTH_SOCK=/a \
 	"$NS" --write "$W" -- /bin/sh -c \
@@ -60,7 +60,7 @@ expect_out '^unset unset unset unset unset unset unix:path=/s$'
 expect_err "^SANDBOX NOTE dropped from the child's environment: DBUS_SESSION_BUS_ADDRESS DISPLAY SSH_AUTH_SOCK TMUX WAYLAND_DISPLAY XDG_RUNTIME_DIR; each names an agent, a bus or a server that acts as the user outside the wall\$"
 
 t "run: DBUS_SESSION_BUS_ADDRESS is dropped there too"
-run_as env HOME="$THOME" PATH=/usr/bin:/bin DBUS_SESSION_BUS_ADDRESS=unix:path=/b \
+run_as env -i HOME="$THOME" PATH=/usr/bin:/bin DBUS_SESSION_BUS_ADDRESS=unix:path=/b \
 	"$NS" run --name "sb-$$" --size 8m -- /bin/sh -c 'echo "${DBUS_SESSION_BUS_ADDRESS-unset}"'
 expect_rc 0
 expect_out '^unset$'
