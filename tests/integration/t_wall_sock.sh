@@ -123,7 +123,7 @@ HIDDEN=$SOCK
 B=$(sshdir "$NOVA_B/tests")
 chmod 755 "$B"
 agent "$B"
-run_as env HOME="$THOME" PATH=/usr/bin:/bin "$NS" run --name "ss-$$" --size 8m -- \
+run_as env HOME="$THOME" PATH=/usr/bin:/bin "$NS" run --name "ss-$$" --size 8m --read "$H" -- \
 	/bin/sh -c '"$0" connect "$1"; "$0" connect "$2"' "$DEV" "$HIDDEN" "$SOCK"
 expect_out '^denied: connect: No such file or directory$'
 expect_no_err "$HIDDEN"
