@@ -16,10 +16,12 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "out.h"
 #include "paths.h"
+#include "ttys.h"
 
 #define TMP_NAME ".nova-sandbox-tmp"
 
@@ -682,6 +684,64 @@ add_command_dir(struct build *b)
 	return rpaths_push(&pol->r_opt, dir);
 }
 
+/* Is the character device `rdev` what /dev/tty or one of fds 0-2 is? */
+static int
+tty_is_stdio(const char *path, dev_t rdev)
+{
+	struct stat st;
+
+	if (strcmp(path, "/dev/tty") == 0)
+		return rdev == makedev(5, 0);
+	for (int fd = 0; fd <= 2; fd++)
+		if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+		    st.st_rdev == rdev)
+			return 1;
+	return 0;
+}
+
+/* One terminal as a write-file rule with its own descriptor (rule 5's
+ * walk, no link followed), kept only when the descriptor is still the
+ * device ttys.c granted: the rule never lands on another node. */
+static int
+add_tty(struct build *b, const char *path)
+{
+	struct policy *pol = b->pol;
+	struct rpath rp;
+	struct path_fail f;
+	struct stat st;
+	int rc = path_walk(path, build_uid(b), PATH_ANY_TYPE, &rp, NULL, &f);
+
+	path_fail_free(&f);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (fstat(rp.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    tty_is_stdio(path, st.st_rdev) &&
+	    !strv_contains(&pol->write_files, rp.path) &&
+	    (strv_push(&pol->write_files, rp.path) < 0 ||
+	     rpaths_push(&pol->r_write_files, &rp) < 0))
+		rc = -1;
+	rpath_free(&rp);
+	return rc;
+}
+
+/* The terminals the command's own stdio already holds for reading and
+ * writing (host/ttys.c decides, on the descriptors): write files too.
+ * Never resolved again: ttys.c verified each name against the inode. */
+static int
+add_stdio_ttys(struct build *b)
+{
+	struct policy *pol = b->pol;
+
+	if (!b->in->stdio_ttys)
+		return 0;
+	if (ttys_stdio(&pol->ttys) < 0)
+		return -1;
+	for (size_t i = 0; i < pol->ttys.n; i++)
+		if (add_tty(b, pol->ttys.v[i]) < 0)
+			return -1;
+	return 0;
+}
+
 static int
 collect_roots(struct build *b)
 {
@@ -704,7 +764,7 @@ collect_roots(struct build *b)
 		if (add_resolved(b, &b->pol->write_files,
 				 &b->pol->r_write_files, *p, NULL) < 0)
 			return -1;
-	return 0;
+	return add_stdio_ttys(b);
 }
 
 /* ---- rules, in text order ----------------------------------------- */
@@ -878,29 +938,78 @@ count_ancestors(struct build *b)
 
 /* ---- rule 9: the child's environment ------------------------------ */
 
+/* Rule 9: the variables that name a channel to a process acting as the
+ * user (or as root for the user) outside the wall.  The command cannot
+ * use the channel's files, but a socket answers whoever connects; the
+ * reasons, and what passes, are in docs/SPEC-SANDBOX.md rule 9. */
+enum scrub_how { SCRUB_EXACT, SCRUB_PREFIX, SCRUB_SUFFIX };
+
+static const struct {
+	const char *name;
+	enum scrub_how how;
+} scrub[] = {
+	{ "SSH_AUTH_SOCK", SCRUB_EXACT },       /* agents sign as the user */
+	{ "GPG_AGENT_INFO", SCRUB_EXACT },
+	{ "SSH_AGENT_", SCRUB_PREFIX },
+	{ "_AGENT_PID", SCRUB_SUFFIX },
+	{ "_AGENT_INFO", SCRUB_SUFFIX },
+	{ "_AGENT_SOCK", SCRUB_SUFFIX },
+	{ "GNOME_KEYRING_CONTROL", SCRUB_EXACT }, /* the user's secrets */
+	{ "KRB5CCNAME", SCRUB_EXACT },          /* Kerberos tickets */
+	{ "DBUS_SESSION_BUS_ADDRESS", SCRUB_EXACT }, /* runs anything */
+	{ "DBUS_STARTER_ADDRESS", SCRUB_EXACT },
+	{ "XDG_RUNTIME_DIR", SCRUB_EXACT },     /* bus, systemd, agents */
+	{ "DISPLAY", SCRUB_EXACT },             /* X: keystrokes both ways */
+	{ "XAUTHORITY", SCRUB_EXACT },
+	{ "WAYLAND_DISPLAY", SCRUB_EXACT },
+	{ "WAYLAND_SOCKET", SCRUB_EXACT },
+	{ "SESSION_MANAGER", SCRUB_EXACT },
+	{ "PULSE_SERVER", SCRUB_EXACT },        /* the microphone */
+	{ "PIPEWIRE_REMOTE", SCRUB_EXACT },
+	{ "DOCKER_HOST", SCRUB_EXACT },         /* a daemon that is root */
+	{ "CONTAINER_HOST", SCRUB_EXACT },
+	{ "NOTIFY_SOCKET", SCRUB_EXACT },       /* the service manager */
+	{ "TMUX", SCRUB_EXACT },                /* send-keys to any pane */
+	{ "STY", SCRUB_EXACT },
+	{ "KITTY_LISTEN_ON", SCRUB_EXACT },
+	{ "NVIM", SCRUB_EXACT },                /* editors run any code */
+	{ "NVIM_LISTEN_ADDRESS", SCRUB_EXACT },
+	{ "VSCODE_IPC_HOOK_CLI", SCRUB_EXACT },
+	{ "VSCODE_GIT_IPC_HANDLE", SCRUB_EXACT },
+};
+
+static int
+scrub_match(const char *e, size_t n, const char *m, enum scrub_how how)
+{
+	size_t k = strlen(m);
+
+	if (n < k)
+		return 0;
+	switch (how) {
+	case SCRUB_EXACT:
+		return n == k && strncmp(e, m, k) == 0;
+	case SCRUB_PREFIX:
+		return strncmp(e, m, k) == 0;
+	case SCRUB_SUFFIX:
+		return strncmp(e + n - k, m, k) == 0;
+	}
+	return 0;
+}
+
+/* Is the name e[0..n) one rule 9 drops? */
+static int
+scrub_var(const char *e, size_t n)
+{
+	for (size_t i = 0; i < sizeof(scrub) / sizeof(scrub[0]); i++)
+		if (scrub_match(e, n, scrub[i].name, scrub[i].how))
+			return 1;
+	return 0;
+}
+
 static int
 name_is(const char *e, size_t n, const char *name)
 {
 	return strlen(name) == n && strncmp(e, name, n) == 0;
-}
-
-static int
-name_ends(const char *e, size_t n, const char *suffix)
-{
-	size_t k = strlen(suffix);
-
-	return n >= k && strncmp(e + n - k, suffix, k) == 0;
-}
-
-static int
-agent_var(const char *e, size_t n)
-{
-	return name_is(e, n, "SSH_AUTH_SOCK") ||
-	       name_is(e, n, "GPG_AGENT_INFO") ||
-	       (n >= 10 && strncmp(e, "SSH_AGENT_", 10) == 0) ||
-	       name_ends(e, n, "_AGENT_PID") ||
-	       name_ends(e, n, "_AGENT_INFO") ||
-	       name_ends(e, n, "_AGENT_SOCK");
 }
 
 static int
@@ -937,7 +1046,7 @@ policy_child_env(char *const *env, const char *tmp, struct strv *out,
 	for (; rc == 0 && env != NULL && *env != NULL; env++) {
 		size_t n = strcspn(*env, "=");
 
-		if (agent_var(*env, n))
+		if (scrub_var(*env, n))
 			rc = drop_name(dropped, *env, n);
 		else if (!tmp_var(*env, n))
 			rc = strv_push(out, *env);
@@ -1083,7 +1192,8 @@ policy_free(struct policy *pol)
 {
 	struct strv *lists[] = {
 		&pol->roots, &pol->opt_roots, &pol->reads, &pol->reads_noexec,
-		&pol->writes, &pol->write_files, &pol->net_allow, &pol->argv,
+		&pol->writes, &pol->write_files, &pol->ttys, &pol->net_allow,
+		&pol->argv,
 		&pol->env, &pol->dropped,
 	};
 

@@ -49,6 +49,8 @@ struct policy_input {
 	int create_tmp;            /* 1: create <first write>/.nova-sandbox-tmp */
 	const uid_t *as_uid;       /* the command's user (rule 5's "could have
 				      planted"); NULL: the effective uid */
+	int stdio_ttys;            /* 1: fds 0-2 become the command's: grant
+				      the terminals they hold (ttys.h) */
 };
 
 struct policy {
@@ -58,6 +60,7 @@ struct policy {
 	struct strv reads_noexec; /* resolved --read-noexec */
 	struct strv writes;       /* resolved --write, in order */
 	struct strv write_files;  /* existing write files (/dev/null, ...) */
+	struct strv ttys;         /* the terminals among them (ttys.h) */
 	struct strv net_allow;
 	struct strv argv;         /* argv[0] as typed, then the arguments */
 	struct strv env;          /* the child's environment */
@@ -110,7 +113,12 @@ int policy_resolve_dir_noted(const char *flag, const char *reason,
 /* Is `path` dir or beneath it?  Device and inode decide; the string prefix
  * is only the cheap first answer.  Both expected resolved. */
 int policy_inside(const char *path, const char *dir);
-/* Rule 9: the child's environment and the names dropped from it. */
+/* Rule 9: the child's environment and the names dropped from it.  The
+ * NOTE is "dropped from the child's environment: <NAMES>; "
+ * POLICY_DROPPED_WHY. */
+#define POLICY_DROPPED_WHY \
+	"each names an agent, a bus or a server that acts as the user " \
+	"outside the wall"
 int policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		     struct strv *dropped);
 

@@ -17,6 +17,7 @@
 #include "caps.h"
 #include "out.h"
 #include "run_flow.h"
+#include "ttys.h"
 #include "verb_common.h"
 
 struct runctx {
@@ -355,6 +356,7 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.path = getenv("PATH");
 	in.env = env.v;
 	in.roots = &c->w.roots;
+	in.stdio_ttys = 1; /* init and the command inherit the tool's 0-2 */
 	in.verb = "run";
 	in.remedy_args = c->args;
 	rc = policy_build(&in, pol, r);
@@ -385,9 +387,11 @@ ok_line(struct runctx *c, const struct policy *pol)
 	    (c->w.facts.used[0] == '\0' ||
 	     sbuf_addf(&b, " used=%s", c->w.facts.used) == 0) &&
 	    sbuf_addf(&b, " read=%zu write=%zu net=%s cwd=%s cwdb64=%s "
-		      "ancestors=%zu cmd=%s gpu=none deletes=%s", pol->reads.n,
+		      "ancestors=%zu cmd=%s gpu=none", pol->reads.n,
 		      pol->writes.n, wall_net_word(pol->net_deny), cwd, b64,
-		      pol->ancestors, cmd, root) == 0)
+		      pol->ancestors, cmd) == 0 &&
+	    ttys_field(&b, &pol->ttys) == 0 &&
+	    sbuf_addf(&b, " deletes=%s", root) == 0)
 		out_line(stderr, "%s", b.s);
 	sbuf_free(&b);
 	free(n);
@@ -408,9 +412,8 @@ keeper_notes(struct runctx *c, const struct policy *pol)
 	if (pol->dropped.n) {
 		struct sbuf t = {0};
 
-		sbuf_addf(&t, "dropped from the child's environment: %s; an "
-			  "agent socket speaks for a key the wall denies",
-			  names.s);
+		sbuf_addf(&t, "dropped from the child's environment: %s; "
+			  POLICY_DROPPED_WHY, names.s);
 		run_note(t.s ? t.s : "");
 		sbuf_free(&t);
 	}

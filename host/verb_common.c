@@ -103,6 +103,7 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in->env = hr->env;
 	in->roots = &w->roots;
 	in->create_tmp = 1;
+	in->stdio_ttys = 1; /* wrap and policy: the command gets fds 0-2 */
 	return caller_homes(&in->caller_homes);
 }
 

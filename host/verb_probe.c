@@ -207,6 +207,7 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 	    strv_push(&p->in.argv, "probe-step") < 0)
 		return refusals_add(&p->r, "check", "out of memory"), 1;
 	p->in.saw_dashdash = 1;
+	p->in.stdio_ttys = 0; /* a step's stdout and stderr are /dev/null */
 	resolve_secret(p);
 	/* rule 8: a refusal creates nothing, the secret's included */
 	if (p->r.n)

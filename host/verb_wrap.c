@@ -13,6 +13,7 @@
 
 #include "caps.h"
 #include "out.h"
+#include "ttys.h"
 #include "verb_common.h"
 
 #define BARE_REMEDY "nova-sandbox help"
@@ -190,10 +191,11 @@ ok_line(const struct wallctx *w, const struct policy *pol)
 	    (w->facts.used[0] == '\0' ||
 	     sbuf_addf(&b, " used=%s", w->facts.used) == 0) &&
 	    sbuf_addf(&b, " read=%zu read-noexec=%zu write=%zu net=%s cwd=%s "
-		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s deletes=",
+		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s",
 		      pol->reads.n, pol->reads_noexec.n, pol->writes.n,
 		      wall_net_word(pol->net_deny), cwd, b64, pol->ancestors,
 		      cmd, pol->gpu ? pol->gpu : "none") == 0 &&
+	    ttys_field(&b, &pol->ttys) == 0 && sbuf_add(&b, " deletes=") == 0 &&
 	    add_deletes(&b, &pol->writes) == 0)
 		rc = out_line(stderr, "%s", b.s);
 	sbuf_free(&b);
@@ -234,8 +236,8 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 	for (size_t i = 0; i < pol->dropped.n; i++)
 		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
 	if (pol->dropped.n)
-		note("dropped from the child's environment: %s; an agent "
-		     "socket speaks for a key the wall denies", names.s);
+		note("dropped from the child's environment: %s; "
+		     POLICY_DROPPED_WHY, names.s);
 	sbuf_free(&names);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		note("%s", pol->notes.v[i]); /* caller paths through links */

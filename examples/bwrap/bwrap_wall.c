@@ -310,6 +310,14 @@ bw_plan_rule(const struct ns_rule *r, int covered, const struct bw_emit *e)
 		EMIT(e, BW_ITEM_SKIP, "provided by --dev /dev", r->path);
 		return 0;
 	}
+	/* the host's rule for the terminal on stdio: bwrap's fresh devpts
+	 * has no such node to bind onto; the command keeps its fds 0-2 */
+	if (r->access == NS_ACCESS_WRITE_FILE &&
+	    strncmp(r->path, "/dev/pts/", 9) == 0) {
+		EMIT(e, BW_ITEM_SKIP, "a fresh /dev/pts has no such node; "
+		     "the terminal stays on the inherited fds 0-2", r->path);
+		return 0;
+	}
 	if (covered) {
 		EMIT(e, BW_ITEM_SKIP, "inside a bind that grants as much",
 		    r->path);

@@ -6,8 +6,8 @@
  * render()  writes the policy as text;
  * spawn()   (ll_spawn.c) confines the calling process once, then forks the
  *           command under a nested scope layer and a seccomp filter.
- * The data below is the Linux root table (original-behaviour.md 2); the
- * host's policy builder turns it into rules. */
+ * The Linux root and device table is ll_table.c's; the host's policy
+ * builder turns it into rules. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,18 +17,11 @@
 #include <unistd.h>
 
 #include "../../host/banned.h"
+#include "ll_socks.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
 
-static const char *const read_roots[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc",
-	"/run/systemd/resolve", "/opt", "/dev", "/proc", NULL
-};
-static const char *const write_files[] = { "/dev/null", "/dev/tty", NULL };
 static const char *const optional_roots[] = { NULL };
-static const char *const system_prefixes[] = {
-	"/usr", "/bin", "/sbin", "/dev", NULL
-};
 static const char *const options[] = { NULL };
 
 #define HOST_SIZE_1_0 (offsetof(struct ns_host, option) + sizeof(void *))
@@ -62,6 +55,7 @@ ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
 		return NS_E_INTERNAL;
 	kabi = ll_sys_abi(&err);
 	ll_fill_facts(kabi, err, out);
+	ll_socks_on_facts(kabi, out->note, sizeof(out->note));
 	return NS_OK;
 }
 
@@ -192,6 +186,8 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 	st->abi = ll_built_abi(kabi);
 	st->pol_flags = pol->flags;
 	*state = st;
+	if (host->note != NULL)
+		ll_socks_on_prepare(host, kabi); /* the pathname-socket gap */
 	return NS_OK;
 }
 
@@ -223,10 +219,10 @@ ll_release(const struct ns_host *host, void *state)
 static const struct ns_wall_ops wall_ops = {
 	.struct_size = sizeof(struct ns_wall_ops),
 	.shape = NS_SHAPE_RESTRICT_SELF,
-	.read_roots = read_roots,
-	.write_files = write_files,
+	.read_roots = ll_read_roots, /* ll_table.c: roots and devices */
+	.write_files = ll_write_files,
 	.optional_roots = optional_roots,
-	.system_prefixes = system_prefixes,
+	.system_prefixes = ll_system_prefixes,
 	.resolver_conf = "/etc/resolv.conf",
 	.facts = ll_facts,
 	.prepare = ll_prepare,

@@ -57,12 +57,12 @@ clause_for(int abi)
 		       "landlock, every other socket family by seccomp); unix "
 		       "sockets and signals are not scoped below abi 6";
 	if (abi < 9)
-		return "filesystem; --net-deny: unix sockets only (TCP by "
-		       "landlock, every other socket family by seccomp); "
+		return "filesystem; --net-deny: unix sockets only, every "
+		       "other socket family refused; "
 		       "abstract unix sockets and signals scoped; pathname "
 		       "unix sockets are not walled below abi 9";
-	return "filesystem; --net-deny: unix sockets only (TCP by landlock, "
-	       "every other socket family by seccomp); abstract unix sockets "
+	return "filesystem; --net-deny: unix sockets only, every other socket "
+	       "family refused; abstract unix sockets "
 	       "and signals scoped; pathname unix sockets walled";
 }
 
@@ -70,8 +70,7 @@ clause_for(int abi)
 static const char gaps[] =
 	"; not walled: metadata reads outside (stat, xattrs, readlink, "
 	"inotify), metadata writes to the user's own files, advisory locks "
-	"on --read files; --read-noexec stops execve only (ld.so, mmap and "
-	"copies run the code)";
+	"on --read files; --read-noexec stops execve only";
 
 /* Append text to buf (holding *len bytes), as much as fits. */
 static void

@@ -1,12 +1,30 @@
-/* ll_table.c -- the Landlock ABI table, the access masks and the texts that
- * depend only on the ABI (facts, note clause, clamp sentence, refusals).
- * Pure: no system call here. */
+/* ll_table.c -- the fixed roots and devices, the Landlock ABI table and the
+ * access masks.  Pure: no system call here. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../host/banned.h"
 #include "ll_table.h"
+
+/* /dev is not a root: a rule on it is inherited by every terminal in
+ * /dev/pts and every object in /dev/shm and /dev/mqueue.  The devices are
+ * named one by one (SPEC section 6, the device rows). */
+const char *const ll_read_roots[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc",
+	"/run/systemd/resolve", "/opt", "/proc",
+	"/dev/random", "/dev/urandom", /* read only: no pool mixing */
+	NULL
+};
+
+const char *const ll_write_files[] = {
+	"/dev/null", "/dev/zero", "/dev/full", NULL
+};
+
+/* /dev stays a prefix: a command in /dev/shm must not make it a root. */
+const char *const ll_system_prefixes[] = {
+	"/usr", "/bin", "/sbin", "/dev", NULL
+};
 
 #define FS_V1 ((1ULL << 13) - 1) /* EXECUTE .. MAKE_SYM */
 #define FS_V2 (FS_V1 | NOVA_LL_FS_REFER)

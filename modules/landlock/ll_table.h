@@ -79,6 +79,17 @@ struct nova_ll_path_beneath_attr {
 	(NOVA_LL_FS_EXECUTE | NOVA_LL_FS_WRITE_FILE | NOVA_LL_FS_READ_FILE | \
 	 NOVA_LL_FS_TRUNCATE | NOVA_LL_FS_IOCTL_DEV | NOVA_LL_FS_RESOLVE_UNIX)
 
+/* ---- the fixed roots and devices (docs/SPEC-SANDBOX.md section 6) ---- */
+/* Read roots (READ_EXEC), /dev/random and /dev/urandom among them: read,
+ * never written. */
+extern const char *const ll_read_roots[];
+/* Devices read and written (WRITE_FILE): /dev/null, /dev/zero, /dev/full.
+ * /dev/tty and the terminal on the command's stdio are the host's to add,
+ * per run (host/ttys.c). */
+extern const char *const ll_write_files[];
+/* A command beneath one of these adds no optional read root. */
+extern const char *const ll_system_prefixes[];
+
 /* ---- the ABI table --------------------------------------------------- */
 struct ll_abi_row {
 	int abi;

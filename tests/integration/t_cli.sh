@@ -260,7 +260,7 @@ expect_rc 0
 expect_out '^out$'
 ok=$(grep '^SANDBOX OK' "$ERR")
 b64=$(printf '%s' "$D/w" | base64 -w0 | tr '+/' '-_' | tr -d '=')
-expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none deletes=$D/w,$D/w/a\\x2cb" "OK line"
+expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none tty=- deletes=$D/w,$D/w/a\\x2cb" "OK line"
 # /bin/sh is a caller-named path: where /bin or sh is a link, a NOTE
 # naming it comes before OK (rule 5)
 expect_eq "$(grep -v '^SANDBOX NOTE the command /bin/sh resolves through' "$ERR" | sed -n 1p)" "$ok" "OK is the first line (after rule 5's NOTE)"
@@ -298,7 +298,7 @@ run_as env HOME="$D/w/home" SSH_AUTH_SOCK=/x GPG_AGENT_INFO=y AI_AGENT=z "$NS" -
 expect_rc 0
 expect_out '^unset z$'
 expect_eq "$(sed -n 1p "$ERR")" "SANDBOX NOTE --acl tool is accepted and ignored on linux; the wall is the same without it" "acl note first"
-expect_eq "$(sed -n 2p "$ERR")" "SANDBOX NOTE dropped from the child's environment: GPG_AGENT_INFO SSH_AUTH_SOCK; an agent socket speaks for a key the wall denies" "dropped note"
+expect_eq "$(sed -n 2p "$ERR")" "SANDBOX NOTE dropped from the child's environment: GPG_AGENT_INFO SSH_AUTH_SOCK; each names an agent, a bus or a server that acts as the user outside the wall" "dropped note"
 expect_err '^SANDBOX OK '
 
 t "SIGTERM to the tool is forwarded to the command"

@@ -857,16 +857,30 @@ t_env(void)
 		"BAR_AGENT_INFO=z", "X_AGENT_PID=2", "AI_AGENT=keep",
 		"CLAUDE_AGENT_SDK_VERSION=1", "FOO_TOKEN=t", "TMP=/o",
 		"TEMP=/o", "TMPPREFIX=/o/zsh", "SSH_AGENT=keep2",
-		"TMPDIRX=keep3", "SSH_AUTH_SOCK=/again", "NOEQ", NULL,
+		"TMPDIRX=keep3", "SSH_AUTH_SOCK=/again", "NOEQ",
+		/* issue 7 class 6: buses, displays, credentials, daemons */
+		"DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1/bus",
+		"DBUS_SYSTEM_BUS_ADDRESS=unix:path=/s", "XDG_RUNTIME_DIR=/r",
+		"DISPLAY=:0", "XAUTHORITY=/h/.Xauthority",
+		"WAYLAND_DISPLAY=wayland-0", "KRB5CCNAME=KCM:",
+		"GNOME_KEYRING_CONTROL=/r/keyring", "DOCKER_HOST=unix:///d",
+		"TMUX=/tmp/tmux-1/default,1,0", "TMUX_PANE=%1",
+		"XDG_SESSION_TYPE=x11", "NOTIFY_SOCKET=/n", "DISPLAYX=keep4",
+		NULL,
 	};
 	static const char *want[] = {
 		"PATH=/bin", "AI_AGENT=keep", "CLAUDE_AGENT_SDK_VERSION=1",
 		"FOO_TOKEN=t", "SSH_AGENT=keep2", "TMPDIRX=keep3", "NOEQ",
+		"DBUS_SYSTEM_BUS_ADDRESS=unix:path=/s", "TMUX_PANE=%1",
+		"XDG_SESSION_TYPE=x11", "DISPLAYX=keep4",
 		"TMPDIR=/t", "TMP=/t", "TEMP=/t", "TMPPREFIX=/t/zsh", NULL,
 	};
 	static const char *want_dropped[] = {
-		"BAR_AGENT_INFO", "FOO_AGENT_SOCK", "GPG_AGENT_INFO",
-		"SSH_AGENT_PID", "SSH_AUTH_SOCK", "X_AGENT_PID", NULL,
+		"BAR_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY",
+		"DOCKER_HOST", "FOO_AGENT_SOCK", "GNOME_KEYRING_CONTROL",
+		"GPG_AGENT_INFO", "KRB5CCNAME", "NOTIFY_SOCKET",
+		"SSH_AGENT_PID", "SSH_AUTH_SOCK", "TMUX", "WAYLAND_DISPLAY",
+		"XAUTHORITY", "XDG_RUNTIME_DIR", "X_AGENT_PID", NULL,
 	};
 	struct strv out = {0}, dropped = {0};
 	size_t i;
@@ -874,10 +888,10 @@ t_env(void)
 	CU_ASSERT_EQUAL(policy_child_env(env, "/t", &out, &dropped), 0);
 	for (i = 0; want[i] && i < out.n; i++)
 		CU_ASSERT_STRING_EQUAL(out.v[i], want[i]);
-	CU_ASSERT_EQUAL(out.n, 11);
+	CU_ASSERT_EQUAL(out.n, 15);
 	for (i = 0; want_dropped[i] && i < dropped.n; i++)
 		CU_ASSERT_STRING_EQUAL(dropped.v[i], want_dropped[i]);
-	CU_ASSERT_EQUAL(dropped.n, 6);
+	CU_ASSERT_EQUAL(dropped.n, 16);
 	strv_free(&out);
 	strv_free(&dropped);
 }
