@@ -555,8 +555,11 @@ handoff(struct runctx *c, int code)
 			  "directory on the place: %s", strerror(errno));
 		why = sbuf_take(&b);
 	} else {
+		struct handoff_caps caps = { c->a->out_max,
+			c->a->out_max_files, c->a->out_max_depth };
+
 		rc = handoff_copy(work, c->a->out, c->a->name,
-				  &c->a->artifacts, c->a->out_max, &st, &why);
+				  &c->a->artifacts, &caps, &st, &why);
 		close(work);
 	}
 	if (rc != 0) {
