@@ -353,6 +353,8 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.verb = "run";
 	in.remedy_args = c->args;
 	rc = policy_build(&in, pol, r);
+	if (rc == 0)
+		rc = ownfiles_check(c->hr, &c->w.cfg, pol, r);
 	policy_input_free(&in);
 	strv_free(&env);
 	return rc;
