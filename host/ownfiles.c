@@ -35,6 +35,13 @@ struct own {
 	const char *after;  /* what the command could do with it */
 	const char *remedy; /* ... "<path>" */
 	const char *remedy_for; /* this path's own remedy, or NULL */
+	struct odir {       /* directories reached, by their walked path */
+		char *path;
+		int fd;
+		struct stat st;
+		int inside;
+	} cache[96];
+	size_t n_cache;
 };
 
 /* The write root st is, or -1. */
@@ -81,14 +88,18 @@ in_groups(gid_t g)
 	return 0;
 }
 
-/* Can the command's uid change this inode?  Its owner can always (chmod
- * is no Landlock right); otherwise the kernel's answer for write. */
+/* Can the command's uid change this inode (name in dfd, or dfd itself
+ * when name is "")?  Its owner can always (chmod is no Landlock right);
+ * otherwise the kernel's answer for write. */
 static int
-modifiable(const struct own *o, int fd, const struct stat *st)
+modifiable(const struct own *o, int dfd, const char *name,
+	   const struct stat *st)
 {
+	int fl = AT_EACCESS | (name[0] ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH);
+
 	if (st->st_uid == o->uid)
 		return 1;
-	if (faccessat(fd, "", W_OK, AT_EACCESS | AT_EMPTY_PATH) == 0)
+	if (faccessat(dfd, name, W_OK, fl) == 0)
 		return 1;
 	if (errno != EINVAL && errno != ENOSYS)
 		return 0;
@@ -151,7 +162,7 @@ static int
 lookup_risky(const struct own *o, int dir, const struct stat *dst,
 	     const struct stat *child)
 {
-	if (!modifiable(o, dir, dst))
+	if (!modifiable(o, dir, "", dst))
 		return 0;
 	/* sticky: another's entry can be neither renamed nor removed */
 	if ((dst->st_mode & S_ISVTX) && dst->st_uid != o->uid &&
@@ -160,62 +171,123 @@ lookup_risky(const struct own *o, int dir, const struct stat *dst,
 	return 1;
 }
 
+/* The file reached: name in dir, its status st. */
 static int
-file_risky(struct own *o, int fd, const struct stat *st, int inside,
-	   const char *at)
+file_risky(struct own *o, int dir, const char *name, const struct stat *st,
+	   int inside, const char *at)
 {
-	if (!modifiable(o, fd, st))
+	int same_dev = -1;
+
+	for (size_t i = 0; i < o->n_roots && same_dev < 0; i++)
+		if (o->roots[i].dev == st->st_dev)
+			same_dev = (int)i;
+	if (inside < 0 && (same_dev < 0 || !S_ISREG(st->st_mode) ||
+			   st->st_nlink < 2))
+		return 0;
+	if (!modifiable(o, dir, name, st))
 		return 0;
 	if (inside >= 0)
 		return refuse(o, st, at, inside, 1);
-	if (!S_ISREG(st->st_mode) || st->st_nlink < 2)
-		return 0;
-	for (size_t i = 0; i < o->n_roots; i++)
-		if (o->roots[i].dev == st->st_dev)
-			return refuse(o, st, at, (int)i, st->st_nlink);
-	return 0;
+	return refuse(o, st, at, same_dev, st->st_nlink);
 }
 
 struct walk {
 	int cur;           /* the directory reached */
+	int own;           /* cur is ours to close (else the cache's) */
 	struct stat st;    /* its status */
 	int inside;        /* the write root it is beneath, or -1 */
-	char at[PATH_MAX]; /* its path as walked */
+	char at[PATH_MAX]; /* its path as walked ("" for "/") */
 	char *rest;        /* heap: what is left to resolve */
 	char *p;           /* into rest */
 	int links;
 };
 
-static int
-walk_reset(const struct own *o, struct walk *w)
+static const struct odir *
+cache_find(const struct own *o, const char *path)
 {
-	if (w->cur >= 0)
-		close(w->cur);
-	w->cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	w->at[0] = '\0';
-	if (w->cur < 0 || fstat(w->cur, &w->st) != 0)
-		return -1;
-	w->inside = root_index(o, &w->st);
-	return 0;
+	for (size_t i = 0; i < o->n_cache; i++)
+		if (strcmp(o->cache[i].path, path) == 0)
+			return &o->cache[i];
+	return NULL;
 }
 
-static int
-walk_to(struct walk *w, int next)
+/* The cache takes the directory w is at (same instant, same walk: the
+ * same path gives the same directory and the same answer). */
+static void
+cache_keep(struct own *o, struct walk *w)
 {
-	struct stat st;
+	struct odir *d;
 
-	if (next < 0 || fstat(next, &st) != 0) {
-		if (next >= 0)
-			close(next);
-		return -1;
+	if (!w->own || o->n_cache == sizeof(o->cache) / sizeof(o->cache[0]) ||
+	    cache_find(o, w->at) != NULL)
+		return;
+	d = &o->cache[o->n_cache];
+	d->path = strdup(w->at);
+	if (d->path == NULL)
+		return;
+	d->fd = w->cur;
+	d->st = w->st;
+	d->inside = w->inside;
+	o->n_cache++;
+	w->own = 0;
+}
+
+static void
+cache_free(struct own *o)
+{
+	for (size_t i = 0; i < o->n_cache; i++) {
+		free(o->cache[i].path);
+		close(o->cache[i].fd);
 	}
-	close(w->cur);
-	w->cur = next;
-	w->st = st;
+	o->n_cache = 0;
+}
+
+static void
+walk_set(struct walk *w, int fd, int own, const struct stat *st, int inside)
+{
+	if (w->own && w->cur >= 0)
+		close(w->cur);
+	w->cur = fd;
+	w->own = own;
+	w->st = *st;
+	w->inside = inside;
+}
+
+/* Open dirfd/name as a directory (O_NOFOLLOW) and fstat it: the fd, or -1. */
+static int
+open_dir(int dirfd, const char *name, struct stat *st)
+{
+	int fd = openat(dirfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
+
+	if (fd >= 0 && fstat(fd, st) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static int
+walk_reset(struct own *o, struct walk *w)
+{
+	const struct odir *d;
+	struct stat st;
+	int fd;
+
+	w->at[0] = '\0';
+	if ((d = cache_find(o, "")) != NULL) {
+		walk_set(w, d->fd, 0, &d->st, d->inside);
+		return 0;
+	}
+	fd = open_dir(AT_FDCWD, "/", &st);
+	if (fd < 0)
+		return -1;
+	walk_set(w, fd, 1, &st, root_index(o, &st));
+	cache_keep(o, w);
 	return 0;
 }
 
-/* The component at w->p was a link: rest = target + "/" + what follows. */
+/* The component just read was a link: rest = target + "/" + what follows. */
 static int
 walk_link(struct own *o, struct walk *w, const char *comp)
 {
@@ -247,15 +319,48 @@ at_push(struct walk *w, const char *comp)
 	snprintf(w->at + n, sizeof(w->at) - n, "/%s", comp);
 }
 
-/* One step: 1 go on, 0 stop (reached or absent), -1 stop (refused or
- * cannot be followed: then nothing more is known). */
 static int
-walk_step(struct own *o, struct walk *w, int *reached_file)
+walk_up(struct own *o, struct walk *w)
 {
-	char comp[NAME_MAX + 1];
-	struct stat cst;
+	char *slash = strrchr(w->at, '/');
+	struct stat st;
+	int fd = open_dir(w->cur, "..", &st);
+
+	if (fd < 0)
+		return -1;
+	if (slash != NULL)
+		*slash = '\0';
+	walk_set(w, fd, 1, &st, -1);
+	w->inside = inside_of(o, w->cur);
+	cache_keep(o, w);
+	return 1;
+}
+
+/* Into the directory comp of w->cur, whose status (from fstatat) is cst. */
+static int
+walk_down(struct own *o, struct walk *w, const char *comp,
+	  const struct stat *cst)
+{
+	struct stat st;
+	int fd = open_dir(w->cur, comp, &st);
+
+	if (fd < 0 || st.st_dev != cst->st_dev || st.st_ino != cst->st_ino) {
+		if (fd >= 0)
+			close(fd);
+		return -1; /* changed under us: nothing more is known */
+	}
+	walk_set(w, fd, 1, &st, w->inside >= 0 ? w->inside :
+		 root_index(o, &st));
+	at_push(w, comp);
+	cache_keep(o, w);
+	return 1;
+}
+
+/* The next component of w->p into comp: 1, 0 at the end, -1 too long. */
+static int
+next_comp(struct walk *w, char *comp)
+{
 	size_t len;
-	int child, have;
 
 	while (*w->p == '/')
 		w->p++;
@@ -267,51 +372,51 @@ walk_step(struct own *o, struct walk *w, int *reached_file)
 	memcpy(comp, w->p, len);
 	comp[len] = '\0';
 	w->p += len;
+	return 1;
+}
+
+/* One step: 1 go on, 0 stop (reached or absent), -1 stop (refused or
+ * cannot be followed: then nothing more is known). */
+static int
+walk_step(struct own *o, struct walk *w, int *reached_file)
+{
+	char comp[NAME_MAX + 1], key[PATH_MAX + NAME_MAX + 2];
+	const struct odir *d;
+	struct stat cst;
+	int rc = next_comp(w, comp), have;
+
+	if (rc <= 0)
+		return rc;
 	if (strcmp(comp, ".") == 0)
 		return 1;
-	if (strcmp(comp, "..") == 0) {
-		char *slash = strrchr(w->at, '/');
-
-		if (slash != NULL)
-			*slash = '\0';
-		if (walk_to(w, openat(w->cur, "..", O_PATH | O_DIRECTORY |
-				      O_CLOEXEC)) != 0)
-			return -1;
-		w->inside = inside_of(o, w->cur);
-		return 1;
-	}
-	child = openat(w->cur, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	have = child >= 0 && fstat(child, &cst) == 0;
+	if (strcmp(comp, "..") == 0)
+		return walk_up(o, w);
+	snprintf(key, sizeof(key), "%s/%s", w->at, comp);
+	d = cache_find(o, key);
+	have = d != NULL ||
+	    fstatat(w->cur, comp, &cst, AT_SYMLINK_NOFOLLOW) == 0;
+	if (d != NULL)
+		cst = d->st;
 	if (w->inside >= 0 &&
-	    lookup_risky(o, w->cur, &w->st, have ? &cst : NULL)) {
-		if (child >= 0)
-			close(child);
+	    lookup_risky(o, w->cur, &w->st, have ? &cst : NULL))
 		return refuse(o, &w->st, w->at, w->inside, 1), -1;
-	}
-	if (!have) {
-		if (child >= 0)
-			close(child);
+	if (!have)
 		return 0; /* absent: the nearest existing directory decided */
-	}
-	if (S_ISLNK(cst.st_mode)) {
-		close(child);
-		return walk_link(o, w, comp) == 0 ? 1 : -1;
-	}
-	at_push(w, comp);
-	if (S_ISDIR(cst.st_mode)) {
-		if (walk_to(w, child) != 0)
-			return -1;
-		if (w->inside < 0)
-			w->inside = root_index(o, &w->st);
+	if (d != NULL) {
+		walk_set(w, d->fd, 0, &d->st, d->inside);
+		at_push(w, comp);
 		return 1;
 	}
+	if (S_ISLNK(cst.st_mode))
+		return walk_link(o, w, comp) == 0 ? 1 : -1;
+	if (S_ISDIR(cst.st_mode))
+		return walk_down(o, w, comp, &cst);
 	while (*w->p == '/')
 		w->p++;
 	if (*w->p == '\0') {
 		*reached_file = 1;
-		file_risky(o, child, &cst, w->inside, w->at);
+		file_risky(o, w->cur, comp, &cst, w->inside, key);
 	}
-	close(child);
 	return 0;
 }
 
@@ -344,10 +449,10 @@ check_path(struct own *o, const char *what, const char *path, int dir,
 		while ((rc = walk_step(o, &w, &file)) > 0)
 			;
 		if (rc == 0 && dir && !file && *w.p == '\0' && w.inside >= 0 &&
-		    modifiable(o, w.cur, &w.st))
+		    modifiable(o, w.cur, "", &w.st))
 			refuse(o, &w.st, w.at, w.inside, 1);
 	}
-	if (w.cur >= 0)
+	if (w.own && w.cur >= 0)
 		close(w.cur);
 	free(w.rest);
 }
@@ -458,6 +563,7 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	add_root(&o, pol->cwd);
 	if (o.n_roots > 0)
 		check_all(&o, hr, cfg);
+	cache_free(&o);
 	if (o.nomem)
 		return -1;
 	if (r->n == before)
