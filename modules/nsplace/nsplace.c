@@ -28,6 +28,7 @@
  * supervisor: the lock goes away with the last process holding it, so it
  * cannot leak either.  (It was an abstract unix socket, which any process
  * in the network namespace can bind, walled or not, root's names too.) */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -657,11 +658,45 @@ nsp_destroy(const struct ns_host *h, struct ns_place *p)
 	return NS_OK;
 }
 
-/* A place that dies with its run leaves nothing to list. */
+/* Remove <name>.lock when no run holds it (a SIGKILLed run's). */
+static void
+drop_stale(int dfd, const char *file)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = lock_open(dfd, file, 0);
+
+	if (fd < 0)
+		return;
+	if (fcntl(fd, F_OFD_SETLK, &fl) == 0 && still_named(dfd, file, fd))
+		(void)unlinkat(dfd, file, 0);
+	close(fd);
+}
+
+/* A place that dies with its run leaves nothing to list; the lock files
+ * SIGKILLed runs left (unlocked, a few bytes) are removed here. */
 static int
 nsp_list(const struct ns_host *h)
 {
-	(void)h;
+	int dfd = -1, lfd;
+	DIR *d;
+	struct dirent *e;
+
+	lfd = state_open(h, 0, &dfd);
+	if (lfd <= 0)
+		return lfd == 0 ? NS_OK : NS_E_SYSTEM; /* said: volume_failed */
+	lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (d == NULL && lfd >= 0)
+		close(lfd);
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+
+		if (n > 5 && strcmp(e->d_name + n - 5, ".lock") == 0)
+			drop_stale(dfd, e->d_name);
+	}
+	if (d != NULL)
+		closedir(d);
+	close(dfd);
 	return NS_OK;
 }
 

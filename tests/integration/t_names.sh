@@ -101,6 +101,23 @@ tool --name "sv-$$" --size 8m -- /bin/true
 expect_rc 0
 expect_absent "$STATE_USER/sv-$$.lock"
 
+t "a SIGKILLed run leaves its unlocked lock file; reap removes it, the name works"
+setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- env PATH=/usr/bin:/bin \
+	"$NS" run --name "sk-$$" --size 8m -- /bin/sleep 30.$$ >/dev/null 2>"$ERR.live" </dev/null &
+LIVE=$!
+for _ in $(seq 100); do grep -q '^SANDBOX OK ' "$ERR.live" && break; sleep 0.05; done
+expect_present "$STATE_USER/sk-$$.lock"
+{ kill -KILL "$LIVE"; wait "$LIVE"; } 2>/dev/null
+rm -f "$ERR.live"
+for _ in $(seq 100); do pgrep -f "sleep 30.$$" >/dev/null || break; sleep 0.05; done
+expect_present "$STATE_USER/sk-$$.lock"
+run_as env PATH=/usr/bin:/bin "$NS" reap
+expect_rc 0
+expect_err '^SANDBOX REAP OK volumes=0$'
+expect_absent "$STATE_USER/sk-$$.lock"
+tool --name "sk-$$" --size 8m -- /bin/true
+expect_rc 0
+
 t "root's names: a walled process of another user blocks none"
 squat_walled abstract "nova-sandbox/place/0/sr-$$"
 expect_eq "$(cat "$W/sq.out")" "held" "the walled bind of root's old name"
