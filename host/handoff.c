@@ -4,8 +4,10 @@
  * is a link) and O_NONBLOCK (a FIFO cannot hold the open); every
  * descriptor is fstat'ed for its type and for the place's device before
  * anything reads it.  Directories are copied whole, regular files only.
- * The total is measured first (nothing written when over the cap), then
- * copied with the cap checked again; a failure removes what was written. */
+ * The bytes, the entries (every file and directory the copy would make)
+ * and the depth (path components below work/) are measured first, the walk
+ * stopping at the first cap passed (nothing written when over a cap); then
+ * the copy checks each cap again; a failure removes what was written. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -26,8 +28,9 @@ static const char *const default_artifacts[] = { "RESULT.md", "usage.tsv",
 
 struct hcopy {
 	dev_t dev;          /* the place's device */
-	uint64_t max;
+	struct handoff_caps caps;
 	uint64_t total;
+	uint64_t entries;   /* files and directories met */
 	int copying;        /* 0: measure, 1: copy */
 	int failed;
 	struct strv made;   /* "<dstfd-relative path>" created, in order */
@@ -72,7 +75,7 @@ copy_bytes(struct hcopy *h, int in, int out, const char *rel)
 		if (n < 0)
 			return fail(h, "reading %s: %s", rel, strerror(errno));
 		h->total += (uint64_t)n;
-		if (h->total > h->max)
+		if (h->total > h->caps.bytes)
 			return fail(h, "%s grew during the copy: the total "
 				    "passed --out-max-bytes", rel);
 		for (ssize_t off = 0, w; off < n; off += w)
@@ -83,12 +86,45 @@ copy_bytes(struct hcopy *h, int in, int out, const char *rel)
 	return 0;
 }
 
+/* Path components of rel ("a/b/c": 3). */
+static uint64_t
+depth_of(const char *rel)
+{
+	uint64_t n = 1;
+
+	for (; *rel; rel++)
+		n += *rel == '/';
+	return n;
+}
+
+/* One more entry at rel: over a cap, the walk stops here. */
+static int
+count_entry(struct hcopy *h, const char *rel)
+{
+	char a[32], b[32];
+
+	if (depth_of(rel) > h->caps.depth) {
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)h->caps.depth);
+		return fail(h, "the artifact path %s is deeper than "
+			    "--out-max-depth %s (components below work/); "
+			    "nothing was copied", rel, b);
+	}
+	if (++h->entries <= h->caps.files)
+		return 0;
+	snprintf(a, sizeof(a), "%llu", (unsigned long long)h->caps.files);
+	return fail(h, "the artifacts hold more than %s entries (files and "
+		    "directories), over --out-max-files %s; nothing was copied",
+		    a, a);
+}
+
 static int
 copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
 	  const char *leaf, const char *rel)
 {
 	int out, rc;
 
+	if (count_entry(h, rel) != 0)
+		return -1;
 	h->st->files++;
 	if (!h->copying) {
 		h->total += (uint64_t)sb->st_size;
@@ -141,6 +177,8 @@ take(struct hcopy *h, int in, const struct stat *sb, int dstdir,
 
 	if (S_ISREG(sb->st_mode))
 		return copy_file(h, in, sb, dstdir, leaf, rel);
+	if (count_entry(h, rel) != 0)
+		return -1;
 	if (!h->copying)
 		return walk_dir(h, in, -1, rel);
 	d = dst_dir(h, dstdir, leaf, rel);
@@ -394,6 +432,7 @@ copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 		return -1;
 	h->copying = 1;
 	h->total = 0;
+	h->entries = 0;
 	h->st->files = 0;
 	rc = pass(h, root_fd, named);
 	if (rc != 0) {
@@ -413,7 +452,7 @@ copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 
 int
 handoff_copy(int root_fd, const char *out, const char *name,
-	     const struct strv *named, uint64_t max_bytes,
+	     const struct strv *named, const struct handoff_caps *caps,
 	     struct handoff_stats *st, char **why)
 {
 	struct hcopy h;
@@ -422,7 +461,7 @@ handoff_copy(int root_fd, const char *out, const char *name,
 
 	memset(&h, 0, sizeof(h));
 	memset(st, 0, sizeof(*st));
-	h.max = max_bytes;
+	h.caps = *caps;
 	h.st = st;
 	h.outfd = -1;
 	*why = NULL;
@@ -433,11 +472,11 @@ handoff_copy(int root_fd, const char *out, const char *name,
 		h.dev = sb.st_dev;
 		rc = pass(&h, root_fd, named);
 	}
-	if (rc == 0 && h.total > h.max) {
+	if (rc == 0 && h.total > h.caps.bytes) {
 		char a[32], b[32];
 
 		snprintf(a, sizeof(a), "%llu", (unsigned long long)h.total);
-		snprintf(b, sizeof(b), "%llu", (unsigned long long)h.max);
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)h.caps.bytes);
 		rc = fail(&h, "the artifacts hold %s bytes, over "
 			  "--out-max-bytes %s; nothing was copied", a, b);
 	}

@@ -11,6 +11,10 @@
 #include "util.h"
 
 #define RUN_OUT_MAX_DEFAULT (64ULL << 20) /* --out-max-bytes: 64 MiB */
+#define RUN_OUT_FILES_DEFAULT 10000       /* --out-max-files */
+#define RUN_OUT_FILES_TOP (1ULL << 24)    /* its largest value */
+#define RUN_OUT_DEPTH_DEFAULT 32          /* --out-max-depth */
+#define RUN_OUT_DEPTH_TOP 255             /* 3 descriptors a level */
 #define RUN_GRACE_MS 2000                 /* SIGTERM -> SIGKILL */
 #define RUN_NAME_MAX 32
 #define RUN_REMEDY "run: nova-sandbox run --name <n> --size <8g> " \
@@ -21,7 +25,7 @@
 struct run_args {
 	const char *name, *size_s, *timeout_s, *container, *max_procs_s;
 	const char *max_mem_s, *out, *out_max_s, *scratch, *place, *memory;
-	const char *cpu;
+	const char *cpu, *out_files_s, *out_depth_s;
 	struct strv reads;
 	struct strv artifacts;
 	struct strv argv;     /* after "--" */
@@ -34,6 +38,8 @@ struct run_args {
 	uint64_t max_procs;
 	uint64_t max_mem;
 	uint64_t out_max;
+	uint64_t out_max_files;
+	uint64_t out_max_depth;
 };
 
 /* Parse and validate the words after "run": every problem into r (reason
@@ -54,6 +60,14 @@ int run_valid_artifact(const char *s);
 
 /* ---- handoff ---------------------------------------------------------- */
 
+/* The caps of one handoff: bytes in total, entries (files and directories
+ * the copy would make), and depth (path components below work/). */
+struct handoff_caps {
+	uint64_t bytes;
+	uint64_t files;
+	uint64_t depth;
+};
+
 struct handoff_stats {
 	size_t files;
 	uint64_t bytes;
@@ -68,12 +82,13 @@ extern void (*handoff_hook)(const char *rel);
 /* Copy the artifacts from the place (root_fd, a descriptor of its root;
  * every input must sit on root_fd's device) into <out>/<name>/.  `named`
  * empty: the defaults (RESULT.md, usage.tsv, repo.bundle), each only when
- * present; otherwise every named one must exist.  The total is measured
- * first against max_bytes; growth past it during the copy fails too.  On
+ * present; otherwise every named one must exist.  The bytes, the entries
+ * and the depth are measured first against caps (the walk stops at the
+ * first cap passed); growth past one during the copy fails too.  On
  * failure *why (heap) says why, what was written is removed, and -1 is
  * returned; 0 on success. */
 int handoff_copy(int root_fd, const char *out, const char *name,
-		 const struct strv *named, uint64_t max_bytes,
+		 const struct strv *named, const struct handoff_caps *caps,
 		 struct handoff_stats *st, char **why);
 
 /* ---- reap (pure parts) ------------------------------------------------ */

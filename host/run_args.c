@@ -31,6 +31,8 @@ static const struct rflag rflags[] = {
 	{ "out", RK_VALUE, ROFF(out) },
 	{ "artifact", RK_LIST, ROFF(artifacts) },
 	{ "out-max-bytes", RK_VALUE, ROFF(out_max_s) },
+	{ "out-max-files", RK_VALUE, ROFF(out_files_s) },
+	{ "out-max-depth", RK_VALUE, ROFF(out_depth_s) },
 	{ "scratch", RK_VALUE, ROFF(scratch) },
 	{ "place", RK_VALUE, ROFF(place) },
 	{ "memory", RK_VALUE, ROFF(memory) },
@@ -338,12 +340,27 @@ container_ok(const char *c)
 	return 1;
 }
 
+/* A handoff count cap: 1..top, default def. */
+static void
+check_count(struct rstate *s, const char *v, const char *flag,
+	    unsigned long long def, unsigned long long top, uint64_t *out)
+{
+	unsigned long long n = def;
+
+	if (v != NULL && (parse_u64(v, top, &n) != 0 || n == 0))
+		rrefuse(s, "bad_out_max", "%s wants a whole number 1..%llu like "
+			"%llu, got %s", flag, top, def, v);
+	*out = n;
+}
+
 static void
 check_out(struct rstate *s, struct run_args *a)
 {
-	if (a->out == NULL && (a->artifacts.n || a->out_max_s))
-		rrefuse(s, "no_out", "--artifact and --out-max-bytes need "
-			"--out <dir>%s", "");
+	if (a->out == NULL && (a->artifacts.n || a->out_max_s ||
+			       a->out_files_s || a->out_depth_s))
+		rrefuse(s, "no_out", "--artifact, --out-max-bytes, "
+			"--out-max-files and --out-max-depth need --out "
+			"<dir>%s", "");
 	if (a->out != NULL && a->out[0] != '/')
 		rrefuse(s, "no_out", "--out wants an absolute directory, got "
 			"%s", a->out);
@@ -355,6 +372,10 @@ check_out(struct rstate *s, struct run_args *a)
 	a->out_max = RUN_OUT_MAX_DEFAULT;
 	check_size(s, a->out_max_s, "bad_out_max", "--out-max-bytes",
 		   &a->out_max);
+	check_count(s, a->out_files_s, "--out-max-files",
+		    RUN_OUT_FILES_DEFAULT, RUN_OUT_FILES_TOP, &a->out_max_files);
+	check_count(s, a->out_depth_s, "--out-max-depth",
+		    RUN_OUT_DEPTH_DEFAULT, RUN_OUT_DEPTH_TOP, &a->out_max_depth);
 }
 
 static void

@@ -360,6 +360,8 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.verb = "run";
 	in.remedy_args = c->args;
 	rc = policy_build(&in, pol, r);
+	if (rc == 0)
+		rc = ownfiles_check(c->hr, &c->w.cfg, pol, r);
 	policy_input_free(&in);
 	strv_free(&env);
 	return rc;
@@ -566,8 +568,11 @@ handoff(struct runctx *c, int code)
 			  "directory on the place: %s", strerror(errno));
 		why = sbuf_take(&b);
 	} else {
+		struct handoff_caps caps = { c->a->out_max,
+			c->a->out_max_files, c->a->out_max_depth };
+
 		rc = handoff_copy(work, c->a->out, c->a->name,
-				  &c->a->artifacts, c->a->out_max, &st, &why);
+				  &c->a->artifacts, &caps, &st, &why);
 		close(work);
 	}
 	if (rc != 0) {

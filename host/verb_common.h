@@ -8,6 +8,7 @@
 #include "config.h"
 #include "hostsvc.h"
 #include "loader.h"
+#include "ownfiles.h"
 #include "policy.h"
 
 struct wallctx {

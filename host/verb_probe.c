@@ -212,7 +212,8 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 	/* rule 8: a refusal creates nothing, the secret's included */
 	if (p->r.n)
 		p->in.create_tmp = 0;
-	if (policy_build(&p->in, &p->pol, &p->r) < 0)
+	if (policy_build(&p->in, &p->pol, &p->r) < 0 || (p->r.n == 0 &&
+	    ownfiles_check(hr, &p->w.cfg, &p->pol, &p->r) < 0))
 		refusals_add(&p->r, "check", "out of memory");
 	if (p->r.n) {
 		say_refusals(p, &p->r);

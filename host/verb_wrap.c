@@ -335,6 +335,8 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in.verb = NULL;
 	in.remedy_args = argv;
 	rc = policy_build(&in, &pol, &r);
+	if (rc == 0)
+		rc = ownfiles_check(hr, &w->cfg, &pol, &r);
 	if (rc != 0) {
 		if (rc < 0)
 			refusals_add(&r, "sandbox_failed", "out of memory");

@@ -23,13 +23,17 @@
  * policy, so the wall's /proc rule binds the new mount; the host's init is
  * the namespace's pid 2.
  *
- * The name is reserved machine-wide per uid by binding the abstract unix
- * socket "@nova-sandbox/place/<uid>/<name>" in the supervisor: it goes
- * away with the last process holding it, so it cannot leak either. */
+ * The name is reserved per uid by an OFD write lock on a file in the
+ * uid's state directory (see "the name lock" below), taken in the
+ * supervisor: the lock goes away with the last process holding it, so it
+ * cannot leak either.  (It was an abstract unix socket, which any process
+ * in the network namespace can bind, walled or not, root's names too.) */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,10 +43,8 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,7 +54,8 @@
 #define NSP_NOBODY 65534u
 
 struct nsp_state {
-	int lockfd;
+	int lockfd;     /* holds the OFD write lock on <state>/<name>.lock */
+	int dirfd;      /* <state> */
 	uint64_t size;
 	char name[64];
 };
@@ -74,54 +77,256 @@ say(const struct ns_host *h, int st, const char *reason, const char *fmt, ...)
 	return st;
 }
 
-/* The abstract socket address of a name; its length. */
-static socklen_t
-lock_addr(const char *name, struct sockaddr_un *sa)
-{
-	int n;
+/* ---- the name lock ---------------------------------------------------
+ *
+ * A name is held by an OFD write lock on <state>/<name>.lock, where <state>
+ * is the tool's per-uid state directory (the same rule as host/ownfiles.c,
+ * which refuses any wall whose write set reaches it):
+ *   uid 0: /run/nova-sandbox;
+ *   else:  /run/user/<uid>/nova-sandbox when /run/user/<uid> is a directory
+ *          of that uid that no one else can write;
+ *   else:  <passwd home>/.local/state/nova-sandbox.
+ * A write lock needs a descriptor open for writing, so only a process that
+ * may write the file can hold a name: the uid's own unwalled processes (a
+ * real run among them), never a walled command (no wall grants the state
+ * directory) and never another user (the directory is 0700). */
 
-	memset(sa, 0, sizeof(*sa));
-	sa->sun_family = AF_UNIX;
-	n = snprintf(sa->sun_path + 1, sizeof(sa->sun_path) - 1,
-		     "nova-sandbox/place/%u/%s", (unsigned)geteuid(), name);
-	if (n < 0 || (size_t)n >= sizeof(sa->sun_path) - 1)
-		return 0;
-	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
-			   (size_t)n);
+#define NSP_LOCK_TRIES 8
+
+static int
+runtime_base(uid_t uid, char *buf, size_t n)
+{
+	struct stat sb;
+
+	if (uid == 0)
+		snprintf(buf, n, "/run");
+	else
+		snprintf(buf, n, "/run/user/%u", (unsigned)uid);
+	return stat(buf, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == uid &&
+	    (sb.st_mode & 022) == 0 ? 0 : -1;
 }
 
-/* Bind the name: the fd, -2 when taken, -1 on another error. */
+/* The state directory's base (made by someone else) and the components
+ * below it this module makes, 0700, when missing. */
 static int
-lock_name(const char *name)
+state_where(const struct ns_host *h, char *base, size_t n, const char **below)
 {
-	struct sockaddr_un sa;
-	socklen_t len = lock_addr(name, &sa);
-	int fd;
+	uid_t uid = geteuid();
+	struct passwd *pw;
 
-	if (len == 0) {
-		errno = ENAMETOOLONG;
-		return -1;
+	if (runtime_base(uid, base, n) == 0) {
+		*below = "nova-sandbox";
+		return NS_OK;
 	}
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	pw = getpwuid(uid);
+	if (pw == NULL || pw->pw_dir == NULL || pw->pw_dir[0] != '/')
+		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: uid %u "
+			   "has no /run/user/%u and no home directory in the "
+			   "password database to keep its run names in",
+			   (unsigned)uid, (unsigned)uid);
+	snprintf(base, n, "%s", pw->pw_dir);
+	*below = ".local/state/nova-sandbox";
+	return NS_OK;
+}
+
+/* Nobody but uid (or root) can change dfd or any directory above it. */
+static int
+safe_chain(int dfd, uid_t uid, char *bad, size_t n)
+{
+	struct stat st, up;
+	int cur = dup(dfd), next;
+
+	if (cur < 0)
+		return -1;
+	for (;;) {
+		if (fstat(cur, &st) != 0)
+			break;
+		if ((st.st_uid != uid && st.st_uid != 0) ||
+		    (st.st_mode & 022) != 0) {
+			snprintf(bad, n, "a directory (inode %llu) above it is "
+				 "owned by uid %u mode %04o",
+				 (unsigned long long)st.st_ino,
+				 (unsigned)st.st_uid, st.st_mode & 07777);
+			close(cur);
+			errno = EPERM;
+			return -1;
+		}
+		next = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (next < 0 || fstat(next, &up) != 0) {
+			if (next >= 0)
+				close(next);
+			break;
+		}
+		close(cur);
+		cur = next;
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino) {
+			close(cur);
+			return 0; /* "/" */
+		}
+	}
+	close(cur);
+	return -1;
+}
+
+/* Open the state directory: the descriptor, 0 absent (look: nothing is
+ * made), or -1 refused (said). */
+static int
+state_open(const struct ns_host *h, int make, int *out)
+{
+	char base[PATH_MAX], path[PATH_MAX + 32], bad[128] = "", comp[64];
+	const char *below, *p;
+	struct stat st;
+	int fd, next, e;
+
+	if (state_where(h, base, sizeof(base), &below) != NS_OK)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", base, below);
+	fd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (p = below; fd >= 0 && *p; p += strcspn(p, "/"), p += *p == '/') {
+		snprintf(comp, sizeof(comp), "%.*s", (int)strcspn(p, "/"), p);
+		if (make && mkdirat(fd, comp, 0700) != 0 && errno != EEXIST)
+			break;
+		next = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+			      O_CLOEXEC);
+		close(fd);
+		fd = next;
+	}
+	if (fd >= 0 && *p == '\0') {
+		if (fstat(fd, &st) == 0 && st.st_uid == geteuid() &&
+		    (st.st_mode & 022) == 0 &&
+		    safe_chain(fd, geteuid(), bad, sizeof(bad)) == 0) {
+			*out = fd;
+			return 1;
+		}
+		if (bad[0] == '\0')
+			snprintf(bad, sizeof(bad), "it is owned by uid %u mode "
+				 "%04o", (unsigned)st.st_uid,
+				 st.st_mode & 07777);
+		close(fd);
+		return say(h, NS_E_REFUSED, "volume_failed", "nsplace: the "
+			   "run-name directory %s is not safe (%s): another "
+			   "user could take names; make it the caller's own, "
+			   "mode 0700, under directories only root or the "
+			   "caller can write", path, bad), -1;
+	}
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (!make && e == ENOENT)
+		return 0;
+	return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot open "
+		   "the run-name directory %s: %s", path, strerror(e)), -1;
+}
+
+/* Open <name>.lock in dfd: the descriptor, or -1 (errno; EPERM for a file
+ * that is not a private regular file of ours). */
+static int
+lock_open(int dfd, const char *file, int make)
+{
+	struct stat st;
+	int fd = openat(dfd, file, O_RDWR | O_NOFOLLOW | O_NONBLOCK |
+			O_CLOEXEC | (make ? O_CREAT : 0), 0600);
+
 	if (fd < 0)
 		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, len) == 0)
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    (st.st_mode & 022) != 0) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
+}
+
+/* Is fd still the file named `file` in dfd (not unlinked by a destroy
+ * between our open and our lock)? */
+static int
+still_named(int dfd, const char *file, int fd)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 &&
+	    fstatat(dfd, file, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Take the name: the lock's descriptor, -2 when a live holder has it, -1
+ * on another error (errno). */
+static int
+lock_take(int dfd, const char *file)
+{
+	for (int i = 0; i < NSP_LOCK_TRIES; i++) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		int fd = lock_open(dfd, file, 1);
+		char pid[32];
+		int n;
+
+		if (fd < 0)
+			return -1;
+		if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
+			int e = errno;
+
+			close(fd);
+			if (e == EAGAIN || e == EACCES)
+				return -2;
+			errno = e;
+			return -1;
+		}
+		if (!still_named(dfd, file, fd)) {
+			close(fd);
+			continue;
+		}
+		n = snprintf(pid, sizeof(pid), "pid=%ld\n", (long)getpid());
+		if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+			close(fd);
+			return -1;
+		}
 		return fd;
+	}
+	errno = EBUSY;
+	return -1;
+}
+
+/* Is the name held?  1 held, 0 free, -1 error (errno). */
+static int
+lock_held(int dfd, const char *file)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = lock_open(dfd, file, 0), rc;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	rc = fcntl(fd, F_OFD_GETLK, &fl);
 	close(fd);
-	return errno == EADDRINUSE ? -2 : -1;
+	if (rc != 0)
+		return -1;
+	return fl.l_type != F_UNLCK;
+}
+
+static void
+lock_file(const char *name, char *file, size_t n)
+{
+	snprintf(file, n, "%s.lock", name);
 }
 
 static int
 nsp_look(const struct ns_host *h, const char *name, int *exists)
 {
-	int fd = lock_name(name);
+	char file[80];
+	int dfd = -1, rc;
 
-	if (fd == -1)
+	*exists = 0;
+	rc = state_open(h, 0, &dfd);
+	if (rc <= 0)
+		return rc == 0 ? NS_OK : NS_E_SYSTEM;
+	lock_file(name, file, sizeof(file));
+	rc = lock_held(dfd, file);
+	close(dfd);
+	if (rc < 0)
 		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
 			   "look up the place %s: %s", name, strerror(errno));
-	*exists = fd == -2;
-	if (fd >= 0)
-		close(fd);
+	*exists = rc;
 	return NS_OK;
 }
 
@@ -130,26 +335,37 @@ nsp_create(const struct ns_host *h, const struct ns_place_req *req,
 	   struct ns_place *out)
 {
 	struct nsp_state *st;
-	int fd;
+	char file[80];
+	int fd, dfd = -1;
 
 	if (strlen(req->name) >= sizeof(st->name))
 		return say(h, NS_E_REFUSED, "no_name", "nsplace: the name is "
 			   "longer than %zu bytes", sizeof(st->name) - 1);
-	fd = lock_name(req->name);
-	if (fd == -2)
+	if (state_open(h, 1, &dfd) < 0)
+		return NS_E_SYSTEM;
+	lock_file(req->name, file, sizeof(file));
+	fd = lock_take(dfd, file);
+	if (fd == -2) {
+		close(dfd);
 		return say(h, NS_E_REFUSED, "volume_exists", "a run named %s "
-			   "is live on this machine; pick another --name",
-			   req->name);
-	if (fd < 0)
+			   "is live on this machine (it holds the lock on %s); "
+			   "pick another --name", req->name, file);
+	}
+	if (fd < 0) {
+		int e = errno;
+
+		close(dfd);
 		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
-			   "reserve the name %s: %s", req->name,
-			   strerror(errno));
+			   "reserve the name %s: %s", req->name, strerror(e));
+	}
 	st = calloc(1, sizeof(*st));
 	if (st == NULL) {
 		close(fd);
+		close(dfd);
 		return say(h, NS_E_SYSTEM, "volume_failed", "out of memory");
 	}
 	st->lockfd = fd;
+	st->dirfd = dfd;
 	st->size = req->size_bytes;
 	snprintf(st->name, sizeof(st->name), "%s", req->name);
 	snprintf(out->root, sizeof(out->root), NSP_MOUNT "/nova-%s",
@@ -425,19 +641,62 @@ nsp_destroy(const struct ns_host *h, struct ns_place *p)
 
 	(void)h;
 	if (st != NULL) {
+		char file[80];
+
+		/* unlinked while still locked: a taker that opened the old
+		 * file sees it is no longer named (still_named) and retries */
+		lock_file(st->name, file, sizeof(file));
+		if (still_named(st->dirfd, file, st->lockfd))
+			(void)unlinkat(st->dirfd, file, 0);
 		if (st->lockfd >= 0)
 			close(st->lockfd);
+		if (st->dirfd >= 0)
+			close(st->dirfd);
 		free(st);
 		p->state = NULL;
 	}
 	return NS_OK;
 }
 
-/* A place that dies with its run leaves nothing to list. */
+/* Remove <name>.lock when no run holds it (a SIGKILLed run's). */
+static void
+drop_stale(int dfd, const char *file)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = lock_open(dfd, file, 0);
+
+	if (fd < 0)
+		return;
+	if (fcntl(fd, F_OFD_SETLK, &fl) == 0 && still_named(dfd, file, fd))
+		(void)unlinkat(dfd, file, 0);
+	close(fd);
+}
+
+/* A place that dies with its run leaves nothing to list; the lock files
+ * SIGKILLed runs left (unlocked, a few bytes) are removed here. */
 static int
 nsp_list(const struct ns_host *h)
 {
-	(void)h;
+	int dfd = -1, lfd;
+	DIR *d;
+	struct dirent *e;
+
+	lfd = state_open(h, 0, &dfd);
+	if (lfd <= 0)
+		return lfd == 0 ? NS_OK : NS_E_SYSTEM; /* said: volume_failed */
+	lfd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (d == NULL && lfd >= 0)
+		close(lfd);
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+
+		if (n > 5 && strcmp(e->d_name + n - 5, ".lock") == 0)
+			drop_stale(dfd, e->d_name);
+	}
+	if (d != NULL)
+		closedir(d);
+	close(dfd);
 	return NS_OK;
 }
 

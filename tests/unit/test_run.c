@@ -54,7 +54,8 @@ test_parse_ok(void)
 	static const char *const w[] = { "--name", "job-1.a", "--size=8g",
 		"--timeout", "1h30m", "--read", "/usr", "--max-procs", "9",
 		"--out", "/o", "--artifact", "d/x", "--out-max-bytes", "1k",
-		"--", "sh", "-c", "x", NULL };
+		"--out-max-files=7", "--out-max-depth", "255", "--", "sh", "-c",
+		"x", NULL };
 	struct run_args a;
 	struct refusals r;
 
@@ -66,6 +67,8 @@ test_parse_ok(void)
 	CU_ASSERT_EQUAL(a.max_procs, 9);
 	CU_ASSERT_EQUAL(a.max_mem, 8ULL << 30);
 	CU_ASSERT_EQUAL(a.out_max, 1024);
+	CU_ASSERT_EQUAL(a.out_max_files, 7);
+	CU_ASSERT_EQUAL(a.out_max_depth, 255);
 	CU_ASSERT_EQUAL(a.argv.n, 3);
 	CU_ASSERT_EQUAL(a.reads.n, 1);
 	run_args_free(&a);
@@ -84,6 +87,8 @@ test_parse_defaults(void)
 	CU_ASSERT_EQUAL(a.max_procs, 256);
 	CU_ASSERT_EQUAL(a.max_mem, 8ULL << 30);
 	CU_ASSERT_EQUAL(a.out_max, RUN_OUT_MAX_DEFAULT);
+	CU_ASSERT_EQUAL(a.out_max_files, RUN_OUT_FILES_DEFAULT);
+	CU_ASSERT_EQUAL(a.out_max_depth, RUN_OUT_DEPTH_DEFAULT);
 	CU_ASSERT_EQUAL(a.timeout_ms, 0);
 	run_args_free(&a);
 	refusals_free(&r);
@@ -110,6 +115,48 @@ test_matrix_all_at_once(void)
 		if (!has(&r, toks[i]))
 			CU_FAIL(toks[i]);
 	CU_ASSERT_EQUAL(r.n, 15); /* + the unknown flag, + no "--" */
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+/* The handoff count caps: whole numbers in range, each refusal naming its
+ * flag and form; without --out they are no_out. */
+static void
+test_out_count_caps(void)
+{
+	static const char *const bad[] = { "0", "-1", "1k", "x", "",
+		"16777217", NULL };
+	static const char *const flags[] = { "--out-max-files",
+		"--out-max-depth", NULL };
+	static const char *const nout[] = { "--name", "a", "--size", "1m",
+		"--out-max-depth", "3", "--", "true", NULL };
+	struct run_args a;
+	struct refusals r;
+
+	for (size_t f = 0; flags[f] != NULL; f++)
+		for (size_t i = 0; bad[i] != NULL; i++) {
+			const char *w[] = { "--name", "a", "--size", "1m",
+				"--out", "/o", flags[f], bad[i], "--", "true",
+				NULL };
+
+			CU_ASSERT_EQUAL(parse(&a, &r, w), 1);
+			CU_ASSERT(r.n == 1 && has(&r, "bad_out_max") &&
+				  strstr(r.v[0].text, flags[f]) != NULL &&
+				  strstr(r.v[0].text, "wants a whole number")
+				  != NULL);
+			run_args_free(&a);
+			refusals_free(&r);
+		}
+	{
+		const char *w[] = { "--name", "a", "--size", "1m", "--out",
+			"/o", "--out-max-depth", "256", "--", "true", NULL };
+
+		CU_ASSERT_EQUAL(parse(&a, &r, w), 1); /* above 255 */
+		run_args_free(&a);
+		refusals_free(&r);
+	}
+	CU_ASSERT_EQUAL(parse(&a, &r, nout), 1);
+	CU_ASSERT(r.n == 1 && has(&r, "no_out"));
 	run_args_free(&a);
 	refusals_free(&r);
 }
@@ -398,16 +445,22 @@ teardown(void)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* the entry and depth caps of copy(); the defaults unless a test sets
+ * them (and puts them back) */
+static uint64_t files_cap = RUN_OUT_FILES_DEFAULT;
+static uint64_t depth_cap = RUN_OUT_DEPTH_DEFAULT;
+
 static int
 copy(const char *const *named, uint64_t max, struct handoff_stats *st,
      char **why)
 {
 	struct strv v = {0};
+	struct handoff_caps caps = { max, files_cap, depth_cap };
 	int fd = open(place, O_PATH | O_DIRECTORY), rc;
 
 	for (size_t i = 0; named && named[i]; i++)
 		strv_push(&v, named[i]);
-	rc = handoff_copy(fd, outd, "job", &v, max, st, why);
+	rc = handoff_copy(fd, outd, "job", &v, &caps, st, why);
 	close(fd);
 	strv_free(&v);
 	return rc;
@@ -537,6 +590,81 @@ test_handoff_cap(void)
 	free(why);
 	why = NULL;
 	CU_ASSERT_EQUAL(copy(n, 11, &st, &why), 0); /* exactly the cap */
+	free(why);
+	clean_out();
+}
+
+/* n empty files in <place>/many/ */
+static void
+many_files(int n)
+{
+	char p[160];
+
+	snprintf(p, sizeof(p), "%s/many", place);
+	CU_ASSERT_EQUAL_FATAL(mkdir(p, 0755), 0);
+	for (int i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s/many/f%d", place, i);
+		put(p + strlen(place) + 1, "");
+	}
+}
+
+static void
+test_handoff_files_cap(void)
+{
+	static const char *const n[] = { "many", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	many_files(9); /* 10 entries with the directory */
+	files_cap = 9;
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), -1);
+	CU_ASSERT(why && strstr(why, "more than 9 entries") != NULL &&
+		  strstr(why, "--out-max-files 9") != NULL);
+	CU_ASSERT(!out_exists("many"));
+	CU_ASSERT(!out_exists(""));
+	free(why);
+	why = NULL;
+	files_cap = 10; /* exactly the cap */
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), 0);
+	CU_ASSERT_EQUAL(st.files, 9);
+	CU_ASSERT(out_exists("many/f8"));
+	files_cap = RUN_OUT_FILES_DEFAULT;
+	free(why);
+	clean_out();
+}
+
+static void
+test_handoff_depth_cap(void)
+{
+	static const char *const n[] = { "deep", NULL };
+	static const char *const nested[] = { "deep/a/b", NULL };
+	struct handoff_stats st;
+	char p[160], *why = NULL;
+
+	snprintf(p, sizeof(p), "%s/deep/a/b/c", place);
+	for (char *q = p + strlen(place) + 1; (q = strchr(q, '/')) != NULL;
+	     q++) {
+		*q = '\0';
+		CU_ASSERT_EQUAL(mkdir(p, 0755), 0);
+		*q = '/';
+	}
+	put("deep/a/b/c", "x"); /* "deep/a/b/c": 4 components */
+	depth_cap = 3;
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), -1);
+	CU_ASSERT(why && strstr(why, "deep/a/b/c is deeper than "
+				"--out-max-depth 3") != NULL);
+	CU_ASSERT(!out_exists("deep"));
+	free(why);
+	why = NULL;
+	depth_cap = 2; /* a named artifact is measured by its own path too */
+	CU_ASSERT_EQUAL(copy(nested, 1 << 20, &st, &why), -1);
+	CU_ASSERT(!out_exists("deep"));
+	free(why);
+	why = NULL;
+	depth_cap = 4;
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), 0);
+	CU_ASSERT(out_exists("deep/a/b/c"));
+	depth_cap = RUN_OUT_DEPTH_DEFAULT;
 	free(why);
 	clean_out();
 }
@@ -675,6 +803,7 @@ main(void)
 		{ "run defaults: 256 procs, 8 GiB, 64 MiB out", test_parse_defaults },
 		{ "validation matrix: every problem at once", test_matrix_all_at_once },
 		{ "missing name/size/command; --place wsb", test_matrix_missing },
+		{ "--out-max-files and --out-max-depth", test_out_count_caps },
 		{ "help before -- wins over every refusal", test_help_first },
 		{ "names", test_names },
 		{ "sizes", test_sizes },
@@ -692,6 +821,8 @@ main(void)
 		{ "handoff: a link pointing outside", test_handoff_link_outside },
 		{ "handoff: FIFO and device", test_handoff_fifo_device },
 		{ "handoff: the cap before any byte", test_handoff_cap },
+		{ "handoff: the entry cap before any byte", test_handoff_files_cap },
+		{ "handoff: the depth cap before any byte", test_handoff_depth_cap },
 		{ "handoff: swapped for a link during the copy", test_handoff_swap_seam },
 		{ "handoff: growth past the cap removes the partial copy", test_handoff_growth },
 		{ NULL, NULL }

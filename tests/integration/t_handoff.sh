@@ -1,0 +1,60 @@
+#!/bin/bash
+# t_handoff.sh -- `run --out` caps the entries and the depth of what it
+# copies out, not only the bytes, measured before a byte is written: 20,000
+# empty files (0 bytes, under every byte cap) and a deep directory chain are
+# refused with out_failed naming the count and the flag, nothing written;
+# a tree within the caps is copied whole.  As the test user.
+source "$(dirname "$0")/lib.sh"
+
+tool() {
+	run_as env HOME="$THOME" PATH=/usr/bin:/bin "$NS" run "$@"
+}
+
+# files() N: make N empty files in work/many (the command, inside the run)
+MANY='mkdir many && cd many && i=0; while [ $i -lt $0 ]; do : > f$i; i=$((i+1)); done'
+
+t "20,000 empty files: out_failed naming the count and --out-max-files, nothing written"
+D=$(newdir)
+tool --name "hf-$$" --size 64m --out "$D" --artifact many -- /bin/sh -c "$MANY" 20000
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=out_failed: the artifacts hold more than 10000 entries \(files and directories\), over --out-max-files 10000; nothing was copied'
+expect_err "^SANDBOX DONE name=hf-$$ exit=125 "
+expect_no_err '^SANDBOX OUT '
+expect_absent "$D/hf-$$"
+
+t "control: the same tree under a raised --out-max-files is copied"
+D=$(newdir)
+tool --name "hg-$$" --size 64m --out "$D" --artifact many --out-max-files 20001 \
+	-- /bin/sh -c "$MANY" 20000
+expect_rc 0
+expect_err "^SANDBOX OUT name=hg-$$ files=20000 bytes=0\$"
+expect_eq "$(find "$D/hg-$$/many" -type f | wc -l)" 20000 "files copied"
+
+t "a depth bomb (64 levels): out_failed naming --out-max-depth, nothing written"
+D=$(newdir)
+tool --name "hd-$$" --size 8m --out "$D" --artifact deep -- /bin/sh -c \
+	'mkdir deep && cd deep && i=0; while [ $i -lt 64 ]; do mkdir d && cd d; i=$((i+1)); done; echo x > leaf'
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=out_failed: the artifact path deep(/d)+ is deeper than --out-max-depth 32 \(components below work/\); nothing was copied'
+expect_absent "$D/hd-$$"
+
+t "a tree within the caps is copied whole (31 levels, files at each)"
+D=$(newdir)
+tool --name "hk-$$" --size 8m --out "$D" --artifact deep -- /bin/sh -c \
+	'mkdir deep && cd deep && i=0; while [ $i -lt 30 ]; do mkdir d && echo $i > f && cd d; i=$((i+1)); done; echo end > leaf'
+expect_rc 0
+expect_err "^SANDBOX OUT name=hk-$$ files=31 "
+expect_present "$D/hk-$$/deep$(printf '/d%.0s' $(seq 30))/leaf"
+
+t "the count flags are validated like the other run flags, nothing made"
+D=$(newdir)
+tool --name "hv-$$" --size 8m --out "$D" --out-max-files 0 --out-max-depth 1x -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_out_max: --out-max-files wants a whole number 1\.\.16777216 like 10000, got 0'
+expect_err '^SANDBOX REFUSED reason=bad_out_max: --out-max-depth wants a whole number 1\.\.255 like 32, got 1x'
+expect_err '^run: nova-sandbox run --name <n> --size <8g> '
+expect_no_err '^SANDBOX (STEP|OK|DONE)'
+tool --name "hv-$$" --size 8m --out-max-files 5 -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=no_out: --artifact, --out-max-bytes, --out-max-files and --out-max-depth need --out <dir>'
+expect_absent "$D/hv-$$"

@@ -1,0 +1,149 @@
+#!/bin/bash
+# t_names.sh -- a run's name cannot be squatted from inside a wall.  The
+# hostile command is the bare wrap's, as the test user (tests/helpers/
+# ns_squat): it binds the abstract socket that named a run before, and it
+# tries to take the lock that names one now.  `run --name` of that name must
+# still work, the user's and root's; the lock is refused inside the wall
+# (control: the same helper unwalled takes it, and then the name is truly
+# held: volume_exists); a live run's name is still volume_exists.
+source "$(dirname "$0")/lib.sh"
+
+SQ="$H/ns_squat"
+if [ "$(id -u)" = 0 ]; then
+	STATE_ROOT=/run/nova-sandbox
+else
+	STATE_ROOT=""
+fi
+# the test user's state directory (no /run/user/<uid> on a machine without
+# logind; spec section 13)
+if [ -d "/run/user/$TUID" ]; then
+	STATE_USER="/run/user/$TUID/nova-sandbox"
+else
+	STATE_USER="$THOME/.local/state/nova-sandbox"
+fi
+
+tool() {
+	run_as env HOME="$THOME" PATH=/usr/bin:/bin "$NS" run "$@"
+}
+
+# CMD... as the test user (as root: setpriv; as a user: yourself), in the
+# background, stdout and stderr to FILE; $BG is the command's own pid
+# (setpriv execs it), never a subshell's
+bg_as_user() {
+	local f=$1
+	shift
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- "$@" \
+			>"$f" 2>&1 </dev/null &
+	else
+		"$@" >"$f" 2>&1 </dev/null &
+	fi
+	BG=$!
+}
+
+# the squatter in the bare wrap (as the test user), in the background:
+# its stdout in $W/sq.out; $SQPID
+squat_walled() {
+	W=$(newdir)
+	bg_as_user "$W/sq.out" env HOME="$W" PATH=/usr/bin:/bin "$NS" \
+		--write "$W" -- "$SQ" "$@"
+	SQPID=$BG
+	for _ in $(seq 100); do
+		grep -qE '^(held|refused)' "$W/sq.out" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	_fail "the squatter said nothing"
+}
+
+squat_stop() {
+	{
+		kill -KILL "$SQPID"
+		pkill -KILL -f "ns_squat .*$$"
+		wait "$SQPID"
+	} 2>/dev/null
+}
+
+t "a walled process binds the old abstract name: run --name still works"
+squat_walled abstract "nova-sandbox/place/$TUID/sq-$$"
+expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "held" "the walled bind (the attack itself)"
+tool --name "sq-$$" --size 8m -- /bin/true
+expect_rc 0
+expect_no_err 'volume_exists'
+expect_err "^SANDBOX DONE name=sq-$$ exit=0 "
+squat_stop
+
+t "a walled process cannot take the user's name lock"
+squat_walled lock "$STATE_USER/sl-$$.lock"
+expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "refused Permission denied" "the walled lock"
+squat_stop
+tool --name "sl-$$" --size 8m -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX DONE name=sl-$$ exit=0 "
+
+t "control: unwalled, the user's own process holds the lock: the name is truly held"
+bg_as_user "$OUT.sq" "$SQ" lock "$STATE_USER/sc-$$.lock"
+SQPID=$BG
+for _ in $(seq 100); do grep -q . "$OUT.sq" && break; sleep 0.05; done
+expect_eq "$(cat "$OUT.sq")" "held" "the unwalled lock"
+tool --name "sc-$$" --size 8m -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=volume_exists: .*sc-$$"
+squat_stop
+rm -f "$OUT.sq"
+tool --name "sc-$$" --size 8m -- /bin/true
+expect_rc 0
+
+t "a live run's name is still volume_exists; free again after it ends"
+bg_as_user "$ERR.live" env PATH=/usr/bin:/bin "$NS" run --name "sv-$$" --size 8m \
+	-- /bin/sleep 30
+LIVE=$BG
+for _ in $(seq 100); do grep -q '^SANDBOX OK ' "$ERR.live" && break; sleep 0.05; done
+tool --name "sv-$$" --size 8m -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=volume_exists: .*sv-$$"
+kill -TERM "$LIVE"
+wait "$LIVE"
+rm -f "$ERR.live"
+tool --name "sv-$$" --size 8m -- /bin/true
+expect_rc 0
+expect_absent "$STATE_USER/sv-$$.lock"
+
+t "a SIGKILLed run leaves its unlocked lock file; reap removes it, the name works"
+bg_as_user "$ERR.live" env PATH=/usr/bin:/bin "$NS" run --name "sk-$$" --size 8m \
+	-- /bin/sleep 30.$$
+LIVE=$BG
+for _ in $(seq 100); do grep -q '^SANDBOX OK ' "$ERR.live" && break; sleep 0.05; done
+expect_present "$STATE_USER/sk-$$.lock"
+{ kill -KILL "$LIVE"; wait "$LIVE"; } 2>/dev/null
+rm -f "$ERR.live"
+# the keeper and the init (forks of the tool) die with it, the command
+# with them: wait until none is left
+for _ in $(seq 100); do
+	pgrep -f "sleep 30.$$|run --name sk-$$ " >/dev/null || break
+	sleep 0.05
+done
+expect_present "$STATE_USER/sk-$$.lock"
+run_as env PATH=/usr/bin:/bin "$NS" reap
+expect_rc 0
+expect_err '^SANDBOX REAP OK volumes=0$'
+expect_absent "$STATE_USER/sk-$$.lock"
+tool --name "sk-$$" --size 8m -- /bin/true
+expect_rc 0
+
+if [ "$(id -u)" != 0 ]; then
+	t "root's names: a walled process of another user blocks none"
+	skip "root's names need root"
+	exit 0
+fi
+
+t "root's names: a walled process of another user blocks none"
+squat_walled abstract "nova-sandbox/place/0/sr-$$"
+expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "held" "the walled bind of root's old name"
+run env PATH=/usr/bin:/bin "$NS" run --name "sr-$$" --size 8m -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX DONE name=sr-$$ exit=0 "
+squat_stop
+squat_walled lock "$STATE_ROOT/sr-$$.lock"
+expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "refused Permission denied" "a lock in root's directory"
+squat_stop
+expect_eq "$(stat -c '%U %a' "$STATE_ROOT")" "root 700" "root's run-name directory"
