@@ -12,7 +12,8 @@
 # Attacks whose proper defence is the tool refusing to run at all.
 refuse_ok() {
 	case "$1" in
-	write-planted-link | read-planted-link | cmd-planted-link | \
+	write-planted-link | read-planted-link | read-planted-link-run | \
+	cmd-planted-link | \
 	tmp-planted-link | cwd-planted-link | home-planted-link | \
 	exchange-race | own-module-replaced | own-binary-replaced | \
 	own-config-replaced) return 0 ;;
@@ -53,8 +54,10 @@ do_kill_tool() { at_parent kill-parent; }
 do_ptrace_tool() { at_parent ptrace-parent; }
 
 check_fown_sigurg_victim() {
+	local i
 	[ "$RC" = 0 ] || return 1
-	wait_ready "$WORLD/mark" "$V_pid" && [ -e "$WORLD/mark" ]
+	for i in $(seq 20); do [ -e "$WORLD/mark" ] && return 0; sleep 0.05; done
+	return 1
 }
 
 # ---- 1 ------------------------------------------------------------------
@@ -130,7 +133,7 @@ check_tmpfs_past_max_mem() { check_mem; }
 do_tmpfs_past_max_mem() {
 	RSIZE=256m
 	GENV+=(TMPDIR="$W")
-	go sh -c 'exec "$0" tmpfill "$TMPDIR/fill" 128m 2' "$E"
+	go sh -c 'exec "$0" tmpfill "$TMPDIR/fill" 128m "$1"' "$E" "$HOLD"
 }
 
 # squat: the walled (or unwalled) command binds the name's socket and

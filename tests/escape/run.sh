@@ -216,6 +216,7 @@ phase() {
 	PHASE=$1
 	new_world
 	RNAME="esc-$$-$IDX"
+	HOLD=0; [ "$PHASE" = wall ] && HOLD=2   # seconds a cap attack holds its memory
 	SYSKEY=$(( 0x45000000 + ($$ % 30000) * 512 + IDX * 3 ))
 	KDESC="esc-$$-$IDX"
 	ABS="esc-$$-$IDX"
@@ -286,7 +287,7 @@ while IFS='|' read -r -u 3 NAME CLASS MODE NEEDS FLAGS ACTION DESC; do
 		[ "$keep" = 1 ] || continue
 	fi
 	if [[ ",$NEEDS," == *,root,* ]] && [ "$ROOT" != 1 ]; then
-		echo "skip     [$CLASS] $NAME: needs root (acts on every process of the user running it)"
+		echo "skip     [$CLASS] $NAME: needs root (as anyone else it would renice the invoking user's own session, or needs root's run)"
 		skipped=$((skipped + 1))
 		continue
 	fi
