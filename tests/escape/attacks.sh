@@ -53,12 +53,14 @@ at_parent() {
 do_kill_tool() { at_parent kill-parent; }
 do_ptrace_tool() { at_parent ptrace-parent; }
 
+# the victim marks a SIGURG it received
 check_fown_sigurg_victim() {
 	local i
 	[ "$RC" = 0 ] || return 1
 	for i in $(seq 20); do [ -e "$WORLD/mark" ] && return 0; sleep 0.05; done
 	return 1
 }
+check_kill_all_sigurg() { check_fown_sigurg_victim; }
 
 # ---- 1 ------------------------------------------------------------------
 

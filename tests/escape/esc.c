@@ -64,6 +64,7 @@
 #define KCMP_VM 1
 #endif
 #define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_WHO_PGRP 2
 #define IOPRIO_WHO_USER 3
 #define IOPRIO_PRIO(cls, lvl) (((cls) << 13) | (lvl))
 
@@ -207,6 +208,13 @@ a_ioprio(char **a)
 			       IOPRIO_PRIO(2, 4)), "ioprio_set");
 }
 
+static int
+a_ioprio_pgrp(char **a)
+{
+	return verdict(syscall(SYS_ioprio_set, IOPRIO_WHO_PGRP, num(a[0]),
+			       IOPRIO_PRIO(2, 4)), "ioprio_set IOPRIO_WHO_PGRP");
+}
+
 /* every process of this uid to best-effort level 7 */
 static int
 a_ioprio_user(char **a)
@@ -251,6 +259,15 @@ static int
 a_killpg(char **a)
 {
 	return verdict(kill(-num(a[0]), 0), "kill -pgrp");
+}
+
+/* SIGURG (ignored by default) to every process this user may signal; the
+ * harness looks for the victim's mark */
+static int
+a_kill_all(char **a)
+{
+	(void)a;
+	return verdict(kill(-1, SIGURG), "kill -1 SIGURG");
 }
 
 static int
@@ -1160,12 +1177,14 @@ static const struct attack attacks[] = {
 	{ "setparam", 1, a_setparam },
 	{ "setattr", 1, a_setattr },
 	{ "ioprio", 1, a_ioprio },
+	{ "ioprio-pgrp", 1, a_ioprio_pgrp },
 	{ "ioprio-user", 0, a_ioprio_user },
 	{ "kcmp", 1, a_kcmp },
 	{ "migrate", 1, a_migrate },
 	{ "move-pages", 1, a_move_pages },
 	{ "kill", 1, a_kill },
 	{ "killpg", 1, a_killpg },
+	{ "kill-all", 0, a_kill_all },
 	{ "tgkill", 1, a_tgkill },
 	{ "sigqueue", 1, a_sigqueue },
 	{ "pidfd-signal", 1, a_pidfd_signal },

@@ -287,7 +287,7 @@ while IFS='|' read -r -u 3 NAME CLASS MODE NEEDS FLAGS ACTION DESC; do
 		[ "$keep" = 1 ] || continue
 	fi
 	if [[ ",$NEEDS," == *,root,* ]] && [ "$ROOT" != 1 ]; then
-		echo "skip     [$CLASS] $NAME: needs root (as anyone else it would renice the invoking user's own session, or needs root's run)"
+		echo "skip     [$CLASS] $NAME: needs root (as anyone else it would act on every process of the invoking user, or needs root's own run)"
 		skipped=$((skipped + 1))
 		continue
 	fi
