@@ -15,7 +15,8 @@ refuse_ok() {
 	write-planted-link | read-planted-link | read-planted-link-run | \
 	cmd-planted-link | \
 	tmp-planted-link | cwd-planted-link | home-planted-link | \
-	exchange-race | own-module-replaced | own-binary-replaced | \
+	exchange-race | squat-run-name | \
+	own-module-replaced | own-binary-replaced | \
 	own-config-replaced) return 0 ;;
 	esac
 	return 1
@@ -138,20 +139,32 @@ do_tmpfs_past_max_mem() {
 	go sh -c 'exec "$0" tmpfill "$TMPDIR/fill" 128m "$1"' "$E" "$HOLD"
 }
 
-# squat: the walled (or unwalled) command binds the name's socket and
-# holds it; outside, the same user (or root) then asks run for that name
-squat() {
-	local uid=$1 name="sq-$$-$IDX"
-	go_bg "$E" squat "$name" "$uid" "$W/ready"
+# squat: the walled (or unwalled) command takes a run name by every way it
+# can reach -- the abstract socket @nova-sandbox/place/<uid>/<name>, and a
+# write lock on <home>/.local/state/nova-sandbox/<name>.lock, the per-user
+# run-name directory under the user's home (from the password database)
+# when there is no /run/user/<uid> -- with the user's home as its --write
+# (the "a HOME that is writable"); outside, the user then asks run
+# for that name.  Got through: run says volume_exists.  Refusing a --write
+# that reaches the run-name directory is a defence too.
+squat_made=()
+setup_squat_run_name() {
+	local d
+	squat_made=()
+	for d in "$THOME/.nova-sandbox-tmp" "$THOME/.local" "$THOME/.local/state" \
+		 "$THOME/.local/state/nova-sandbox"; do
+		[ -e "$d" ] || squat_made=("$d" "${squat_made[@]}")
+	done
+	WF=(--read "$EB" --write "$THOME")
+	GHOME="$THOME"
+}
+do_squat_run_name() {
+	local name="sq-$$-$IDX"
+	go_bg "$E" squat "$name" "$TUID" "$THOME/.local/state/nova-sandbox" "$W/ready"
 	if wait_ready "$W/ready" "$BG"; then
-		if [ "$uid" = 0 ]; then
-			env -i PATH=/usr/bin:/bin "$NS" run --name "$name" \
-				--size 8m -- /bin/true >"$WORLD/run.err" 2>&1 </dev/null
-		else
-			(cd "$W" && user env -i PATH=/usr/bin:/bin HOME="$W/home" \
-				"$NS" run --name "$name" --size 8m -- /bin/true) \
-				>"$WORLD/run.err" 2>&1 </dev/null
-		fi
+		(cd "$W" && user env -i PATH=/usr/bin:/bin HOME="$THOME" \
+			"$NS" run --name "$name" --size 8m -- /bin/true) \
+			>"$WORLD/run.err" 2>&1 </dev/null
 		if grep -q 'reason=volume_exists' "$WORLD/run.err"; then
 			THROUGH=yes
 		else
@@ -161,8 +174,11 @@ squat() {
 	fi
 	wait_bg
 }
-do_squat_run_name() { squat "$TUID"; }
-do_squat_root_run_name() { squat 0; }
+teardown_squat_run_name() {
+	local d
+	rm -f "$THOME/.local/state/nova-sandbox/sq-$$-$IDX.lock"
+	for d in "${squat_made[@]}"; do rmdir "$d" 2>/dev/null; done
+}
 
 # --status-fd 3: the tool's lines, and only them, on a descriptor the
 # command never holds.  Got through when the channel is missing or carries

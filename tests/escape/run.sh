@@ -45,11 +45,13 @@ if [ "$(id -u)" = 0 ]; then
 		useradd --system --create-home --shell /bin/sh "$TEST_USER" || exit 2
 	TUID=$(id -u "$TEST_USER")
 	TGID=$(id -g "$TEST_USER")
+	THOME=$(getent passwd "$TEST_USER" | cut -d: -f6)
 	AS_USER=(setpriv --reuid="$TUID" --regid="$TGID" --clear-groups --)
 	ROOT=1
 else
 	TUID=$(id -u)
 	TGID=$(id -g)
+	THOME=$(getent passwd "$TUID" | cut -d: -f6)
 	AS_USER=()
 	ROOT=0
 fi
@@ -287,7 +289,7 @@ while IFS='|' read -r -u 3 NAME CLASS MODE NEEDS FLAGS ACTION DESC; do
 		[ "$keep" = 1 ] || continue
 	fi
 	if [[ ",$NEEDS," == *,root,* ]] && [ "$ROOT" != 1 ]; then
-		echo "skip     [$CLASS] $NAME: needs root (as anyone else it would act on every process of the invoking user, or needs root's own run)"
+		echo "skip     [$CLASS] $NAME: needs root (as anyone else it would act on every process of the invoking user)"
 		skipped=$((skipped + 1))
 		continue
 	fi
