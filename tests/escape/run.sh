@@ -270,6 +270,20 @@ gap_word() {
 # the next heading): a stated gap must be said there, not just anywhere
 GAPS_TEXT=$(awk '/^#/ { on = ($0 ~ /Gaps/) } on' "$SPEC")
 
+# the first of WORD's comma-separated alternatives a Gaps section says
+gap_said() {
+	local w
+	IFS=',' read -ra alts <<< "$1"
+	for w in "${alts[@]}"; do
+		w=$(echo $w)
+		if printf '%s\n' "$GAPS_TEXT" | grep -qiwF -- "$w"; then
+			echo "$w"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # ---- the run ------------------------------------------------------------
 source "$here/attacks.sh"
 
@@ -309,8 +323,8 @@ while IFS='|' read -r -u 3 NAME CLASS MODE NEEDS FLAGS ACTION DESC; do
 		if [ -z "$word" ]; then
 			echo "LEAK     $label ($PHASE_DETAIL)"
 			leaks=$((leaks + 1))
-		elif printf '%s\n' "$GAPS_TEXT" | grep -qiwF -- "$word"; then
-			echo "gap      $label (stated: '$word')"
+		elif said=$(gap_said "$word"); then
+			echo "gap      $label (stated: '$said')"
 			gaps=$((gaps + 1))
 		else
 			echo "LEAK     $label (listed as a gap, but the spec never says '$word')"
