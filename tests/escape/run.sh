@@ -212,7 +212,7 @@ apply_flags() {
 	done
 }
 
-# ---- one phase of one attack: THROUGH_RESULT yes|no|broken|refused -------
+# ---- one phase of one attack: PHASE_RESULT yes|no|broken|refused ---------
 phase() {
 	local fn=${NAME//-/_} c
 	PHASE=$1
@@ -222,7 +222,12 @@ phase() {
 	SYSKEY=$(( 0x45000000 + ($$ % 30000) * 512 + IDX * 3 ))
 	KDESC="esc-$$-$IDX"
 	ABS="esc-$$-$IDX"
-	setup_needs "$NEEDS" || { PHASE_RESULT=broken; teardown; return; }
+	if ! setup_needs "$NEEDS"; then
+		PHASE_RESULT=broken
+		PHASE_DETAIL="a target outside the wall did not start"
+		teardown
+		return
+	fi
 	apply_flags "$FLAGS"
 	if declare -F "setup_$fn" >/dev/null; then "setup_$fn"; fi
 	if [ "$ACTION" = @ ]; then "do_$fn"; else eval "go $ACTION"; fi
