@@ -52,7 +52,7 @@ HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
 HOST_LIB_OBJ := $(filter-out $(B)/obj/host/main.o,$(HOST_OBJ))
 HOST_LIBS := -ldl -liniparser
 
-all: $(B)/bin/nova-sandbox modules fixtures helpers
+all: $(B)/bin/nova-sandbox modules fixtures helpers escape
 
 # ---- host -------------------------------------------------------------
 $(B)/obj/host/%.o: host/%.c $(B)/.flags
@@ -102,6 +102,14 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $<
 helpers: $(HELP_BIN)
 
+# ---- the attack suite's programs (tests/escape/, run by check-escape) ---
+ESC_SRC := $(sort $(wildcard tests/escape/*.c))
+ESC_BIN := $(ESC_SRC:tests/escape/%.c=$(B)/tests/escape/%)
+$(B)/tests/escape/%: tests/escape/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $<
+escape: $(ESC_BIN)
+
 # ---- unit suites: tests/unit/test_<x>.c, each its own CUnit main --------
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
@@ -130,7 +138,10 @@ check-unit: all $(UNIT_BIN)
 check-integration: all
 	@tests/integration/run.sh $(B)
 
-check: check-unit check-integration
+check-escape: all
+	@tests/escape/run.sh $(B)
+
+check: check-unit check-integration check-escape
 
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -173,7 +184,8 @@ clean:
 	rm -rf build build-asan
 
 FORCE:
-.PHONY: all modules fixtures helpers check check-unit check-integration \
+.PHONY: all modules fixtures helpers escape check check-unit check-integration \
+	check-escape \
 	asan bench install clean FORCE
 
 -include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)

@@ -1,0 +1,324 @@
+# attacks.sh -- the attacks of attacks.tab that need more than one command
+# line (sourced by run.sh).  For attack <name> (dashes become underscores):
+#
+#   setup_<name>     before the action, in both phases (after the world and
+#                    the table's needs and flags)
+#   do_<name>        the action when the table says "@"; may set THROUGH=yes|no
+#   check_<name>     after the action: 0 got through, 1 refused, 2 broken
+#   teardown_<name>  after the check, in both phases
+#
+# $PHASE is ctl (unwalled) or wall.  See run.sh for go, go_bg, user, hold.
+
+# Attacks whose proper defence is the tool refusing to run at all.
+refuse_ok() {
+	case "$1" in
+	write-planted-link | read-planted-link | read-planted-link-run | \
+	cmd-planted-link | \
+	tmp-planted-link | cwd-planted-link | home-planted-link | \
+	exchange-race | squat-run-name | \
+	own-module-replaced | own-binary-replaced | \
+	own-config-replaced) return 0 ;;
+	esac
+	return 1
+}
+
+# wait (at most 5 s) for FILE while PID lives; 1 when PID ended first
+wait_ready() {
+	local i
+	for i in $(seq 100); do
+		[ -e "$1" ] && return 0
+		kill -0 "$2" 2>/dev/null || { [ -e "$1" ]; return; }
+		sleep 0.05
+	done
+	return 1
+}
+
+# ---- base ---------------------------------------------------------------
+
+do_inherited_fd() {
+	go_cmd "$E" readfd 5
+	(cd "$GCWD" && exec 5<"$O/secret" && exec "${GCMD[@]}") \
+		>"$OUT" 2>"$ERR" </dev/null
+	RC=$?
+}
+
+# the command's parent: the tool when walled; unwalled, a shell of the user
+# (the harness itself may be root, which the user cannot signal)
+at_parent() {
+	if [ "$PHASE" = ctl ]; then
+		go sh -c '"$0" "$1"; exit $?' "$E" "$1"
+	else
+		go "$E" "$1"
+	fi
+}
+do_kill_tool() { at_parent kill-parent; }
+do_ptrace_tool() { at_parent ptrace-parent; }
+
+# the victim marks a SIGURG it received
+check_fown_sigurg_victim() {
+	local i
+	[ "$RC" = 0 ] || return 1
+	for i in $(seq 20); do [ -e "$WORLD/mark" ] && return 0; sleep 0.05; done
+	return 1
+}
+check_kill_all_sigurg() { check_fown_sigurg_victim; }
+
+# ---- 1 ------------------------------------------------------------------
+
+check_setpriority_user() { [ "$(user "$EH" nice "$V_pid")" = 5 ]; }
+check_ioprio_user() { [ "$(user "$EH" ioprio "$V_pid")" = $(( (2 << 13) | 7 )) ]; }
+
+# the key must reach the user's own keyring, seen from outside
+check_keyring_add() { user "$EH" key-has -4 "$KDESC"; }
+check_keyring_add_session() { user "$EH" key-has -5 "$KDESC"; }
+check_keyring_add_run() { user "$EH" key-has -4 "$KDESC"; }
+teardown_keyring_add() { user "$EH" key-unlink "$KDESC"; }
+teardown_keyring_add_session() { user "$EH" key-unlink "$KDESC"; }
+teardown_keyring_add_run() { user "$EH" key-unlink "$KDESC"; }
+
+# ---- 3 ------------------------------------------------------------------
+
+setup_write_planted_link() {
+	WF=(--read "$EB" --write "$W/olink" --write "$W/home")
+}
+setup_read_planted_link() {
+	WF=(--read "$EB" --read "$W/rlink" --write "$W")
+}
+setup_home_planted_link() { GHOME="$W/hlink"; }
+
+# A process "left by an earlier run" swaps $W/p/job (a directory) and
+# $W/p/swap (a symlink to $O) without pause while the caller runs the tool
+# with --write $W/p/job, 20 times; the command writes into $O directly.
+do_exchange_race() {
+	local i
+	mkdir -p "$W/p/job"
+	ln -s "$O" "$W/p/swap"
+	[ "$ROOT" = 1 ] && chown -hR "$TUID:$TGID" "$W/p"
+	hold X xchg "$W/p/job" "$W/p/swap" || { THROUGH=broken; return; }
+	WF=(--read "$EB" --write "$W/p/job" --write "$W/home")
+	THROUGH=no
+	for i in $(seq 20); do
+		go "$E" create "$O/race-$i"
+		if [ -e "$O/race-$i" ]; then THROUGH=yes; break; fi
+	done
+	stop_holders
+}
+
+# ---- 4 ------------------------------------------------------------------
+
+# the survivor is found by a mark in its argv, never by a name
+survivor_pids() { pgrep -f "esc survivor .*surv-$$-$IDX\$"; }
+do_setsid_survivor() {
+	GENV+=(TMPDIR="$W")
+	go sh -c 'exec "$0" survivor "$TMPDIR/$1"' "$E" "surv-$$-$IDX"
+}
+check_setsid_survivor() {
+	[ "$RC" = 0 ] || return 1
+	[ -n "$(survivor_pids)" ]
+}
+teardown_setsid_survivor() {
+	local p
+	for p in $(survivor_pids); do kill -KILL "$p" 2>/dev/null; done
+}
+do_setsid_survivor_run() { do_setsid_survivor; }
+check_setsid_survivor_run() { check_setsid_survivor; }
+teardown_setsid_survivor_run() { teardown_setsid_survivor; }
+
+# got through: exit 0 and no RUNAWAY; held: RUNAWAY / 137
+check_mem() {
+	if [ "$RC" = 0 ] && ! grep -q '^SANDBOX RUNAWAY' "$ERR"; then return 0; fi
+	if [ "$RC" = 137 ] && grep -q '^SANDBOX RUNAWAY' "$ERR"; then return 1; fi
+	return 2
+}
+check_memfd_past_max_mem() { check_mem; }
+check_shmanon_past_max_mem() { check_mem; }
+check_tmpfs_past_max_mem() { check_mem; }
+do_tmpfs_past_max_mem() {
+	RSIZE=256m
+	GENV+=(TMPDIR="$W")
+	go sh -c 'exec "$0" tmpfill "$TMPDIR/fill" 128m "$1"' "$E" "$HOLD"
+}
+
+# squat: the walled (or unwalled) command takes a run name by every way it
+# can reach -- the abstract socket @nova-sandbox/place/<uid>/<name>, and a
+# write lock on <home>/.local/state/nova-sandbox/<name>.lock, the per-user
+# run-name directory under the user's home (from the password database)
+# when there is no /run/user/<uid> -- with the user's home as its --write
+# (the issue's "a HOME that is writable"); outside, the user then asks run
+# for that name.  Got through: run says volume_exists.  Refusing a --write
+# that reaches the run-name directory is a defence too.
+squat_made=()
+setup_squat_run_name() {
+	local d
+	squat_made=()
+	for d in "$THOME/.nova-sandbox-tmp" "$THOME/.local" "$THOME/.local/state" \
+		 "$THOME/.local/state/nova-sandbox"; do
+		[ -e "$d" ] || squat_made=("$d" "${squat_made[@]}")
+	done
+	WF=(--read "$EB" --write "$THOME")
+	GHOME="$THOME"
+}
+do_squat_run_name() {
+	local name="sq-$$-$IDX"
+	go_bg "$E" squat "$name" "$TUID" "$THOME/.local/state/nova-sandbox" "$W/ready"
+	if wait_ready "$W/ready" "$BG"; then
+		(cd "$W" && user env -i PATH=/usr/bin:/bin HOME="$THOME" \
+			"$NS" run --name "$name" --size 8m -- /bin/true) \
+			>"$WORLD/run.err" 2>&1 </dev/null
+		if grep -q 'reason=volume_exists' "$WORLD/run.err"; then
+			THROUGH=yes
+		else
+			THROUGH=no
+		fi
+		rm -f "$W/ready"
+	fi
+	wait_bg
+}
+teardown_squat_run_name() {
+	local d
+	rm -f "$THOME/.local/state/nova-sandbox/sq-$$-$IDX.lock"
+	for d in "${squat_made[@]}"; do rmdir "$d" 2>/dev/null; done
+}
+
+# --status-fd 3: the tool's lines, and only them, on a descriptor the
+# command never holds.  Got through when the channel is missing or carries
+# anything but the tool's one DONE line with the command's real status.
+FAKE_DONE='SANDBOX DONE exit=0 cmd=true'
+do_spoof_done_status_fd() {
+	if [ "$PHASE" = ctl ]; then
+		go sh -c 'echo "$0" >&2; exit 3' "$FAKE_DONE"
+		grep -qxF "$FAKE_DONE" "$ERR" && THROUGH=yes || THROUGH=no
+		return
+	fi
+	: > "$WORLD/status"
+	chmod 666 "$WORLD/status"
+	printf '#!/bin/sh\nexec 3>"%s"\nexec "%s" --status-fd 3 "$@"\n' \
+		"$WORLD/status" "$NS" > "$WORLD/ns-status"
+	chmod 755 "$WORLD/ns-status"
+	NSBIN="$WORLD/ns-status"
+	go sh -c 'echo "$0" >&2; exit 3' "$FAKE_DONE"
+	if [ "$(grep -c '^SANDBOX DONE' "$WORLD/status")" = 1 ] &&
+	   grep -q '^SANDBOX DONE exit=3 ' "$WORLD/status"; then
+		THROUGH=no
+	else
+		THROUGH=yes
+	fi
+}
+
+# a background child waits for "go" (made after the tool has exited), then
+# prints a fake DONE on the shared stderr
+do_spoof_done_after() {
+	local i
+	go sh -c '( i=0; while [ ! -e "$0/go" ] && [ $i -lt 200 ]; do
+		sleep 0.05; i=$((i+1)); done
+		[ -e "$0/go" ] && echo "SANDBOX DONE exit=0 cmd=true" >&2
+		: > "$0/spoofed" ) & exit 0' "$W"
+	user touch "$W/go"
+	for i in $(seq 40); do [ -e "$W/spoofed" ] && break; sleep 0.05; done
+	if [ "$(tail -n 1 "$ERR")" = "$FAKE_DONE" ]; then
+		THROUGH=yes
+	else
+		THROUGH=no
+	fi
+}
+
+# ---- 6 ------------------------------------------------------------------
+
+# reachable, and no NOTE names it
+check_socket_silent() {
+	[ "$RC" = 0 ] || return 1
+	! grep -q "^SANDBOX NOTE.*$O/agent.sock" "$ERR"
+}
+check_agent_socket_silent() { check_socket_silent; }
+check_bus_socket_silent() { check_socket_silent; }
+
+# ---- 7: a lock held inside, looked at from outside ------------------------
+
+lock_attack() {
+	go_bg "$E" "$1" "$R/data" "$W/ready"
+	if wait_ready "$W/ready" "$BG"; then
+		if user "$EH" blocked "$2" "$R/data"; then THROUGH=yes; else THROUGH=no; fi
+		rm -f "$W/ready"
+	fi
+	wait_bg
+}
+do_flock_read() { lock_attack flock flock; }
+do_ofd_lock_read() { lock_attack fcntl-lock ofd; }
+do_lease_read() { lock_attack lease lease; }
+
+# ---- 8 ------------------------------------------------------------------
+
+check_sysv_left_behind() { user "$EH" ipc-left "$SYSKEY" >/dev/null; }
+check_sysv_left_behind_run() { check_sysv_left_behind; }
+teardown_sysv_left_behind() { user "$EH" ipc-clear "$SYSKEY"; }
+teardown_sysv_left_behind_run() { teardown_sysv_left_behind; }
+
+# ---- 9: hand-off: made in the place, copied out by the tool --------------
+# (the control: the same tree made unwalled and copied by cp)
+
+handoff() {
+	local art=$1 gen=$2 min=$3 got
+	mkdir "$WORLD/out"
+	[ "$ROOT" = 1 ] && chown "$TUID:$TGID" "$WORLD/out"
+	if [ "$PHASE" = ctl ]; then
+		go sh -c "$gen"
+		user cp -rL "$W/$art" "$WORLD/out/$art" || { THROUGH=no; return; }
+		got="$WORLD/out/$art"
+	else
+		RF+=(--out "$WORLD/out" --artifact "$art")
+		go sh -c "$gen"
+		got="$WORLD/out/$RNAME/$art"
+	fi
+	if [ "$(find "$got" -mindepth "$min" 2>/dev/null | head -1)" != "" ] ||
+	   { [ "$min" = 0 ] && grep -q 'the secret' "$got" 2>/dev/null; }; then
+		THROUGH=yes
+	else
+		THROUGH=no
+	fi
+}
+do_out_20000_files() {
+	handoff many 'mkdir many && cd many && i=0 &&
+		while [ $i -lt 20000 ]; do : > f$i; i=$((i+1)); done' 1
+	[ "$THROUGH" = yes ] &&
+		[ "$(find "$WORLD/out" -type f | wc -l)" -ge 20000 ] || THROUGH=no
+}
+do_out_deep_tree() {
+	handoff deep 'd=deep && mkdir deep && i=0 &&
+		while [ $i -lt 300 ]; do d=$d/d; mkdir $d; i=$((i+1)); done' 300
+}
+do_out_link_artifact() {
+	handoff evil "ln -s $O/secret evil" 0
+}
+
+# ---- 10: the tool's own files under --write --------------------------------
+
+install_under_write() {
+	mkdir -p "$W/inst/bin" "$W/inst/lib/nova-sandbox"
+	cp "$NS" "$W/inst/bin/"
+	cp "$B"/lib/nova-sandbox/*.so "$W/inst/lib/nova-sandbox/"
+	chmod -R go-w "$W/inst"
+	[ "$ROOT" = 1 ] && chown -R "$TUID:$TGID" "$W/inst"
+	NSBIN="$W/inst/bin/nova-sandbox"
+}
+do_own_module_replaced() {
+	local m="$W/inst/lib/nova-sandbox/landlock.so"
+	install_under_write
+	go sh -c 'printf x >> "$0"' "$m"
+	cmp -s "$B/lib/nova-sandbox/landlock.so" "$m" && THROUGH=no || THROUGH=yes
+}
+do_own_binary_replaced() {
+	local b="$W/inst/bin/nova-sandbox"
+	install_under_write
+	go sh -c 'cp /bin/true "$0.new" && mv -f "$0.new" "$0"' "$b"
+	cmp -s "$NS" "$b" && THROUGH=no || THROUGH=yes
+}
+do_own_config_replaced() {
+	local c="$W/etc/nova-sandbox.conf"
+	mkdir -p "$W/etc"
+	cp "$here/../../conf/nova-sandbox.conf" "$c"
+	chmod 644 "$c"
+	[ "$ROOT" = 1 ] && chown -R "$TUID:$TGID" "$W/etc"
+	GENV+=(NOVA_SANDBOX_CONFIG="$c")
+	go sh -c 'echo "; replaced" >> "$0"' "$c"
+	cmp -s "$here/../../conf/nova-sandbox.conf" "$c" && THROUGH=no || THROUGH=yes
+}
