@@ -71,7 +71,7 @@ run_now_ms(void)
 int
 kmsg_send(int sock, char type, int64_t val, int fd)
 {
-	struct kmsg m = { type, val };
+	struct kmsg m;
 	struct iovec iov = { &m, sizeof(m) };
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -79,6 +79,11 @@ kmsg_send(int sock, char type, int64_t val, int fd)
 	} u;
 	struct msghdr mh;
 
+	/* zeroed whole: the 7 bytes of padding after the type leave as 0,
+	 * never as whatever the stack held */
+	memset(&m, 0, sizeof(m));
+	m.type = type;
+	m.val = val;
 	memset(&mh, 0, sizeof(mh));
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
