@@ -437,17 +437,6 @@ kill_walk(pid_t root, struct caps_usage *u)
 	return rc;
 }
 
-static void
-reap_all(void)
-{
-	int st;
-	pid_t p;
-
-	do
-		p = waitpid(-1, &st, WNOHANG);
-	while (p > 0 || (p < 0 && errno == EINTR));
-}
-
 /* Reap every child that has exited; 1 when no child is left at all. */
 static int
 reap_exited(void)
@@ -461,10 +450,11 @@ reap_exited(void)
 	return p < 0 && errno == ECHILD;
 }
 
+/* Sleep until a SIGCHLD (blocked) or ns nanoseconds have passed. */
 static void
 settle_wait(long ns)
 {
-	struct timespec ts = { 0, ns };
+	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
 	sigset_t chld;
 
 	sigemptyset(&chld);
@@ -484,7 +474,7 @@ caps_runaway(pid_t root, size_t *left)
 		/* done when a walk finds nothing, zombies included: a member
 		 * killed late is reparented to us and reaped next round */
 		rc = kill_walk(root, &u);
-		reap_all();
+		(void)reap_exited();
 		if (rc == 0 && u.procs == 0)
 			return CAPS_KILLED;
 		settle_wait(SETTLE_NS);

@@ -3,6 +3,9 @@
 # a tree past 256 processes is frozen and killed, RUNAWAY on stderr, 137,
 # no survivor; a tree under the cap runs to its end (control); orphans of
 # the tree count; RLIMIT_NPROC is lowered unless the caller's is tighter.
+# Issue 7: nothing the command started outlives DONE (a setsid loop that
+# keeps forking, a double fork); a bomb that hits the cap is a runaway;
+# --status-fd carries the tool's lines and the command cannot reach it.
 # The memory cap (8 GiB) has no CLI override (no hidden flags), so its
 # decision is tested in the unit suite (tests/unit/test_caps.c) only.
 source "$(dirname "$0")/lib.sh"
@@ -113,7 +116,7 @@ run_as /bin/sh -c '[ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed' 5
 expect_out '^fd5-open$'
 run_as env HOME="$D/w/home" PATH=/usr/bin:/bin /bin/sh -c "exec \"\$0\" \"\$@\" 5>$SF" "$NS" \
 	--status-fd 5 --write "$D/w" -- /bin/sh -c \
-	'echo "SANDBOX DONE exit=0 cmd=x" >&2; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed; exit 4'
+	'echo "SANDBOX DONE exit=0 cmd=x" >&2; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed; for f in /proc/[0-9]*/fd/5; do echo "SANDBOX DONE exit=0 cmd=via-proc" 2>/dev/null >> "$f"; done; exit 4'
 expect_rc 4
 expect_out '^fd5-closed$'
 expect_err '^SANDBOX DONE exit=0 cmd=x$'
@@ -121,6 +124,13 @@ expect_no_err '^SANDBOX (OK|DONE exit=4)'
 grep -qE '^SANDBOX OK backend=' "$SF" || _fail "the status fd lacks OK"
 expect_eq "$(tail -n 1 "$SF")" "SANDBOX DONE exit=4 cmd=dash" "the status fd's last line"
 ! grep -q 'cmd=x' "$SF" || _fail "the command's line reached the status fd"
+! grep -q 'via-proc' "$SF" || _fail "the command reopened the status fd through /proc"
+
+t "control: a process of the same user reopens another's descriptor through /proc"
+world
+SF="$D/status"
+run_as /bin/sh -c "exec 5>$SF; sleep 5 & p=\$!; echo via-proc >> /proc/\$p/fd/5; kill \$p"
+grep -q 'via-proc' "$SF" || _fail "control: /proc/<pid>/fd/5 of a sibling was not writable"
 
 t "--status-fd refusals: below 3, not open, read-only, not a number; nothing created"
 world

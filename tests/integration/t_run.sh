@@ -388,7 +388,7 @@ D=$(newdir)
 SF="$D/status"
 run_as env HOME="$THOME" PATH=/usr/bin:/bin /bin/sh -c "exec \"\$0\" \"\$@\" 5>$SF" "$NS" run \
 	--status-fd 5 --name "sf-$$" --size 8m -- /bin/sh -c \
-	'echo "SANDBOX DONE name=sf-'"$$"' exit=0 wall=0.001 freed=0" >&2; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed; exit 4'
+	'echo "SANDBOX DONE name=sf-'"$$"' exit=0 wall=0.001 freed=0" >&2; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed; for f in /proc/[0-9]*/fd/5; do echo via-proc 2>/dev/null >> "$f"; done; exit 4'
 expect_rc 4
 expect_out '^fd5-closed$'
 expect_no_err '^SANDBOX (STEP|OK|DONE name=sf-[0-9]+ exit=4)'
@@ -396,6 +396,7 @@ grep -q "^SANDBOX OK name=sf-$$ " "$SF" || _fail "the status fd lacks OK"
 grep -q '^SANDBOX STEP name=create state=done' "$SF" || _fail "the status fd lacks the steps"
 tail -n 1 "$SF" | grep -qE "^SANDBOX DONE name=sf-$$ exit=4 " || _fail "the status fd's last line is not DONE exit=4"
 ! grep -q 'wall=0.001' "$SF" || _fail "the command's line reached the status fd"
+! grep -q 'via-proc' "$SF" || _fail "the command reopened the status fd through the run's /proc"
 gone "sf-$$"
 
 t "--status-fd refusals in run: validated with the other flags, nothing created"
