@@ -108,16 +108,28 @@ expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 256\); the process 
 expect_err '^SANDBOX DONE exit=137 cmd=bash$'
 no_survivor
 
+# the status fd is a FIFO read by this script (not a file the wall could
+# name: a pipe reopened through /proc/<pid>/fd is not a path of the wall)
+fifo_reader() {
+	FIFO="$D/status.fifo"
+	mkfifo "$FIFO"
+	[ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$FIFO"
+	cat "$FIFO" > "$SF" &
+	CAT=$!
+}
+
 t "--status-fd: the tool's lines on the status fd only; the command cannot spoof them nor hold it"
 world
 SF="$D/status"
 # control: a descriptor 5 opened by the shell is seen by an unwalled child
 run_as /bin/sh -c '[ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed' 5>/dev/null
 expect_out '^fd5-open$'
-run_as env HOME="$D/w/home" PATH=/usr/bin:/bin /bin/sh -c "exec \"\$0\" \"\$@\" 5>$SF" "$NS" \
+fifo_reader
+run_as env HOME="$D/w/home" PATH=/usr/bin:/bin /bin/sh -c "exec \"\$0\" \"\$@\" 5>$FIFO" "$NS" \
 	--status-fd 5 --write "$D/w" -- /bin/sh -c \
 	'echo "SANDBOX DONE exit=0 cmd=x" >&2; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed; for f in /proc/[0-9]*/fd/5; do echo "SANDBOX DONE exit=0 cmd=via-proc" 2>/dev/null >> "$f"; done; exit 4'
 expect_rc 4
+wait "$CAT"
 expect_out '^fd5-closed$'
 expect_err '^SANDBOX DONE exit=0 cmd=x$'
 expect_no_err '^SANDBOX (OK|DONE exit=4)'
@@ -126,10 +138,12 @@ expect_eq "$(tail -n 1 "$SF")" "SANDBOX DONE exit=4 cmd=dash" "the status fd's l
 ! grep -q 'cmd=x' "$SF" || _fail "the command's line reached the status fd"
 ! grep -q 'via-proc' "$SF" || _fail "the command reopened the status fd through /proc"
 
-t "control: a process of the same user reopens another's descriptor through /proc"
+t "control: a process of the same user reopens another's pipe descriptor through /proc"
 world
 SF="$D/status"
-run_as /bin/sh -c "exec 5>$SF; sleep 5 & p=\$!; echo via-proc >> /proc/\$p/fd/5; kill \$p"
+fifo_reader
+run_as /bin/sh -c "exec 5>$FIFO; sleep 5 & p=\$!; echo via-proc >> /proc/\$p/fd/5; kill \$p"
+wait "$CAT"
 grep -q 'via-proc' "$SF" || _fail "control: /proc/<pid>/fd/5 of a sibling was not writable"
 
 t "--status-fd refusals: below 3, not open, read-only, not a number; nothing created"

@@ -386,10 +386,17 @@ gone "cd-$$"
 t "--status-fd: run's lines on the status fd only; the command cannot reach it"
 D=$(newdir)
 SF="$D/status"
-run_as env HOME="$THOME" PATH=/usr/bin:/bin /bin/sh -c "exec \"\$0\" \"\$@\" 5>$SF" "$NS" run \
+# a FIFO read by this script: a pipe reopened through the run's /proc would
+# not be a path the wall denies
+mkfifo "$D/status.fifo"
+[ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/status.fifo"
+cat "$D/status.fifo" > "$SF" &
+CAT=$!
+run_as env HOME="$THOME" PATH=/usr/bin:/bin /bin/sh -c "exec \"\$0\" \"\$@\" 5>$D/status.fifo" "$NS" run \
 	--status-fd 5 --name "sf-$$" --size 8m -- /bin/sh -c \
 	'echo "SANDBOX DONE name=sf-'"$$"' exit=0 wall=0.001 freed=0" >&2; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed; for f in /proc/[0-9]*/fd/5; do echo via-proc 2>/dev/null >> "$f"; done; exit 4'
 expect_rc 4
+wait "$CAT"
 expect_out '^fd5-closed$'
 expect_no_err '^SANDBOX (STEP|OK|DONE name=sf-[0-9]+ exit=4)'
 grep -q "^SANDBOX OK name=sf-$$ " "$SF" || _fail "the status fd lacks OK"
