@@ -156,7 +156,13 @@ $(B)/tests/bench/egress_plan: tests/bench/egress_plan.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) -Ihost -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
 
-bench: all $(B)/tests/bench/benchrun $(B)/tests/bench/egress_plan
+# the cap tick's cost over a tree it starts (host/caps.c)
+$(B)/tests/bench/caps_tick: tests/bench/caps_tick.c $(HOST_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(SAN) -Ihost -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
+
+bench: all $(B)/tests/bench/benchrun $(B)/tests/bench/egress_plan \
+	$(B)/tests/bench/caps_tick
 	@NOVA_BENCH_BEFORE=$(BEFORE) tests/bench/run.sh $(B)
 
 # ---- install ------------------------------------------------------------

@@ -38,6 +38,10 @@ const struct flagdef args_flags[] = {
 	  "`tool|caller` whose ACL applies (accepted and ignored here)" },
 	{ "gpu", FK_VALUE, ALL3, 0, NULL, OFF(gpu),
 	  "the GPU `mode`: none or metal (default none)" },
+	{ "status-fd", FK_VALUE, ARGV_BARE, 0, "the bare form", OFF(status_fd),
+	  "a descriptor `n` (3 or above, open for writing) that carries the "
+	  "tool's SANDBOX lines instead of stderr; the command never holds "
+	  "it" },
 	{ "secret", FK_VALUE, ARGV_PROBE, ARGV_POLICY, "probe", OFF(secret),
 	  "a file `path` outside both lists the wall must keep unreadable" },
 	{ "max", FK_VALUE, ARGV_PROBE, ARGV_POLICY, "probe", OFF(max),
@@ -253,10 +257,17 @@ check_value(struct pstate *ps, const struct flagdef *f, const char *v)
 {
 	unsigned long long n;
 	const char *tok = ps->verb == ARGV_PROBE ? "check" : "no_command";
+	const char *why;
+	int fd;
 
 	if (strcmp(f->name, "max") == 0 && parse_u64(v, ~0ULL, &n) != 0) {
 		refuse(ps, tok, "--max wants a non-negative integer, got %s",
 		       v);
+		return -1;
+	}
+	if (strcmp(f->name, "status-fd") == 0 && ps->verb == ARGV_BARE &&
+	    out_status_check(v, &fd, &why) != 0) {
+		refuse(ps, "bad_status_fd", OUT_STATUS_WANTS "%s%s", v, why);
 		return -1;
 	}
 	if (strcmp(f->name, "acl") == 0 && ps->verb == ARGV_BARE &&

@@ -38,6 +38,7 @@ struct args {
 	struct strv argv;   /* after "--" */
 	struct strv others; /* flags of another verb, as "--name", in order */
 	const char *cwd, *tmp, *name, *gpu, *acl, *secret, *max;
+	const char *status_fd; /* --status-fd, validated (out_status_check) */
 	int net_deny, net_listen, json;
 	int saw_dashdash;
 };

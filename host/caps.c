@@ -8,7 +8,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,9 +20,15 @@
 #include "caps.h"
 
 #define STAT_MAX 1024       /* one /proc/<pid>/stat line */
-#define SIGNAL_ROUNDS 16    /* walks while freezing or killing */
-#define SETTLE_ROUNDS 40    /* waits of SETTLE_NS for the killed to go */
+#define STATUS_MAX 4096     /* one /proc/<pid>/status */
+#define FS_CACHE 16         /* filesystems remembered per count */
+#define FREEZE_ROUNDS 1000  /* walks at most while freezing (converges
+			     * in a few: see freeze_tree) */
+#define SETTLE_ROUNDS 40    /* kill walks, each followed by a wait of at
+			     * most SETTLE_NS for a SIGCHLD */
 #define SETTLE_NS 50000000L
+#define KILL_REAP_ROUNDS 200 /* caps_kill_all: waits of KILL_REAP_NS for */
+#define KILL_REAP_NS 10000000L /* the last children to be reaped */
 
 /* ---- pure ------------------------------------------------------------ */
 
@@ -193,9 +203,11 @@ caps_tree(struct caps_table *t, pid_t root, struct caps_usage *u)
 enum caps_over
 caps_decide(const struct caps_usage *u, const struct caps_limits *l)
 {
-	if (u->procs > l->procs)
+	/* hitting a cap is a runaway: a tree held at the process cap (forks
+	 * refused, retried) is caught as one past it */
+	if (u->procs >= l->procs)
 		return CAPS_OVER_PROCS;
-	if (u->mem > l->mem)
+	if (u->mem >= l->mem)
 		return CAPS_OVER_MEM;
 	return CAPS_UNDER;
 }
@@ -326,46 +338,123 @@ caps_limit_nproc(const struct caps_limits *l)
 	return setrlimit(RLIMIT_NPROC, &rl);
 }
 
-/* Send sig to every member, walking again until the tree stops changing
- * (a frozen tree cannot fork).  Returns -1 when /proc could not be read. */
+/* ---- the kill: freeze until no new member, then SIGKILL until none -- */
+
+struct pidset {
+	pid_t *v;
+	size_t n, cap;
+};
+
 static int
-signal_tree(pid_t root, int sig)
+pid_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Is p among the first n (sorted) entries of s? */
+static int
+pidset_has(const struct pidset *s, size_t n, pid_t p)
+{
+	return n && bsearch(&p, s->v, n, sizeof(*s->v), pid_cmp) != NULL;
+}
+
+static int
+pidset_add(struct pidset *s, pid_t p)
+{
+	pid_t *v;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+
+		if ((v = realloc(s->v, cap * sizeof(*v))) == NULL)
+			return -1;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = p;
+	return 0;
+}
+
+/* SIGSTOP to every member, every walk (a tracer that let a stopped tracee
+ * go on is itself stopped by then), until a walk finds no member that an
+ * earlier walk had not already stopped.  A stopped process cannot fork and
+ * a process with a stop pending cannot finish a fork, so only children
+ * forked between a walk's read and its signal are new in the next walk:
+ * the frontier shrinks to nothing.  Members that change their session or
+ * process group stay members (the walk follows parents, and orphans come
+ * back to the subreaper).  -1 when /proc could not be read. */
+static int
+freeze_tree(pid_t root)
 {
 	struct caps_table t = {0};
+	struct pidset seen = {0};
 	struct caps_usage u;
-	size_t prev = SIZE_MAX;
+	size_t fresh = 1;
 	int rc = 0;
 
-	for (int r = 0; r < SIGNAL_ROUNDS && rc == 0; r++) {
+	for (int r = 0; r < FREEZE_ROUNDS && fresh > 0 && rc == 0; r++) {
+		size_t had = seen.n;
+
 		if ((rc = caps_read_proc(&t)) != 0)
 			break;
 		caps_tree(&t, root, &u);
+		fresh = 0;
+		for (size_t i = 0; i < t.n && rc == 0; i++) {
+			if (!t.v[i].member)
+				continue;
+			kill(t.v[i].pid, SIGSTOP);
+			/* the new are appended past `had`, the sorted part
+			 * (a walk lists each pid once) */
+			if (!pidset_has(&seen, had, t.v[i].pid)) {
+				fresh++;
+				rc = pidset_add(&seen, t.v[i].pid);
+			}
+		}
+		qsort(seen.v, seen.n, sizeof(*seen.v), pid_cmp);
+	}
+	free(seen.v);
+	caps_table_free(&t);
+	return rc;
+}
+
+/* One walk: SIGKILL every member; u is the tree as found. */
+static int
+kill_walk(pid_t root, struct caps_usage *u)
+{
+	struct caps_table t = {0};
+	int rc = caps_read_proc(&t);
+
+	memset(u, 0, sizeof(*u));
+	if (rc == 0) {
+		caps_tree(&t, root, u);
 		for (size_t i = 0; i < t.n; i++)
 			if (t.v[i].member)
-				kill(t.v[i].pid, sig);
-		if (u.procs == prev)
-			break;
-		prev = u.procs;
+				kill(t.v[i].pid, SIGKILL);
 	}
 	caps_table_free(&t);
 	return rc;
 }
 
-static void
-reap_all(void)
+/* Reap every child that has exited; 1 when no child is left at all. */
+static int
+reap_exited(void)
 {
 	int st;
 	pid_t p;
 
-	do
-		p = waitpid(-1, &st, WNOHANG);
-	while (p > 0 || (p < 0 && errno == EINTR));
+	while ((p = waitpid(-1, &st, WNOHANG)) > 0 ||
+	       (p < 0 && errno == EINTR))
+		;
+	return p < 0 && errno == ECHILD;
 }
 
+/* Sleep until a SIGCHLD (blocked) or ns nanoseconds have passed. */
 static void
-settle_wait(void)
+settle_wait(long ns)
 {
-	struct timespec ts = { 0, SETTLE_NS };
+	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
 	sigset_t chld;
 
 	sigemptyset(&chld);
@@ -380,18 +469,15 @@ caps_runaway(pid_t root, size_t *left)
 	int rc = -1;
 
 	*left = 0;
-	signal_tree(root, SIGSTOP);
-	signal_tree(root, SIGKILL);
+	(void)freeze_tree(root);
 	for (int r = 0; r < SETTLE_ROUNDS; r++) {
-		reap_all();
-		rc = caps_count(root, &u);
-		/* done when nothing is left, zombies included: a grandchild
+		/* done when a walk finds nothing, zombies included: a member
 		 * killed late is reparented to us and reaped next round */
+		rc = kill_walk(root, &u);
+		(void)reap_exited();
 		if (rc == 0 && u.procs == 0)
 			return CAPS_KILLED;
-		if (rc == 0)
-			signal_tree(root, SIGKILL);
-		settle_wait();
+		settle_wait(SETTLE_NS);
 	}
 	if (rc != 0)
 		return CAPS_UNCOUNTED;
@@ -402,6 +488,307 @@ caps_runaway(pid_t root, size_t *left)
 }
 
 int
+caps_kill_all(unsigned gone_ms, size_t *left)
+{
+	struct timespec t0, now;
+
+	*left = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!reap_exited()) {
+		long ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (now.tv_sec - t0.tv_sec) * 1000L +
+		     (now.tv_nsec - t0.tv_nsec) / 1000000L;
+		if (ms >= (long)gone_ms)
+			break;
+		settle_wait(((long)gone_ms - ms) * 1000000L);
+	}
+	if (reap_exited())
+		return 0;
+	(void)caps_runaway(getpid(), left);
+	for (int i = 0; i < KILL_REAP_ROUNDS; i++) {
+		if (reap_exited())
+			return 0;
+		settle_wait(KILL_REAP_NS);
+	}
+	return *left ? -1 : 0;
+}
+
+/* ---- memory the summed RSS does not see ------------------------------- */
+
+static int
+is_memfs(const struct statfs *f)
+{
+	return f->f_type == TMPFS_MAGIC || f->f_type == HUGETLBFS_MAGIC ||
+	       f->f_type == RAMFS_MAGIC;
+}
+
+static unsigned long long
+used_bytes(const struct statfs *f)
+{
+	unsigned long long used = f->f_blocks >= f->f_bfree ?
+				  f->f_blocks - f->f_bfree : 0;
+
+	return used * (unsigned long long)f->f_bsize;
+}
+
+static int
+watched(const struct caps_watch *w, dev_t dev)
+{
+	for (size_t i = 0; w != NULL && i < w->n; i++)
+		if (w->v[i].dev == dev)
+			return 1;
+	return 0;
+}
+
+int
+caps_watch_fd(struct caps_watch *w, int dirfd)
+{
+	struct caps_root *v;
+	struct statfs f;
+	struct stat st;
+	int fd;
+
+	if (fstat(dirfd, &st) != 0 || fstatfs(dirfd, &f) != 0)
+		return -1;
+	if (!is_memfs(&f) || watched(w, st.st_dev))
+		return 0;
+	if ((fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3)) < 0)
+		return -1;
+	v = realloc(w->v, (w->n + 1) * sizeof(*v));
+	if (v == NULL) {
+		close(fd);
+		return -1;
+	}
+	w->v = v;
+	v[w->n].fd = fd;
+	v[w->n].dev = st.st_dev;
+	v[w->n].base = used_bytes(&f);
+	w->n++;
+	return 1;
+}
+
+int
+caps_watch_path(struct caps_watch *w, const char *path)
+{
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = caps_watch_fd(w, fd);
+	close(fd);
+	return rc;
+}
+
+void
+caps_watch_free(struct caps_watch *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		close(w->v[i].fd);
+	free(w->v);
+	memset(w, 0, sizeof(*w));
+}
+
+unsigned long long
+caps_watch_growth(const struct caps_watch *w)
+{
+	unsigned long long sum = 0, now;
+	struct statfs f;
+
+	for (size_t i = 0; w != NULL && i < w->n; i++) {
+		if (fstatfs(w->v[i].fd, &f) != 0)
+			continue;
+		now = used_bytes(&f);
+		if (now > w->v[i].base)
+			sum += now - w->v[i].base;
+	}
+	return sum;
+}
+
+/* The memory files held by the members' descriptors, deduplicated. */
+struct memfile {
+	dev_t dev;
+	ino_t ino;
+	unsigned long long bytes;
+};
+
+struct memscan {
+	struct memfile *v;
+	size_t n, cap;
+	struct { dev_t dev; int mem; } fs[FS_CACHE];
+	size_t nfs;
+	const struct caps_watch *w;
+};
+
+/* Is the file's filesystem a memory one?  statfs through the magic link,
+ * remembered per device. */
+static int
+memfs_of(struct memscan *m, dev_t dev, const char *link)
+{
+	struct statfs f;
+	int mem;
+
+	for (size_t i = 0; i < m->nfs; i++)
+		if (m->fs[i].dev == dev)
+			return m->fs[i].mem;
+	mem = statfs(link, &f) == 0 && is_memfs(&f);
+	if (m->nfs < FS_CACHE) {
+		m->fs[m->nfs].dev = dev;
+		m->fs[m->nfs++].mem = mem;
+	}
+	return mem;
+}
+
+static int
+memscan_add(struct memscan *m, const struct stat *st)
+{
+	struct memfile *v;
+
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+
+		if ((v = realloc(m->v, cap * sizeof(*v))) == NULL)
+			return -1;
+		m->v = v;
+		m->cap = cap;
+	}
+	m->v[m->n].dev = st->st_dev;
+	m->v[m->n].ino = st->st_ino;
+	m->v[m->n++].bytes = (unsigned long long)st->st_blocks * 512ULL;
+	return 0;
+}
+
+/* Every descriptor of pid: a regular file on a memory filesystem that is
+ * not a watched root (counted by its growth) is added.  A process gone or
+ * unreadable meanwhile adds nothing. */
+static int
+scan_fds(struct memscan *m, int procfd, pid_t pid)
+{
+	char path[64], link[300];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%d/fd", (int)pid);
+	fd = openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if ((d = fdopendir(fd)) == NULL)
+		return close(fd), 0;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (!all_digits(e->d_name) ||
+		    fstatat(dirfd(d), e->d_name, &st, 0) != 0 ||
+		    !S_ISREG(st.st_mode) || watched(m->w, st.st_dev))
+			continue;
+		if (snprintf(link, sizeof(link), "/proc/%d/fd/%s", (int)pid,
+			     e->d_name) >= (int)sizeof(link))
+			continue;
+		if (memfs_of(m, st.st_dev, link))
+			rc = memscan_add(m, &st);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int
+by_file(const void *a, const void *b)
+{
+	const struct memfile *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static unsigned long long
+memscan_sum(struct memscan *m)
+{
+	unsigned long long sum = 0;
+
+	qsort(m->v, m->n, sizeof(*m->v), by_file);
+	for (size_t i = 0; i < m->n; i++)
+		if (i == 0 || by_file(&m->v[i - 1], &m->v[i]) != 0)
+			sum += m->v[i].bytes;
+	return sum;
+}
+
+/* VmSwap of pid in bytes; 0 when unreadable. */
+static unsigned long long
+swap_of(int procfd, pid_t pid)
+{
+	char path[64], text[STATUS_MAX];
+	unsigned long long kb = 0;
+	const char *p;
+
+	snprintf(path, sizeof(path), "%d/status", (int)pid);
+	if (read_small(procfd, path, text, sizeof(text)) != 0 ||
+	    (p = strstr(text, "\nVmSwap:")) == NULL)
+		return 0;
+	p += strlen("\nVmSwap:");
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (token_u64(p, 0, &kb) != 0)
+		return 0;
+	return kb * 1024ULL;
+}
+
+static unsigned long long
+sat_add(unsigned long long a, unsigned long long b)
+{
+	return b > ULLONG_MAX - a ? ULLONG_MAX : a + b;
+}
+
+/* The members' held files and swap into u, the roots' growth too. */
+static int
+measure_members(const struct caps_table *t, const struct caps_watch *w,
+		struct caps_usage *u)
+{
+	struct memscan m;
+	struct sysinfo si;
+	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = 0, swap;
+
+	if (procfd < 0)
+		return -1;
+	/* no swap on the machine: nothing can be swapped out, skip the reads */
+	swap = sysinfo(&si) != 0 || si.totalswap > 0;
+	memset(&m, 0, sizeof(m));
+	m.w = w;
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
+		if (!t->v[i].member || t->v[i].state == 'Z' ||
+		    t->v[i].state == 'X')
+			continue;
+		rc = scan_fds(&m, procfd, t->v[i].pid);
+		if (swap)
+			u->swap = sat_add(u->swap,
+					  swap_of(procfd, t->v[i].pid));
+	}
+	close(procfd);
+	u->held = memscan_sum(&m);
+	free(m.v);
+	u->tmpfs = caps_watch_growth(w);
+	u->mem = sat_add(sat_add(sat_add(u->mem, u->held), u->swap),
+			 u->tmpfs);
+	return rc;
+}
+
+int
+caps_measure(pid_t root, const struct caps_watch *w, struct caps_usage *u)
+{
+	struct caps_table t = {0};
+	int rc = caps_read_proc(&t);
+
+	if (rc == 0) {
+		caps_tree(&t, root, u);
+		rc = measure_members(&t, w, u);
+	}
+	caps_table_free(&t);
+	return rc;
+}
+
+int
 caps_enforce(pid_t root, const struct caps_limits *l, struct sbuf *b)
 {
 	struct caps_usage u;
@@ -409,7 +796,7 @@ caps_enforce(pid_t root, const struct caps_limits *l, struct sbuf *b)
 	enum caps_tail tail;
 	size_t left = 0;
 
-	if (caps_count(root, &u) != 0)
+	if (caps_measure(root, l->watch, &u) != 0)
 		return 0;
 	over = caps_decide(&u, l);
 	if (over == CAPS_UNDER)

@@ -20,9 +20,23 @@
 #define CAPS_MEM   (8ULL << 30)    /* default RSS cap: 8 GiB */
 #define CAPS_STATUS 137            /* the wrap's status past a cap */
 
+/* The tmpfs (shmem, hugetlbfs, ramfs) write roots whose growth counts as
+ * the tree's memory: one per filesystem, its used bytes at the start. */
+struct caps_root {
+	int fd;                    /* O_PATH, close-on-exec */
+	dev_t dev;
+	unsigned long long base;   /* used bytes when added */
+};
+
+struct caps_watch {
+	struct caps_root *v;
+	size_t n;
+};
+
 struct caps_limits {
 	unsigned long long procs;
 	unsigned long long mem;    /* bytes */
+	const struct caps_watch *watch; /* NULL: no tmpfs root watched */
 };
 
 struct caps_proc {
@@ -42,7 +56,12 @@ struct caps_table {
 struct caps_usage {
 	size_t procs;              /* members, zombies included */
 	size_t live;               /* members that are not zombies */
-	unsigned long long mem;    /* summed RSS of the members, bytes */
+	unsigned long long mem;    /* summed RSS of the members, bytes (plus
+				    * held, swap and tmpfs below when
+				    * caps_measure counted them) */
+	unsigned long long held;   /* memory files held by descriptors */
+	unsigned long long swap;   /* swapped-out anonymous memory */
+	unsigned long long tmpfs;  /* growth of the watched tmpfs roots */
 };
 
 enum caps_over { CAPS_UNDER, CAPS_OVER_PROCS, CAPS_OVER_MEM };
@@ -87,10 +106,36 @@ int caps_count(pid_t root, struct caps_usage *u);
 /* Lower RLIMIT_NPROC (soft and hard) to caps_nproc(); 0 or -1. */
 int caps_limit_nproc(const struct caps_limits *l);
 
-/* Freeze root's tree (SIGSTOP until no new member), SIGKILL every member,
- * reap what the tool may reap and count again.  SIGCHLD must be blocked.
+/* Freeze root's tree (SIGSTOP every walk until a walk finds no member it
+ * had not stopped), then SIGKILL every member, reap what the tool may reap
+ * and walk again until a walk finds nothing.  SIGCHLD must be blocked.
  * Returns the tail; *left is the members still running. */
 enum caps_tail caps_runaway(pid_t root, size_t *left);
+
+/* The end of every run (bare and `run`): wait at most gone_ms for the
+ * tool's children to be gone by themselves, then freeze and kill every
+ * descendant of the tool (caps_runaway(getpid())) and reap them.  0 when
+ * none is left, -1 with *left the survivors.  SIGCHLD must be blocked. */
+int caps_kill_all(unsigned gone_ms, size_t *left);
+
+/* ---- memory the summed RSS does not see ------------------------------- */
+/* Watch the filesystem of dirfd (dup'ed) when it is a memory filesystem
+ * (tmpfs/shmem, hugetlbfs, ramfs) not watched yet: its used bytes now are
+ * the base.  1 watched, 0 not a memory filesystem (or already), -1 error. */
+int caps_watch_fd(struct caps_watch *w, int dirfd);
+/* The same for a path (opened O_PATH|O_DIRECTORY). */
+int caps_watch_path(struct caps_watch *w, const char *path);
+void caps_watch_free(struct caps_watch *w);
+/* Sum of (used now - base) over the watched roots, 0 when it shrank. */
+unsigned long long caps_watch_growth(const struct caps_watch *w);
+
+/* Count root's tree with everything the memory cap covers: summed RSS,
+ * swapped-out memory (VmSwap), the memory files (tmpfs, shmem, memfd,
+ * hugetlbfs) held by the members' descriptors, each file once (device and
+ * inode) and only when not on a watched root, and the watched roots'
+ * growth.  0, or -1 when the tree could not be counted. */
+int caps_measure(pid_t root, const struct caps_watch *w,
+		 struct caps_usage *u);
 
 /* One count of root's tree against l: past a cap, the tool's whole tree
  * is frozen and killed (caps_runaway(getpid())) and the RUNAWAY text

@@ -1,9 +1,13 @@
 /* out.c -- the output grammar: field escaping, lines, JSON strings,
  * base64url and shell quoting (reference section 1 "Line rendering"). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "out.h"
 
@@ -232,18 +236,94 @@ out_shell_quote(struct sbuf *b, const char *s)
 	return sbuf_add(b, "'");
 }
 
+/* The --status-fd, once set: the tool's stderr lines go there instead. */
+static int g_status_fd = -1;
+
+int
+out_status_check(const char *s, int *fd, const char **why)
+{
+	unsigned long long v;
+	int fl;
+
+	*why = "";
+	if (s == NULL || parse_u64(s, INT_MAX, &v) != 0 || v < 3)
+		return -1;
+	fl = fcntl((int)v, F_GETFL);
+	if (fl < 0 || (fl & O_PATH) == O_PATH) {
+		*why = " (not open)";
+		return -1;
+	}
+	if ((fl & O_ACCMODE) == O_RDONLY) {
+		*why = " (open read-only)";
+		return -1;
+	}
+	*fd = (int)v;
+	return 0;
+}
+
+int
+out_status_set(int fd)
+{
+	int fl = fd >= 0 ? fcntl(fd, F_GETFD) : 0;
+
+	/* close-on-exec: nothing the tool executes inherits it (the wall's
+	 * child closes every descriptor above 2 besides, rule 14) */
+	if (fl < 0 || (fd >= 0 && fcntl(fd, F_SETFD, fl | FD_CLOEXEC) != 0))
+		return -1;
+	g_status_fd = fd;
+	return 0;
+}
+
+int
+out_status_fd(void)
+{
+	return g_status_fd;
+}
+
+/* Every byte of p, retrying short writes and EINTR. */
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int
 out_line(FILE *f, const char *fmt, ...)
 {
+	struct sbuf b = {0};
 	va_list ap;
-	int rc;
+	int rc, fd;
 
 	va_start(ap, fmt);
-	rc = vfprintf(f, fmt, ap);
+	rc = sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	if (rc < 0 || fputc('\n', f) == EOF || fflush(f) == EOF)
+	if (rc != 0 || sbuf_add(&b, "\n") != 0) {
+		sbuf_free(&b);
 		return -1;
-	return 0;
+	}
+	fd = f == stderr && g_status_fd >= 0 ? g_status_fd : fileno(f);
+	if (fd < 0) {
+		/* a stream with no descriptor (a memory stream in tests) */
+		rc = fwrite(b.s, 1, b.len, f) == b.len && fflush(f) == 0 ?
+		     0 : -1;
+	} else {
+		/* whatever the stream still buffers goes first; then the
+		 * whole line in one write(2), so that lines of the tool's
+		 * processes sharing the descriptor never interleave */
+		rc = fflush(f) == 0 && write_all(fd, b.s, b.len) == 0 ? 0 : -1;
+	}
+	sbuf_free(&b);
+	return rc;
 }
 
 int

@@ -25,9 +25,23 @@ int out_json_refused(const char *verb, int exit_code, const struct refusals *r);
 /* Shell-quote one argument so it pastes back as itself. */
 int out_shell_quote(struct sbuf *b, const char *s);
 
-/* Print one whole line (a '\n' is added) to f and flush f.  Returns 0, or
- * -1 when the write failed. */
+/* Print one whole line (a '\n' is added) to f: what f buffers is flushed,
+ * then the line leaves in one write(2) of the complete line (the tool's
+ * processes share fd 2: a line is never split around another's).  A line
+ * to stderr goes to the status descriptor instead once out_status_set()
+ * named one.  Returns 0, or -1 when the write failed. */
 int out_line(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* --status-fd: the value s names a descriptor >= 3 that is open for
+ * writing: 0 and *fd; else -1 and *why a suffix for the refusal text
+ * ("" or " (not open)" or " (open read-only)"). */
+int out_status_check(const char *s, int *fd, const char **why);
+/* From now on the tool's stderr lines go to fd only (-1: stderr again);
+ * fd is made close-on-exec.  0, or -1 when fd is not open. */
+int out_status_set(int fd);
+int out_status_fd(void);
+#define OUT_STATUS_WANTS "--status-fd wants an open, writable descriptor " \
+	"of 3 or above, got "
 
 #endif

@@ -26,6 +26,7 @@ struct run_args {
 	const char *name, *size_s, *timeout_s, *container, *max_procs_s;
 	const char *max_mem_s, *out, *out_max_s, *scratch, *place, *memory;
 	const char *cpu, *out_files_s, *out_depth_s;
+	const char *status_fd_s;  /* --status-fd */
 	struct strv reads;
 	struct strv artifacts;
 	struct strv argv;     /* after "--" */
@@ -40,6 +41,7 @@ struct run_args {
 	uint64_t out_max;
 	uint64_t out_max_files;
 	uint64_t out_max_depth;
+	int status_fd;        /* --status-fd, -1 when not given */
 };
 
 /* Parse and validate the words after "run": every problem into r (reason

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "out.h"
 #include "run.h"
 
 enum rkind { RK_SWITCH, RK_VALUE, RK_LIST };
@@ -37,6 +38,7 @@ static const struct rflag rflags[] = {
 	{ "place", RK_VALUE, ROFF(place) },
 	{ "memory", RK_VALUE, ROFF(memory) },
 	{ "cpu", RK_VALUE, ROFF(cpu) },
+	{ "status-fd", RK_VALUE, ROFF(status_fd_s) },
 };
 #define N_RFLAGS (sizeof(rflags) / sizeof(rflags[0]))
 
@@ -382,6 +384,7 @@ static void
 validate(struct rstate *s, struct run_args *a)
 {
 	unsigned long long mp = 256;
+	const char *why;
 
 	if (a->name == NULL || run_valid_name(a->name) != 0)
 		rrefuse(s, "no_name", "--name wants 1-32 characters, a letter "
@@ -407,6 +410,11 @@ validate(struct rstate *s, struct run_args *a)
 		rrefuse(s, "no_container", "--container wants disk<digits>, "
 			"got %s", a->container);
 	check_out(s, a);
+	a->status_fd = -1;
+	if (a->status_fd_s != NULL &&
+	    out_status_check(a->status_fd_s, &a->status_fd, &why) != 0)
+		rrefuse(s, "bad_status_fd", OUT_STATUS_WANTS "%s%s",
+			a->status_fd_s, why);
 	if (!a->saw_dashdash || a->argv.n == 0)
 		rrefuse(s, "no_command", "name the command after --%s", "");
 }

@@ -29,6 +29,8 @@ struct runctx {
 	struct sbuf ptext;
 	struct ns_place place;
 	int created;
+	int create_said;      /* the create step's state=done is printed */
+	struct caps_watch watch; /* the place's root, when a memory fs */
 	struct strv reads;    /* resolved --read */
 	struct strv homes;    /* the caller's homes (home guard) */
 	const struct hostrun *hr;
@@ -292,6 +294,10 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	/* a parent outside our PID namespace reads as 0: the place made one
 	 * (its pid 1 may be the place's own, e.g. nsplace's /proc anchor) */
 	g_own_ns = keeper == 0;
+	/* a subreaper: an orphan of the command's tree comes back to the init
+	 * (not to the namespace's pid 1, the place's anchor), so the tree the
+	 * supervisor counts from the init holds every process of the command */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	relay_install();
 	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0) {
@@ -605,6 +611,17 @@ done_line(const struct runctx *c, int code, uint64_t freed)
 	free(n);
 }
 
+/* The create step's state=done, once: when the keeper has entered the
+ * place, or at the latest when the run ends (a refusal after create). */
+static void
+create_done(struct runctx *c)
+{
+	if (c->create_said)
+		return;
+	c->create_said = 1;
+	run_step("create", c->t0);
+}
+
 /* Kill, handoff, measure, delete, DONE (and LEAK). */
 static int
 finish(struct runctx *c, struct sv *s, int code, int ran)
@@ -613,6 +630,8 @@ finish(struct runctx *c, struct sv *s, int code, int ran)
 	size_t left = 0;
 	int killed, gone;
 
+	if (c->created)
+		create_done(c);
 	run_step("kill", 0);
 	killed = run_kill_all(&left) == 0;
 	run_step("kill", t);
@@ -657,7 +676,10 @@ supervise_run(struct runctx *c, struct sv *s, int sock)
 	ty = await(sock, &m, &fd);
 	if (ty == 'R') {
 		c->place.root_fd = fd;
-		run_step("create", c->t0);
+		/* the place's tmpfs: its growth is memory of the run */
+		if (caps_watch_fd(&c->watch, fd) > 0)
+			s->watch = &c->watch;
+		create_done(c);
 		ty = await(sock, &m, &fd);
 	}
 	if (ty != 'P')
@@ -681,7 +703,7 @@ static int
 start_keeper(struct runctx *c)
 {
 	struct sv s = SV_INIT;
-	struct caps_limits caps = { c->a->max_procs, c->a->max_mem };
+	struct caps_limits caps = { c->a->max_procs, c->a->max_mem, NULL };
 	int sv[2], code;
 	pid_t sup = getpid();
 
@@ -741,6 +763,7 @@ run_created(struct runctx *c, struct refusals *r)
 
 	hidden_check(c, r);
 	if (r->n) {
+		create_done(c);
 		run_refuse(r, 125);
 		return finish(c, &s, 125, 0);
 	}
@@ -758,6 +781,7 @@ ctx_free(struct runctx *c)
 	sbuf_free(&c->ptext);
 	strv_free(&c->reads);
 	strv_free(&c->homes);
+	caps_watch_free(&c->watch);
 }
 
 int

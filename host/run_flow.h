@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "caps.h"
 #include "run.h"
 #include "verbs.h"
 
@@ -27,8 +28,9 @@ struct sv {
 	uint64_t timeout_at, grace_at;
 	int timed_out, signalled;
 	int code;           /* set by a timeout or a caught signal, else -1 */
+	const struct caps_watch *watch; /* the place's tmpfs, for --max-mem */
 };
-#define SV_INIT { 0, 0, 0, 0, 0, 0, -1 }
+#define SV_INIT { 0, 0, 0, 0, 0, 0, -1, NULL }
 
 #define RUN_SV_TIMEOUT 0x1 /* print TIMEOUT, SIGTERM the run */
 #define RUN_SV_STOP 0x2    /* the grace is over: go to the kill step */

@@ -6,7 +6,7 @@
 
 static const char *const run_text[] = {
 	"usage: nova-sandbox run --name <n> --size <8g> [--timeout <30m>] [--read <dir>]...",
-	"                        [--go] [--max-procs <n>] [--max-mem <s>]",
+	"                        [--go] [--max-procs <n>] [--max-mem <s>] [--status-fd <n>]",
 	"                        [--out <dir> [--artifact <p>]... [--out-max-bytes <64m>]",
 	"                         [--out-max-files <10000>] [--out-max-depth <32>]]",
 	"                        -- <command> <args...>",
@@ -31,8 +31,13 @@ static const char *const run_text[] = {
 	"  --size <8g>           the place's cap: digits[.frac][k|m|g|t][b]",
 	"  --timeout <30m>       a Go duration; then SIGTERM, 2 s, SIGKILL, exit 124",
 	"  --read <dir>          a directory the command may read and execute (repeatable)",
-	"  --max-procs <n>       the process cap (default 256); past it exit 137",
-	"  --max-mem <s>         the memory cap (default 8g); past it exit 137",
+	"  --max-procs <n>       the process cap (default 256); a tree that reaches it",
+	"                        is killed: SANDBOX RUNAWAY, exit 137",
+	"  --max-mem <s>         the memory cap (default 8g): resident, swapped, memfd,",
+	"                        shmem and the place's tmpfs; reached: exit 137",
+	"  --status-fd <n>       the tool's SANDBOX lines go to descriptor n (3 or above,",
+	"                        open for writing) instead of stderr; the command never",
+	"                        holds it, so it cannot forge them",
 	"  --out <dir>           copy the artifacts to <dir>/<name>/ before the delete",
 	"  --artifact <p>        a path relative to <place>/work (the cwd) to copy",
 	"                        (repeatable; each named one must exist).  Default:",
@@ -50,14 +55,15 @@ static const char *const run_text[] = {
 	"(inside a directory).  To hand back a repository, make a bundle in the",
 	"place's work/: git bundle create repo.bundle --all",
 	"",
-	"lines (stderr): SANDBOX STEP name=<s> state=start|done ms=<n>, SANDBOX OK,",
+	"lines (stderr, or the --status-fd; each one whole, in one write; DONE is",
+	"the tool's last): SANDBOX STEP name=<s> state=start|done ms=<n>, SANDBOX OK,",
 	"SANDBOX TIMEOUT, SANDBOX RUNAWAY, SANDBOX OUT name= files= bytes=,",
 	"SANDBOX DONE name=<n> exit=<c> wall=<s.sss> freed=<bytes>, and when the",
 	"place could not be removed SANDBOX LEAK name= volume= remedy=\"<command>\".",
 	"",
 	"exit codes: each verb's own, by verb:",
 	"  run: the command's own; 3 the place leaked; 124 --timeout; 125 refused;",
-	"       127 not on PATH; 128+N a caught signal N; 137 a cap was passed",
+	"       127 not on PATH; 128+N a caught signal N; 137 a cap was reached",
 	NULL
 };
 

@@ -71,7 +71,7 @@ run_now_ms(void)
 int
 kmsg_send(int sock, char type, int64_t val, int fd)
 {
-	struct kmsg m = { type, val };
+	struct kmsg m;
 	struct iovec iov = { &m, sizeof(m) };
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -79,6 +79,11 @@ kmsg_send(int sock, char type, int64_t val, int fd)
 	} u;
 	struct msghdr mh;
 
+	/* zeroed whole: the 7 bytes of padding after the type leave as 0,
+	 * never as whatever the stack held */
+	memset(&m, 0, sizeof(m));
+	m.type = type;
+	m.val = val;
 	memset(&mh, 0, sizeof(mh));
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
@@ -287,7 +292,7 @@ run_next_wake(const struct sv *s, uint64_t now)
 int
 run_supervise(struct sv *s, const struct run_args *a)
 {
-	struct caps_limits l = { a->max_procs, a->max_mem };
+	struct caps_limits l = { a->max_procs, a->max_mem, s->watch };
 	uint64_t now = run_now_ms(), tick = now + 1000;
 	int kcode = -1;
 
@@ -313,46 +318,16 @@ run_supervise(struct sv *s, const struct run_args *a)
 	return kcode >= 0 ? kcode : 125;
 }
 
-/* Kill every descendant of the tool and reap them.  0 when none is left. */
-/* Reap every child that has exited; 1 when no child is left at all. */
-static int
-reap_exited(void)
-{
-	int st;
-	pid_t p;
-
-	while ((p = waitpid(-1, &st, WNOHANG)) > 0)
-		;
-	return p < 0 && errno == ECHILD;
-}
-
 /* The usual end of a run: its namespace is already going (the place's
  * pid 1 dies with the keeper), so wait up to GONE_MS for the last children
- * before walking the process table to freeze and kill what is left. */
+ * before walking the process table to freeze and kill what is left (the
+ * kill machinery of the caps, shared with the bare wrap). */
 #define GONE_MS 20
 
 int
 run_kill_all(size_t *left)
 {
-	uint64_t end = run_now_ms() + GONE_MS;
-
-	*left = 0;
-	while (!reap_exited()) {
-		uint64_t now = run_now_ms();
-
-		if (now >= end)
-			break;
-		sleep_ms(end - now);
-	}
-	if (reap_exited())
-		return 0;
-	(void)caps_runaway(getpid(), left);
-	for (int i = 0; i < 200; i++) {
-		if (reap_exited())
-			return 0;
-		sleep_ms(10);
-	}
-	return *left ? -1 : 0;
+	return caps_kill_all(GONE_MS, left);
 }
 
 void
@@ -387,10 +362,15 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 {
 	struct run_args a;
 	struct refusals r = {0};
-	int rc;
+	const char *why;
+	int rc, sfd;
 
 	memset(&a, 0, sizeof(a));
 	rc = run_parse(argc - 1, argv + 1, &a, &r);
+	/* a valid --status-fd carries every line from here, refusals too */
+	if (a.status_fd_s != NULL &&
+	    out_status_check(a.status_fd_s, &sfd, &why) == 0)
+		(void)out_status_set(sfd);
 	if (rc == 0 && a.help) {
 		run_args_free(&a);
 		return verb_help_for("run") == 0 ? 0 : 2;

@@ -127,10 +127,13 @@ tree_empty(void)
 
 /* Wait for the command, reaping the orphans that the subreaper gets and
  * counting the tree every second and once more at the end (unless the
- * tree is already empty). */
+ * tree is already empty); then every process the command left behind is
+ * frozen, killed and reaped (the kill of the caps, as at the end of
+ * `run`): nothing it started outlives DONE. */
 static int
 wait_child(pid_t child, const struct caps_limits *l)
 {
+	size_t left = 0;
 	struct timespec next;
 	int code = -1, capped = -1;
 
@@ -144,8 +147,14 @@ wait_child(pid_t child, const struct caps_limits *l)
 			return capped;
 		tick_next(&next);
 	}
-	if (!tree_empty() && over_cap(l, &capped))
-		return capped;
+	if (!tree_empty()) {
+		if (over_cap(l, &capped))
+			return capped;
+		if (caps_kill_all(0, &left) != 0)
+			out_line(stderr, "SANDBOX NOTE %zu process(es) the command "
+				 "left behind are still running after SIGKILL",
+				 left);
+	}
 	(void)reap_ready(child, &code);
 	return code;
 }
@@ -277,15 +286,22 @@ run_walled(struct wallctx *w, const struct policy *pol,
 {
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
-	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM };
+	struct caps_watch watch = {0};
+	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM, &watch };
 	char *cmd;
 	int code;
 
+	/* the write roots on a memory filesystem: their growth is memory of
+	 * the tree (a root that cannot be watched is counted without) */
+	for (size_t i = 0; i < pol->writes.n; i++)
+		(void)caps_watch_path(&watch, pol->writes.v[i]);
 	parent_setup(&caps);
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
-	    NS_OK || proc.pid <= 0)
+	    NS_OK || proc.pid <= 0) {
+		caps_watch_free(&watch);
 		return refused(w, "sandbox_failed", "the command could not "
 			       "be started inside the wall");
+	}
 	g_child = (sig_atomic_t)proc.pid;
 	if (g_pending)
 		kill((pid_t)proc.pid, g_pending);
@@ -293,6 +309,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	cmd = out_field(base_name(pol->command));
 	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
 	free(cmd);
+	caps_watch_free(&watch);
 	return code;
 }
 
@@ -357,13 +374,18 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	struct wallctx w;
 	struct args a;
 	struct refusals r = {0};
-	int code;
+	const char *why;
+	int code, rc, sfd;
 
 	if (args_wants_help(argc, argv))
 		return verb_help();
 	memset(&a, 0, sizeof(a));
 	memset(&w, 0, sizeof(w));
-	if (args_parse(ARGV_BARE, argc, argv, &a, &r) != 0) {
+	rc = args_parse(ARGV_BARE, argc, argv, &a, &r);
+	/* a valid --status-fd carries every line from here, refusals too */
+	if (a.status_fd != NULL && out_status_check(a.status_fd, &sfd, &why) == 0)
+		(void)out_status_set(sfd);
+	if (rc != 0) {
 		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		refusals_free(&r);
 		args_free(&a);

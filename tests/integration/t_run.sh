@@ -320,3 +320,94 @@ if [ "$(id -u)" != 0 ]; then
 	t "root: the root cases"
 	skip "root cases need root (run the suite as root)"
 fi
+
+# ---- issue 7: lifetime, caps, status lines (user mode) ------------------
+MODE=user
+HOG="$NOVA_B/tests/helpers/ns_memhog"
+
+t "a fork bomb that hits --max-procs 50: RUNAWAY, 137 (not a timeout), no survivor"
+tool --name "fb-$$" --size 8m --max-procs 50 --timeout 30s -- /bin/bash -c \
+	"f(){ f|f& }; f 2>/dev/null; sleep $MARK"
+expect_rc 137
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 50\); the process tree was killed$'
+expect_err "^SANDBOX DONE name=fb-$$ exit=137 "
+expect_no_err '^SANDBOX TIMEOUT'
+gone "fb-$$"
+
+t "memfd + fallocate past --max-mem 64m: RUNAWAY, 137"
+tool --name "mf-$$" --size 8m --max-mem 64m --timeout 30s -- "$HOG" memfd 200 20
+expect_rc 137
+expect_out '^held$'
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ bytes of memory \(cap 67108864\); the process tree was killed$'
+gone "mf-$$"
+
+t "control: the same memfd under --max-mem 1g runs to its end"
+tool --name "mc-$$" --size 8m --max-mem 1g -- "$HOG" memfd 200 2
+expect_rc 0
+expect_out '^held$'
+expect_no_err 'RUNAWAY'
+gone "mc-$$"
+
+t "a tmpfs file in the place past --max-mem 64m: RUNAWAY, 137"
+tool --name "mt-$$" --size 512m --max-mem 64m --timeout 30s --read "$(dirname "$HOG")" -- /bin/sh -c \
+	"$HOG file 200 20 \"\$TMPDIR/big\""
+expect_rc 137
+expect_out '^held$'
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ bytes of memory \(cap 67108864\)'
+gone "mt-$$"
+
+t "control: ordinary memory past --max-mem 64m is caught too"
+tool --name "ma-$$" --size 8m --max-mem 64m --timeout 30s -- "$HOG" anon 200 20
+expect_rc 137
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ bytes of memory \(cap 67108864\)'
+gone "ma-$$"
+
+t "every line is whole: the keeper's refusal races the supervisor's STEP, 20 times"
+# the keeper refuses (not on PATH) right after it reports the place ready,
+# while the supervisor prints create's state=done: both write to fd 2
+for i in $(seq 20); do
+	tool --name "gl$i-$$" --size 8m -- "no-such-command-$$"
+	[ "$RC" = 127 ] || { _fail "try $i: exit $RC"; break; }
+	bad=$(grep -cv '^SANDBOX ' "$ERR")
+	[ "$bad" = 0 ] || { _fail "try $i: $bad line(s) not starting with SANDBOX"; break; }
+	n=$(grep -c '^SANDBOX ' "$ERR")
+	[ "$n" -ge 10 ] || { _fail "try $i: $n lines, some glued"; break; }
+done
+
+t "a refusal after create (--read under /tmp) still prints create's state=done"
+D=$(newdir)
+tool --name "cd-$$" --size 8m --read "$D" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX STEP name=create state=done ms=[0-9]+$'
+expect_err "^SANDBOX DONE name=cd-$$ exit=125 "
+[ "$(grep -c '^SANDBOX STEP name=create state=done' "$ERR")" = 1 ] || _fail "create's state=done not once"
+gone "cd-$$"
+
+t "--status-fd: run's lines on the status fd only; the command cannot reach it"
+D=$(newdir)
+SF="$D/status"
+# a FIFO read by this script: a pipe reopened through the run's /proc would
+# not be a path the wall denies
+mkfifo "$D/status.fifo"
+[ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/status.fifo"
+cat "$D/status.fifo" > "$SF" &
+CAT=$!
+run_as env HOME="$THOME" PATH=/usr/bin:/bin /bin/sh -c "exec \"\$0\" \"\$@\" 5>$D/status.fifo" "$NS" run \
+	--status-fd 5 --name "sf-$$" --size 8m -- /bin/sh -c \
+	'echo "SANDBOX DONE name=sf-'"$$"' exit=0 wall=0.001 freed=0" >&2; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed; for f in /proc/[0-9]*/fd/5; do echo via-proc 2>/dev/null >> "$f"; done; exit 4'
+expect_rc 4
+wait "$CAT"
+expect_out '^fd5-closed$'
+expect_no_err '^SANDBOX (STEP|OK|DONE name=sf-[0-9]+ exit=4)'
+grep -q "^SANDBOX OK name=sf-$$ " "$SF" || _fail "the status fd lacks OK"
+grep -q '^SANDBOX STEP name=create state=done' "$SF" || _fail "the status fd lacks the steps"
+tail -n 1 "$SF" | grep -qE "^SANDBOX DONE name=sf-$$ exit=4 " || _fail "the status fd's last line is not DONE exit=4"
+! grep -q 'wall=0.001' "$SF" || _fail "the command's line reached the status fd"
+! grep -q 'via-proc' "$SF" || _fail "the command reopened the status fd through the run's /proc"
+gone "sf-$$"
+
+t "--status-fd refusals in run: validated with the other flags, nothing created"
+tool --status-fd 1 --name "sr-$$" --size 8m -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_status_fd: --status-fd wants an open, writable descriptor of 3 or above, got 1'
+expect_no_err '^SANDBOX (STEP|DONE)'

@@ -121,7 +121,7 @@ test_unknown_bare(void)
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unknown flag --wirte; the "
 	    "flags are --read, --read-noexec, --write, --net-deny, "
 	    "--net-listen, --net-allow, --cwd, --tmp, --name, --acl, --gpu, "
-	    "--secret, --max, --json; did you mean --write?; run: "
+	    "--status-fd, --secret, --max, --json; did you mean --write?; run: "
 	    "nova-sandbox help");
 	/* --bogus consumed "val" as its value: one refusal, not two */
 	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[1].text, "unknown flag --bogus;"));

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,7 +20,7 @@
 
 #include "caps.h"
 
-static const struct caps_limits deflt = { CAPS_PROCS, CAPS_MEM };
+static const struct caps_limits deflt = { CAPS_PROCS, CAPS_MEM, NULL };
 
 static void
 fill(struct caps_table *t, const struct caps_proc *v, size_t n)
@@ -100,9 +102,11 @@ test_tree_empty_and_deep(void)
 static void
 test_decide(void)
 {
-	struct caps_usage u = { 256, 256, CAPS_MEM };
+	struct caps_usage u = { 255, 255, CAPS_MEM - 1, 0, 0, 0 };
 
 	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_UNDER);
+	u.procs = 256;                  /* hitting the cap is a runaway */
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_PROCS);
 	u.procs = 257;
 	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_PROCS);
 	u.mem = CAPS_MEM + 1;           /* both: processes reported */
@@ -127,12 +131,14 @@ test_memory_cap_tree(void)
 	struct caps_usage u;
 
 	fill(&t, v, 3);
+	t.v[2].rss -= 1;
 	caps_tree(&t, 10, &u);
-	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_UNDER); /* exactly 8G */
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_UNDER); /* 8G - 1 */
 	t.v[2].rss += 1;
 	caps_tree(&t, 10, &u);
-	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_MEM);
-	CU_ASSERT_EQUAL(u.mem, (8ULL << 30) + 1);
+	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_OVER_MEM); /* 8G: hit */
+	CU_ASSERT_EQUAL(u.mem, 8ULL << 30);
+	t.v[2].rss -= 1;
 	t.n = 0;
 	fill(&t, v, 4);
 	caps_tree(&t, 10, &u);
@@ -157,7 +163,7 @@ check_text(enum caps_over over, const struct caps_usage *u,
 static void
 test_text(void)
 {
-	struct caps_usage u = { 400, 400, 9000000000ULL };
+	struct caps_usage u = { 400, 400, 9000000000ULL, 0, 0, 0 };
 	struct sbuf b = {0};
 
 	check_text(CAPS_OVER_PROCS, &u, CAPS_KILLED, 0,
@@ -283,6 +289,140 @@ test_runaway_kills(void)
 	CU_ASSERT_EQUAL(waitpid(-1, NULL, WNOHANG), -1); /* all reaped */
 }
 
+/* A member that never stops forking: each child forks on (at most
+ * `left` more), every other one double-forks and exits, so its child is
+ * orphaned to the subreaper while the walk runs; one calls setsid. */
+static void __attribute__((noreturn))
+forker(int left)
+{
+	setsid();
+	while (left-- > 0) {
+		pid_t p = fork();
+
+		if (p == 0) {
+			if (left % 2 == 0 && fork() != 0)
+				_exit(0);       /* its child is orphaned */
+			for (;;)
+				pause();
+		}
+		nanosleep(&(struct timespec){ 0, 200000L }, NULL);
+	}
+	for (;;)
+		pause();
+}
+
+/* caps_runaway converges while members keep forking, orphaning and
+ * changing session: nothing of the tree is left, all reaped. */
+static void
+test_runaway_converges(void)
+{
+	struct caps_usage u;
+	size_t left = 99;
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	for (int i = 0; i < 4; i++) {
+		pid_t p = fork();
+
+		CU_ASSERT_FATAL(p >= 0);
+		if (p == 0)
+			forker(2000);
+	}
+	/* let the tree grow past 100 while the forkers keep going */
+	for (;;) {
+		CU_ASSERT_EQUAL_FATAL(caps_count(getpid(), &u), 0);
+		if (u.procs >= 100)
+			break;
+		nanosleep(&(struct timespec){ 0, 10000000L }, NULL);
+	}
+	CU_ASSERT_EQUAL(caps_runaway(getpid(), &left), CAPS_KILLED);
+	CU_ASSERT_EQUAL(left, 0);
+	CU_ASSERT_EQUAL(caps_count(getpid(), &u), 0);
+	CU_ASSERT_EQUAL(u.procs, 0);
+	CU_ASSERT_EQUAL(waitpid(-1, NULL, WNOHANG), -1); /* all reaped */
+}
+
+/* A child that holds a memfd of `mib` MiB (fallocated, not mapped, not
+ * in its RSS), and forks a grandchild that holds the same file. */
+static pid_t
+memfd_holder(int mib, int share)
+{
+	int fd = memfd_create("test_caps", MFD_CLOEXEC), ready[2];
+	pid_t p;
+	char c;
+
+	CU_ASSERT_FATAL(fd >= 0 && pipe(ready) == 0);
+	CU_ASSERT_FATAL(posix_fallocate(fd, 0, (off_t)mib << 20) == 0);
+	p = fork();
+	if (p == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a failed test leaves none */
+		if (share && fork() == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			(void)write(ready[1], "g", 1);
+			for (;;)
+				pause();
+		}
+		(void)write(ready[1], "c", 1);
+		for (;;)
+			pause();
+	}
+	close(fd);              /* only the tree holds it now */
+	for (int i = 0; i < 1 + share; i++)
+		CU_ASSERT(read(ready[0], &c, 1) == 1);
+	close(ready[0]);
+	close(ready[1]);
+	return p;
+}
+
+/* The memory the summed RSS misses: a memfd held by a descriptor counts
+ * by its blocks, once for two holders; a watched tmpfs root counts by
+ * its growth; two different files add up. */
+static void
+test_measure_memfd_and_roots(void)
+{
+	struct caps_watch w = {0};
+	struct caps_usage u, plain;
+	char dir[] = "/dev/shm/test_caps.XXXXXX", file[64];
+	size_t left;
+	int fd;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	CU_ASSERT_FATAL(memfd_holder(8, 1) > 0);
+	CU_ASSERT_EQUAL_FATAL(caps_measure(getpid(), NULL, &u), 0);
+	CU_ASSERT_EQUAL_FATAL(caps_count(getpid(), &plain), 0);
+	CU_ASSERT_EQUAL(u.procs, 2);
+	CU_ASSERT_EQUAL(u.held, 8ULL << 20);            /* once, not twice */
+	/* summed RSS alone (the old count) misses it: the measure is the RSS
+	 * plus the file, whatever the RSS is (large under ASan) */
+	CU_ASSERT(u.mem >= u.held + plain.mem / 2);
+	CU_ASSERT(plain.held == 0);
+	CU_ASSERT_FATAL(memfd_holder(4, 0) > 0);
+	CU_ASSERT_EQUAL_FATAL(caps_measure(getpid(), NULL, &u), 0);
+	CU_ASSERT_EQUAL(u.held, 12ULL << 20);
+	/* a tmpfs root: its growth counts (this process writes it here; the
+	 * count is of the filesystem, whoever wrote) */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	CU_ASSERT_EQUAL(caps_watch_path(&w, dir), 1);
+	CU_ASSERT_EQUAL(caps_watch_path(&w, dir), 0);  /* one per fs */
+	snprintf(file, sizeof(file), "%s/f", dir);
+	fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(posix_fallocate(fd, 0, 16 << 20), 0);
+	close(fd);
+	CU_ASSERT_EQUAL_FATAL(caps_measure(getpid(), &w, &u), 0);
+	CU_ASSERT(u.tmpfs >= (16ULL << 20));
+	CU_ASSERT(u.mem >= u.held + u.tmpfs);
+	unlink(file);
+	rmdir(dir);
+	CU_ASSERT_EQUAL(caps_watch_path(&w, "/proc"), 0); /* not memory */
+	caps_watch_free(&w);
+	CU_ASSERT_EQUAL(caps_runaway(getpid(), &left), CAPS_KILLED);
+	CU_ASSERT_EQUAL(waitpid(-1, NULL, WNOHANG), -1);
+}
+
 int
 main(void)
 {
@@ -296,6 +436,8 @@ main(void)
 		{ "loadavg and RLIMIT_NPROC value", test_loadavg_and_nproc },
 		{ "the /proc reader", test_read_proc },
 		{ "runaway freezes and kills a real tree", test_runaway_kills },
+		{ "runaway converges on a tree that keeps forking", test_runaway_converges },
+		{ "memory: memfd held, deduplicated; tmpfs roots' growth", test_measure_memfd_and_roots },
 		{ NULL, NULL }
 	};
 

@@ -3,6 +3,9 @@
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +148,70 @@ test_out_line(void)
 	CU_ASSERT_STRING_EQUAL(buf, "X k=3\n");
 }
 
+/* A line leaves in one write(2): on a SOCK_SEQPACKET socket every write is
+ * one message, so the first message must be the whole line, newline
+ * included (a stream that wrote the text and the newline apart would
+ * leave "X k=3" alone, the glue of issue 7).  The real stderr is swapped
+ * for the socket for the test. */
+static void
+test_out_line_one_write(void)
+{
+	char buf[256];
+	int sv[2], saved = dup(2);
+	ssize_t n;
+
+	CU_ASSERT_FATAL(saved >= 0);
+	CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	fflush(stderr);
+	CU_ASSERT_FATAL(dup2(sv[0], 2) == 2);
+	CU_ASSERT_EQUAL(out_line(stderr, "SANDBOX STEP name=%s state=%s",
+				 "create", "done"), 0);
+	dup2(saved, 2);
+	close(saved);
+	n = recv(sv[1], buf, sizeof(buf) - 1, MSG_DONTWAIT);
+	CU_ASSERT_EQUAL_FATAL(n, 36);
+	buf[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(buf, "SANDBOX STEP name=create state=done\n");
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* --status-fd: the value's checks, and the routing of stderr lines. */
+static void
+test_status_fd(void)
+{
+	char buf[128];
+	const char *why = NULL;
+	int p[2], ro, fd = -1;
+	ssize_t n;
+
+	CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
+	ro = p[0];
+	CU_ASSERT_NOT_EQUAL(out_status_check("2", &fd, &why), 0);
+	CU_ASSERT_STRING_EQUAL(why, "");
+	CU_ASSERT_NOT_EQUAL(out_status_check("x", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(out_status_check("-4", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(out_status_check("", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(out_status_check("999999", &fd, &why), 0);
+	CU_ASSERT_STRING_EQUAL(why, " (not open)");
+	snprintf(buf, sizeof(buf), "%d", ro);
+	CU_ASSERT_NOT_EQUAL(out_status_check(buf, &fd, &why), 0);
+	CU_ASSERT_STRING_EQUAL(why, " (open read-only)");
+	snprintf(buf, sizeof(buf), "%d", p[1]);
+	CU_ASSERT_EQUAL_FATAL(out_status_check(buf, &fd, &why), 0);
+	CU_ASSERT_EQUAL(fd, p[1]);
+	CU_ASSERT_EQUAL(out_status_set(fd), 0);
+	CU_ASSERT(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	CU_ASSERT_EQUAL(out_line(stderr, "SANDBOX DONE exit=%d", 0), 0);
+	CU_ASSERT_EQUAL(out_status_set(-1), 0);
+	n = read(ro, buf, sizeof(buf) - 1);
+	CU_ASSERT_EQUAL_FATAL(n, 20);
+	buf[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(buf, "SANDBOX DONE exit=0\n");
+	close(p[0]);
+	close(p[1]);
+}
+
 int
 main(void)
 {
@@ -155,6 +222,8 @@ main(void)
 		{ "JSON strings", test_json },
 		{ "shell quoting", test_shell_quote },
 		{ "out_line adds newline", test_out_line },
+		{ "out_line: one write(2) per whole line", test_out_line_one_write },
+		{ "--status-fd: checks and routing", test_status_fd },
 		{ NULL, NULL }
 	};
 

@@ -345,6 +345,42 @@ test_kmsg_fd(void)
 	close(sv[1]);
 }
 
+/* The message's padding (7 bytes after the type) leaves zeroed, whatever
+ * the stack held before: the stack under kmsg_send is poisoned first. */
+static void __attribute__((noinline))
+poison_stack(void)
+{
+	volatile unsigned char junk[4096];
+
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = 0xa5;
+}
+
+static void
+test_kmsg_padding(void)
+{
+	unsigned char raw[sizeof(struct kmsg)], want[sizeof(struct kmsg)];
+	struct kmsg m;
+	int sv[2];
+
+	CU_ASSERT_EQUAL_FATAL(sizeof(struct kmsg), 16);
+	CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv), 0);
+	for (int round = 0; round < 4; round++) {
+		poison_stack();
+		CU_ASSERT_EQUAL(kmsg_send(sv[0], 'I', 0x0102030405060708LL, -1), 0);
+		memset(raw, 0xee, sizeof(raw));
+		CU_ASSERT_EQUAL(recv(sv[1], raw, sizeof(raw), 0),
+				(ssize_t)sizeof(raw));
+		memset(&m, 0, sizeof(m));
+		m.type = 'I';
+		m.val = 0x0102030405060708LL;
+		memcpy(want, &m, sizeof(want));
+		CU_ASSERT_EQUAL(memcmp(raw, want, sizeof(raw)), 0);
+	}
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* ---- the supervisor's decisions ------------------------------------------ */
 
 static void
@@ -813,6 +849,7 @@ main(void)
 		{ "reap: live owner, recycled pid, unreadable start", test_reap_live },
 		{ "reap: the grace ends when every holder is gone", test_reap_grace },
 		{ "keeper channel passes a descriptor", test_kmsg_fd },
+		{ "keeper channel: no uninitialised padding", test_kmsg_padding },
 		{ "supervisor: timeout, SIGTERM once, grace, stop", test_sv_timeout },
 		{ "supervisor: a caught signal is 128+N, the first decides", test_sv_signal },
 		{ "supervisor: a signal then the timeout", test_sv_signal_then_timeout },
