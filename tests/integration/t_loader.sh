@@ -62,6 +62,22 @@ expect_out '^MODULE role=wall file=unavailable.so path=[^ ]+ name=unavailable .*
 expect_out '^MODULE role=wall file=unresolved_symbol.so available=no refused=not_loadable why=.*ns_fixture_no_such_function'
 expect_out "^MODULES OK platform=linux config=$C moduledir=$FIX wall=none\$"
 
+t "a module built for another machine is said so, not 'No such file'"
+D=$(newdir)
+C=$(conf machine.conf "[nova-sandbox]
+moduledir = $FIX
+[linux]
+wall = other_machine.so
+")
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 1
+expect_out '^MODULE role=wall file=other_machine.so available=no refused=wrong_machine why=not a module for this machine \(ELF machine [a-z0-9-]+, this machine [a-z0-9-]+\)$'
+expect_no_out 'No such file'
+wrap "$C" "$D"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $FIX/other_machine.so refused \(wrong_machine\): not a module for this machine \(ELF machine "
+expect_absent "$D/ran"
+
 t "control: a config naming a working wall runs the command"
 D=$(newdir)
 C=$(conf leaky.conf "[nova-sandbox]
