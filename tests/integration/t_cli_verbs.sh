@@ -229,3 +229,24 @@ truncate -s $((16 * 1024 * 1024 + 1)) "$D/big.plan"
 run "$NS" egress check --plan "$D/big.plan"
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=bad_plan: --plan $D/big.plan cannot be read: not a regular file of at most 16 MiB\$"
+
+t "egress check --plan: an accept widened to /0 (or host bits) is allow_any, exit 1"
+D=$(newdir)
+plan() {
+	printf 'table inet nova_egress_t1 {\n\tchain output {\n'
+	printf '\t\ttype filter hook output priority filter; policy accept;\n'
+	printf '\t\tmeta skuid 1 ip daddr 169.254.169.254 drop\n'
+	printf '\t\tmeta skuid 1 %s tcp dport 443 accept\n' "$1"
+	printf '\t\tmeta skuid 1 drop\n\t}\n}\n'
+}
+plan "ip daddr 192.0.2.1" > "$D/ok.nft"
+run "$NS" egress check --plan "$D/ok.nft"
+expect_rc 0
+expect_err '^EGRESS CHECK table=nova_egress_t1 chains=1 rules=3 allow=1 deny=2$'
+for a in "ip daddr 0.0.0.0/0" "ip6 daddr ::/0" "ip daddr 192.0.2.1/24"; do
+	plan "$a" > "$D/wide.nft"
+	run "$NS" egress check --plan "$D/wide.nft"
+	expect_rc 1
+	expect_err '^EGRESS REFUSED reason=allow_any: line 5: an accept names exactly ONE address'
+	expect_no_err 'bad_rule'
+done

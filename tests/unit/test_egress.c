@@ -224,6 +224,59 @@ test_audit_tampered_forms(void)
 	}
 }
 
+/* An accept widened to a prefix the grammar does not write (/0, or host
+ * bits set) is allow_any at its line, not "bad_rule: cannot be read". */
+static void
+test_audit_widened_accepts(void)
+{
+	static const struct {
+		const char *rule;
+		const char *token;
+	} cases[] = {
+		{ "meta skuid 1 ip daddr 0.0.0.0/0 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip6 daddr ::/0 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip daddr 192.0.2.10/24 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip daddr 192.0.2.10/31 udp dport 53 accept", "allow_any" },
+		{ "meta skuid 1 ip6 daddr fd00:9::10/64 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip daddr 10.1.2.3/0 tcp dport 443 accept", "allow_any" },
+		/* controls: what is not a readable prefix stays unreadable */
+		{ "meta skuid 1 ip daddr 0.0.0.0/33 tcp dport 443 accept", "bad_rule" },
+		{ "meta skuid 1 ip daddr 0.0.0.0/x tcp dport 443 accept", "bad_rule" },
+		{ "meta skuid 1 ip daddr 0.0.0.0/0 counter accept", "bad_rule" },
+		/* a widened drop is not a rule the plan can hold */
+		{ "meta skuid 1 ip daddr 0.0.0.0/0 drop", "bad_rule" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct refusals r = {0};
+		struct egress_audit a;
+		char text[1024], want[64];
+		int hit = 0, other = 0;
+
+		snprintf(text, sizeof(text), HEAD MD "\t\t%s\n" TAIL,
+			 cases[i].rule);
+		snprintf(want, sizeof(want), "line 5: ");
+		egress_audit(text, strlen(text), &a, &r);
+		for (size_t k = 0; k < r.n; k++) {
+			if (strcmp(r.v[k].reason, cases[i].token) == 0 &&
+			    strncmp(r.v[k].text, want, strlen(want)) == 0)
+				hit = 1;
+			else
+				other = 1;
+		}
+		if (!hit || other) {
+			fprintf(stderr, "\n  %s: wanted only %s at line 5, got",
+				cases[i].rule, cases[i].token);
+			for (size_t k = 0; k < r.n; k++)
+				fprintf(stderr, "\n    %s: %s", r.v[k].reason,
+					r.v[k].text);
+			fprintf(stderr, "\n");
+		}
+		CU_ASSERT(hit && !other);
+		refusals_free(&r);
+	}
+}
+
 static void
 test_rule_roundtrip(void)
 {
@@ -574,6 +627,8 @@ main(void)
 		{ "plan refusals", test_plan_refusals },
 		{ "policy grammar", test_policy_grammar },
 		{ "audit tampered forms", test_audit_tampered_forms },
+		{ "audit: a widened accept is allow_any",
+		  test_audit_widened_accepts },
 		{ "rule grammar round trip", test_rule_roundtrip },
 		{ "dns wire", test_dns_wire },
 		{ "dns: the question must echo the query", test_dns_question_must_echo },
