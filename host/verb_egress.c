@@ -370,6 +370,18 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 	return 0;
 }
 
+/* The plan's notes (names left out, a family that failed), in order. */
+static void
+print_notes(const struct strv *notes)
+{
+	for (size_t i = 0; i < notes->n; i++) {
+		char *t = out_text(notes->v[i]);
+
+		out_line(stderr, "EGRESS NOTE %s", t ? t : "");
+		free(t);
+	}
+}
+
 static int
 egress_plan_verb(struct eargs *a, struct refusals *r)
 {
@@ -390,12 +402,17 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 	in.step = step_line;
 	if (r->n == 0)
 		egress_check_input(&in, r);
-	if (r->n != 0)
+	if (r->n != 0) {
 		rc = cannot_run(r, plan_remedy);
-	else if ((rc = egress_build(&in, &p, r)) != 0)
-		rc = rc < 0 || r->n == 0 ? 2 : cannot_run(r, plan_remedy);
-	else
-		rc = plan_finish(a, &p, r);
+	} else {
+		rc = egress_build(&in, &p, r);
+		print_notes(&p.notes);
+		if (rc != 0)
+			rc = rc < 0 || r->n == 0 ? 2 :
+			    cannot_run(r, plan_remedy);
+		else
+			rc = plan_finish(a, &p, r);
+	}
 	egress_plan_free(&p);
 	strv_free(&in.names);
 	free(in.cidrs);

@@ -73,6 +73,7 @@ nx $W dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts 
 	--host-record=api.github.com,192.0.2.10,fd00:9::10 \
 	--host-record=objects.githubusercontent.com,192.0.2.12,fd00:9::10 \
 	--host-record=api.anthropic.com,192.0.2.13,fd00:9::13 \
+	--host-record=api.openai.com,192.0.2.11 \
 	--host-record=evil.example.org,127.0.0.1,::1 >/dev/null 2>&1 &
 PIDS+=($!)
 for i in $(seq 1 50); do
@@ -132,6 +133,8 @@ one_mode() {
 	expect_rc 0
 	expect_err "^EGRESS STEP name=resolve state=start$"
 	expect_err "^EGRESS PLAN run=$run allow=[0-9]+ deny=[0-9]+ names=github.com,api.github.com,objects.githubusercontent.com,api.anthropic.com$"
+	expect_err "^EGRESS NOTE $POL names api.openai.com, which this run does not pin: a run allows the base names and --model-host only$"
+	expect_no_err 'EGRESS NOTE .*AAAA failed'
 	expect_eq "$(stat -c %a "$D/$run.nft")" 600 "plan mode"
 	run nx $BN nft -c -f "$D/$run.nft"
 	expect_rc 0
@@ -200,6 +203,24 @@ run nx $BN "$NS" egress plan --run e2e_bad --policy "$D/pol.txt" --model-host ev
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=bad_address: evil.example.org resolved to 127.0.0.1, inside a denied range \(loopback\)"
 expect_absent "$D/bad.nft"
+
+t "plan: a name whose AAAA the resolver refuses is pinned by its A, with a NOTE"
+# dnsmasq answers AAAA REFUSED for a host record with no IPv6 address
+run nx $BN "$NS" egress plan --run e2e_v4 --policy "$POL" --model-host api.openai.com \
+	--resolver 198.51.100.53 --uid $U --out "$D/v4.nft"
+expect_rc 0
+expect_err "^EGRESS NOTE api.openai.com: AAAA failed \(the resolver answered REFUSED\); only its A addresses are pinned$"
+expect_err "^EGRESS NOTE $POL names api.anthropic.com, which this run does not pin"
+expect_err "^EGRESS PLAN run=e2e_v4 .*names=github.com,api.github.com,objects.githubusercontent.com,api.openai.com$"
+grep -q "^# pin api.openai.com 192.0.2.11\$" "$D/v4.nft" || _fail "api.openai.com is not pinned to its A alone"
+grep -q "ip daddr 192.0.2.11 tcp dport 443 accept\$" "$D/v4.nft" || _fail "no accept for 192.0.2.11"
+# control: a name the resolver does not know at all is still resolve_failed
+sed 's/^api.openai.com$/nowhere.example.net/' "$POL" > "$D/pol2.txt"
+run nx $BN "$NS" egress plan --run e2e_nx --policy "$D/pol2.txt" --model-host nowhere.example.net \
+	--resolver 198.51.100.53 --uid $U --out "$D/nx.nft"
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=resolve_failed: nowhere.example.net: A: [^;]+; AAAA: "
+expect_absent "$D/nx.nft"
 
 t "plan --out on a full filesystem fails midway, leaves no temporary, keeps the old plan"
 # an 8 KiB tmpfs in a private mount namespace (gone with it): the old plan
