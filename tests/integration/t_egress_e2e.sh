@@ -34,6 +34,15 @@ egress_cleanup() {
 }
 trap 'egress_cleanup; _cleanup' EXIT
 nx() { local n=$1; shift; ip netns exec "$n" "$@"; }
+# a server in namespace $1, in the background: $! is the server itself
+# (ip execs it; through the nx function $! would be a subshell, and
+# killing that left the server running), holding none of the suite's
+# descriptors above 2 (a lock inherited from flock would stay held)
+serve_bg() {
+	local n=$1; shift
+	ip netns exec "$n" "$@" </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+	PIDS+=($!)
+}
 
 D=$(newdir)
 chmod 700 "$D"
@@ -60,22 +69,19 @@ nx $BN ip r add default via 192.0.2.130; nx $BN ip -6 r add default via fd00:2::
 nx $W ip r add 203.0.113.0/24 via 192.0.2.129; nx $W ip -6 r add fd00:1::/64 via fd00:2::1
 nx $BN sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
 
-nx $W "$P" serve 192.0.2.10/443/tcp 192.0.2.10/80/tcp 192.0.2.11/443/tcp \
+serve_bg $W "$P" serve 192.0.2.10/443/tcp 192.0.2.10/80/tcp 192.0.2.11/443/tcp \
 	192.0.2.12/443/tcp 192.0.2.13/443/tcp fd00:9::10/443/tcp fd00:9::11/443/tcp \
 	fd00:9::13/443/tcp 198.51.100.130/443/tcp 169.254.169.254/443/tcp \
-	192.0.2.10/5353/udp 192.0.2.11/53/udp >/dev/null 2>&1 &
-PIDS+=($!)
-nx $BN "$P" serve 0.0.0.0/8443/tcp ::/8443/tcp >/dev/null 2>&1 &
-PIDS+=($!)
-nx $W dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
+	192.0.2.10/5353/udp 192.0.2.11/53/udp
+serve_bg $BN "$P" serve 0.0.0.0/8443/tcp ::/8443/tcp
+serve_bg $W dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
 	--bind-interfaces --listen-address=198.51.100.53 --port=53 --user=root \
 	--pid-file= --host-record=github.com,192.0.2.10,fd00:9::10 \
 	--host-record=api.github.com,192.0.2.10,fd00:9::10 \
 	--host-record=objects.githubusercontent.com,192.0.2.12,fd00:9::10 \
 	--host-record=api.anthropic.com,192.0.2.13,fd00:9::13 \
 	--host-record=api.openai.com,192.0.2.11 \
-	--host-record=evil.example.org,127.0.0.1,::1 >/dev/null 2>&1 &
-PIDS+=($!)
+	--host-record=evil.example.org,127.0.0.1,::1
 for i in $(seq 1 50); do
 	nx $BN "$P" tcp 192.0.2.10 80 200 >/dev/null && nx $BN "$P" tcp 127.0.0.1 8443 200 >/dev/null &&
 		nx $BN "$P" udp 198.51.100.53 53 200 >/dev/null && nx $C "$P" tcp fd00:9::10 443 500 >/dev/null && break
