@@ -717,7 +717,7 @@ egress_help(const char *sub)
 		const char *e = q ? strchr(q + 1, '`') : NULL;
 		size_t o = 0;
 
-		if (sub && strstr(eflags[i].subs, sub) == NULL)
+		if (sub && !flag_of(&eflags[i], sub))
 			continue;
 		kind[0] = '\0';
 		if (e)

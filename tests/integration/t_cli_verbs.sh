@@ -151,7 +151,8 @@ rm -rf "$C"
 # ---- probe-step ---------------------------------------------------------
 t "probe-step by hand: no fd 3"
 world
-run "$NS" probe-step 00112233445566778899aabbccddeeff write_outside "$D/side"
+# fd 3 closed: whoever runs the suite may hold one (flock's lock does)
+run bash -c "exec 3<&-; exec '$NS' probe-step 00112233445566778899aabbccddeeff write_outside '$D/side'"
 expect_rc 2
 expect_err '^PROBE REFUSED reason=probe_step_not_a_child: .*\(no descriptor 3\); nothing was opened'
 expect_absent "$D/side"
