@@ -190,12 +190,17 @@ one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
 	return set_flag(f, a, argv[++*i], r);
 }
 
-static void
+/* 0, or -1 when memory ran out (a refusal may be missing: never run). */
+static int
 parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 	    struct refusals *r)
 {
+	int rc = 0;
+
 	for (int i = 0; i < argc; i++)
-		one_word(sub, argc, argv, &i, a, r);
+		if (one_word(sub, argc, argv, &i, a, r) < 0)
+			rc = -1;
+	return rc;
 }
 
 /* ---- printing ---------------------------------------------------------- */
@@ -772,7 +777,13 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 		return 2;
 	}
 	memset(&a, 0, sizeof(a));
-	parse_flags(sub, argc - 2, argv + 2, &a, &r);
+	if (parse_flags(sub, argc - 2, argv + 2, &a, &r) < 0) {
+		out_line(stderr, "EGRESS REFUSED reason=no_command: out of "
+			 "memory reading the flags");
+		strv_free(&a.cidrs);
+		refusals_free(&r);
+		return 2;
+	}
 	snprintf(tail, sizeof(tail), "; run: nova-sandbox egress %s -h", sub);
 	rc = r.n ? print_refusals(&r, tail), 2 :
 	    run_sub(hr, sub, &a, &r);
