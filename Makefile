@@ -92,7 +92,11 @@ FIX_SOS := $(FIX_SRC:tests/fixtures/modules/%.c=$(B)/tests/fixtures/%.so)
 $(B)/tests/fixtures/%.so: tests/fixtures/modules/%.c
 	@mkdir -p $(@D)
 	$(CC) $(MOD_CFLAGS) -Itests/fixtures -shared -o $@ $<
-fixtures: $(FIX_SOS)
+# a module for another machine: a built wall with its ELF e_machine changed
+$(B)/tests/fixtures/other_machine.so: $(B)/tests/fixtures/leaky_wall.so \
+		tests/fixtures/other_machine.sh
+	sh tests/fixtures/other_machine.sh $< $@
+fixtures: $(FIX_SOS) $(B)/tests/fixtures/other_machine.so
 
 # ---- test helper programs (escape attempts, probes) --------------------
 HELP_SRC := $(sort $(wildcard tests/helpers/*.c))

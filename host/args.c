@@ -156,6 +156,12 @@ lev(const char *a, const char *b)
 	return row[lb];
 }
 
+size_t
+args_distance(const char *a, const char *b)
+{
+	return lev(a, b);
+}
+
 static int
 listed(unsigned verb, const struct flagdef *f)
 {

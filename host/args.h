@@ -59,6 +59,8 @@ int args_is_help(const char *s);
 int args_wants_help(int argc, char **argv);
 /* The flag of `verb` nearest to `name` (no dashes), or NULL. */
 const char *args_nearest(unsigned verb, const char *name);
+/* The edit distance of a and b (99 when either is 63 bytes or more). */
+size_t args_distance(const char *a, const char *b);
 /* Go strconv.ParseBool: 0/1 into *v, or -1. */
 int args_parse_bool(const char *s, int *v);
 

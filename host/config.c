@@ -182,6 +182,83 @@ locate(const struct cload *cl, const char *sec, const char *key,
 	return 0;
 }
 
+/* The name inside a `[...]` header line, as iniparser reads it (NULL
+ * when the line is not a header). */
+static const char *
+header_name(const char *s, size_t n, size_t *len)
+{
+	const char *end;
+
+	trim(&s, &n);
+	if (n < 2 || s[0] != '[' || s[n - 1] != ']')
+		return NULL;
+	end = memchr(s, ']', n);
+	*len = (size_t)(end - s - 1);
+	s++;
+	trim(&s, len);
+	return s;
+}
+
+/* iniparser keeps "[a:b]" as the key "b" of [a], with no value: the
+ * header would erase that key, and its own keys pose as options of [a].
+ * Refuse each one; 1 when there was one (the rest cannot be trusted). */
+static int
+check_colon_headers(struct cload *cl)
+{
+	const char *p = cl->text, *end = cl->text + cl->len;
+	unsigned line = 0;
+	int found = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), k = 0;
+		const char *name = header_name(p, n, &k);
+		char *low;
+
+		line++;
+		p += n + 1;
+		if (name == NULL || memchr(name, ':', k) == NULL)
+			continue;
+		found = 1;
+		low = strndup(name, k);
+		for (char *c = low; c != NULL && *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		if (low == NULL)
+			cl->nomem = 1;
+		else
+			bad(cl, line, "section [%s] has a ':'; a section name "
+			    "is [nova-sandbox], a platform or a module's stem, "
+			    "with no ':'", low);
+		free(low);
+	}
+	return found;
+}
+
+/* iniparser reads lines as C strings: a NUL hid the rest of its line
+ * (silently at the start, as "too long" mid-line).  Say each one. */
+static int
+check_nul_bytes(struct cload *cl)
+{
+	const char *p = cl->text, *end = cl->text + cl->len;
+	unsigned line = 0;
+	int found = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *z = memchr(p, '\0', n);
+
+		line++;
+		if (z != NULL) {
+			bad(cl, line, "a NUL byte at column %zu; a config is "
+			    "text, with no NUL bytes", (size_t)(z - p) + 1);
+			found = 1;
+		}
+		p += n + 1;
+	}
+	return found;
+}
+
 /* ---- opening and reading ---------------------------------------------- */
 
 static int
@@ -454,6 +531,7 @@ keep_opt(struct cload *cl, const char *sec, const char *key)
 {
 	struct config *cfg = cl->cfg;
 	struct config_opt *nv, *o;
+	const char *val;
 	char full[512];
 
 	nv = realloc(cfg->opts, (cfg->n_opts + 1) * sizeof(*nv));
@@ -466,7 +544,8 @@ keep_opt(struct cload *cl, const char *sec, const char *key)
 	o = &cfg->opts[cfg->n_opts];
 	o->section = strdup(sec);
 	o->key = strdup(key);
-	o->value = strdup(iniparser_getstring(cl->d, full, ""));
+	val = iniparser_getstring(cl->d, full, "");
+	o->value = strdup(val != NULL ? val : "");
 	o->line = locate(cl, sec, key, 0);
 	cfg->n_opts++;
 	if (!o->section || !o->key || !o->value)
@@ -492,6 +571,9 @@ check_keys(struct cload *cl, const char *sec, const char *const *allowed)
 	for (int i = 0; i < nk; i++) {
 		const char *key = keys[i] + skip;
 
+		/* no value: a "[sec:key]" header, refused on its own */
+		if (iniparser_getstring(cl->d, keys[i], NULL) == NULL)
+			continue;
 		check_dup(cl, sec, key);
 		if (allowed == NULL)
 			keep_opt(cl, sec, key);
@@ -564,6 +646,8 @@ validate(struct cload *cl)
 {
 	int nsec = iniparser_getnsec(cl->d);
 
+	if (check_colon_headers(cl))
+		return;
 	for (size_t i = 0; platform_names[i] != NULL; i++)
 		platform_values(cl, platform_names[i]);
 	default_stems(cl);
@@ -670,6 +754,8 @@ load_file(struct cload *cl, const char *path)
 	if (fd < 0)
 		return 1;
 	rc = read_all(cl, fd);
+	if (rc == 0)
+		rc = check_nul_bytes(cl);
 	if (rc == 0)
 		rc = parse(cl, fd);
 	close(fd);

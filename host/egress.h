@@ -20,8 +20,10 @@
 extern const char *const egress_base_names[];
 
 /* The resolver seam: every address `name` has (A and AAAA) into out (at
- * most max), *n set.  0, or -1 with *why (heap) set.  The production body
- * is egress_dns_lookup (a real query to the resolver on port 53). */
+ * most max), *n set.  0, or -1 with *why (heap) set.  On 0, *why may be
+ * set (heap) too: a note (one family failed, the other's addresses are
+ * all there is), said as an EGRESS NOTE naming the host.  The production
+ * body is egress_dns_lookup (a real query to the resolver on port 53). */
 typedef int (*egress_lookup_fn)(void *ctx, const struct ns_egress_addr *resolver,
 				const char *name, struct ns_egress_addr *out,
 				size_t max, size_t *n, char **why);
@@ -49,6 +51,13 @@ int egress_dns_parse(const unsigned char *m, size_t len,
 int egress_dns_ask(int fd, const char *name, int qtype, long timeout_ms,
 		   struct ns_egress_addr *out, size_t max, size_t *n,
 		   const char **why);
+/* Both questions (A, then AAAA) for name on the connected datagram socket
+ * fd, within timeout_ms in all: what egress_dns_lookup does once it has
+ * its socket.  0 with *n addresses (and *why NULL, or a heap note when one
+ * family failed and the other answered), or -1 with *why (heap). */
+int egress_dns_resolve(int fd, const char *name, long timeout_ms,
+		       struct ns_egress_addr *out, size_t max, size_t *n,
+		       char **why);
 
 /* The policy file's text into names (lowercased, deduplicated, in file
  * order).  Every bad line is a refusal (bad_policy) naming path:line.
@@ -88,6 +97,8 @@ struct egress_input {
 struct egress_plan {
 	char table[64];
 	struct strv names;  /* allowed, in order */
+	struct strv notes;  /* NOTE texts, in order (names left out, a
+			       family that failed) */
 	size_t allow, deny;
 	struct sbuf text;
 };

@@ -242,6 +242,65 @@ on_line(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 	}
 }
 
+/* The token after "daddr" in s (len bytes): its start and length. */
+static int
+daddr_token(const char *s, size_t len, size_t *at, size_t *n)
+{
+	size_t i = 0, k;
+	int after = 0;
+
+	while (i < len) {
+		i += strspn(s + i, " \t");
+		for (k = i; k < len && s[k] != ' ' && s[k] != '\t'; k++)
+			;
+		if (k == i)
+			break;
+		if (after) {
+			*at = i;
+			*n = k - i;
+			return 0;
+		}
+		after = k - i == 5 && memcmp(s + i, "daddr", 5) == 0;
+		i = k;
+	}
+	return -1;
+}
+
+/* An accept widened to a prefix the grammar does not write (/0, or an
+ * address with host bits under its prefix) is read with the address
+ * alone and then given its prefix back, so the invariants say allow_any,
+ * not "cannot be read".  Anything else stays NS_EGRESS_LINE_BAD; so does
+ * a widened drop (no module could apply it). */
+static void
+read_widened(const char *s, size_t len, struct ns_egress_line *l)
+{
+	char buf[512];
+	const char *slash;
+	struct ns_egress_line w;
+	size_t at, n, digits;
+	int plen = 0;
+
+	if (len >= sizeof(buf) || daddr_token(s, len, &at, &n) < 0 ||
+	    (slash = memchr(s + at, '/', n)) == NULL)
+		return;
+	digits = (size_t)(s + at + n - slash - 1);
+	if (digits < 1 || digits > 3 ||
+	    strspn(slash + 1, "0123456789") < digits)
+		return;
+	for (size_t i = 1; i <= digits; i++)
+		plen = plen * 10 + (slash[i] - '0');
+	/* the line with "/<n>" cut out */
+	memcpy(buf, s, (size_t)(slash - s));
+	memcpy(buf + (slash - s), slash + 1 + digits,
+	       len - (size_t)(slash + 1 + digits - s));
+	ns_egress_parse_line(buf, len - 1 - digits, &w);
+	if (w.kind != NS_EGRESS_LINE_RULE || !w.r.accept ||
+	    w.r.daddr.fam == 0 || plen > (w.r.daddr.fam == 4 ? 32 : 128))
+		return;
+	w.r.daddr.plen = plen;
+	*l = w;
+}
+
 int
 egress_audit(const char *text, size_t len, struct egress_audit *a,
 	     struct refusals *r)
@@ -266,6 +325,8 @@ egress_audit(const char *text, size_t len, struct egress_audit *a,
 		for (e = i; e < len && text[e] != '\n'; e++)
 			;
 		ns_egress_parse_line(text + i, e - i, &l);
+		if (l.kind == NS_EGRESS_LINE_BAD)
+			read_widened(text + i, e - i, &l);
 		on_line(&st, &l, ++ln);
 		i = e + 1;
 	}

@@ -237,6 +237,23 @@ parse_answers(const unsigned char *m, size_t len, size_t o,
 	return 0;
 }
 
+/* What an error rcode says, as a static text. */
+static const char *
+rcode_text(unsigned rcode)
+{
+	static const char *const texts[] = {
+		[1] = "the resolver answered FORMERR",
+		[2] = "the resolver answered SERVFAIL",
+		[3] = "no such name (NXDOMAIN)",
+		[4] = "the resolver answered NOTIMP",
+		[5] = "the resolver answered REFUSED",
+	};
+
+	if (rcode < sizeof(texts) / sizeof(texts[0]) && texts[rcode])
+		return texts[rcode];
+	return "the resolver answered with an error";
+}
+
 int
 egress_dns_parse(const unsigned char *m, size_t len, const unsigned char *q,
 		 size_t qlen, struct ns_egress_addr *out, size_t max, size_t *n,
@@ -251,10 +268,8 @@ egress_dns_parse(const unsigned char *m, size_t len, const unsigned char *q,
 	if (m[2] & 0x02)
 		return *why = "the answer was truncated (TCP fallback is not "
 		    "implemented)", -1;
-	if ((m[3] & 0x0f) == 3)
-		return *why = "no such name (NXDOMAIN)", -1;
 	if ((m[3] & 0x0f) != 0)
-		return *why = "the resolver answered with an error", -1;
+		return *why = rcode_text(m[3] & 0x0f), -1;
 	return parse_answers(m, len, o, &asked, out, max, n, why);
 }
 
@@ -346,34 +361,90 @@ ask(int fd, const char *name, int qtype, const struct timespec *end,
 	return *why = "no answer from the resolver within 10 s", -1;
 }
 
+static void
+deadline(struct timespec *end, long timeout_ms)
+{
+	clock_gettime(CLOCK_MONOTONIC, end);
+	end->tv_sec += timeout_ms / 1000;
+	end->tv_nsec += (timeout_ms % 1000) * 1000000;
+	if (end->tv_nsec >= 1000000000) {
+		end->tv_sec++;
+		end->tv_nsec -= 1000000000;
+	}
+}
+
+/* One family failed and the other answered: a note naming the one that
+ * failed (NULL on ENOMEM). */
+static char *
+family_note(const char *bad, const char *why, const char *good)
+{
+	char *s;
+
+	if (asprintf(&s, "%s failed (%s); only its %s addresses are pinned",
+		     bad, why, good) < 0)
+		return NULL;
+	return s;
+}
+
+/* Both families asked (each its own answer or failure, one deadline for
+ * the two).  One that failed while the other gave addresses is a note and
+ * the answer is pinned, as a stub resolver does (dnsmasq answers AAAA
+ * REFUSED for a host record without an IPv6 address); no address at all
+ * is a failure naming what each family said. */
+int
+egress_dns_resolve(int fd, const char *name, long timeout_ms,
+		   struct ns_egress_addr *out, size_t max, size_t *n,
+		   char **why)
+{
+	const char *w4 = NULL, *w6 = NULL;
+	struct timespec end;
+	size_t n4 = 0, n6 = 0;
+	int rc4, rc6;
+
+	*n = 0;
+	*why = NULL;
+	deadline(&end, timeout_ms);
+	rc4 = ask(fd, name, 1, &end, out, max, &n4, &w4);
+	rc6 = ask(fd, name, 28, &end, out + n4, max - n4, &n6, &w6);
+	if (rc4 == 0 && rc6 == 0) {
+		*n = n4 + n6;
+		return 0;
+	}
+	if (rc4 == 0 && n4 > 0) {
+		*n = n4;
+		*why = family_note("AAAA", w6 ? w6 : "lookup failed", "A");
+		return *why != NULL ? 0 : -1;
+	}
+	if (rc6 == 0 && n6 > 0) {
+		/* the AAAA answers sit after the (none) A ones */
+		memmove(out, out + n4, n6 * sizeof(*out));
+		*n = n6;
+		*why = family_note("A", w4 ? w4 : "lookup failed", "AAAA");
+		return *why != NULL ? 0 : -1;
+	}
+	if (asprintf(why, "A: %s; AAAA: %s",
+		     rc4 == 0 ? "no A record" : w4 ? w4 : "lookup failed",
+		     rc6 == 0 ? "no AAAA record" : w6 ? w6 : "lookup failed") < 0)
+		*why = NULL;
+	return -1;
+}
+
 int
 egress_dns_lookup(void *ctx, const struct ns_egress_addr *resolver, const char *name,
 		  struct ns_egress_addr *out, size_t max, size_t *n, char **why)
 {
-	const char *w = NULL;
-	struct timespec end;
-	size_t n4 = 0, n6 = 0;
 	int fd, rc;
 
 	(void)ctx;
 	*n = 0;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += DNS_TIMEOUT_MS / 1000;
 	fd = open_to(resolver);
 	if (fd < 0) {
 		*why = strdup(strerror(errno));
 		return -1;
 	}
-	rc = ask(fd, name, 1, &end, out, max, &n4, &w);
-	if (rc == 0)
-		rc = ask(fd, name, 28, &end, out + n4, max - n4, &n6, &w);
+	rc = egress_dns_resolve(fd, name, DNS_TIMEOUT_MS, out, max, n, why);
 	close(fd);
-	if (rc != 0) {
-		*why = strdup(w ? w : "lookup failed");
-		return -1;
-	}
-	*n = n4 + n6;
-	return 0;
+	return rc;
 }
 
 int
@@ -383,12 +454,6 @@ egress_dns_ask(int fd, const char *name, int qtype, long timeout_ms,
 {
 	struct timespec end;
 
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += timeout_ms / 1000;
-	end.tv_nsec += (timeout_ms % 1000) * 1000000;
-	if (end.tv_nsec >= 1000000000) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000;
-	}
+	deadline(&end, timeout_ms);
 	return ask(fd, name, qtype, &end, out, max, n, why);
 }

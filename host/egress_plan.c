@@ -1,5 +1,6 @@
 /* egress_plan.c -- `egress plan`: the input-only checks, the resolution
  * and pinning, and the renderer (docs/SPEC-SANDBOX.md "Egress"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -111,7 +112,7 @@ struct pins {
 
 static int
 pin_name(const struct egress_input *in, const char *name, struct pins *p,
-	 struct refusals *r)
+	 struct strv *notes, struct refusals *r)
 {
 	struct ns_egress_addr got[EGRESS_PER_NAME_MAX];
 	char a[64], *why = NULL;
@@ -127,6 +128,13 @@ pin_name(const struct egress_input *in, const char *name, struct pins *p,
 			     "no A or AAAA record");
 		free(why);
 		return 1;
+	}
+	if (why != NULL) {	/* a family that failed: said, not fatal */
+		int rc = strv_pushf(notes, "%s: %s", name, why);
+
+		free(why);
+		if (rc < 0)
+			return -1;
 	}
 	if (n > max)	/* a seam that overfills is cut, never trusted */
 		n = max;
@@ -271,6 +279,21 @@ ms_since(const struct timespec *t0)
 	    (t1.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* A name the policy file carries that this run does not pin (neither a
+ * base name nor --model-host) is said, one note each. */
+static int
+left_out(const struct egress_input *in, struct egress_plan *p)
+{
+	for (size_t i = 0; i < in->names.n; i++)
+		if (!strv_contains(&p->names, in->names.v[i]) &&
+		    strv_pushf(&p->notes, "%s names %s, which this run does "
+			       "not pin: a run allows the base names and "
+			       "--model-host only", in->policy_path,
+			       in->names.v[i]) < 0)
+			return -1;
+	return 0;
+}
+
 int
 egress_build(const struct egress_input *in, struct egress_plan *p,
 	     struct refusals *r)
@@ -282,17 +305,21 @@ egress_build(const struct egress_input *in, struct egress_plan *p,
 	memset(p, 0, sizeof(*p));
 	egress_table_name(in->run, p->table, sizeof(p->table));
 	for (size_t i = 0; egress_base_names[i]; i++)
-		strv_push(&p->names, egress_base_names[i]);
-	if (in->model_host && !strv_contains(&p->names, in->model_host))
-		strv_push(&p->names, in->model_host);
+		if (strv_push(&p->names, egress_base_names[i]) < 0)
+			return -1;
+	if (in->model_host && !strv_contains(&p->names, in->model_host) &&
+	    strv_push(&p->names, in->model_host) < 0)
+		return -1;
+	if (left_out(in, p) < 0)
+		return -1;
 	pins.all = calloc(EGRESS_MAX_ADDRS, sizeof(pins.all[0]));
 	if (pins.all == NULL)
 		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (in->step)
 		in->step(in->step_ctx, 0, 0);
-	for (size_t i = 0; i < p->names.n; i++)
-		bad |= pin_name(in, p->names.v[i], &pins, r);
+	for (size_t i = 0; bad >= 0 && i < p->names.n; i++)
+		bad |= pin_name(in, p->names.v[i], &pins, &p->notes, r);
 	if (in->step)
 		in->step(in->step_ctx, 1, ms_since(&t0));
 	if (!bad)
@@ -306,5 +333,6 @@ void
 egress_plan_free(struct egress_plan *p)
 {
 	strv_free(&p->names);
+	strv_free(&p->notes);
 	sbuf_free(&p->text);
 }

@@ -2,6 +2,7 @@
 #include "loader.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,6 +28,7 @@ static const char *const status_tokens[] = {
 	[LOAD_BAD_NAME] = "bad_name",
 	[LOAD_UNAVAILABLE] = "unavailable",
 	[LOAD_BAD_OPTION] = "bad_option",
+	[LOAD_WRONG_MACHINE] = "wrong_machine",
 };
 
 const char *
@@ -230,6 +232,120 @@ open_module(const char *path, int *fd, char **why)
 	}
 	*why = fmt("cannot open %s: %s", path, strerror(errno));
 	return LOAD_NOT_LOADABLE;
+}
+
+/* ---- the ELF header, read from the open descriptor ---------------------- */
+
+/* This machine as its modules' ELF headers must name it. */
+#if defined(__x86_64__)
+#define HOST_EM EM_X86_64
+#elif defined(__aarch64__)
+#define HOST_EM EM_AARCH64
+#elif defined(__i386__)
+#define HOST_EM EM_386
+#elif defined(__arm__)
+#define HOST_EM EM_ARM
+#elif defined(__riscv)
+#define HOST_EM EM_RISCV
+#elif defined(__powerpc64__)
+#define HOST_EM EM_PPC64
+#elif defined(__powerpc__)
+#define HOST_EM EM_PPC
+#elif defined(__s390__)
+#define HOST_EM EM_S390
+#elif defined(__loongarch__)
+#define HOST_EM EM_LOONGARCH
+#elif defined(__mips__)
+#define HOST_EM EM_MIPS
+#endif
+#define HOST_CLASS (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_DATA ELFDATA2MSB
+#else
+#define HOST_DATA ELFDATA2LSB
+#endif
+
+static const struct {
+	unsigned em;
+	const char *name;
+} machines[] = {
+	{ EM_386, "i386" },       { EM_X86_64, "x86-64" },
+	{ EM_AARCH64, "aarch64" }, { EM_ARM, "arm" },
+	{ EM_RISCV, "riscv" },     { EM_PPC64, "ppc64" },
+	{ EM_PPC, "ppc" },         { EM_S390, "s390" },
+	{ EM_MIPS, "mips" },       { EM_SPARCV9, "sparcv9" },
+	{ EM_IA_64, "ia64" },      { EM_LOONGARCH, "loongarch" },
+};
+
+/* "aarch64", or the number when the table lacks it; extras " 32-bit" /
+ * " big-endian" only where the two sides differ. */
+static int
+add_machine(struct sbuf *b, unsigned em, unsigned cls, unsigned data,
+	    int say_cls, int say_data)
+{
+	const char *name = NULL;
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
+		if (machines[i].em == em)
+			name = machines[i].name;
+	if (name != NULL)
+		rc |= sbuf_add(b, name);
+	else
+		rc |= sbuf_addf(b, "%u", em);
+	if (say_cls)
+		rc |= sbuf_addf(b, " %s", cls == ELFCLASS64 ? "64-bit" :
+				cls == ELFCLASS32 ? "32-bit" : "unknown-class");
+	if (say_data)
+		rc |= sbuf_addf(b, " %s", data == ELFDATA2LSB ? "little-endian"
+				: data == ELFDATA2MSB ? "big-endian"
+				: "unknown-byte-order");
+	return rc;
+}
+
+/* An ELF file for another machine is refused here, on the descriptor:
+ * glibc's dlopen said "No such file or directory" for it.  A file that is
+ * not ELF at all is left to dlopen, which says so. */
+static enum load_status
+check_elf(int fd, char **why)
+{
+	unsigned char h[EI_NIDENT + 4];
+	unsigned cls, data, em;
+	int d_cls, d_data, d_em, rc;
+	struct sbuf b = { 0 };
+
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    memcmp(h, ELFMAG, SELFMAG) != 0)
+		return LOAD_OK;
+	cls = h[EI_CLASS];
+	data = h[EI_DATA];
+	/* e_type (2 bytes) then e_machine, in the file's byte order */
+	em = data == ELFDATA2MSB ? (unsigned)h[EI_NIDENT + 2] << 8 |
+				       h[EI_NIDENT + 3]
+				 : (unsigned)h[EI_NIDENT + 3] << 8 |
+				       h[EI_NIDENT + 2];
+	d_cls = cls != HOST_CLASS;
+	d_data = data != HOST_DATA;
+#ifdef HOST_EM
+	d_em = em != HOST_EM;
+#else
+	d_em = 0; /* a machine this table lacks: dlopen judges */
+#endif
+	if (!d_cls && !d_data && !d_em)
+		return LOAD_OK;
+	rc = sbuf_add(&b, "not a module for this machine (ELF machine ");
+	rc |= add_machine(&b, em, cls, data, d_cls, d_data);
+	rc |= sbuf_add(&b, ", this machine ");
+#ifdef HOST_EM
+	rc |= add_machine(&b, HOST_EM, HOST_CLASS, HOST_DATA, d_cls, d_data);
+#else
+	rc |= sbuf_add(&b, "of another kind");
+#endif
+	rc |= sbuf_add(&b, ")");
+	if (rc == 0)
+		*why = sbuf_take(&b); /* else loader_load says out of memory */
+	sbuf_free(&b);
+	return LOAD_WRONG_MACHINE;
 }
 
 /* dlerror() names /proc/self/fd/N; say the real path instead. */
@@ -538,6 +654,8 @@ loader_load(const struct config *cfg, const char *file, unsigned role,
 		*why = fmt("no such file in the module directory %s",
 			   cfg->moduledir ? cfg->moduledir : ".");
 	}
+	if (ls == LOAD_OK)
+		ls = check_elf(fd, why);
 	if (ls == LOAD_OK)
 		ls = load_checked(fd, role, m, &opened, why);
 	/* Once dlopen() has seen "/proc/self/fd/N", the loader matches that

@@ -29,8 +29,10 @@ enum load_status {
 	LOAD_NO_ROLE,       /* "wrong_role": does not serve the role asked */
 	LOAD_BAD_NAME,      /* "bad_name": bad name/version strings */
 	LOAD_UNAVAILABLE,   /* "unavailable": says so itself, with its why */
-	LOAD_BAD_OPTION     /* "bad_option": its config section has a key it
+	LOAD_BAD_OPTION,    /* "bad_option": its config section has a key it
 			       does not accept */
+	LOAD_WRONG_MACHINE  /* "wrong_machine": an ELF file built for another
+			       machine (class, byte order or e_machine) */
 };
 
 struct module {

@@ -17,7 +17,9 @@
 #include "out.h"
 #include "verb_egress.h"
 
-#define PLAN_MAX (16u << 20)
+/* The largest files read, in MiB: the limit and its text come from here. */
+#define PLAN_MAX_MIB 16u
+#define POLICY_MAX_MIB 1u
 
 struct eargs {
 	const char *run, *policy, *model_host, *resolver, *uid, *veth, *out;
@@ -77,6 +79,66 @@ find_flag(const char *w, size_t n)
 	return NULL;
 }
 
+/* Is `sub` one of the words of f->subs? */
+static int
+flag_of(const struct eflag *f, const char *sub)
+{
+	size_t n = strlen(sub);
+
+	for (const char *p = f->subs; *p; p += strcspn(p, " "),
+	     p += *p == ' ')
+		if (strcspn(p, " ") == n && strncmp(p, sub, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* "; the flags of egress <sub> are --a, --b[; did you mean --x?]; run:
+ * nova-sandbox egress <sub> -h".  `near` NULL: no nearest match. */
+static int
+flags_tail(struct sbuf *b, const char *sub, const char *near)
+{
+	const struct eflag *best = NULL;
+	size_t bd = 3, d;
+	int rc = sbuf_addf(b, "; the flags of egress %s are", sub), k = 0;
+
+	for (size_t i = 0; i < NEFLAGS; i++) {
+		if (!flag_of(&eflags[i], sub))
+			continue;
+		rc |= sbuf_addf(b, "%s --%s", k++ ? "," : "", eflags[i].name);
+		d = near ? args_distance(near, eflags[i].name) : 99;
+		if (d < bd && d < strlen(near)) {
+			bd = d;
+			best = &eflags[i];
+		}
+	}
+	if (best != NULL)
+		rc |= sbuf_addf(b, "; did you mean --%s?", best->name);
+	return rc | sbuf_addf(b, "; run: nova-sandbox egress %s -h", sub);
+}
+
+/* A flag egress does not know, or one of another sub-verb: bad_flag,
+ * naming this sub-verb's flags (and the nearest to an unknown one). */
+static int
+not_ours(const char *sub, const char *name, size_t n, int known,
+	 struct refusals *r)
+{
+	struct sbuf b = {0};
+	char *w = strndup(name, n);
+	int rc = w == NULL ? -1 : 0;
+
+	if (rc == 0 && known)
+		rc = sbuf_addf(&b, "--%s is not a flag of egress %s", w, sub) |
+		     flags_tail(&b, sub, NULL);
+	else if (rc == 0)
+		rc = sbuf_addf(&b, "unknown flag --%s", w) |
+		     flags_tail(&b, sub, w);
+	if (rc == 0)
+		rc = refusals_add(r, "bad_flag", "%s", b.s);
+	sbuf_free(&b);
+	free(w);
+	return rc;
+}
+
 static int
 set_flag(const struct eflag *f, struct eargs *a, const char *v,
 	 struct refusals *r)
@@ -100,21 +162,26 @@ set_flag(const struct eflag *f, struct eargs *a, const char *v,
 }
 
 static int
-one_word(int argc, char **argv, int *i, struct eargs *a, struct refusals *r)
+one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
+	 struct refusals *r)
 {
 	const char *w = argv[*i], *n = w + (w[1] == '-' ? 2 : 1);
 	const char *eq = strchr(n, '=');
+	size_t len = eq ? (size_t)(eq - n) : strlen(n);
 	const struct eflag *f;
 
 	if (w[0] != '-' || w[1] == '\0')
 		return refusals_add(r, "no_command", "unexpected argument "
-				    "%.60s; run: nova-sandbox help egress", w);
-	f = find_flag(n, eq ? (size_t)(eq - n) : strlen(n));
-	if (f == NULL)
-		return refusals_add(r, "no_command", "unknown flag --%.*s; "
-				    "run: nova-sandbox help egress",
-				    (int)(eq ? (size_t)(eq - n) : strlen(n)),
-				    n);
+				    "%.60s; run: nova-sandbox egress %s -h",
+				    w, sub);
+	f = find_flag(n, len);
+	if (f == NULL || !flag_of(f, sub)) {
+		/* its value, if it had one: one refusal, not two */
+		if (eq == NULL && (f == NULL || f->kind != EF_SWITCH) &&
+		    *i + 1 < argc && argv[*i + 1][0] != '-')
+			++*i;
+		return not_ours(sub, n, len, f != NULL, r);
+	}
 	if (eq != NULL || f->kind == EF_SWITCH)
 		return set_flag(f, a, eq ? eq + 1 : NULL, r);
 	if (*i + 1 >= argc)
@@ -123,11 +190,17 @@ one_word(int argc, char **argv, int *i, struct eargs *a, struct refusals *r)
 	return set_flag(f, a, argv[++*i], r);
 }
 
-static void
-parse_flags(int argc, char **argv, struct eargs *a, struct refusals *r)
+/* 0, or -1 when memory ran out (a refusal may be missing: never run). */
+static int
+parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
+	    struct refusals *r)
 {
+	int rc = 0;
+
 	for (int i = 0; i < argc; i++)
-		one_word(argc, argv, &i, a, r);
+		if (one_word(sub, argc, argv, &i, a, r) < 0)
+			rc = -1;
+	return rc;
 }
 
 /* ---- printing ---------------------------------------------------------- */
@@ -165,18 +238,23 @@ said_no(const struct refusals *r)
 
 /* ---- files ------------------------------------------------------------- */
 
+/* The whole file, at most max_mib MiB, into b. */
 static int
-read_file(const char *path, size_t max, struct sbuf *b, char **why)
+read_file(const char *path, unsigned max_mib, struct sbuf *b, char **why)
 {
 	char buf[65536];
 	struct stat st;
 	ssize_t k;
+	size_t max = (size_t)max_mib << 20;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (size_t)st.st_size > max) {
-		*why = strdup(fd < 0 ? strerror(errno) :
-			      "not a regular file of at most 16 MiB");
+		if (fd < 0)
+			*why = strdup(strerror(errno));
+		else if (asprintf(why, "not a regular file of at most %u MiB",
+				  max_mib) < 0)
+			*why = NULL;
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -186,7 +264,9 @@ read_file(const char *path, size_t max, struct sbuf *b, char **why)
 			break;
 	close(fd);
 	if (k != 0) {
-		*why = strdup("read failed or the file grew past 16 MiB");
+		if (asprintf(why, "read failed or the file grew past %u MiB",
+			     max_mib) < 0)
+			*why = NULL;
 		return -1;
 	}
 	return sbuf_addn(b, "", 0) < 0 ? -1 : 0;
@@ -231,13 +311,10 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	if (a->out == NULL)
 		refusals_add(r, "no_command", "egress plan writes the plan to "
 			     "--out <file>; name it");
-	if (a->plan != NULL || a->live)
-		refusals_add(r, "no_command", "--plan and --live are flags of "
-			     "egress apply and check, not of plan");
 	if (a->policy == NULL)
 		refusals_add(r, "bad_policy", "--policy wants the allowlist "
 			     "file, infra/image/egress.txt");
-	else if (read_file(a->policy, 1u << 20, pol, &why) < 0)
+	else if (read_file(a->policy, POLICY_MAX_MIB, pol, &why) < 0)
 		refusals_add(r, "bad_policy", "%s: cannot be read: %s",
 			     a->policy, why ? why : "-");
 	else
@@ -298,6 +375,18 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 	return 0;
 }
 
+/* The plan's notes (names left out, a family that failed), in order. */
+static void
+print_notes(const struct strv *notes)
+{
+	for (size_t i = 0; i < notes->n; i++) {
+		char *t = out_text(notes->v[i]);
+
+		out_line(stderr, "EGRESS NOTE %s", t ? t : "");
+		free(t);
+	}
+}
+
 static int
 egress_plan_verb(struct eargs *a, struct refusals *r)
 {
@@ -318,12 +407,17 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 	in.step = step_line;
 	if (r->n == 0)
 		egress_check_input(&in, r);
-	if (r->n != 0)
+	if (r->n != 0) {
 		rc = cannot_run(r, plan_remedy);
-	else if ((rc = egress_build(&in, &p, r)) != 0)
-		rc = rc < 0 || r->n == 0 ? 2 : cannot_run(r, plan_remedy);
-	else
-		rc = plan_finish(a, &p, r);
+	} else {
+		rc = egress_build(&in, &p, r);
+		print_notes(&p.notes);
+		if (rc != 0)
+			rc = rc < 0 || r->n == 0 ? 2 :
+			    cannot_run(r, plan_remedy);
+		else
+			rc = plan_finish(a, &p, r);
+	}
 	egress_plan_free(&p);
 	strv_free(&in.names);
 	free(in.cidrs);
@@ -409,7 +503,7 @@ load_plan(const char *path, struct sbuf *b, struct refusals *r)
 {
 	char *why = NULL;
 
-	if (read_file(path, PLAN_MAX, b, &why) == 0)
+	if (read_file(path, PLAN_MAX_MIB, b, &why) == 0)
 		return 0;
 	refusals_add(r, "bad_plan", "--plan %s cannot be read: %s", path,
 		     why ? why : "-");
@@ -591,9 +685,6 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 	if (!egress_run_ok(a->run))
 		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_] "
 			     "(nothing was sent)");
-	if (a->plan != NULL)
-		refusals_add(r, "no_command", "--plan is not a flag of egress "
-			     "drop: the run id names the table");
 	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
 		rc = cannot_run(r, drop_remedy);
 	} else if ((st = e.m.egress.drop(&e.hs.host, a->run)) != NS_OK) {
@@ -631,7 +722,7 @@ egress_help(const char *sub)
 		const char *e = q ? strchr(q + 1, '`') : NULL;
 		size_t o = 0;
 
-		if (sub && strstr(eflags[i].subs, sub) == NULL)
+		if (sub && !flag_of(&eflags[i], sub))
 			continue;
 		kind[0] = '\0';
 		if (e)
@@ -670,6 +761,7 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 	struct refusals r = {0};
 	struct eargs a;
 	const char *sub = argc > 1 ? argv[1] : NULL;
+	char tail[64];
 	int known = 0, rc;
 
 	for (size_t i = 0; sub && subs[i]; i++)
@@ -685,8 +777,15 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 		return 2;
 	}
 	memset(&a, 0, sizeof(a));
-	parse_flags(argc - 2, argv + 2, &a, &r);
-	rc = r.n ? cannot_run(&r, "run: nova-sandbox help egress") :
+	if (parse_flags(sub, argc - 2, argv + 2, &a, &r) < 0) {
+		out_line(stderr, "EGRESS REFUSED reason=no_command: out of "
+			 "memory reading the flags");
+		strv_free(&a.cidrs);
+		refusals_free(&r);
+		return 2;
+	}
+	snprintf(tail, sizeof(tail), "; run: nova-sandbox egress %s -h", sub);
+	rc = r.n ? print_refusals(&r, tail), 2 :
 	    run_sub(hr, sub, &a, &r);
 	strv_free(&a.cidrs);
 	refusals_free(&r);

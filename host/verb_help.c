@@ -93,11 +93,17 @@ static const char *const banner[] = {
 	"nothing else: no key can name a path or turn the wall off.",
 	"",
 	"exit codes: each verb's own, by verb:",
-	"  bare form: the command's own 0-124; 125 the tool refused; 126 could not",
-	"             execute; 127 not found; 128+N killed by signal N",
+	"  bare form: the command's own 0-124; 125 the tool refused; 126 only as the",
+	"             command's own (the tool never exits 126); 127 not found;",
+	"             128+N killed by signal N; 137 also a cap passed (RUNAWAY)",
+	"  run: the command's own; 3 the place leaked; 124 --timeout; 125 refused;",
+	"       127 not found; 128+N killed by signal N; 137 a cap passed",
+	"  reap: 0 nothing remains; 3 something remains; 125 refused",
 	"  probe: 0 the wall held; 1 the wall is broken; 2 could not run",
-	"  policy, check, version, modules, help: 0 ok; 1 said no; 2 could not run",
+	"  policy, check, version, help: 0 ok; 2 could not run (usage)",
+	"  modules: 0 a wall is available; 1 none is; 2 could not run",
 	"  egress: 0 done; 1 invariants or the kernel said NO; 2 could not run",
+	"  no arguments, unknown verb: 2",
 	"",
 	"example:",
 	"nova-sandbox check",
@@ -131,10 +137,9 @@ static const struct verbdoc docs[] = {
 	{ "policy", ARGV_POLICY, "0 policy printed; 2 could not build it" },
 	{ "probe", ARGV_PROBE,
 	  "0 the wall held; 1 the wall is broken; 2 could not run" },
-	{ "run", 0, "the command's own; 3 leak; 124 timeout; 125 refused" },
-	{ "reap", 0, "0 nothing remains; 3 something remains; 125 refused" },
 	{ "worktree", 0, "2 not built in this version" },
-	{ "egress", 0, "2 not built in this version" },
+	/* run, reap and egress print their own help (run_usage, reap_usage,
+	 * egress_help) */
 };
 
 /* The description without back quotes, and its back-quoted kind word. */

@@ -57,6 +57,59 @@ HOME=/tmp/trial/home nova-sandbox --write /tmp/trial -- /bin/sh -c 'echo inside 
 expect_eq "$ex" "$want" "example block"
 [ -s "$ERR" ] && _fail "stderr not empty"
 
+# The codes a text names, one line: "0-124 125 128+N 3" (sorted, unique;
+# an en dash is a dash, section references are not codes).
+codes_of() {
+	sed -e 's/–/-/g' -e 's/§[0-9]*//g' | grep -oE '[0-9]+(-[0-9]+|\+N)?' |
+		sort -u | tr '\n' ' '
+}
+# "verb<TAB>codes" per verb from SPEC §4's table
+spec_codes() {
+	sed -n '/^## 4\. Exit codes/,/^## 5\./p' "$SPEC" | grep '^| ' |
+		grep -v '^| verb \|^|---' | while IFS= read -r row; do
+		cell1=$(printf '%s' "$row" | cut -d'|' -f2 | sed 's/([^)]*)//g')
+		codes=$(printf '%s' "$row" | cut -d'|' -f3- | codes_of)
+		printf '%s\n' "$cell1" | tr ',' '\n' | sed 's/^ *//; s/ *$//' |
+			grep -v '^$' | while IFS= read -r v; do
+			printf '%s\t%s\n' "$v" "$codes"
+		done
+	done | sort
+}
+# the same from the banner's "exit codes:" block (continuation lines are
+# indented deeper; "bare form" is the spec's "bare wrap")
+banner_codes() {
+	sed -n "/^exit codes: each verb's own, by verb:\$/,/^\$/p" "$OUT" |
+		sed '1d;/^$/d' | awk '
+		/^  [^ ]/ { if (e != "") print e; e = substr($0, 3); next }
+		{ sub(/^ +/, " "); e = e $0 }
+		END { if (e != "") print e }' | while IFS= read -r e; do
+		codes=$(printf '%s' "${e#*:}" | codes_of)
+		printf '%s\n' "${e%%:*}" | tr ',' '\n' |
+			sed 's/^ *//; s/ *$//; s/^bare form$/bare wrap/' |
+			while IFS= read -r v; do
+			printf '%s\t%s\n' "$v" "$codes"
+		done
+	done | sort
+}
+SPEC="$(cd "$(dirname "$0")/../.." && pwd)/docs/SPEC-SANDBOX.md"
+
+t "help banner: its exit codes are SPEC §4's, verb by verb"
+run "$NS" help
+expect_rc 0
+spec_codes > "$OUT.spec"
+banner_codes > "$OUT.banner"
+[ "$(wc -l < "$OUT.spec")" -ge 10 ] || _fail "read too few rows of §4: $(cat "$OUT.spec")"
+grep -q '^bare wrap	0-124 125 126 127 128+N 137 $' "$OUT.spec" ||
+	_fail "the bare wrap's row of §4 was not read: $(cat "$OUT.spec")"
+if ! diff -u "$OUT.spec" "$OUT.banner" > "$OUT.diff"; then
+	_fail "banner and SPEC §4 differ (- spec, + banner):
+$(cat "$OUT.diff")"
+fi
+rm -f "$OUT.spec" "$OUT.banner" "$OUT.diff"
+# 126 is only ever the command's own (§4), never the tool's
+expect_out "126 only as the\$"
+expect_no_out '126 could not'
+
 t "-h, --help and help <unknown> print the banner"
 for a in -h --help "help nothing"; do
 	run "$NS" $a

@@ -1,5 +1,6 @@
 #!/bin/bash
-# t_cli_verbs.sh -- policy, probe and probe-step (reference sections 4-6).
+# t_cli_verbs.sh -- policy, probe and probe-step (reference sections 4-6), and
+# the egress verbs' argument handling (what needs no root and no network).
 source "$(dirname "$0")/lib.sh"
 
 world() {
@@ -150,7 +151,8 @@ rm -rf "$C"
 # ---- probe-step ---------------------------------------------------------
 t "probe-step by hand: no fd 3"
 world
-run "$NS" probe-step 00112233445566778899aabbccddeeff write_outside "$D/side"
+# fd 3 closed: whoever runs the suite may hold one (flock's lock does)
+run bash -c "exec 3<&-; exec '$NS' probe-step 00112233445566778899aabbccddeeff write_outside '$D/side'"
 expect_rc 2
 expect_err '^PROBE REFUSED reason=probe_step_not_a_child: .*\(no descriptor 3\); nothing was opened'
 expect_absent "$D/side"
@@ -182,3 +184,70 @@ expect_err 'probe_step_not_a_child: .*takes <nonce> <name> <path>'
 run "$NS" probe-step 00 write_outside relative
 expect_rc 2
 expect_err 'not absolute'
+
+# ---- egress: flags per sub-verb, file sizes ---------------------------
+t "egress apply --uid: bad_flag naming apply's flags, exit 2, nothing applied"
+D=$(newdir)
+printf 'not a plan\n' > "$D/plan"
+run "$NS" egress apply --uid 5 --plan "$D/plan" --run r1
+expect_rc 2
+expect_err '^EGRESS REFUSED reason=bad_flag: --uid is not a flag of egress apply; the flags of egress apply are --plan, --run; run: nova-sandbox egress apply -h$'
+expect_no_err 'EGRESS (OK|STEP)'
+expect_no_err 'bad_plan|invariant'
+
+t "egress: every sub-verb refuses the flags of the others, all at once"
+run "$NS" egress plan --live --plan x --run r1
+expect_rc 2
+expect_err '^EGRESS REFUSED reason=bad_flag: --live is not a flag of egress plan; the flags of egress plan are --bench-cidr, --model-host, --out, --policy, --resolver, --run, --uid, --veth; '
+expect_err '^EGRESS REFUSED reason=bad_flag: --plan is not a flag of egress plan; '
+expect_no_err 'reason=(no_command|bad_policy|bad_resolver)'
+run "$NS" egress check --uid=5 --veth v0 --bench-cidr 198.51.100.0/24 --plan x
+expect_rc 2
+expect_eq "$(grep -c '^EGRESS REFUSED reason=bad_flag: --[a-z-]* is not a flag of egress check; the flags of egress check are --live, --plan, --run; run: nova-sandbox egress check -h$' "$ERR")" 3 "bad_flag lines"
+run "$NS" egress drop --plan x --out y --run r1
+expect_rc 2
+expect_err '^EGRESS REFUSED reason=bad_flag: --plan is not a flag of egress drop; the flags of egress drop are --run; '
+expect_err '^EGRESS REFUSED reason=bad_flag: --out is not a flag of egress drop; '
+expect_no_err 'EGRESS OK'
+
+t "egress: an unknown flag names the sub-verb's flags and the nearest, once"
+run "$NS" egress check --plna x --live --run r1
+expect_rc 2
+expect_err '^EGRESS REFUSED reason=bad_flag: unknown flag --plna; the flags of egress check are --live, --plan, --run; did you mean --plan\?; run: nova-sandbox egress check -h$'
+expect_no_err 'unexpected argument'
+run "$NS" egress plan --resolvr 192.0.2.1
+expect_err 'reason=bad_flag: unknown flag --resolvr; the flags of egress plan are .*; did you mean --resolver\?'
+
+t "egress: a policy file over 1 MiB is refused saying 1 MiB, a plan over 16 MiB saying 16 MiB"
+D=$(newdir)
+truncate -s $((1024 * 1024 + 1)) "$D/big.txt"
+run "$NS" egress plan --run r1 --policy "$D/big.txt" --model-host m.example --resolver 192.0.2.1 --uid 5 --out "$D/p"
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=bad_policy: $D/big.txt: cannot be read: not a regular file of at most 1 MiB\$"
+expect_no_err '16 MiB'
+expect_absent "$D/p"
+truncate -s $((16 * 1024 * 1024 + 1)) "$D/big.plan"
+run "$NS" egress check --plan "$D/big.plan"
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=bad_plan: --plan $D/big.plan cannot be read: not a regular file of at most 16 MiB\$"
+
+t "egress check --plan: an accept widened to /0 (or host bits) is allow_any, exit 1"
+D=$(newdir)
+plan() {
+	printf 'table inet nova_egress_t1 {\n\tchain output {\n'
+	printf '\t\ttype filter hook output priority filter; policy accept;\n'
+	printf '\t\tmeta skuid 1 ip daddr 169.254.169.254 drop\n'
+	printf '\t\tmeta skuid 1 %s tcp dport 443 accept\n' "$1"
+	printf '\t\tmeta skuid 1 drop\n\t}\n}\n'
+}
+plan "ip daddr 192.0.2.1" > "$D/ok.nft"
+run "$NS" egress check --plan "$D/ok.nft"
+expect_rc 0
+expect_err '^EGRESS CHECK table=nova_egress_t1 chains=1 rules=3 allow=1 deny=2$'
+for a in "ip daddr 0.0.0.0/0" "ip6 daddr ::/0" "ip daddr 192.0.2.1/24"; do
+	plan "$a" > "$D/wide.nft"
+	run "$NS" egress check --plan "$D/wide.nft"
+	expect_rc 1
+	expect_err '^EGRESS REFUSED reason=allow_any: line 5: an accept names exactly ONE address'
+	expect_no_err 'bad_rule'
+done

@@ -34,6 +34,15 @@ egress_cleanup() {
 }
 trap 'egress_cleanup; _cleanup' EXIT
 nx() { local n=$1; shift; ip netns exec "$n" "$@"; }
+# a server in namespace $1, in the background: $! is the server itself
+# (ip execs it; through the nx function $! would be a subshell, and
+# killing that left the server running), holding none of the suite's
+# descriptors above 2 (a lock inherited from flock would stay held)
+serve_bg() {
+	local n=$1; shift
+	ip netns exec "$n" "$@" </dev/null >/dev/null 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+	PIDS+=($!)
+}
 
 D=$(newdir)
 chmod 700 "$D"
@@ -60,24 +69,19 @@ nx $BN ip r add default via 192.0.2.130; nx $BN ip -6 r add default via fd00:2::
 nx $W ip r add 203.0.113.0/24 via 192.0.2.129; nx $W ip -6 r add fd00:1::/64 via fd00:2::1
 nx $BN sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
 
-# ip netns exec directly, not the nx function: a backgrounded function is
-# a subshell, $! its pid, and killing it left the servers running (holding
-# every inherited descriptor, the integration lock's included)
-ip netns exec $W "$P" serve 192.0.2.10/443/tcp 192.0.2.10/80/tcp 192.0.2.11/443/tcp \
+serve_bg $W "$P" serve 192.0.2.10/443/tcp 192.0.2.10/80/tcp 192.0.2.11/443/tcp \
 	192.0.2.12/443/tcp 192.0.2.13/443/tcp fd00:9::10/443/tcp fd00:9::11/443/tcp \
 	fd00:9::13/443/tcp 198.51.100.130/443/tcp 169.254.169.254/443/tcp \
-	192.0.2.10/5353/udp 192.0.2.11/53/udp >/dev/null 2>&1 &
-PIDS+=($!)
-ip netns exec $BN "$P" serve 0.0.0.0/8443/tcp ::/8443/tcp >/dev/null 2>&1 &
-PIDS+=($!)
-ip netns exec $W dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
+	192.0.2.10/5353/udp 192.0.2.11/53/udp
+serve_bg $BN "$P" serve 0.0.0.0/8443/tcp ::/8443/tcp
+serve_bg $W dnsmasq --keep-in-foreground --conf-file=/dev/null --no-resolv --no-hosts \
 	--bind-interfaces --listen-address=198.51.100.53 --port=53 --user=root \
 	--pid-file= --host-record=github.com,192.0.2.10,fd00:9::10 \
 	--host-record=api.github.com,192.0.2.10,fd00:9::10 \
 	--host-record=objects.githubusercontent.com,192.0.2.12,fd00:9::10 \
 	--host-record=api.anthropic.com,192.0.2.13,fd00:9::13 \
-	--host-record=evil.example.org,127.0.0.1,::1 >/dev/null 2>&1 &
-PIDS+=($!)
+	--host-record=api.openai.com,192.0.2.11 \
+	--host-record=evil.example.org,127.0.0.1,::1
 for i in $(seq 1 50); do
 	nx $BN "$P" tcp 192.0.2.10 80 200 >/dev/null && nx $BN "$P" tcp 127.0.0.1 8443 200 >/dev/null &&
 		nx $BN "$P" udp 198.51.100.53 53 200 >/dev/null && nx $C "$P" tcp fd00:9::10 443 500 >/dev/null && break
@@ -135,6 +139,8 @@ one_mode() {
 	expect_rc 0
 	expect_err "^EGRESS STEP name=resolve state=start$"
 	expect_err "^EGRESS PLAN run=$run allow=[0-9]+ deny=[0-9]+ names=github.com,api.github.com,objects.githubusercontent.com,api.anthropic.com$"
+	expect_err "^EGRESS NOTE $POL names api.openai.com, which this run does not pin: a run allows the base names and --model-host only$"
+	expect_no_err 'EGRESS NOTE .*AAAA failed'
 	expect_eq "$(stat -c %a "$D/$run.nft")" 600 "plan mode"
 	run nx $BN nft -c -f "$D/$run.nft"
 	expect_rc 0
@@ -203,6 +209,24 @@ run nx $BN "$NS" egress plan --run e2e_bad --policy "$D/pol.txt" --model-host ev
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=bad_address: evil.example.org resolved to 127.0.0.1, inside a denied range \(loopback\)"
 expect_absent "$D/bad.nft"
+
+t "plan: a name whose AAAA the resolver refuses is pinned by its A, with a NOTE"
+# dnsmasq answers AAAA REFUSED for a host record with no IPv6 address
+run nx $BN "$NS" egress plan --run e2e_v4 --policy "$POL" --model-host api.openai.com \
+	--resolver 198.51.100.53 --uid $U --out "$D/v4.nft"
+expect_rc 0
+expect_err "^EGRESS NOTE api.openai.com: AAAA failed \(the resolver answered REFUSED\); only its A addresses are pinned$"
+expect_err "^EGRESS NOTE $POL names api.anthropic.com, which this run does not pin"
+expect_err "^EGRESS PLAN run=e2e_v4 .*names=github.com,api.github.com,objects.githubusercontent.com,api.openai.com$"
+grep -q "^# pin api.openai.com 192.0.2.11\$" "$D/v4.nft" || _fail "api.openai.com is not pinned to its A alone"
+grep -q "ip daddr 192.0.2.11 tcp dport 443 accept\$" "$D/v4.nft" || _fail "no accept for 192.0.2.11"
+# control: a name the resolver does not know at all is still resolve_failed
+sed 's/^api.openai.com$/nowhere.example.net/' "$POL" > "$D/pol2.txt"
+run nx $BN "$NS" egress plan --run e2e_nx --policy "$D/pol2.txt" --model-host nowhere.example.net \
+	--resolver 198.51.100.53 --uid $U --out "$D/nx.nft"
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=resolve_failed: nowhere.example.net: A: [^;]+; AAAA: "
+expect_absent "$D/nx.nft"
 
 t "plan --out on a full filesystem fails midway, leaves no temporary, keeps the old plan"
 # an 8 KiB tmpfs in a private mount namespace (gone with it): the old plan

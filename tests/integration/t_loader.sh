@@ -62,6 +62,22 @@ expect_out '^MODULE role=wall file=unavailable.so path=[^ ]+ name=unavailable .*
 expect_out '^MODULE role=wall file=unresolved_symbol.so available=no refused=not_loadable why=.*ns_fixture_no_such_function'
 expect_out "^MODULES OK platform=linux config=$C moduledir=$FIX wall=none\$"
 
+t "a module built for another machine is said so, not 'No such file'"
+D=$(newdir)
+C=$(conf machine.conf "[nova-sandbox]
+moduledir = $FIX
+[linux]
+wall = other_machine.so
+")
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 1
+expect_out '^MODULE role=wall file=other_machine.so available=no refused=wrong_machine why=not a module for this machine \(ELF machine [a-z0-9-]+, this machine [a-z0-9-]+\)$'
+expect_no_out 'No such file'
+wrap "$C" "$D"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $FIX/other_machine.so refused \(wrong_machine\): not a module for this machine \(ELF machine "
+expect_absent "$D/ran"
+
 t "control: a config naming a working wall runs the command"
 D=$(newdir)
 C=$(conf leaky.conf "[nova-sandbox]
@@ -160,6 +176,34 @@ run env NOVA_SANDBOX_CONFIG="$T" "$NS" modules
 rm -f "$T"
 expect_rc 2
 expect_err 'reason=bad_config: .*bad ownership or modes for directory /tmp '
+
+t "a [section:key] header is bad_config with file:line in every verb, no crash"
+C=$(conf colon.conf "[landlock]
+[landlock:x]
+")
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 2
+expect_err "^MODULES REFUSED reason=bad_config: $C:2: section \[landlock:x\] has a ':'; "
+for v in version check policy reap; do
+	run env NOVA_SANDBOX_CONFIG="$C" "$NS" $v
+	[ "$RC" -lt 128 ] || _fail "$v died of signal $((RC - 128))"
+done
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" policy
+expect_err "reason=bad_config: $C:2: section \[landlock:x\]"
+D=$(newdir)
+wrap "$C" "$D"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_config: $C:2: section \[landlock:x\] has a ':'"
+expect_absent "$D/ran"
+
+t "a NUL byte in the config is named with file:line, at a line's start too"
+C=$(conf nul.conf "")
+printf '[linux]\nwall = landlock.so\n\0x = 1\nwall2 = a\0b\n' > "$C"
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 2
+expect_err "^MODULES REFUSED reason=bad_config: $C:3: a NUL byte at column 1; a config is text, with no NUL bytes\$"
+expect_err "^MODULES REFUSED reason=bad_config: $C:4: a NUL byte at column 10; "
+expect_no_err "too long"
 
 t "an explicit config that does not exist is refused, not defaulted"
 run env NOVA_SANDBOX_CONFIG="$STAGE/absent.conf" "$NS" modules

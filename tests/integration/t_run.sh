@@ -29,7 +29,9 @@ tool() {
 
 # Start the tool in the background (stderr to $ERR); $BG is its pid.
 tool_bg() {
-	if [ "$MODE" = user ]; then
+	# as an ordinary user the suite is already the user (setpriv
+	# --clear-groups needs root)
+	if [ "$MODE" = user ] && [ "$(id -u)" = 0 ]; then
 		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- \
 			env PATH=/usr/bin:/bin "$NS" run "$@" >"$OUT" 2>"$ERR" </dev/null &
 	else

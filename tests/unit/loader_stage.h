@@ -98,12 +98,12 @@ stage_path(const char *rel)
 	return b;
 }
 
+/* n bytes, NULs included */
 static inline int
-stage_write(const char *rel, const char *text, mode_t mode)
+stage_write_bytes(const char *rel, const char *text, size_t n, mode_t mode)
 {
 	const char *p = stage_path(rel);
 	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	size_t n = strlen(text);
 
 	if (fd < 0)
 		return -1;
@@ -113,6 +113,12 @@ stage_write(const char *rel, const char *text, mode_t mode)
 	}
 	close(fd);
 	return chmod(p, mode);
+}
+
+static inline int
+stage_write(const char *rel, const char *text, mode_t mode)
+{
+	return stage_write_bytes(rel, text, strlen(text), mode);
 }
 
 static inline int

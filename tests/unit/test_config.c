@@ -266,6 +266,69 @@ test_duplicate_key(void)
 		  "set twice (first at line 2); set it once")));
 }
 
+/* iniparser keeps "[a:b]" as the key "b" of [a] with no value: a colon
+ * header once crashed every verb (strdup(NULL)).  Each is bad_config at
+ * its line, in a module's section, a platform's and one nobody names. */
+static void
+test_colon_header(void)
+{
+	CU_ASSERT_EQUAL(load_text("c1.conf", "[landlock]\n[landlock:x]\n"), 1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT(has_refusal(want("c1.conf", ":2: section [landlock:x] has "
+		  "a ':'; a section name is [nova-sandbox], a platform or a "
+		  "module's stem, with no ':'")));
+	CU_ASSERT_EQUAL(load_text("c2.conf", "[linux]\nwall = a.so\n"
+				  "[linux:wall]\n[a]\nk = v\n [ A:k ] \n"), 1);
+	CU_ASSERT_EQUAL(r.n, 2);
+	CU_ASSERT(refusal_has(":3: section [linux:wall] has a ':';"));
+	CU_ASSERT(refusal_has(":6: section [a:k] has a ':';"));
+	/* the key of the colon section does not shadow the real one */
+	CU_ASSERT_EQUAL(load_text("c3.conf", "[landlock]\nx = 1\n"
+				  "[landlock:x]\ny = 2\n"), 1);
+	CU_ASSERT(refusal_has(":3: section [landlock:x] has a ':';"));
+	/* a colon header with no section before it */
+	CU_ASSERT_EQUAL(load_text("c4.conf", "[:]\n"), 1);
+	CU_ASSERT(refusal_has(":1: section [:] has a ':';"));
+	/* control: the same file without the colon header loads */
+	CU_ASSERT_EQUAL(load_text("c5.conf", "[landlock]\nx = 1\n"), 0);
+	CU_ASSERT_EQUAL(r.n, 0);
+}
+
+/* A NUL byte anywhere in a line is said, with its line: at the start
+ * iniparser skipped the line silently, mid-line it said "too long". */
+static void
+test_nul_bytes(void)
+{
+	static const char start[] = "[linux]\nwall = a.so\n\0x = 1\n";
+	static const char mid[] = "[linux]\nwall = a.so\0junk\n";
+	static const char two[] = "[linux]\nk\0ey = 3\n\n[a]\0\n";
+
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_write_bytes("z1.conf", start,
+						sizeof(start) - 1, 0644), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("z1.conf"), stage_exe(), &cfg,
+				    &r), 1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT(has_refusal(want("z1.conf", ":3: a NUL byte at column 1; "
+		  "a config is text, with no NUL bytes")));
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_write_bytes("z2.conf", mid,
+						sizeof(mid) - 1, 0644), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("z2.conf"), stage_exe(), &cfg,
+				    &r), 1);
+	CU_ASSERT_EQUAL(r.n, 1);
+	CU_ASSERT(has_refusal(want("z2.conf", ":2: a NUL byte at column 12; "
+		  "a config is text, with no NUL bytes")));
+	reset();
+	CU_ASSERT_EQUAL_FATAL(stage_write_bytes("z3.conf", two,
+						sizeof(two) - 1, 0644), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path("z3.conf"), stage_exe(), &cfg,
+				    &r), 1);
+	CU_ASSERT_EQUAL(r.n, 2);
+	CU_ASSERT(refusal_has(":2: a NUL byte at column 2;"));
+	CU_ASSERT(refusal_has(":4: a NUL byte at column 4;"));
+}
+
 static void
 test_bad_values(void)
 {
@@ -471,6 +534,8 @@ main(void)
 		{ "key outside a section", test_sectionless_key },
 		{ "duplicate key", test_duplicate_key },
 		{ "bad module entries", test_bad_values },
+		{ "a ':' in a section header", test_colon_header },
+		{ "NUL bytes said with file:line", test_nul_bytes },
 		{ "moduledir must be an absolute existing dir",
 		  test_moduledir },
 		{ "group/world-writable file refused", test_unsafe_file_mode },

@@ -5,10 +5,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -220,6 +222,59 @@ test_audit_tampered_forms(void)
 			fprintf(stderr, "\n  case %zu: wanted %s\n", i, tampered[i].token);
 			CU_FAIL("tampered form not caught");
 		}
+		refusals_free(&r);
+	}
+}
+
+/* An accept widened to a prefix the grammar does not write (/0, or host
+ * bits set) is allow_any at its line, not "bad_rule: cannot be read". */
+static void
+test_audit_widened_accepts(void)
+{
+	static const struct {
+		const char *rule;
+		const char *token;
+	} cases[] = {
+		{ "meta skuid 1 ip daddr 0.0.0.0/0 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip6 daddr ::/0 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip daddr 192.0.2.10/24 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip daddr 192.0.2.10/31 udp dport 53 accept", "allow_any" },
+		{ "meta skuid 1 ip6 daddr fd00:9::10/64 tcp dport 443 accept", "allow_any" },
+		{ "meta skuid 1 ip daddr 10.1.2.3/0 tcp dport 443 accept", "allow_any" },
+		/* controls: what is not a readable prefix stays unreadable */
+		{ "meta skuid 1 ip daddr 0.0.0.0/33 tcp dport 443 accept", "bad_rule" },
+		{ "meta skuid 1 ip daddr 0.0.0.0/x tcp dport 443 accept", "bad_rule" },
+		{ "meta skuid 1 ip daddr 0.0.0.0/0 counter accept", "bad_rule" },
+		/* a widened drop is not a rule the plan can hold */
+		{ "meta skuid 1 ip daddr 0.0.0.0/0 drop", "bad_rule" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct refusals r = {0};
+		struct egress_audit a;
+		char text[1024], want[64];
+		int hit = 0, other = 0;
+
+		snprintf(text, sizeof(text), HEAD MD "\t\t%s\n" TAIL,
+			 cases[i].rule);
+		snprintf(want, sizeof(want), "line 5: ");
+		egress_audit(text, strlen(text), &a, &r);
+		for (size_t k = 0; k < r.n; k++) {
+			if (strcmp(r.v[k].reason, cases[i].token) == 0 &&
+			    strncmp(r.v[k].text, want, strlen(want)) == 0)
+				hit = 1;
+			else
+				other = 1;
+		}
+		if (!hit || other) {
+			fprintf(stderr, "\n  %s: wanted only %s at line 5, got",
+				cases[i].rule, cases[i].token);
+			for (size_t k = 0; k < r.n; k++)
+				fprintf(stderr, "\n    %s: %s", r.v[k].reason,
+					r.v[k].text);
+			fprintf(stderr, "\n");
+		}
+		CU_ASSERT(hit && !other);
 		refusals_free(&r);
 	}
 }
@@ -514,6 +569,165 @@ write_capped(const char *path, size_t len)
 	    WEXITSTATUS(st) : -1;
 }
 
+/* A fake resolver on sv[1]: answers `count` queries, each by its type:
+ * rcode_a / rcode_aaaa (0: one address of that family, else that rcode
+ * with no record). */
+static pid_t
+fake_resolver(int fd, int count, int rcode_a, int rcode_aaaa)
+{
+	struct timeval tv = { 2, 0 };
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	/* a query that never comes (the asker gave up) ends the fake */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	for (int i = 0; i < count; i++) {
+		unsigned char q[300], a[600];
+		ssize_t k = recv(fd, q, sizeof(q), 0);
+		size_t al, qo = 12;
+		int qtype, rc;
+
+		if (k < 0)
+			_exit(0);
+		if (k < 17)
+			_exit(1);
+		while (qo < (size_t)k && q[qo] != 0)
+			qo += (size_t)q[qo] + 1;
+		qtype = q[qo + 2];
+		rc = qtype == 1 ? rcode_a : rcode_aaaa;
+		al = reply(a, (unsigned)q[0] << 8 | q[1], "github.com", qtype, 1);
+		a[3] = (unsigned char)(0x80 | rc);
+		if (rc == 0)
+			al = qtype == 1 ? rr(a, al, NULL, 1, v4a, 4)
+					: rr(a, al, NULL, 28, v6a, 16);
+		if (send(fd, a, al, 0) < 0)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* One family answered with addresses and the other refused: the answer
+ * is pinned and the refusal is a note naming that family; both failing
+ * is still a failure (resolve_failed), naming both. */
+static void
+test_dns_one_family_refused(void)
+{
+	static const struct {
+		int rc_a, rc_aaaa, ret;
+		size_t n;
+		int fam;
+		const char *why;
+	} cases[] = {
+		{ 0, 5, 0, 1, 4, "AAAA failed (the resolver answered REFUSED); "
+		  "only its A addresses are pinned" },
+		{ 5, 0, 0, 1, 6, "A failed (the resolver answered REFUSED); "
+		  "only its AAAA addresses are pinned" },
+		{ 2, 0, 0, 1, 6, "A failed (the resolver answered SERVFAIL); " },
+		{ 5, 5, -1, 0, 0, "A: the resolver answered REFUSED; AAAA: "
+		  "the resolver answered REFUSED" },
+		{ 0, 0, 0, 2, 4, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ns_egress_addr out[4];
+		char *why = NULL;
+		size_t n = 9;
+		int sv[2], st, ret;
+		pid_t pid;
+
+		CU_ASSERT_EQUAL_FATAL(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC,
+						 0, sv), 0);
+		pid = fake_resolver(sv[1], 2, cases[i].rc_a, cases[i].rc_aaaa);
+		CU_ASSERT_FATAL(pid >= 0);
+		ret = egress_dns_resolve(sv[0], "github.com", 10000, out, 4, &n,
+					 &why);
+		if (ret != cases[i].ret || n != cases[i].n ||
+		    (cases[i].why == NULL) != (why == NULL) ||
+		    (why && strstr(why, cases[i].why) == NULL))
+			fprintf(stderr, "\n  case %zu: ret %d n %zu why %s\n", i,
+				ret, n, why ? why : "-");
+		CU_ASSERT_EQUAL(ret, cases[i].ret);
+		CU_ASSERT_EQUAL(n, cases[i].n);
+		if (cases[i].n > 0)
+			CU_ASSERT_EQUAL(out[0].fam, cases[i].fam);
+		if (cases[i].why == NULL) {
+			CU_ASSERT_PTR_NULL(why);
+		} else {
+			CU_ASSERT(why != NULL && strstr(why, cases[i].why) != NULL);
+		}
+		free(why);
+		CU_ASSERT(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+			  WEXITSTATUS(st) == 0);
+		close(sv[0]);
+		close(sv[1]);
+	}
+}
+
+/* A lookup seam that answers A only and says why AAAA is missing. */
+static int
+v4_only_lookup(void *ctx, const struct ns_egress_addr *res, const char *name,
+	       struct ns_egress_addr *out, size_t max, size_t *n, char **why)
+{
+	(void)ctx; (void)res; (void)max; (void)name;
+	*n = 0;
+	ns_egress_parse_addr("192.0.2.10", 0, &out[(*n)++]);
+	*why = strdup("AAAA failed (the resolver answered REFUSED); only its "
+		      "A addresses are pinned");
+	return 0;
+}
+
+/* The plan: names of the policy file that are not pinned are each said
+ * in a note; a family note from the seam is kept, naming the host. */
+static void
+test_plan_notes(void)
+{
+	struct egress_plan p;
+	struct refusals r = {0};
+	struct egress_input in;
+	static const char *pol = "github.com\napi.github.com\n"
+		"objects.githubusercontent.com\napi.anthropic.com\n"
+		"evil.example.org\nextra.example.com\n";
+
+	memset(&p, 0, sizeof(p));
+	CU_ASSERT_EQUAL(build("4242", NULL, "api.anthropic.com", &p, &r), 0);
+	CU_ASSERT_EQUAL(r.n, 0);
+	CU_ASSERT_EQUAL_FATAL(p.notes.n, 1);
+	CU_ASSERT_STRING_EQUAL(p.notes.v[0], "egress.txt names evil.example.org, "
+			       "which this run does not pin: a run allows the "
+			       "base names and --model-host only");
+	CU_ASSERT(strstr(p.text.s, "evil.example.org") == NULL);
+	egress_plan_free(&p);
+	/* control: the model host itself is not left out */
+	memset(&p, 0, sizeof(p));
+	CU_ASSERT_EQUAL(build("4242", NULL, "evil.example.org", &p, &r), 1);
+	for (size_t i = 0; i < p.notes.n; i++)
+		CU_ASSERT(strstr(p.notes.v[i], "evil.example.org") == NULL);
+	egress_plan_free(&p);
+	refusals_free(&r);
+	/* two left out, and a family note per pinned name */
+	memset(&in, 0, sizeof(in));
+	memset(&p, 0, sizeof(p));
+	in.run = "t1";
+	in.policy_path = "egress.txt";
+	egress_parse_policy("egress.txt", pol, strlen(pol), &in.names, &r);
+	in.model_host = "api.anthropic.com";
+	ns_egress_parse_addr("198.51.100.53", 0, &in.resolver);
+	in.uid = "1";
+	in.lookup = v4_only_lookup;
+	CU_ASSERT_EQUAL(egress_build(&in, &p, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(p.notes.n, 6);
+	CU_ASSERT(strstr(p.notes.v[0], "names evil.example.org,") != NULL);
+	CU_ASSERT(strstr(p.notes.v[1], "names extra.example.com,") != NULL);
+	CU_ASSERT_STRING_EQUAL(p.notes.v[2], "github.com: AAAA failed (the "
+			       "resolver answered REFUSED); only its A "
+			       "addresses are pinned");
+	CU_ASSERT(strncmp(p.notes.v[5], "api.anthropic.com: AAAA", 23) == 0);
+	egress_plan_free(&p);
+	strv_free(&in.names);
+	refusals_free(&r);
+}
+
 static void
 test_write_plan(void)
 {
@@ -574,11 +788,16 @@ main(void)
 		{ "plan refusals", test_plan_refusals },
 		{ "policy grammar", test_policy_grammar },
 		{ "audit tampered forms", test_audit_tampered_forms },
+		{ "audit: a widened accept is allow_any",
+		  test_audit_widened_accepts },
 		{ "rule grammar round trip", test_rule_roundtrip },
 		{ "dns wire", test_dns_wire },
 		{ "dns: the question must echo the query", test_dns_question_must_echo },
 		{ "dns: foreign-name records, CNAME chain", test_dns_foreign_records },
 		{ "dns: wrong id ignored, not re-sent", test_dns_wrong_id_no_resend },
+		{ "dns: one family refused is pinned with a note",
+		  test_dns_one_family_refused },
+		{ "plan: left-out names and family notes", test_plan_notes },
 		{ "write plan: all or nothing", test_write_plan },
 		{ NULL, NULL },
 	};

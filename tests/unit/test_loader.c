@@ -4,6 +4,7 @@
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,50 @@ test_refusal_fixtures(void)
 		    "module name is not 1 to 32 of [a-z0-9_-]");
 	expect_load("unresolved_symbol.so", NS_ROLE_WALL, LOAD_NOT_LOADABLE,
 		    "ns_fixture_no_such_function");
+}
+
+/* A copy of leaky_wall.so in the stage with the byte at `off` set to v. */
+static void
+stage_patched(const char *rel, long off, unsigned char v)
+{
+	char src[STAGE_MAX * 2];
+	int fd;
+
+	snprintf(src, sizeof(src), "%s/leaky_wall.so", stage_fixtures());
+	CU_ASSERT_EQUAL_FATAL(stage_copy(src, rel, 0644), 0);
+	fd = open(stage_path(rel), O_WRONLY | O_CLOEXEC);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(pwrite(fd, &v, 1, off), 1);
+	close(fd);
+}
+
+/* A module built for another machine is refused on its ELF header, read
+ * from the open descriptor, before dlopen (which said "No such file or
+ * directory" for it).  The control: the unpatched wall loads. */
+static void
+test_other_machine(void)
+{
+	char abs[STAGE_MAX * 2];
+
+	snprintf(abs, sizeof(abs), "%s/leaky_wall.so", stage_fixtures());
+	expect_load(abs, NS_ROLE_WALL, LOAD_OK, NULL);
+#if defined(__x86_64__)
+	expect_load("other_machine.so", NS_ROLE_WALL, LOAD_WRONG_MACHINE,
+		    "not a module for this machine (ELF machine aarch64, "
+		    "this machine x86-64)");
+	stage_patched("class32.so", 4, 1);
+	expect_load(stage_path("class32.so"), NS_ROLE_WALL, LOAD_WRONG_MACHINE,
+		    "not a module for this machine (ELF machine x86-64 32-bit, "
+		    "this machine x86-64 64-bit)");
+	/* e_machine read in the file's own byte order: 62 << 8 */
+	stage_patched("bigend.so", 5, 2);
+	expect_load(stage_path("bigend.so"), NS_ROLE_WALL, LOAD_WRONG_MACHINE,
+		    "not a module for this machine (ELF machine 15872 "
+		    "big-endian, this machine x86-64 little-endian)");
+#else
+	expect_load("other_machine.so", NS_ROLE_WALL, LOAD_WRONG_MACHINE,
+		    "not a module for this machine (ELF machine ");
+#endif
 }
 
 static void
@@ -270,10 +315,10 @@ test_tokens(void)
 		"ok", "not_found", "not_regular", "unsafe_owner_or_mode",
 		"not_loadable", "no_entry", "bad_magic", "abi_major",
 		"abi_minor", "struct_too_small", "missing_op", "wrong_role",
-		"bad_name", "unavailable", "bad_option",
+		"bad_name", "unavailable", "bad_option", "wrong_machine",
 	};
 
-	for (int i = 0; i <= LOAD_BAD_OPTION; i++)
+	for (int i = 0; i <= LOAD_WRONG_MACHINE; i++)
 		CU_ASSERT_STRING_EQUAL(load_status_token((enum load_status)i),
 				       want[i]);
 	CU_ASSERT_STRING_EQUAL(load_status_token((enum load_status)99),
@@ -490,6 +535,7 @@ main(void)
 {
 	static const struct cu_case cases[] = {
 		{ "every refusal fixture", test_refusal_fixtures },
+		{ "a module for another machine", test_other_machine },
 		{ "dlerror names the real path",
 		  test_not_loadable_names_real_path },
 		{ "bare, absolute, relative names", test_finding },
