@@ -102,13 +102,14 @@ set_flag(const struct eflag *f, struct eargs *a, const char *v,
 static int
 one_word(int argc, char **argv, int *i, struct eargs *a, struct refusals *r)
 {
-	const char *w = argv[*i], *n = w + (w[1] == '-' ? 2 : 1);
-	const char *eq = strchr(n, '=');
+	const char *w = argv[*i], *n, *eq;
 	const struct eflag *f;
 
 	if (w[0] != '-' || w[1] == '\0')
 		return refusals_add(r, "no_command", "unexpected argument "
 				    "%.60s; run: nova-sandbox help egress", w);
+	n = w + (w[1] == '-' ? 2 : 1);
+	eq = strchr(n, '=');
 	f = find_flag(n, eq ? (size_t)(eq - n) : strlen(n));
 	if (f == NULL)
 		return refusals_add(r, "no_command", "unknown flag --%.*s; "
