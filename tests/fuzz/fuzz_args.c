@@ -45,15 +45,14 @@ one_verb(size_t k, int argc, char **argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf, **argv;
-	int argc = fz_argv(data, size, &buf, &argv);
+	char **argv;
+	int argc = fz_argv(data, size, &argv);
 
 	for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++)
 		one_verb(k, argc, argv);
 	(void)args_wants_help(argc, argv);
 	for (int i = 0; i < argc; i++)
 		(void)args_nearest(ARGV_BARE, argv[i]);
-	free(argv);
-	free(buf);
+	fz_argv_free(argv);
 	return 0;
 }

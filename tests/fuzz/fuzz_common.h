@@ -38,42 +38,44 @@ fz_sink(void)
 	return f;
 }
 
-/* The input as a NUL-terminated copy (heap; the caller frees). */
-static inline char *
-fz_text(const uint8_t *data, size_t size)
-{
-	char *s = malloc(size + 1);
-
-	if (s == NULL)
-		abort();
-	memcpy(s, data, size);
-	s[size] = '\0';
-	return s;
-}
-
 /* Split the input on NUL bytes into words, as the kernel hands argv to
- * main: "a\0b\0c" and "a\0b\0c\0" are both {a, b, c}.  *buf owns the
- * bytes and *argv the pointers (argv[argc] is NULL); free both. */
+ * main: "a\0b\0c" and "a\0b\0c\0" are both {a, b, c}.  Each word is its
+ * own allocation of exactly its bytes and NUL, so a read past a word's end
+ * is caught by ASan (in one shared buffer it would land in the next word).
+ * Returns argc; argv[argc] is NULL; free with fz_argv_free. */
 static inline int
-fz_argv(const uint8_t *data, size_t size, char **buf, char ***argv)
+fz_argv(const uint8_t *data, size_t size, char ***argv)
 {
-	size_t n = 0, k = 0;
-	char *s = fz_text(data, size);
+	size_t n = 0, k = 0, i = 0;
 	char **v;
 
-	for (size_t i = 0; i < size; i++)
-		n += data[i] == '\0';
+	for (size_t j = 0; j < size; j++)
+		n += data[j] == '\0';
 	n += size > 0 && data[size - 1] != '\0';
 	v = calloc(n + 1, sizeof(*v));
 	if (v == NULL)
 		abort();
-	for (size_t i = 0; i < size && k < n; k++) {
-		v[k] = s + i;
-		i += strlen(s + i) + 1;
+	for (; k < n; k++) {
+		const uint8_t *nul = memchr(data + i, '\0', size - i);
+		size_t len = nul ? (size_t)(nul - (data + i)) : size - i;
+
+		v[k] = malloc(len + 1);
+		if (v[k] == NULL)
+			abort();
+		memcpy(v[k], data + i, len);
+		v[k][len] = '\0';
+		i += len + 1;
 	}
-	*buf = s;
 	*argv = v;
 	return (int)n;
+}
+
+static inline void
+fz_argv_free(char **argv)
+{
+	for (size_t k = 0; argv[k] != NULL; k++)
+		free(argv[k]);
+	free(argv);
 }
 
 #endif

@@ -21,8 +21,8 @@ static const char policy[] =
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf, **argv;
-	int argc = fz_argv(data, size, &buf, &argv);
+	char **argv;
+	int argc = fz_argv(data, size, &argv);
 	struct eargs a;
 	struct egress_input in;
 	struct sbuf pol = { 0 };
@@ -50,7 +50,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sbuf_free(&pol);
 	strv_free(&a.cidrs);
 	refusals_free(&r);
-	free(argv);
-	free(buf);
+	fz_argv_free(argv);
 	return 0;
 }

@@ -13,8 +13,8 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf, **argv;
-	int argc = fz_argv(data, size, &buf, &argv);
+	char **argv;
+	int argc = fz_argv(data, size, &argv);
 	struct run_args a;
 	struct refusals r = { 0 };
 
@@ -24,7 +24,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    "nova-sandbox help run", 0);
 	run_args_free(&a);
 	refusals_free(&r);
-	free(argv);
-	free(buf);
+	fz_argv_free(argv);
 	return 0;
 }
