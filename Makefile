@@ -5,6 +5,8 @@
 #   make check                unit suites + integration tests (see README)
 #   make check-unit           CUnit suites only
 #   make asan                 unit suites under ASan+UBSan (build-asan/)
+#   make fuzz                 libFuzzer harnesses (clang), each run
+#                             FUZZ_SECONDS from its seeds (build-fuzz/)
 #   make bench                benchmarks (figures, never assertions);
 #                             BEFORE=<builddir> adds another build, interleaved
 #   make install              PREFIX DESTDIR BINDIR LIBDIR MODULEDIR
@@ -151,6 +153,56 @@ asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
 		SAN='-fsanitize=address,undefined -fno-sanitize-recover=all' check-unit
 
+# ---- fuzzers: tests/fuzz/fuzz_<h>.c, libFuzzer + ASan/UBSan (clang) ----
+# `make fuzz` builds the host objects and every harness with clang into
+# build-fuzz/ and runs each for FUZZ_SECONDS from its seed corpus
+# tests/fuzz/corpus/<h>/ (FUZZ_ONLY="dns config" picks harnesses,
+# FUZZ_FLAGS adds libFuzzer flags).  See tests/fuzz/README.
+FUZZ_SECONDS ?= 30
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   ?=
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_ONLY  ?= $(FUZZ_NAMES)
+FUZZ_BIN   := $(FUZZ_ONLY:%=$(B)/tests/fuzz/fuzz_%)
+# a committed seed x.hex is hex text of bytes, x.argv one word a line
+# (joined with NUL bytes); any other seed is the input as it is
+FUZZ_SEED_SRC := $(foreach h,$(FUZZ_ONLY),$(wildcard tests/fuzz/corpus/$(h)/*))
+FUZZ_SEEDS := $(patsubst tests/fuzz/corpus/%,$(B)/fuzz-seeds/%,\
+	$(patsubst %.hex,%,$(patsubst %.argv,%,$(FUZZ_SEED_SRC))))
+# a harness that compiles a host file in (for its static parser) links
+# without that file's object
+FUZZ_OWN_egress_args := $(B)/obj/host/verb_egress.o
+
+fuzz:
+	rm -rf build-fuzz/fuzz-seeds
+	$(MAKE) B=build-fuzz CC=$(FUZZ_CC) OPT='-O1 -g -fno-omit-frame-pointer' \
+		SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all' \
+		fuzz-run
+
+fuzz-run: $(FUZZ_BIN) $(FUZZ_SEEDS)
+	@tests/fuzz/run.sh $(B) $(FUZZ_SECONDS) '$(FUZZ_FLAGS)' $(FUZZ_ONLY)
+
+$(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(HOST_DEFS) -I/usr/include/iniparser -Ihost -Iapi \
+		-fsanitize=fuzzer -o $@ $< \
+		$(filter-out $(FUZZ_OWN_$*),$(HOST_LIB_OBJ)) $(HOST_LIBS)
+
+$(B)/fuzz-seeds/%: tests/fuzz/corpus/%.hex
+	@mkdir -p $(@D)
+	@sed 's/#.*//' $< | tr -cd '0-9a-fA-F' | fold -w2 | while read -r x; do \
+		[ $${#x} = 2 ] || { echo "$<: odd number of hex digits" >&2; exit 1; }; \
+		printf "\\$$(printf %o 0x$$x)"; done > $@.tmp && mv $@.tmp $@
+
+$(B)/fuzz-seeds/%: tests/fuzz/corpus/%.argv
+	@mkdir -p $(@D)
+	@tr '\n' '\0' < $< > $@
+
+$(B)/fuzz-seeds/%: tests/fuzz/corpus/%
+	@mkdir -p $(@D)
+	@cp $< $@
+
 $(B)/tests/bench/%: tests/bench/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) -o $@ $<
@@ -191,11 +243,11 @@ install: $(B)/bin/nova-sandbox modules $(B)/nova-sandbox.pc
 	install -m 0644 docs/man/nova-sandbox.1 $(DESTDIR)$(MANDIR)/man1/
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 FORCE:
 .PHONY: all modules fixtures helpers escape check check-unit check-integration \
 	check-escape \
-	asan bench install clean FORCE
+	asan fuzz fuzz-run bench install clean FORCE
 
 -include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)

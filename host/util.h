@@ -33,7 +33,8 @@ int sbuf_add(struct sbuf *b, const char *s);
 int sbuf_addn(struct sbuf *b, const char *s, size_t n);
 int sbuf_addf(struct sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap);
+int sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 char *sbuf_take(struct sbuf *b); /* returns s ("" when empty), resets b */
 void sbuf_free(struct sbuf *b);
 

@@ -17,9 +17,12 @@ struct checkres {
 static int
 json_word(const char *w, int *on)
 {
-	const char *n = w[1] == '-' ? w + 2 : w + 1;
+	const char *n;
 
-	if (w[0] != '-' || strncmp(n, "json", 4) != 0)
+	if (w[0] != '-')
+		return 0;
+	n = w[1] == '-' ? w + 2 : w + 1;
+	if (strncmp(n, "json", 4) != 0)
 		return 0;
 	*on = 1;
 	if (n[4] == '\0')

@@ -165,15 +165,17 @@ static int
 one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
 	 struct refusals *r)
 {
-	const char *w = argv[*i], *n = w + (w[1] == '-' ? 2 : 1);
-	const char *eq = strchr(n, '=');
-	size_t len = eq ? (size_t)(eq - n) : strlen(n);
+	const char *w = argv[*i], *n, *eq;
+	size_t len;
 	const struct eflag *f;
 
 	if (w[0] != '-' || w[1] == '\0')
 		return refusals_add(r, "no_command", "unexpected argument "
 				    "%.60s; run: nova-sandbox egress %s -h",
 				    w, sub);
+	n = w + (w[1] == '-' ? 2 : 1);
+	eq = strchr(n, '=');
+	len = eq ? (size_t)(eq - n) : strlen(n);
 	f = find_flag(n, len);
 	if (f == NULL || !flag_of(f, sub)) {
 		/* its value, if it had one: one refusal, not two */

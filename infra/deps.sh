@@ -1,9 +1,12 @@
 #!/bin/sh
 # infra/deps.sh -- install the Debian 12 packages nova-sandbox builds and
-# tests with, only those missing.  Uses sudo when not root.
+# tests with, only those missing.  Uses sudo when not root.  `make fuzz`
+# needs clang and its libFuzzer/sanitizer runtimes (libclang-rt-dev, only a
+# Recommends of clang on Debian 12, so named here).
 set -eu
 PKGS="gcc make pkg-config libc6-dev libiniparser-dev libcunit1-dev \
-libnftnl-dev libmnl-dev bubblewrap util-linux passwd nftables dnsmasq-base iproute2"
+libnftnl-dev libmnl-dev bubblewrap util-linux passwd nftables dnsmasq-base iproute2 \
+clang libclang-rt-dev"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
