@@ -242,6 +242,18 @@ on_line(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 	}
 }
 
+/* How many of the n bytes at s are in set: strspn bounded by n (a plan
+ * line is not NUL-terminated). */
+static size_t
+span_n(const char *s, size_t n, const char *set)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] != '\0' && strchr(set, s[i]) != NULL)
+		i++;
+	return i;
+}
+
 /* The token after "daddr" in s (len bytes): its start and length. */
 static int
 daddr_token(const char *s, size_t len, size_t *at, size_t *n)
@@ -250,7 +262,7 @@ daddr_token(const char *s, size_t len, size_t *at, size_t *n)
 	int after = 0;
 
 	while (i < len) {
-		i += strspn(s + i, " \t");
+		i += span_n(s + i, len - i, " \t");
 		for (k = i; k < len && s[k] != ' ' && s[k] != '\t'; k++)
 			;
 		if (k == i)
@@ -285,7 +297,7 @@ read_widened(const char *s, size_t len, struct ns_egress_line *l)
 		return;
 	digits = (size_t)(s + at + n - slash - 1);
 	if (digits < 1 || digits > 3 ||
-	    strspn(slash + 1, "0123456789") < digits)
+	    span_n(slash + 1, digits, "0123456789") < digits)
 		return;
 	for (size_t i = 1; i <= digits; i++)
 		plen = plen * 10 + (slash[i] - '0');
