@@ -976,6 +976,18 @@ static const struct {
 	{ "NVIM_LISTEN_ADDRESS", SCRUB_EXACT },
 	{ "VSCODE_IPC_HOOK_CLI", SCRUB_EXACT },
 	{ "VSCODE_GIT_IPC_HANDLE", SCRUB_EXACT },
+	{ "EMACS_SOCKET_NAME", SCRUB_EXACT },
+	{ "SWAYSOCK", SCRUB_EXACT },            /* compositors: exec anything */
+	{ "I3SOCK", SCRUB_EXACT },
+	{ "HYPRLAND_INSTANCE_SIGNATURE", SCRUB_EXACT },
+	{ "NIRI_SOCKET", SCRUB_EXACT },
+	{ "WEZTERM_UNIX_SOCKET", SCRUB_EXACT }, /* terminals: spawn panes */
+	{ "ALACRITTY_SOCKET", SCRUB_EXACT },
+	{ "ZELLIJ", SCRUB_EXACT },
+	{ "ZELLIJ_SESSION_NAME", SCRUB_EXACT },
+	{ "PODMAN_HOST", SCRUB_EXACT },         /* container daemons */
+	{ "CONTAINERD_ADDRESS", SCRUB_EXACT },
+	{ "BUILDKIT_HOST", SCRUB_EXACT },
 };
 
 static int

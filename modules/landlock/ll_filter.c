@@ -3,7 +3,9 @@
  *   - a system call of another architecture: the process is killed (an
  *     x86_64 process could otherwise enter through the i386 or x32 tables,
  *     where the numbers below mean something else);
- *   - ioctl: TIOCSTI and TIOCLINUX (terminal injection), and the ioctls
+ *   - ioctl: TIOCSTI and TIOCLINUX (terminal injection), TIOCEXCL (an
+ *     exclusive caller's terminal refuses every later open of it, after
+ *     the run too), and the ioctls
  *     that set a file's flags, attributes, version, verity or encryption
  *     (owner-only, not Landlock rights: they work on a read-only fd, so on
  *     a --read file): EPERM;
@@ -104,7 +106,7 @@
 
 /* ioctl requests refused with EPERM (compared on the low 32 bits). */
 static const unsigned int refused_ioctls[] = {
-	TIOCSTI, TIOCLINUX,
+	TIOCSTI, TIOCLINUX, TIOCEXCL,
 	FS_IOC_SETFLAGS, LL_FS_IOC32_SETFLAGS,
 	FS_IOC_FSSETXATTR,
 	FS_IOC_SETVERSION, LL_FS_IOC32_SETVERSION,

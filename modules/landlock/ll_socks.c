@@ -58,6 +58,14 @@ static const struct {
 	{ NULL, "vscode-*.sock" },
 	{ NULL, "nvim*" },
 	{ "*/emacs*", "server" },
+	{ NULL, "sway-ipc.*" },          /* compositors: exec anything */
+	{ "*/i3", "ipc-socket.*" },
+	{ "*/hypr/*", ".socket*.sock" },
+	{ NULL, "niri.*.sock" },
+	{ "*/wezterm", "*" },            /* terminals: spawn panes */
+	{ NULL, "Alacritty-*.sock" },
+	{ "*/zellij/*", "*" },
+	{ NULL, "buildkitd.sock" },      /* container builders */
 };
 
 static struct ll_socks g_socks;

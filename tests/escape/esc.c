@@ -1118,6 +1118,20 @@ a_tiocsti(char **a)
 	return verdict(syscall(SYS_ioctl, 0, cmd, &c), "ioctl TIOCSTI");
 }
 
+/* TIOCEXCL makes the caller's terminal refuse every later open of it,
+ * after the run too.  Undone at once when it got through, so the harness's
+ * pty is left as it was. */
+static int
+a_tiocexcl(char **a)
+{
+	long rc = syscall(SYS_ioctl, 0, (unsigned long)TIOCEXCL);
+
+	(void)a;
+	if (rc == 0)
+		ioctl(0, TIOCNXCL);
+	return verdict(rc, "ioctl TIOCEXCL");
+}
+
 /* TIOCLINUX only does something on a virtual console; on a pty the tty
  * layer answers ENOTTY/EINVAL.  Reaching that answer is the power (on a
  * console it would paste); the filter answers EPERM before the driver. */
@@ -1290,6 +1304,7 @@ static const struct attack attacks[] = {
 	{ "ipc-leave", 2, a_ipc_leave },
 	{ "tiocsti", -1, a_tiocsti },
 	{ "tioclinux", -1, a_tioclinux },
+	{ "tiocexcl", 0, a_tiocexcl },
 	{ "tiocsti-i386", 0, a_tiocsti_i386 },
 	{ "tty-open", 0, a_tty_open },
 	{ "userns-mount", 3, a_userns_mount },

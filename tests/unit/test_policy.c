@@ -866,6 +866,9 @@ t_env(void)
 		"GNOME_KEYRING_CONTROL=/r/keyring", "DOCKER_HOST=unix:///d",
 		"TMUX=/tmp/tmux-1/default,1,0", "TMUX_PANE=%1",
 		"XDG_SESSION_TYPE=x11", "NOTIFY_SOCKET=/n", "DISPLAYX=keep4",
+		/* the red team's list: compositors, terminals, daemons */
+		"SWAYSOCK=/r/sway-ipc.1.2.sock", "PODMAN_HOST=unix:///p",
+		"WEZTERM_UNIX_SOCKET=/w", "EMACS_SOCKET_NAME=/e",
 		NULL,
 	};
 	static const char *want[] = {
@@ -877,10 +880,12 @@ t_env(void)
 	};
 	static const char *want_dropped[] = {
 		"BAR_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY",
-		"DOCKER_HOST", "FOO_AGENT_SOCK", "GNOME_KEYRING_CONTROL",
-		"GPG_AGENT_INFO", "KRB5CCNAME", "NOTIFY_SOCKET",
-		"SSH_AGENT_PID", "SSH_AUTH_SOCK", "TMUX", "WAYLAND_DISPLAY",
-		"XAUTHORITY", "XDG_RUNTIME_DIR", "X_AGENT_PID", NULL,
+		"DOCKER_HOST", "EMACS_SOCKET_NAME", "FOO_AGENT_SOCK",
+		"GNOME_KEYRING_CONTROL", "GPG_AGENT_INFO", "KRB5CCNAME",
+		"NOTIFY_SOCKET", "PODMAN_HOST", "SSH_AGENT_PID",
+		"SSH_AUTH_SOCK", "SWAYSOCK", "TMUX", "WAYLAND_DISPLAY",
+		"WEZTERM_UNIX_SOCKET", "XAUTHORITY", "XDG_RUNTIME_DIR",
+		"X_AGENT_PID", NULL,
 	};
 	struct strv out = {0}, dropped = {0};
 	size_t i;
@@ -891,7 +896,7 @@ t_env(void)
 	CU_ASSERT_EQUAL(out.n, 15);
 	for (i = 0; want_dropped[i] && i < dropped.n; i++)
 		CU_ASSERT_STRING_EQUAL(dropped.v[i], want_dropped[i]);
-	CU_ASSERT_EQUAL(dropped.n, 16);
+	CU_ASSERT_EQUAL(dropped.n, 20);
 	strv_free(&out);
 	strv_free(&dropped);
 }

@@ -544,6 +544,7 @@ p_ioctls_refused(void)
 {
 	static const unsigned long req[] = {
 		TIOCSTI, TIOCLINUX,
+		0x540c,     /* TIOCEXCL */
 		0x40086602, /* FS_IOC_SETFLAGS */
 		0x40046602, /* FS_IOC32_SETFLAGS */
 		0x401c5820, /* FS_IOC_FSSETXATTR */
@@ -897,19 +898,34 @@ setup(void)
 {
 	struct sembuf up = { 0, 1, 0 };
 	struct { long type; char c; } m = { 1, 'y' };
+	int ready[2];
+	char c;
 
+	if (pipe(ready) != 0)
+		return -1;
 	ctx.target = fork();
 	if (ctx.target < 0)
 		return -1;
 	if (ctx.target == 0) {
+		close(ready[0]);
 		drop_privileges();
 		/* dropping the uid cleared it; kcmp's control needs it */
 		prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L);
 		setpgid(0, 0);
+		/* the probes start only once the target is the test's user */
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		close(ready[1]);
 		for (;;)
 			pause();
 	}
+	close(ready[1]);
 	setpgid(ctx.target, ctx.target); /* no race with the child's own */
+	if (read(ready[0], &c, 1) != 1) {
+		close(ready[0]);
+		return -1;
+	}
+	close(ready[0]);
 	ctx.shm = shmget(IPC_PRIVATE, 4096, 0666);
 	ctx.msg = msgget(IPC_PRIVATE, 0666);
 	ctx.sem = semget(IPC_PRIVATE, 1, 0666);

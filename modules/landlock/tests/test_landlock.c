@@ -429,6 +429,10 @@ test_filter_ioctl(void)
 {
 	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioctl, 0, TIOCSTI), ERR(EPERM));
 	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioctl, 0, TIOCLINUX), ERR(EPERM));
+	/* exclusive mode on the caller's terminal outlives the run */
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioctl, 0, TIOCEXCL), ERR(EPERM));
+	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioctl, 0, TIOCEXCL | (1ULL << 40)),
+			ERR(EPERM));
 	/* CVE-2019-10063: the kernel drops the high half, so must we */
 	CU_ASSERT_EQUAL(verdict(0, X86, SYS_ioctl, 0,
 				TIOCSTI | (1ULL << 32)), ERR(EPERM));

@@ -93,7 +93,14 @@ test_kinds(void)
 		"/run/user/1/wayland-0", "/tmp/.X11-unix/X0",
 		"/tmp/tmux-1000/default", "/tmp/dbus-abcdef",
 		"/var/run/.heim_org.h5l.kcm-socket", "/run/pcscd/pcscd.comm",
-		"/home/u/.1password/agent.sock", NULL,
+		"/home/u/.1password/agent.sock",
+		/* compositors, terminals and daemons that run commands */
+		"/run/user/1/sway-ipc.1.77.sock", "/run/user/1/i3/ipc-socket.9",
+		"/run/user/1/hypr/abc/.socket.sock",
+		"/run/user/1/niri.wayland-1.9.sock",
+		"/run/user/1/wezterm/gui-sock-9", "/run/user/1/Alacritty-0-9.sock",
+		"/run/user/1/zellij/0.40/s", "/run/buildkit/buildkitd.sock",
+		NULL,
 	};
 	static const char *const no[] = {
 		"/run/systemd/journal/stdout", "/run/user/1/systemd/notify",
