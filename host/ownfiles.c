@@ -22,8 +22,8 @@ struct wroot {
 };
 
 struct own {
-	struct wroot roots[64];
-	size_t n_roots;
+	struct wroot *roots; /* every write root of the policy */
+	size_t n_roots, cap_roots;
 	uid_t uid;
 	struct refusals *r;
 	int nomem;
@@ -54,24 +54,53 @@ root_index(const struct own *o, const struct stat *st)
 	return -1;
 }
 
-static void
-add_root(struct own *o, const char *name)
+/* One write root, judged on the descriptor rule 5's walk opened (the one
+ * the Landlock rule is made from), never by its name again.  A root that
+ * cannot be looked at stops the check: a root left out would let the
+ * command reach what it was meant to guard. */
+static int
+add_root(struct own *o, const struct rpath *rp, struct refusals *r)
 {
 	struct stat st;
-	int fd;
 
-	if (name == NULL || o->n_roots == sizeof(o->roots) / sizeof(o->roots[0]))
-		return;
-	fd = open(name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) == 0 && root_index(o, &st) < 0) {
-		o->roots[o->n_roots].dev = st.st_dev;
-		o->roots[o->n_roots].ino = st.st_ino;
-		o->roots[o->n_roots].name = name;
-		o->n_roots++;
+	if (rp->path == NULL)
+		return 0;
+	if (rp->fd < 0 || fstat(rp->fd, &st) != 0) {
+		refusals_add(r, "sandbox_failed", "cannot look at the write root "
+			     "%s to keep the tool's own files out of it",
+			     rp->path);
+		return -1;
 	}
-	close(fd);
+	if (root_index(o, &st) >= 0)
+		return 0;
+	if (o->n_roots == o->cap_roots) {
+		size_t cap = o->cap_roots ? 2 * o->cap_roots : 8;
+		struct wroot *v = realloc(o->roots, cap * sizeof(*v));
+
+		if (v == NULL) {
+			o->nomem = 1;
+			return -1;
+		}
+		o->roots = v;
+		o->cap_roots = cap;
+	}
+	o->roots[o->n_roots].dev = st.st_dev;
+	o->roots[o->n_roots].ino = st.st_ino;
+	o->roots[o->n_roots].name = rp->path;
+	o->n_roots++;
+	return 0;
+}
+
+/* Every root the wall makes writable: --write, tmp, cwd. */
+static int
+add_roots(struct own *o, const struct policy *pol, struct refusals *r)
+{
+	for (size_t i = 0; i < pol->r_writes.n; i++)
+		if (add_root(o, &pol->r_writes.v[i], r) < 0)
+			return -1;
+	if (add_root(o, &pol->r_tmp, r) < 0)
+		return -1;
+	return add_root(o, &pol->r_cwd, r);
 }
 
 static int
@@ -557,13 +586,10 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	 * now, and root could change every file of the machine anyway. */
 	if (o.uid == 0)
 		return 0;
-	for (size_t i = 0; i < pol->writes.n; i++)
-		add_root(&o, pol->writes.v[i]);
-	add_root(&o, pol->tmp);
-	add_root(&o, pol->cwd);
-	if (o.n_roots > 0)
+	if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
 		check_all(&o, hr, cfg);
 	cache_free(&o);
+	free(o.roots);
 	if (o.nomem)
 		return -1;
 	if (r->n == before)

@@ -134,6 +134,21 @@ run_check(const struct hostrun *hr, const struct config *cfg,
 	return rc;
 }
 
+/* A --write root as rule 5 leaves it: its name and its descriptor. */
+static void
+write_root(struct policy *pol, const char *p)
+{
+	struct rpath rp;
+
+	memset(&rp, 0, sizeof(rp));
+	rp.dir_fd = -1;
+	rp.fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	rp.path = strdup(p);
+	CU_ASSERT(rp.fd >= 0 && rp.path != NULL);
+	CU_ASSERT_EQUAL(strv_push(&pol->writes, p), 0);
+	CU_ASSERT_EQUAL(rpaths_push(&pol->r_writes, &rp), 0);
+}
+
 /* Check with exe, one module name (bare, in moduledir) and one write
  * root; the number of refusals. */
 static size_t
@@ -149,12 +164,13 @@ check(const char *exe, const char *moduledir, const char *module,
 	memset(&pol, 0, sizeof(pol));
 	cfg.moduledir = (char *)moduledir;
 	strv_push(&cfg.wall, module);
-	strv_push(&pol.writes, write);
+	write_root(&pol, write);
 	rc = run_check(&hr, &cfg, &pol, r, &tc);
 	CU_ASSERT(rc == 0 || rc == 1);
 	CU_ASSERT_EQUAL((size_t)rc, r->n ? 1u : 0u);
 	strv_free(&cfg.wall);
 	strv_free(&pol.writes);
+	rpaths_free(&pol.r_writes);
 	return r->n;
 }
 
@@ -243,6 +259,36 @@ test_second_name(void)
 	refusals_free(&r);
 }
 
+/* Every write root counts, however many (the old check kept 64 and let
+ * the rest go unseen), and each is judged on its descriptor. */
+static void
+test_many_roots(void)
+{
+	struct hostrun hr = { NULL, NULL, NULL, NULL };
+	struct config cfg;
+	struct policy pol;
+	struct refusals r = {0};
+	char rel[64];
+	int tc = 0;
+
+	mk("many", 1);
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&pol, 0, sizeof(pol));
+	for (int i = 0; i < 70; i++) {
+		snprintf(rel, sizeof(rel), "many/d%d", i);
+		mk(rel, 1);
+		write_root(&pol, at(rel));
+	}
+	mk("many/d69/lib", 1);
+	cfg.moduledir = at("many/d69/lib");
+	hr.exe = at("many/d69/lib/exe");
+	CU_ASSERT_EQUAL(run_check(&hr, &cfg, &pol, &r, &tc), 1);
+	CU_ASSERT(said(&r, "many/d69"));
+	strv_free(&pol.writes);
+	rpaths_free(&pol.r_writes);
+	refusals_free(&r);
+}
+
 static void
 test_tmp_removed(void)
 {
@@ -259,7 +305,7 @@ test_tmp_removed(void)
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&pol, 0, sizeof(pol));
 	cfg.moduledir = at("t/lib");
-	strv_push(&pol.writes, at("t"));
+	write_root(&pol, at("t"));
 	pol.tmp = strdup(at("t/tmpd"));
 	pol.tmp_created = 1;
 	hr.exe = at("t/lib/exe");
@@ -269,6 +315,7 @@ test_tmp_removed(void)
 	CU_ASSERT(stat(at("t/tmpd"), &sb) != 0);
 	free(pol.tmp);
 	strv_free(&pol.writes);
+	rpaths_free(&pol.r_writes);
 	refusals_free(&r);
 }
 
@@ -297,6 +344,7 @@ main(void)
 		{ "a second name on the root's filesystem", test_second_name },
 		{ "a refusal removes the temp directory made", test_tmp_removed },
 		{ "the run-name directory", test_state_dir },
+		{ "a write root past the 64th still counts", test_many_roots },
 		{ NULL, NULL },
 	};
 
