@@ -236,6 +236,41 @@ caps_text(struct sbuf *b, enum caps_over over, const struct caps_usage *u,
 	return sbuf_add(b, "the process tree could not be counted after");
 }
 
+/* "...\nShmem:    8964 kB\n..." (a line of its own: not ShmemHugePages) */
+int
+caps_parse_shmem(const char *meminfo, unsigned long long *bytes)
+{
+	static const char key[] = "Shmem:";
+	const char *p = meminfo;
+	unsigned long long kb;
+	size_t len = 0;
+	const char *unit;
+
+	while (strncmp(p, key, sizeof(key) - 1) != 0) {
+		if ((p = strchr(p, '\n')) == NULL)
+			return -1;
+		p++;
+	}
+	p += sizeof(key) - 1;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (token_u64(p, 0, &kb) != 0 || kb > ULLONG_MAX / 1024 ||
+	    (unit = token(p, 1, &len)) == NULL || len != 2 ||
+	    strncmp(unit, "kB", 2) != 0)
+		return -1;
+	*bytes = kb * 1024ULL;
+	return 0;
+}
+
+unsigned long long
+caps_files_term(unsigned long long seen, int blind,
+		unsigned long long shmem_growth)
+{
+	if (!blind)
+		return seen;
+	return shmem_growth > seen ? shmem_growth : seen;
+}
+
 /* ---- the /proc reader ------------------------------------------------ */
 
 static int
@@ -581,6 +616,37 @@ caps_watch_path(struct caps_watch *w, const char *path)
 	return rc;
 }
 
+#define MEMINFO_MAX 8192  /* /proc/meminfo is about 1.5 KB */
+
+static int
+read_shmem(unsigned long long *bytes)
+{
+	char text[MEMINFO_MAX];
+
+	if (read_small(AT_FDCWD, "/proc/meminfo", text, sizeof(text)) != 0)
+		return -1;
+	return caps_parse_shmem(text, bytes);
+}
+
+int
+caps_watch_shmem(struct caps_watch *w)
+{
+	w->shmem_ok = read_shmem(&w->shmem_base) == 0;
+	return w->shmem_ok ? 0 : -1;
+}
+
+/* The machine's Shmem growth since the base; 0 when it shrank, when the
+ * base or the value now could not be read. */
+static unsigned long long
+shmem_growth(const struct caps_watch *w)
+{
+	unsigned long long now;
+
+	if (w == NULL || !w->shmem_ok || read_shmem(&now) != 0)
+		return 0;
+	return now > w->shmem_base ? now - w->shmem_base : 0;
+}
+
 void
 caps_watch_free(struct caps_watch *w)
 {
@@ -619,7 +685,15 @@ struct memscan {
 	struct { dev_t dev; int mem; } fs[FS_CACHE];
 	size_t nfs;
 	const struct caps_watch *w;
+	size_t budget;   /* descriptors this count may still look at */
+	int blind;       /* some descriptor was not looked at */
 };
+
+static int
+denied(int err)
+{
+	return err == EACCES || err == EPERM;
+}
 
 /* Is the file's filesystem a memory one?  statfs through the magic link,
  * remembered per device. */
@@ -660,27 +734,46 @@ memscan_add(struct memscan *m, const struct stat *st)
 }
 
 /* Every descriptor of pid: a regular file on a memory filesystem that is
- * not a watched root (counted by its growth) is added.  A process gone or
- * unreadable meanwhile adds nothing. */
+ * not a watched root (counted by its growth) is added.  A process gone
+ * meanwhile adds nothing; one whose descriptors are denied to the tool
+ * (non-dumpable), or past the bounds (CAPS_FD_MEMBER, m->budget), makes
+ * the count blind: the rest is left to the Shmem growth. */
 static int
 scan_fds(struct memscan *m, int procfd, pid_t pid)
 {
 	char path[64], link[300];
 	struct dirent *e;
 	struct stat st;
+	size_t seen = 0;
 	DIR *d;
 	int fd, rc = 0;
 
+	if (m->budget == 0) {  /* the count's bound is spent: not opened */
+		m->blind = 1;
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%d/fd", (int)pid);
 	fd = openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		m->blind |= denied(errno);
 		return 0;
+	}
 	if ((d = fdopendir(fd)) == NULL)
 		return close(fd), 0;
 	while (rc == 0 && (e = readdir(d)) != NULL) {
-		if (!all_digits(e->d_name) ||
-		    fstatat(dirfd(d), e->d_name, &st, 0) != 0 ||
-		    !S_ISREG(st.st_mode) || watched(m->w, st.st_dev))
+		if (!all_digits(e->d_name))
+			continue;
+		if (seen == CAPS_FD_MEMBER || m->budget == 0) {
+			m->blind = 1;
+			break;
+		}
+		seen++;
+		m->budget--;
+		if (fstatat(dirfd(d), e->d_name, &st, 0) != 0) {
+			m->blind |= denied(errno);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) || watched(m->w, st.st_dev))
 			continue;
 		if (snprintf(link, sizeof(link), "/proc/%d/fd/%s", (int)pid,
 			     e->d_name) >= (int)sizeof(link))
@@ -756,6 +849,7 @@ measure_members(const struct caps_table *t, const struct caps_watch *w,
 	swap = sysinfo(&si) != 0 || si.totalswap > 0;
 	memset(&m, 0, sizeof(m));
 	m.w = w;
+	m.budget = CAPS_FD_TICK;
 	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		if (!t->v[i].member || t->v[i].state == 'Z' ||
 		    t->v[i].state == 'X')
@@ -769,8 +863,12 @@ measure_members(const struct caps_table *t, const struct caps_watch *w,
 	u->held = memscan_sum(&m);
 	free(m.v);
 	u->tmpfs = caps_watch_growth(w);
-	u->mem = sat_add(sat_add(sat_add(u->mem, u->held), u->swap),
-			 u->tmpfs);
+	u->blind = m.blind;
+	/* /proc/meminfo only when some descriptor went unread */
+	u->shmem = m.blind ? shmem_growth(w) : 0;
+	u->mem = sat_add(sat_add(u->mem, u->swap),
+			 caps_files_term(sat_add(u->held, u->tmpfs), m.blind,
+					 u->shmem));
 	return rc;
 }
 

@@ -19,6 +19,8 @@
 #define CAPS_PROCS 256ULL          /* default process cap */
 #define CAPS_MEM   (8ULL << 30)    /* default RSS cap: 8 GiB */
 #define CAPS_STATUS 137            /* the wrap's status past a cap */
+#define CAPS_FD_MEMBER 4096        /* descriptors looked at per member */
+#define CAPS_FD_TICK 65536         /* ... and per count, all members */
 
 /* The tmpfs (shmem, hugetlbfs, ramfs) write roots whose growth counts as
  * the tree's memory: one per filesystem, its used bytes at the start. */
@@ -31,6 +33,9 @@ struct caps_root {
 struct caps_watch {
 	struct caps_root *v;
 	size_t n;
+	int shmem_ok;              /* shmem_base was read */
+	unsigned long long shmem_base; /* /proc/meminfo Shmem at the start,
+				    * bytes (caps_watch_shmem) */
 };
 
 struct caps_limits {
@@ -62,6 +67,9 @@ struct caps_usage {
 	unsigned long long held;   /* memory files held by descriptors */
 	unsigned long long swap;   /* swapped-out anonymous memory */
 	unsigned long long tmpfs;  /* growth of the watched tmpfs roots */
+	int blind;                 /* some member's descriptors were not all
+				    * read (denied, or past CAPS_FD_*) */
+	unsigned long long shmem;  /* machine Shmem growth, read when blind */
 };
 
 enum caps_over { CAPS_UNDER, CAPS_OVER_PROCS, CAPS_OVER_MEM };
@@ -96,6 +104,16 @@ int caps_text(struct sbuf *b, enum caps_over over,
 	      const struct caps_usage *u, const struct caps_limits *l,
 	      enum caps_tail tail, size_t left);
 
+/* The Shmem line of /proc/meminfo, in bytes; 0 or -1. */
+int caps_parse_shmem(const char *meminfo, unsigned long long *bytes);
+
+/* The memory-file term of a count: seen (the held files plus the watched
+ * roots' growth) when every member's descriptors were read; otherwise the
+ * larger of seen and the machine's shared-memory growth (now - base, never
+ * negative), not their sum: the growth already holds the seen files. */
+unsigned long long caps_files_term(unsigned long long seen, int blind,
+				   unsigned long long shmem_growth);
+
 /* ---- /proc and effects ------------------------------------------------ */
 /* Fill t (emptied first) from /proc; 0 or -1. */
 int caps_read_proc(struct caps_table *t);
@@ -126,6 +144,9 @@ int caps_watch_fd(struct caps_watch *w, int dirfd);
 /* The same for a path (opened O_PATH|O_DIRECTORY). */
 int caps_watch_path(struct caps_watch *w, const char *path);
 void caps_watch_free(struct caps_watch *w);
+/* Read /proc/meminfo Shmem now as the base of the fallback (shmem_ok);
+ * 0 or -1 (then a count that cannot read a member has no fallback). */
+int caps_watch_shmem(struct caps_watch *w);
 /* Sum of (used now - base) over the watched roots, 0 when it shrank. */
 unsigned long long caps_watch_growth(const struct caps_watch *w);
 
@@ -133,7 +154,10 @@ unsigned long long caps_watch_growth(const struct caps_watch *w);
  * swapped-out memory (VmSwap), the memory files (tmpfs, shmem, memfd,
  * hugetlbfs) held by the members' descriptors, each file once (device and
  * inode) and only when not on a watched root, and the watched roots'
- * growth.  0, or -1 when the tree could not be counted. */
+ * growth.  When some member's descriptors could not all be read (denied,
+ * or past CAPS_FD_MEMBER / CAPS_FD_TICK), the files and roots count as
+ * caps_files_term() with the machine's Shmem growth since
+ * caps_watch_shmem().  0, or -1 when the tree could not be counted. */
 int caps_measure(pid_t root, const struct caps_watch *w,
 		 struct caps_usage *u);
 

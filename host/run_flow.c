@@ -673,12 +673,15 @@ supervise_run(struct runctx *c, struct sv *s, int sock)
 	int fd, code;
 	char ty;
 
+	/* the machine's shared memory before the command: the fallback of a
+	 * count that cannot read a member's descriptors (caps.h) */
+	(void)caps_watch_shmem(&c->watch);
+	s->watch = &c->watch;
 	ty = await(sock, &m, &fd);
 	if (ty == 'R') {
 		c->place.root_fd = fd;
 		/* the place's tmpfs: its growth is memory of the run */
-		if (caps_watch_fd(&c->watch, fd) > 0)
-			s->watch = &c->watch;
+		(void)caps_watch_fd(&c->watch, fd);
 		create_done(c);
 		ty = await(sock, &m, &fd);
 	}

@@ -295,6 +295,8 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	 * the tree (a root that cannot be watched is counted without) */
 	for (size_t i = 0; i < pol->writes.n; i++)
 		(void)caps_watch_path(&watch, pol->writes.v[i]);
+	/* the base of the fallback for descriptors it cannot read */
+	(void)caps_watch_shmem(&watch);
 	parent_setup(&caps);
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0) {

@@ -5,6 +5,9 @@
  *   ns_memhog file MIB SECS PATH    a file of MIB allocated at PATH (a tmpfs
  *                                   write root), closed
  *   ns_memhog anon MIB SECS         ordinary anonymous memory, touched
+ *   ns_memhog nondump MIB SECS      memfd as above, after making itself
+ *                                   non-dumpable (PR_SET_DUMPABLE 0: its
+ *                                   /proc/<pid>/fd is closed to its uid)
  *
  * Prints "held" once the memory is allocated, then sleeps SECS seconds and
  * exits 0 (a cap that saw the memory kills it first). */
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 static int
@@ -21,6 +25,11 @@ hog(const char *kind, off_t size, const char *path)
 	int fd = -1;
 	char *p;
 
+	if (strcmp(kind, "nondump") == 0) {
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+			return -1;
+		kind = "memfd";
+	}
 	if (strcmp(kind, "memfd") == 0) {
 		fd = memfd_create("ns_memhog", MFD_CLOEXEC);
 		return fd < 0 || posix_fallocate(fd, 0, size) != 0 ? -1 : 0;
@@ -46,8 +55,8 @@ int
 main(int argc, char **argv)
 {
 	if (argc < 4) {
-		fprintf(stderr, "usage: ns_memhog memfd|file|anon MIB SECS "
-			"[PATH]\n");
+		fprintf(stderr, "usage: ns_memhog memfd|nondump|file|anon "
+			"MIB SECS [PATH]\n");
 		return 2;
 	}
 	if (hog(argv[1], (off_t)strtol(argv[2], NULL, 10) << 20,

@@ -413,3 +413,22 @@ tool --status-fd 1 --name "sr-$$" --size 8m -- /bin/true
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_status_fd: --status-fd wants an open, writable descriptor of 3 or above, got 1'
 expect_no_err '^SANDBOX (STEP|DONE)'
+
+# ---- issue 7: the memory cap when a member's descriptors cannot be read --
+MODE=user
+HOG="$NOVA_B/tests/helpers/ns_memhog"
+
+t "a non-dumpable memfd + fallocate past --max-mem 64m: RUNAWAY, 137"
+# PR_SET_DUMPABLE 0 closes /proc/<pid>/fd to the tool: the count falls back
+# to the machine's shared-memory growth (§5)
+tool --name "nd-$$" --size 8m --max-mem 64m --timeout 30s -- "$HOG" nondump 128 20
+expect_rc 137
+expect_out '^held$'
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ bytes of memory \(cap 67108864\); the process tree was killed$'
+expect_no_err '^SANDBOX TIMEOUT'
+gone "nd-$$"
+
+t "control: the same non-dumpable memfd outside the wall holds its memory"
+run_as "$HOG" nondump 128 0
+expect_rc 0
+expect_out '^held$'

@@ -7,6 +7,7 @@
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,7 +104,7 @@ test_tree_empty_and_deep(void)
 static void
 test_decide(void)
 {
-	struct caps_usage u = { 255, 255, CAPS_MEM - 1, 0, 0, 0 };
+	struct caps_usage u = { 255, 255, CAPS_MEM - 1, 0, 0, 0, 0, 0 };
 
 	CU_ASSERT_EQUAL(caps_decide(&u, &deflt), CAPS_UNDER);
 	u.procs = 256;                  /* hitting the cap is a runaway */
@@ -163,7 +165,7 @@ check_text(enum caps_over over, const struct caps_usage *u,
 static void
 test_text(void)
 {
-	struct caps_usage u = { 400, 400, 9000000000ULL, 0, 0, 0 };
+	struct caps_usage u = { 400, 400, 9000000000ULL, 0, 0, 0, 0, 0 };
 	struct sbuf b = {0};
 
 	check_text(CAPS_OVER_PROCS, &u, CAPS_KILLED, 0,
@@ -423,6 +425,97 @@ test_measure_memfd_and_roots(void)
 	CU_ASSERT_EQUAL(waitpid(-1, NULL, WNOHANG), -1);
 }
 
+/* The fallback of a count that could not read every descriptor. */
+static void
+test_files_term_and_shmem(void)
+{
+	unsigned long long b = 0;
+
+	/* everything read: the files seen, the machine's growth ignored */
+	CU_ASSERT_EQUAL(caps_files_term(100, 0, 5000), 100);
+	CU_ASSERT_EQUAL(caps_files_term(100, 0, 0), 100);
+	/* blind: the larger, not the sum (the growth holds the seen files) */
+	CU_ASSERT_EQUAL(caps_files_term(100, 1, 5000), 5000);
+	CU_ASSERT_EQUAL(caps_files_term(5000, 1, 100), 5000);
+	CU_ASSERT_EQUAL(caps_files_term(0, 1, 0), 0);
+	CU_ASSERT_EQUAL(caps_files_term(ULLONG_MAX, 1, 1), ULLONG_MAX);
+
+	CU_ASSERT_EQUAL(caps_parse_shmem("MemTotal: 1 kB\nShmemHugePages: 7 kB\n"
+					 "Shmem:   8964 kB\nX: 1 kB\n", &b), 0);
+	CU_ASSERT_EQUAL(b, 8964ULL * 1024);
+	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem:\t0 kB\n", &b), 0);
+	CU_ASSERT_EQUAL(b, 0);
+	CU_ASSERT_EQUAL(caps_parse_shmem("ShmemHugePages: 7 kB\n", &b), -1);
+	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem: 12\n", &b), -1);
+	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem: x kB\n", &b), -1);
+	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem: 99999999999999999999 kB\n",
+					 &b), -1);
+	CU_ASSERT_EQUAL(caps_parse_shmem("", &b), -1);
+}
+
+/* A child holding n descriptors and a memfd of 8 MiB; its pid, or -1. */
+static pid_t
+fd_holder(size_t n, int *ready)
+{
+	int p[2];
+	pid_t pid;
+	char c = 'r';
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return -1;
+	if ((pid = fork()) == 0) {
+		struct rlimit rl = { n + 64, n + 64 };
+		int mfd = memfd_create("caps-bound", MFD_CLOEXEC);
+
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || mfd < 0 ||
+		    posix_fallocate(mfd, 0, 8 << 20) != 0)
+			_exit(1);
+		for (size_t i = 0; i < n; i++)
+			if (dup(mfd) < 0)
+				_exit(1);
+		(void)write(p[1], &c, 1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	*ready = pid > 0 && read(p[0], &c, 1) == 1;
+	close(p[0]);
+	return pid;
+}
+
+/* Past CAPS_FD_MEMBER descriptors the count stops looking and is blind
+ * (the machine's Shmem growth stands in); under it, it is not. */
+static void
+test_fd_bound(void)
+{
+	struct caps_watch w = {0};
+	struct caps_usage u;
+	size_t left;
+	int ready = 0;
+	pid_t pid;
+
+	CU_ASSERT_EQUAL_FATAL(caps_watch_shmem(&w), 0);
+	pid = fd_holder(16, &ready);
+	CU_ASSERT_FATAL(pid > 0 && ready);
+	CU_ASSERT_EQUAL_FATAL(caps_measure(getpid(), &w, &u), 0);
+	CU_ASSERT_EQUAL(u.blind, 0);
+	CU_ASSERT(u.held >= (8ULL << 20));
+	CU_ASSERT_EQUAL(caps_runaway(getpid(), &left), CAPS_KILLED);
+
+	pid = fd_holder(CAPS_FD_MEMBER + 8, &ready);
+	CU_ASSERT_FATAL(pid > 0 && ready);
+	CU_ASSERT_EQUAL_FATAL(caps_measure(getpid(), &w, &u), 0);
+	CU_ASSERT_EQUAL(u.blind, 1);
+	/* the first CAPS_FD_MEMBER are read (the memfd among them); the term
+	 * is the larger of them and the Shmem growth (the machine's, which
+	 * other processes may shrink: not asserted) */
+	CU_ASSERT(u.held >= (8ULL << 20));
+	CU_ASSERT(u.mem >= u.held && u.mem >= u.shmem);
+	CU_ASSERT_EQUAL(caps_runaway(getpid(), &left), CAPS_KILLED);
+	CU_ASSERT_EQUAL(waitpid(-1, NULL, WNOHANG), -1);
+	caps_watch_free(&w);
+}
+
 int
 main(void)
 {
@@ -438,6 +531,8 @@ main(void)
 		{ "runaway freezes and kills a real tree", test_runaway_kills },
 		{ "runaway converges on a tree that keeps forking", test_runaway_converges },
 		{ "memory: memfd held, deduplicated; tmpfs roots' growth", test_measure_memfd_and_roots },
+		{ "blind counts: max(files seen, Shmem growth); meminfo parser", test_files_term_and_shmem },
+		{ "descriptor bound per member makes the count blind", test_fd_bound },
 		{ NULL, NULL }
 	};
 
