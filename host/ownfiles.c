@@ -35,6 +35,7 @@ struct own {
 	const char *after;  /* what the command could do with it */
 	const char *remedy; /* ... "<path>" */
 	const char *remedy_for; /* this path's own remedy, or NULL */
+	int state_refused;  /* the run-name directory refused for writes */
 	struct odir {       /* directories reached, by their walked path */
 		char *path;
 		int fd;
@@ -547,6 +548,7 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
 {
 	static const char sys[] = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
 	struct strv libs = {0};
+	size_t before;
 	char *state;
 
 	check_path(o, "binary", hr->exe, 0, LOADS);
@@ -565,9 +567,119 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
 	if (state == NULL)
 		o->nomem = 1;
 	o->remedy_for = "name a --write that does not contain";
+	before = o->r->n;
 	check_path(o, "run-name directory", state, 1,
 		   "a walled command could hold the names of later runs");
+	o->state_refused = o->r->n != before;
 	o->remedy_for = NULL;
+	free(state);
+}
+
+/* ---- the run-name directory and the read set ---------------------
+ *
+ * Reading is enough to hold a name: a leftover lock file opened read-only
+ * takes a read lock, and a run's write lock then fails.  So no root the
+ * wall grants (read, read-noexec, fixed or optional, write) may reach the
+ * run-name directory, or, while it does not exist yet, the nearest
+ * directory of its path that does (a later run makes the rest there). */
+
+struct chain {
+	dev_t dev[64];
+	ino_t ino[64];
+	size_t n;
+};
+
+/* The deepest existing directory of path, links followed (the wall binds
+ * the inode a name reaches): an O_PATH descriptor, or -1. */
+static int
+nearest_dir(const char *path)
+{
+	char buf[PATH_MAX];
+	char *slash;
+	int fd;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -1;
+	for (;;) {
+		fd = open(buf[0] ? buf : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 || buf[0] == '\0')
+			return fd;
+		slash = strrchr(buf, '/');
+		if (slash == NULL)
+			return -1;
+		*slash = '\0';
+	}
+}
+
+/* fd (taken) and every directory above it, by "..", to "/". */
+static void
+chain_of(int fd, struct chain *c)
+{
+	struct stat st, up;
+	int next;
+
+	c->n = 0;
+	while (fd >= 0 && c->n < sizeof(c->dev) / sizeof(c->dev[0]) &&
+	       fstat(fd, &st) == 0) {
+		c->dev[c->n] = st.st_dev;
+		c->ino[c->n++] = st.st_ino;
+		next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = next;
+		if (fd < 0 || fstat(fd, &up) != 0 ||
+		    (up.st_dev == st.st_dev && up.st_ino == st.st_ino))
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Is the directory path (a rule's) in the chain? */
+static int
+in_chain(const struct chain *c, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), hit = 0;
+
+	if (fd < 0)
+		return 0; /* a file (a device): it holds no directory */
+	if (fstat(fd, &st) == 0)
+		for (size_t i = 0; i < c->n && !hit; i++)
+			hit = c->dev[i] == st.st_dev && c->ino[i] == st.st_ino;
+	close(fd);
+	return hit;
+}
+
+static void
+check_state_reads(struct own *o, const struct policy *pol)
+{
+	char *state = ownfiles_state_dir(o->uid);
+	struct chain c;
+
+	if (state == NULL) {
+		o->nomem = 1;
+		return;
+	}
+	chain_of(nearest_dir(state), &c);
+	for (size_t i = 0; i < pol->n_rules; i++) {
+		if (pol->rules[i].path == NULL ||
+		    !in_chain(&c, pol->rules[i].path))
+			continue;
+		if (refusals_add(o->r, "names_reachable", "the tool's own "
+				 "run-name directory %s is within the wall's "
+				 "reach: the command (uid %u) may read it "
+				 "through the read root %s, so a walled "
+				 "command could hold the names of later runs "
+				 "(a read lock on a lock file a killed run "
+				 "left); name a --read that does not contain "
+				 "%s, or create /run/user/%u (a directory of "
+				 "uid %u, mode 0700) so that the names live "
+				 "there", state, (unsigned)o->uid,
+				 pol->rules[i].path, state, (unsigned)o->uid,
+				 (unsigned)o->uid) < 0)
+			o->nomem = 1;
+		break; /* one line: the directory is the one element */
+	}
 	free(state);
 }
 
@@ -588,6 +700,8 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 		return 0;
 	if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
 		check_all(&o, hr, cfg);
+	if (!o.state_refused)
+		check_state_reads(&o, pol);
 	cache_free(&o);
 	free(o.roots);
 	if (o.nomem)

@@ -12,7 +12,11 @@
  * ancestors), and can the command's uid change it (its owner, or the
  * kernel's write-permission answer)?  Either both: refused.  A file the
  * command may write that has more than one name on a write root's
- * filesystem is refused too (another name may lie beneath the root). */
+ * filesystem is refused too (another name may lie beneath the root).
+ * The run-name directory is reachable by no root of the wall at all:
+ * reading a leftover lock file is enough to block a name (a read lock),
+ * so any rule of the policy that is it or above it is `names_reachable`
+ * (spec §13 "Run names"). */
 #ifndef NS_HOST_OWNFILES_H
 #define NS_HOST_OWNFILES_H
 
@@ -22,7 +26,8 @@
 /* Check pol's write roots (writes, tmp, cwd) against the tool's own files,
  * for the command's uid, the effective uid now (nothing for 0: no wall
  * runs a command as root).
- * 0 clean; 1 with one `wall_writable` refusal per file in r (and the temp
+ * 0 clean; 1 with one `wall_writable` refusal per file in r, or the one
+ * `names_reachable` refusal for a read of the run-name directory (and the temp
  * directory the build made removed: a refusal creates nothing); -1 on
  * ENOMEM. */
 int ownfiles_check(const struct hostrun *hr, const struct config *cfg,

@@ -86,6 +86,8 @@ static const char *const banner[] = {
 	"A --write that holds a file of the tool's own that the command could change",
 	"(the binary, the config, a module, a library, the run-name directory) is",
 	"refused (wall_writable): install nova-sandbox outside every --write.",
+	"Any root (--read too) that holds the run-name directory is refused",
+	"(names_reachable): name a narrower --read, or create /run/user/<uid>.",
 	"",
 	"config: the modules come from nova-sandbox.conf (SYSCONFDIR/nova-sandbox/,",
 	"or the built-in defaults); NOVA_SANDBOX_CONFIG names another config file",

@@ -67,7 +67,7 @@ say(const struct ns_host *h, int st, const char *reason, const char *fmt,
 static int
 say(const struct ns_host *h, int st, const char *reason, const char *fmt, ...)
 {
-	char text[512];
+	char text[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -251,8 +251,22 @@ still_named(int dfd, const char *file, int fd)
 	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/* Take the name: the lock's descriptor, -2 when a live holder has it, -1
- * on another error (errno). */
+/* The lock that conflicts with a write lock on fd: F_RDLCK, F_WRLCK, or
+ * F_UNLCK (none now, or unknown). */
+static short
+lock_conflict(int fd)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	if (fcntl(fd, F_OFD_GETLK, &fl) != 0)
+		return F_UNLCK;
+	return fl.l_type;
+}
+
+/* Take the name: the lock's descriptor, -2 when a live holder (a write
+ * lock: a run) has it, -3 when a read lock blocks it (no run takes one:
+ * a process of the uid that opened the file read-only), -1 on another
+ * error (errno). */
 static int
 lock_take(int dfd, const char *file)
 {
@@ -266,8 +280,12 @@ lock_take(int dfd, const char *file)
 			return -1;
 		if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
 			int e = errno;
+			short held = (e == EAGAIN || e == EACCES) ?
+			    lock_conflict(fd) : F_UNLCK;
 
 			close(fd);
+			if (held == F_RDLCK)
+				return -3;
 			if (e == EAGAIN || e == EACCES)
 				return -2;
 			errno = e;
@@ -288,7 +306,8 @@ lock_take(int dfd, const char *file)
 	return -1;
 }
 
-/* Is the name held?  1 held, 0 free, -1 error (errno). */
+/* Is the name held (by a run: a write lock)?  1 held, 0 free, -1 error
+ * (errno).  A read lock is no run's: 0, and create names it. */
 static int
 lock_held(int dfd, const char *file)
 {
@@ -301,7 +320,7 @@ lock_held(int dfd, const char *file)
 	close(fd);
 	if (rc != 0)
 		return -1;
-	return fl.l_type != F_UNLCK;
+	return fl.l_type == F_WRLCK;
 }
 
 static void
@@ -330,6 +349,24 @@ nsp_look(const struct ns_host *h, const char *name, int *exists)
 	return NS_OK;
 }
 
+/* A read lock on the name's file: say what it is, not volume_exists. */
+static int
+squatted(const struct ns_host *h, const char *name, const char *file)
+{
+	char base[PATH_MAX], path[PATH_MAX + 128];
+	const char *below = "";
+
+	if (state_where(h, base, sizeof(base), &below) != NS_OK)
+		return NS_E_SYSTEM;
+	snprintf(path, sizeof(path), "%s/%s/%s", base, below, file);
+	return say(h, NS_E_REFUSED, "name_squatted", "nsplace: the name %s "
+		   "is not held by a run: its lock file %s has a read lock "
+		   "on it, which no run takes (a run holds its name with a "
+		   "write lock); end the process that holds it (fuser -v %s) "
+		   "or remove the file (rm %s), then run again", name, path,
+		   path, path);
+}
+
 static int
 nsp_create(const struct ns_host *h, const struct ns_place_req *req,
 	   struct ns_place *out)
@@ -345,6 +382,10 @@ nsp_create(const struct ns_host *h, const struct ns_place_req *req,
 		return NS_E_SYSTEM;
 	lock_file(req->name, file, sizeof(file));
 	fd = lock_take(dfd, file);
+	if (fd == -3) {
+		close(dfd);
+		return squatted(h, req->name, file);
+	}
 	if (fd == -2) {
 		close(dfd);
 		return say(h, NS_E_REFUSED, "volume_exists", "a run named %s "

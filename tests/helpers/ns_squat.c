@@ -4,6 +4,9 @@
  *   ns_squat abstract NAME   bind the abstract unix socket @NAME
  *   ns_squat lock FILE       open FILE for writing (creating it) and take
  *                            an OFD write lock on all of it
+ *   ns_squat rlock FILE      open FILE read-only (it must exist) and take
+ *                            an OFD read lock on all of it (what a command
+ *                            that may only read the file can hold)
  *
  * Prints "held" (then holds it until killed, at most 60 s) or
  * "refused <errno text>" and exits 1. */
@@ -55,15 +58,16 @@ abstract(const char *name)
 }
 
 static int
-lock(const char *file)
+lock(const char *file, int rd)
 {
 	struct flock fl;
-	int fd = open(file, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	int fd = rd ? open(file, O_RDONLY | O_NOFOLLOW) :
+	    open(file, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
 
 	if (fd < 0)
 		return refused();
 	memset(&fl, 0, sizeof(fl));
-	fl.l_type = F_WRLCK;
+	fl.l_type = rd ? F_RDLCK : F_WRLCK;
 	fl.l_whence = SEEK_SET;
 	if (fcntl(fd, F_OFD_SETLK, &fl) != 0)
 		return refused();
@@ -76,7 +80,10 @@ main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "abstract") == 0)
 		return abstract(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "lock") == 0)
-		return lock(argv[2]);
-	fprintf(stderr, "usage: ns_squat abstract NAME | lock FILE\n");
+		return lock(argv[2], 0);
+	if (argc == 3 && strcmp(argv[1], "rlock") == 0)
+		return lock(argv[2], 1);
+	fprintf(stderr, "usage: ns_squat abstract NAME | lock FILE | "
+		"rlock FILE\n");
 	return 2;
 }

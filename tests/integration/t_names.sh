@@ -5,7 +5,11 @@
 # tries to take the lock that names one now.  `run --name` of that name must
 # still work, the user's and root's; the lock is refused inside the wall
 # (control: the same helper unwalled takes it, and then the name is truly
-# held: volume_exists); a live run's name is still volume_exists.
+# held: volume_exists); a live run's name is still volume_exists.  A wall
+# that may only read the run-name directory is refused too (names_reachable:
+# a read lock on a leftover lock file would block the name), and a read lock
+# found on a lock file is named as what it is (name_squatted), never
+# volume_exists.
 source "$(dirname "$0")/lib.sh"
 
 SQ="$H/ns_squat"
@@ -129,6 +133,50 @@ expect_err '^SANDBOX REAP OK volumes=0$'
 expect_absent "$STATE_USER/sk-$$.lock"
 tool --name "sk-$$" --size 8m -- /bin/true
 expect_rc 0
+
+t "a --read that reaches the run-name directory is refused before the command runs"
+# the directory exists (the runs above made it); its parent is what a
+# --read of the home (or of /run/user/<uid>) grants
+STATE_UP=$(dirname "$STATE_USER")
+W=$(newdir)
+run_as env HOME="$W" PATH=/usr/bin:/bin "$NS" --write "$W" --read "$STATE_UP" \
+	-- /bin/sh -c ": > $W/ran"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=names_reachable: the tool's own run-name directory $STATE_USER is within the wall's reach: the command \(uid $TUID\) may read it through the read root $STATE_UP, so a walled command could hold the names of later runs \(a read lock on a lock file a killed run left\); name a --read that does not contain $STATE_USER, or create /run/user/$TUID \(a directory of uid $TUID, mode 0700\) so that the names live there"
+expect_absent "$W/ran"
+run_as env PATH=/usr/bin:/bin "$NS" run --name "nr-$$" --size 8m \
+	--read "$STATE_UP" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=names_reachable: the tool's own run-name directory $STATE_USER "
+expect_no_err '^SANDBOX OK '
+
+t "control: the same --read of a sibling of the run-name directory runs"
+run_as mkdir -p "$STATE_UP/sib-$$"
+run_as env HOME="$W" PATH=/usr/bin:/bin "$NS" --write "$W" \
+	--read "$STATE_UP/sib-$$" -- /bin/sh -c ": > $W/ran"
+expect_rc 0
+expect_no_err 'names_reachable'
+expect_present "$W/ran"
+run_as rmdir "$STATE_UP/sib-$$"
+
+t "a read lock on a leftover lock file is named as such, not volume_exists"
+# a SIGKILLed run leaves an unlocked lock file; a process that may only
+# read it (the uid's, here unwalled: the control for the refusal above)
+# takes a read lock, which no run takes
+run_as sh -c "umask 077; : > $STATE_USER/rd-$$.lock"
+bg_as_user "$OUT.sq" "$SQ" rlock "$STATE_USER/rd-$$.lock"
+SQPID=$BG
+for _ in $(seq 100); do grep -q . "$OUT.sq" && break; sleep 0.05; done
+expect_eq "$(cat "$OUT.sq")" "held" "the read lock"
+tool --name "rd-$$" --size 8m -- /bin/true
+expect_rc 125
+expect_no_err 'volume_exists'
+expect_err "^SANDBOX REFUSED reason=name_squatted: nsplace: the name rd-$$ is not held by a run: its lock file $STATE_USER/rd-$$.lock has a read lock on it, which no run takes \(a run holds its name with a write lock\); end the process that holds it \(fuser -v $STATE_USER/rd-$$.lock\) or remove the file \(rm $STATE_USER/rd-$$.lock\), then run again"
+squat_stop
+rm -f "$OUT.sq"
+tool --name "rd-$$" --size 8m -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX DONE name=rd-$$ exit=0 "
 
 if [ "$(id -u)" != 0 ]; then
 	t "root's names: a walled process of another user blocks none"

@@ -112,6 +112,34 @@ test_readonly_cannot_hold(void)
 	CU_ASSERT_EQUAL(unlink(lockpath), 0);
 }
 
+/* What a read-only descriptor CAN take: a read lock on a leftover file.
+ * It blocks the write lock, but it is no run's: look says free, create
+ * names it (name_squatted), never volume_exists. */
+static void
+test_read_lock_named(void)
+{
+	struct flock fl = { .l_type = F_RDLCK, .l_whence = SEEK_SET };
+	struct ns_place a;
+	int fd;
+
+	fd = open(lockpath, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	fd = open(lockpath, O_RDONLY | O_NOFOLLOW);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL_FATAL(fcntl(fd, F_OFD_SETLK, &fl), 0);
+	fh_clear();
+	CU_ASSERT_EQUAL(exists(), 0);
+	CU_ASSERT_EQUAL(create(&a), NS_E_REFUSED);
+	CU_ASSERT_STRING_EQUAL(fh.reason, "name_squatted");
+	CU_ASSERT_PTR_NOT_NULL(strstr(fh.refusal, "has a read lock on it, "
+				      "which no run takes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(fh.refusal, lockpath));
+	close(fd); /* the read lock goes: the name is free */
+	CU_ASSERT_EQUAL_FATAL(create(&a), NS_OK);
+	CU_ASSERT_EQUAL(P->destroy(&fake_ns_host, &a), NS_OK);
+}
+
 /* A holder killed without destroy: the name is free at once, the file
  * stays until list() (reap) removes it. */
 static void
@@ -156,6 +184,7 @@ main(void)
 	static const struct cu_case cases[] = {
 		{ "take, look, refuse a second, release", test_take_look_release },
 		{ "a read-only descriptor cannot hold a name", test_readonly_cannot_hold },
+		{ "a read lock is named (name_squatted), not volume_exists", test_read_lock_named },
 		{ "a killed holder: free at once, list removes the file", test_killed_holder },
 		{ NULL, NULL },
 	};
