@@ -427,7 +427,7 @@ freeze_tree(pid_t root)
 	struct pidset seen = {0};
 	struct caps_usage u;
 	size_t fresh = 1;
-	int rc = 0;
+	int rc = 0, blind = 0;
 
 	for (int r = 0; r < FREEZE_ROUNDS && fresh > 0 && rc == 0; r++) {
 		size_t had = seen.n;
@@ -436,15 +436,18 @@ freeze_tree(pid_t root)
 			break;
 		caps_tree(&t, root, &u);
 		fresh = 0;
-		for (size_t i = 0; i < t.n && rc == 0; i++) {
+		for (size_t i = 0; i < t.n; i++) {
 			if (!t.v[i].member)
 				continue;
 			kill(t.v[i].pid, SIGSTOP);
 			/* the new are appended past `had`, the sorted part
-			 * (a walk lists each pid once) */
-			if (!pidset_has(&seen, had, t.v[i].pid)) {
+			 * (a walk lists each pid once); with no memory for
+			 * the set every member counts as new, so the walks
+			 * go on stopping to the last round, never stop early */
+			if (blind || !pidset_has(&seen, had, t.v[i].pid)) {
 				fresh++;
-				rc = pidset_add(&seen, t.v[i].pid);
+				if (!blind && pidset_add(&seen, t.v[i].pid) != 0)
+					blind = 1;
 			}
 		}
 		qsort(seen.v, seen.n, sizeof(*seen.v), pid_cmp);
@@ -541,13 +544,17 @@ caps_kill_all(unsigned gone_ms, size_t *left)
 	}
 	if (reap_exited())
 		return 0;
-	(void)caps_runaway(getpid(), left);
+	if (caps_runaway(getpid(), left) == CAPS_UNCOUNTED && *left == 0)
+		*left = 1; /* children remain that no walk could count */
 	for (int i = 0; i < KILL_REAP_ROUNDS; i++) {
 		if (reap_exited())
 			return 0;
 		settle_wait(KILL_REAP_NS);
 	}
-	return *left ? -1 : 0;
+	/* children remain: never report them gone */
+	if (*left == 0)
+		*left = 1;
+	return -1;
 }
 
 /* ---- memory the summed RSS does not see ------------------------------- */

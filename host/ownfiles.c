@@ -634,19 +634,22 @@ chain_of(int fd, struct chain *c)
 		close(fd);
 }
 
-/* Is the directory path (a rule's) in the chain? */
+/* Is a rule's directory in the chain?  Judged on the rule's own
+ * descriptor (rule 5) when the build has one, else opened by path. */
 static int
-in_chain(const struct chain *c, const char *path)
+in_chain(const struct chain *c, int rule_fd, const char *path)
 {
 	struct stat st;
-	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), hit = 0;
+	int fd = rule_fd >= 0 ? rule_fd :
+		 open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), hit = 0;
 
 	if (fd < 0)
 		return 0; /* a file (a device): it holds no directory */
-	if (fstat(fd, &st) == 0)
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
 		for (size_t i = 0; i < c->n && !hit; i++)
 			hit = c->dev[i] == st.st_dev && c->ino[i] == st.st_ino;
-	close(fd);
+	if (fd != rule_fd)
+		close(fd);
 	return hit;
 }
 
@@ -662,8 +665,10 @@ check_state_reads(struct own *o, const struct policy *pol)
 	}
 	chain_of(nearest_dir(state), &c);
 	for (size_t i = 0; i < pol->n_rules; i++) {
+		int rfd = pol->rule_fds != NULL ? pol->rule_fds[i] : -1;
+
 		if (pol->rules[i].path == NULL ||
-		    !in_chain(&c, pol->rules[i].path))
+		    !in_chain(&c, rfd, pol->rules[i].path))
 			continue;
 		if (refusals_add(o->r, "names_reachable", "the tool's own "
 				 "run-name directory %s is within the wall's "
