@@ -280,30 +280,36 @@ parent_setup(const struct caps_limits *caps)
 	(void)caps_limit_nproc(caps);
 }
 
+/* The write roots on a memory filesystem, by rule 5's descriptors (their
+ * growth is memory of the tree), and the base of the Shmem fallback for
+ * descriptors a count cannot read.  0, or -1 when a root could not be
+ * looked at or memory ran out: the cap would then miss that root. */
+static int
+watch_roots(const struct policy *pol, struct caps_watch *watch)
+{
+	for (size_t i = 0; i < pol->r_writes.n; i++)
+		if (caps_watch_fd(watch, pol->r_writes.v[i].fd) < 0)
+			return -1;
+	(void)caps_watch_shmem(watch);
+	return 0;
+}
+
 static int
 run_walled(struct wallctx *w, const struct policy *pol,
-	   const struct ns_policy *view, void *state)
+	   const struct ns_policy *view, void *state,
+	   struct caps_watch *watch)
 {
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
-	struct caps_watch watch = {0};
-	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM, &watch };
+	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM, watch };
 	char *cmd;
 	int code;
 
-	/* the write roots on a memory filesystem: their growth is memory of
-	 * the tree (a root that cannot be watched is counted without) */
-	for (size_t i = 0; i < pol->writes.n; i++)
-		(void)caps_watch_path(&watch, pol->writes.v[i]);
-	/* the base of the fallback for descriptors it cannot read */
-	(void)caps_watch_shmem(&watch);
 	parent_setup(&caps);
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
-	    NS_OK || proc.pid <= 0) {
-		caps_watch_free(&watch);
+	    NS_OK || proc.pid <= 0)
 		return refused(w, "sandbox_failed", "the command could not "
 			       "be started inside the wall");
-	}
 	g_child = (sig_atomic_t)proc.pid;
 	if (g_pending)
 		kill((pid_t)proc.pid, g_pending);
@@ -311,7 +317,6 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	cmd = out_field(base_name(pol->command));
 	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
 	free(cmd);
-	caps_watch_free(&watch);
 	return code;
 }
 
@@ -319,6 +324,7 @@ static int
 prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 {
 	struct ns_policy view;
+	struct caps_watch watch = {0};
 	void *state = NULL;
 	int code;
 
@@ -329,12 +335,19 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 		return refused(w, "sandbox_failed", "the wall could not be "
 			       "prepared");
 	}
+	code = watch_roots(pol, &watch);
 	policy_close_fds(pol); /* the ruleset is built: only the cwd's stays */
-	notes(w, a, pol);
-	if (ok_line(w, pol) != 0)
-		code = 125;
-	else
-		code = run_walled(w, pol, &view, state);
+	if (code != 0)
+		code = refused(w, "sandbox_failed", "a --write root's memory "
+			       "cannot be watched for the cap");
+	else {
+		notes(w, a, pol);
+		if (ok_line(w, pol) != 0)
+			code = 125;
+		else
+			code = run_walled(w, pol, &view, state, &watch);
+	}
+	caps_watch_free(&watch);
 	if (w->mod.wall.release != NULL)
 		w->mod.wall.release(&w->hs.host, state);
 	return code;
