@@ -1175,12 +1175,17 @@ t_resolve_dir(void)
 	CU_ASSERT_EQUAL(r.n, 0);
 	free(out);
 	/* it judges links as the effective user: root here, whose own links
-	 * count as no user's (the command never runs as root) ... */
-	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rlink/deep"),
-					   &out, &r), 0);
-	if (out != NULL)
-		CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
-	free(out);
+	 * count as no user's (the command never runs as root) ... (as an
+	 * ordinary user the link is that user's own: the planted case, which
+	 * t_planted covers) */
+	if (geteuid() == 0) {
+		CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok",
+						   P("rlink/deep"), &out, &r),
+				0);
+		if (out != NULL)
+			CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
+		free(out);
+	}
 	/* ... but a link in an other-writable directory is anyone's */
 	mkd("rw");
 	CU_ASSERT_EQUAL_FATAL(chmod(P("rw"), 0777), 0);
@@ -1249,6 +1254,10 @@ t_planted_links(void)
 	/* the link is the user's, in a directory it cannot write */
 	mkd("pu");
 	mkl("../r", "pu/to_r");
+	if (geteuid() != 0)
+		return; /* the rest gives files to another uid: root only
+			   (tests/integration/t_paths.sh covers the user's
+			   own links as an ordinary user) */
 	CU_ASSERT_EQUAL_FATAL(lchown(P("pu/to_r"), TEST_UID, 0), 0);
 	planted_case(P("pu/to_r"), "the link is owned by this user");
 	/* the directory is the user's: it can always make it writable */
@@ -1316,6 +1325,10 @@ t_sticky_and_root_links(void)
 	run_free(&x);
 	/* ... but the user's own link there is refused */
 	mkl("../r", "st/mine");
+	if (geteuid() != 0)
+		return; /* the rest gives files to another uid: root only
+			   (tests/integration/t_paths.sh covers the user's
+			   own links as an ordinary user) */
 	CU_ASSERT_EQUAL_FATAL(lchown(P("st/mine"), TEST_UID, 0), 0);
 	input_init(&in);
 	strv_push(&in.reads, P("st/mine"));
@@ -1398,6 +1411,10 @@ t_swap_after_check(void)
 	CU_ASSERT_EQUAL(swap_names(P("sw/a"), P("sw/b")), 0);
 	/* and a walk that meets the swapped link in a directory the user
 	 * could write is refused */
+	if (geteuid() != 0)
+		return; /* the rest gives files to another uid: root only
+			   (tests/integration/t_paths.sh covers the user's
+			   own links as an ordinary user) */
 	CU_ASSERT_EQUAL_FATAL(chown(P("sw"), TEST_UID, 0), 0);
 	CU_ASSERT_EQUAL_FATAL(swap_names(P("sw/a"), P("sw/b")), 0);
 	input_init(&in);
