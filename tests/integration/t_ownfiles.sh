@@ -122,7 +122,14 @@ expect_absent "$W/.nova-sandbox-tmp"
 t "the run-name directory under the --write: refused"
 wrap "$NS" "$THOME"
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own run-name directory [^ ]+/nova-sandbox is within the wall's reach: .* so a walled command could hold the names of later runs; name a --write that does not contain "
+case "$NS" in
+"$THOME"/*)
+	# a checkout under the user's home (the suite as an ordinary user):
+	# the home is refused once, for the binary, the first element in it
+	expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own binary $NS is within the wall's reach: " ;;
+*)
+	expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own run-name directory [^ ]+/nova-sandbox is within the wall's reach: .* so a walled command could hold the names of later runs; name a --write that does not contain " ;;
+esac
 
 if [ "$(id -u)" != 0 ]; then
 	t "a bind mount of the build tree as the --write; a root-owned tree exempt"
