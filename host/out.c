@@ -275,6 +275,21 @@ out_status_set(int fd)
 }
 
 int
+out_status_take(const char *s, struct refusals *r)
+{
+	const char *why;
+	int fd;
+
+	if (s == NULL || out_status_check(s, &fd, &why) != 0 ||
+	    out_status_set(fd) == 0)
+		return 0;
+	refusals_add(r, "bad_status_fd", "--status-fd %d cannot be made "
+		     "close-on-exec (%s); --status-fd wants an open, writable "
+		     "descriptor of 3 or above", fd, strerror(errno));
+	return 1;
+}
+
+int
 out_status_fd(void)
 {
 	return g_status_fd;

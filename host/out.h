@@ -40,6 +40,11 @@ int out_status_check(const char *s, int *fd, const char **why);
 /* From now on the tool's stderr lines go to fd only (-1: stderr again);
  * fd is made close-on-exec.  0, or -1 when fd is not open. */
 int out_status_set(int fd);
+/* Both for a flag value that parsed: a valid s starts carrying the lines
+ * (a bad one was refused by the parser); 0, or 1 with a bad_status_fd
+ * refusal in r when the descriptor cannot be made close-on-exec (the lines
+ * would fall back to stderr, where the command can forge them). */
+int out_status_take(const char *s, struct refusals *r);
 int out_status_fd(void);
 #define OUT_STATUS_WANTS "--status-fd wants an open, writable descriptor " \
 	"of 3 or above, got "

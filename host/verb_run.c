@@ -362,23 +362,13 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 {
 	struct run_args a;
 	struct refusals r = {0};
-	const char *why;
-	int rc, sfd;
+	int rc;
 
 	memset(&a, 0, sizeof(a));
 	rc = run_parse(argc - 1, argv + 1, &a, &r);
 	/* a valid --status-fd carries every line from here, refusals too */
-	if (a.status_fd_s != NULL &&
-	    out_status_check(a.status_fd_s, &sfd, &why) == 0 &&
-	    out_status_set(sfd) != 0) {
-		/* the lines would fall back to stderr, where the command
-		 * can forge them: refuse instead */
-		refusals_add(&r, "bad_status_fd", "--status-fd %d cannot be "
-			     "made close-on-exec (%s); --status-fd wants an "
-			     "open, writable descriptor of 3 or above", sfd,
-			     strerror(errno));
+	if (out_status_take(a.status_fd_s, &r) != 0)
 		rc = rc ? rc : 1;
-	}
 	if (rc == 0 && a.help) {
 		run_args_free(&a);
 		return verb_help_for("run") == 0 ? 0 : 2;

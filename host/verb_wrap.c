@@ -389,8 +389,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	struct wallctx w;
 	struct args a;
 	struct refusals r = {0};
-	const char *why;
-	int code, rc, sfd;
+	int code, rc;
 
 	if (args_wants_help(argc, argv))
 		return verb_help();
@@ -398,17 +397,8 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	memset(&w, 0, sizeof(w));
 	rc = args_parse(ARGV_BARE, argc, argv, &a, &r);
 	/* a valid --status-fd carries every line from here, refusals too */
-	if (a.status_fd != NULL &&
-	    out_status_check(a.status_fd, &sfd, &why) == 0 &&
-	    out_status_set(sfd) != 0) {
-		/* the lines would fall back to stderr, where the command
-		 * can forge them: refuse instead */
-		refusals_add(&r, "bad_status_fd", "--status-fd %d cannot be "
-			     "made close-on-exec (%s); --status-fd wants an "
-			     "open, writable descriptor of 3 or above", sfd,
-			     strerror(errno));
+	if (out_status_take(a.status_fd, &r) != 0)
 		rc = rc ? rc : 1;
-	}
 	if (rc != 0) {
 		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		refusals_free(&r);
