@@ -4,6 +4,7 @@
 #   make MODULES="landlock"   build only the named modules
 #   make check                unit suites + integration tests (see README)
 #   make check-unit           CUnit suites only
+#   make check-layers         host/ rooms include only downward
 #   make asan                 unit suites under ASan+UBSan (build-asan/)
 #   make fuzz                 libFuzzer harnesses (clang), each run
 #                             FUZZ_SECONDS from its seeds (build-fuzz/)
@@ -49,17 +50,23 @@ HOST_DEFS := -DNS_VERSION='"$(VERSION)"' \
              -DNS_MODULEDIR_REL='"$(MODULEDIR_REL)"' \
              -DNS_SYSCONFDIR='"$(SYSCONFDIR)"'
 
-HOST_SRC  := $(sort $(wildcard host/*.c))
+# host/ is rooms (docs/ARCHITECTURE.md): every room's files, and of os/ only
+# the layer of the platform this builds for.
+HOST_OS   ?= $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,$(UNAME_S)))
+HOST_ROOMS := base os conf module policy egress wall run verbs
+HOST_SRC  := $(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
+                                host/os/$(HOST_OS)/*.c))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
 HOST_LIB_OBJ := $(filter-out $(B)/obj/host/main.o,$(HOST_OBJ))
 HOST_LIBS := -ldl -liniparser
+HOST_INC  := -Ihost -Iapi -Iinfra -I/usr/include/iniparser
 
 all: $(B)/bin/nova-sandbox modules fixtures helpers escape
 
 # ---- host -------------------------------------------------------------
 $(B)/obj/host/%.o: host/%.c $(B)/.flags
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(HOST_DEFS) -I/usr/include/iniparser -c $< -o $@
+	$(CC) $(ALLCFLAGS) $(HOST_DEFS) $(HOST_INC) -c $< -o $@
 
 $(B)/bin/nova-sandbox: $(HOST_OBJ)
 	@mkdir -p $(@D)
@@ -71,7 +78,7 @@ $(B)/.flags: FORCE
 	@echo '$(HOST_DEFS) $(SAN) $(OPT)' | cmp -s - $@ || echo '$(HOST_DEFS) $(SAN) $(OPT)' > $@
 
 # ---- modules: each modules/<m>/module.mk sets <m>_SRC and <m>_LIBS -----
-MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi
+MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi -Iinfra
 define module_rules
 include modules/$(1)/module.mk
 $(1)_OBJ := $$($(1)_SRC:%.c=$(B)/obj/%.pic.o)
@@ -122,7 +129,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 UNIT_COMMON := $(sort $(wildcard tests/unit/common/*.c))
 $(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(HOST_DEFS) -I/usr/include/iniparser -Ihost -Iapi \
+	$(CC) $(ALLCFLAGS) $(HOST_DEFS) $(HOST_INC) \
 		-o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) -lcunit
 
 # a module's own suites: modules/<m>/tests/test_*.c, linked with that
@@ -132,7 +139,7 @@ $(1)_TEST_SRC := $$(sort $$(wildcard modules/$(1)/tests/test_*.c))
 $(1)_TEST_BIN := $$($(1)_TEST_SRC:modules/$(1)/tests/%.c=$(B)/tests/modules/$(1)/%)
 $(B)/tests/modules/$(1)/%: modules/$(1)/tests/%.c $(UNIT_COMMON) $$($(1)_OBJ)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALLCFLAGS) -Iapi -Imodules/$(1) -Itests/unit -o $$@ $$< \
+	$$(CC) $$(ALLCFLAGS) -Iapi -Iinfra -Imodules/$(1) -Itests/unit -o $$@ $$< \
 		$(UNIT_COMMON) $$($(1)_OBJ) $$($(1)_LIBS) -lcunit
 UNIT_BIN += $$($(1)_TEST_BIN)
 endef
@@ -147,7 +154,11 @@ check-integration: all
 check-escape: all
 	@tests/escape/run.sh $(B)
 
-check: check-unit check-integration check-escape
+# host/ includes only downward (docs/ARCHITECTURE.md)
+check-layers:
+	@infra/check-layers.sh
+
+check: check-layers check-unit check-integration check-escape
 
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -172,7 +183,7 @@ FUZZ_SEEDS := $(patsubst tests/fuzz/corpus/%,$(B)/fuzz-seeds/%,\
 	$(patsubst %.hex,%,$(patsubst %.argv,%,$(FUZZ_SEED_SRC))))
 # a harness that compiles a host file in (for its static parser) links
 # without that file's object
-FUZZ_OWN_egress_args := $(B)/obj/host/verb_egress.o
+FUZZ_OWN_egress_args := $(B)/obj/host/verbs/egress.o
 
 fuzz:
 	rm -rf build-fuzz/fuzz-seeds
@@ -185,7 +196,7 @@ fuzz-run: $(FUZZ_BIN) $(FUZZ_SEEDS)
 
 $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(HOST_DEFS) -I/usr/include/iniparser -Ihost -Iapi \
+	$(CC) $(ALLCFLAGS) $(HOST_DEFS) $(HOST_INC) \
 		-fsanitize=fuzzer -o $@ $< \
 		$(filter-out $(FUZZ_OWN_$*),$(HOST_LIB_OBJ)) $(HOST_LIBS)
 
@@ -210,12 +221,12 @@ $(B)/tests/bench/%: tests/bench/%.c
 # the egress bench renders its big plan with the host's own renderer
 $(B)/tests/bench/egress_plan: tests/bench/egress_plan.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SAN) -Ihost -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
+	$(CC) $(ALLCFLAGS) $(SAN) $(HOST_INC) -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
 
-# the cap tick's cost over a tree it starts (host/caps.c)
+# the cap tick's cost over a tree it starts (host/run/caps.c)
 $(B)/tests/bench/caps_tick: tests/bench/caps_tick.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SAN) -Ihost -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
+	$(CC) $(ALLCFLAGS) $(SAN) $(HOST_INC) -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
 
 bench: all $(B)/tests/bench/benchrun $(B)/tests/bench/egress_plan \
 	$(B)/tests/bench/caps_tick
@@ -247,7 +258,7 @@ clean:
 
 FORCE:
 .PHONY: all modules fixtures helpers escape check check-unit check-integration \
-	check-escape \
+	check-escape check-layers \
 	asan fuzz fuzz-run bench install clean FORCE
 
 -include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)

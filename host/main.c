@@ -7,10 +7,9 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "out.h"
-#include "verb_egress.h"
-#include "verbs.h"
+#include "wall/args.h"
+#include "base/out.h"
+#include "verbs/verbs.h"
 
 extern char **environ;
 

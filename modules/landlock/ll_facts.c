@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../host/banned.h"
+#include "banned.h"
 #include "ll_table.h"
 
 void

@@ -52,7 +52,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-#include "../../host/banned.h"
+#include "banned.h"
 #include "ll_filter.h"
 
 #if defined(__x86_64__)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../host/banned.h"
+#include "banned.h"
 #include "ll_table.h"
 
 static const char *const header[] = {

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../host/banned.h"
+#include "banned.h"
 #include "ll_socks.h"
 #include "ll_table.h"
 

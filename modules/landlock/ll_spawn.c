@@ -37,7 +37,7 @@
 #define STACK_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-#include "../../host/banned.h"
+#include "banned.h"
 #include "ll_filter.h"
 #include "ll_spawn.h"
 #include "ll_table.h"

@@ -5,7 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../../host/banned.h"
+#include "banned.h"
 #include "ll_table.h"
 
 #ifndef SYS_landlock_create_ruleset

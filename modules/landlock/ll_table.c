@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../host/banned.h"
+#include "banned.h"
 #include "ll_table.h"
 
 /* /dev is not a root: a rule on it is inherited by every terminal in

@@ -85,7 +85,7 @@ struct nova_ll_path_beneath_attr {
 extern const char *const ll_read_roots[];
 /* Devices read and written (WRITE_FILE): /dev/null, /dev/zero, /dev/full.
  * /dev/tty and the terminal on the command's stdio are the host's to add,
- * per run (host/ttys.c). */
+ * per run (host/policy/ttys.c). */
 extern const char *const ll_write_files[];
 /* A command beneath one of these adds no optional read root. */
 extern const char *const ll_system_prefixes[];

@@ -80,7 +80,7 @@ say(const struct ns_host *h, int st, const char *reason, const char *fmt, ...)
 /* ---- the name lock ---------------------------------------------------
  *
  * A name is held by an OFD write lock on <state>/<name>.lock, where <state>
- * is the tool's per-uid state directory (the same rule as host/ownfiles.c,
+ * is the tool's per-uid state directory (the same rule as host/policy/ownfiles.c,
  * which refuses any wall whose write set reaches it):
  *   uid 0: /run/nova-sandbox;
  *   else:  /run/user/<uid>/nova-sandbox when /run/user/<uid> is a directory

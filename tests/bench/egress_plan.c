@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egress.h"
+#include "egress/egress.h"
 
 static int
 table_lookup(void *ctx, const struct ns_egress_addr *res, const char *name,

@@ -1,5 +1,5 @@
 /* fuzz_args.c -- libFuzzer harness for the bare form's argv parser
- * (host/args.c), the one flag table shared by the bare wrap, policy,
+ * (host/wall/args.c), the one flag table shared by the bare wrap, policy,
  * probe and check.  The input is argv: words separated by NUL bytes.
  * Each input is parsed for every verb of the table; the refusals are then
  * printed (to a sink) as the verbs print them, and rendered as JSON
@@ -9,8 +9,8 @@
  * joins the lines with NUL bytes).  Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
-#include "args.h"
-#include "out.h"
+#include "wall/args.h"
+#include "base/out.h"
 
 static const struct {
 	unsigned verb;

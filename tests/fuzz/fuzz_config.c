@@ -1,5 +1,5 @@
 /* fuzz_config.c -- libFuzzer harness for the config reader
- * (host/config.c, config_load, with iniparser under it).  The input is the
+ * (host/conf/config.c, config_load, with iniparser under it).  The input is the
  * config file's bytes.
  *
  * config_load takes a path and checks the file and every directory above
@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "config.h"
+#include "wall/args.h"
+#include "conf/config.h"
 
 static char dir[PATH_MAX], path[PATH_MAX + 16];
 static int fd = -1;

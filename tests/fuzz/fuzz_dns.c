@@ -1,5 +1,5 @@
 /* fuzz_dns.c -- libFuzzer harness for the DNS reply parser of `egress
- * plan` (host/egress_dns.c, egress_dns_parse).  The input is one reply
+ * plan` (host/egress/dns.c, egress_dns_parse).  The input is one reply
  * datagram as a resolver (or anything that can reach the socket) would
  * send it; it is matched against two fixed queries, the A and the AAAA
  * query for example.com with id 0x1234, as egress_dns_ask sends them.
@@ -9,7 +9,7 @@
  * Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
-#include "egress.h"
+#include "egress/egress.h"
 
 #define QID 0x1234u
 #define QNAME "example.com"

@@ -1,12 +1,12 @@
 /* fuzz_egress_args.c -- libFuzzer harness for `egress`'s flag parsing
- * (host/verb_egress.c) and the plan sub-verb's checks of the flag values
+ * (host/verbs/egress.c) and the plan sub-verb's checks of the flag values
  * (--resolver, --bench-cidr, --run, --uid, --veth, --model-host) that run
  * before any file is read or any DNS is asked.  The input is the words
  * after "egress", separated by NUL bytes: the first names the sub-verb
  * whose flags are parsed (plan, apply, check, drop; anything else is plan),
  * the rest are its words.
  *
- * verb_egress.c keeps its parser static, so it is compiled in here (and
+ * verbs/egress.c keeps its parser static, so it is compiled in here (and
  * its object is left out of this harness's link).  --policy is never
  * opened: the check runs against a fixed allowlist text instead.
  *
@@ -14,7 +14,7 @@
  * Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
-#include "../../host/verb_egress.c"
+#include "../../host/verbs/egress.c"
 
 static const char policy[] =
 	"github.com\napi.github.com\nobjects.githubusercontent.com\n"

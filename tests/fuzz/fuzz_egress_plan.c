@@ -1,7 +1,7 @@
 /* fuzz_egress_plan.c -- libFuzzer harness for the egress plan grammar
- * (api/ns_egress_plan.h through host/egress_grammar.c), the plan auditor
- * and the canonical form (host/egress_audit.c), and the allowlist parser
- * (host/egress_policy.c).  The input is plan text, as `egress check
+ * (api/ns_egress_plan.h through host/egress/grammar.c), the plan auditor
+ * and the canonical form (host/egress/audit.c), and the allowlist parser
+ * (host/egress/policy.c).  The input is plan text, as `egress check
  * --plan` reads it from a file or a module's read_live() hands it back.
  *
  * Beyond "no crash, no leak" it asserts the grammar's own promise: a rule
@@ -13,8 +13,8 @@
  * Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
-#include "args.h"
-#include "egress.h"
+#include "wall/args.h"
+#include "egress/egress.h"
 
 static void
 round_trip(const char *line, size_t len)

@@ -1,5 +1,5 @@
 /* fuzz_run_args.c -- libFuzzer harness for `run`'s argv parser and its
- * validators (host/run_args.c: sizes, Go durations, names, artifacts).
+ * validators (host/run/args.c: sizes, Go durations, names, artifacts).
  * The input is the words after "run", separated by NUL bytes; the
  * refusals are printed to a sink as verb_run prints them.
  *
@@ -7,8 +7,8 @@
  * Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
-#include "args.h"
-#include "run.h"
+#include "wall/args.h"
+#include "run/run.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

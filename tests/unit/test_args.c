@@ -1,4 +1,4 @@
-/* test_args.c -- the flag table and parser (host/args.c): every form of
+/* test_args.c -- the flag table and parser (host/wall/args.c): every form of
  * every kind, argv order of refusals, missing --, other verbs' flags,
  * unknown flags with the list and the nearest match, Go-style booleans. */
 #include <CUnit/Basic.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
+#include "wall/args.h"
 
 struct run {
 	struct args a;

@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "verb_egress.h"
+#include "wall/args.h"
+#include "verbs/verbs.h"
 
 static char *page;
 static long pagesz;

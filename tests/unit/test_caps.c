@@ -1,4 +1,4 @@
-/* test_caps.c -- the process and memory caps (host/caps.c): the tree walk
+/* test_caps.c -- the process and memory caps (host/run/caps.c): the tree walk
  * over fabricated (pid, ppid, rss, state) tables, the cap decision, the
  * RUNAWAY text, the /proc/<pid>/stat and /proc/loadavg parsers, the
  * RLIMIT_NPROC value; then the real /proc reader and caps_runaway() on
@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "caps.h"
+#include "run/caps.h"
 
 static const struct caps_limits deflt = { CAPS_PROCS, CAPS_MEM, NULL };
 

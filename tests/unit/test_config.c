@@ -1,4 +1,4 @@
-/* test_config.c -- host/config.c: which file, the safety checks on the
+/* test_config.c -- host/conf/config.c: which file, the safety checks on the
  * descriptor and the directories, every refusal with its file:line, the
  * values, and the module option sections. */
 #include <CUnit/Basic.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "conf/config.h"
 #include "loader_stage.h"
 
 static struct config cfg;

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/cu_run.h"
-#include "egress.h"
+#include "egress/egress.h"
 
 static int
 fake_lookup(void *ctx, const struct ns_egress_addr *res, const char *name,

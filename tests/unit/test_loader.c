@@ -1,4 +1,4 @@
-/* test_loader.c -- host/loader.c and host/hostsvc.c against the fixture
+/* test_loader.c -- host/module/loader.c and host/module/hostsvc.c against the fixture
  * modules (build/tests/fixtures/<name>.so): every load status with its fixture,
  * the size-aware copy, wall selection, and the host services. */
 #include <CUnit/Basic.h>
@@ -11,8 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hostsvc.h"
-#include "loader.h"
+#include "module/hostsvc.h"
+#include "module/loader.h"
+#include "os/os.h"
 #include "loader_stage.h"
 
 static struct config cfg;
@@ -229,9 +230,9 @@ test_check_fd_directory(void)
 	int fd = open(stage_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(loader_check_fd(fd, stage_root, 0, &why), 0);
+	CU_ASSERT_EQUAL(os_trust_fd(fd, stage_root, 0, &why), OS_TRUST_OK);
 	CU_ASSERT_PTR_NULL(why);
-	CU_ASSERT_EQUAL(loader_check_fd(fd, stage_root, 1, &why), -1);
+	CU_ASSERT_EQUAL(os_trust_fd(fd, stage_root, 1, &why), OS_TRUST_WRONG_TYPE);
 	CU_ASSERT(why && strstr(why, "is not a regular file"));
 	free(why);
 	close(fd);
@@ -541,7 +542,7 @@ main(void)
 		{ "bare, absolute, relative names", test_finding },
 		{ "directory and symlink are not regular", test_not_regular },
 		{ "unsafe file, directory, /tmp, owner", test_unsafe },
-		{ "loader_check_fd on a directory", test_check_fd_directory },
+		{ "os_trust_fd on a directory", test_check_fd_directory },
 		{ "a good wall copied", test_good_copy },
 		{ "any role; absent tables read as zero",
 		  test_any_role_and_zero_fill },

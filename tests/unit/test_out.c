@@ -1,4 +1,4 @@
-/* test_out.c -- the output grammar (host/out.c): field and text escaping,
+/* test_out.c -- the output grammar (host/base/out.c): field and text escaping,
  * base64url, JSON strings, shell quoting, out_line. */
 #include <CUnit/Basic.h>
 
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
+#include "base/out.h"
 
 struct esc {
 	const char *in, *field, *text;

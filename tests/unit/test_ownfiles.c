@@ -1,5 +1,5 @@
 /* test_ownfiles.c -- the tool's own files beneath a write root are refused
- * (host/ownfiles.c): a binary, a module, a config, a link on the way, a
+ * (host/policy/ownfiles.c): a binary, a module, a config, a link on the way, a
  * second name; a write root elsewhere is clean; the temp directory the
  * build made is removed on a refusal.  Runs as whoever runs the suite: the
  * files it makes are that uid's, so the uid may change them. */
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "common/cu_run.h"
-#include "ownfiles.h"
+#include "policy/ownfiles.h"
 
 static char top[64];
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_policy.c -- the policy builder (host/policy.c, host/paths.c)
+/* test_policy.c -- the policy builder (host/policy/policy.c, host/policy/paths.c)
  * against temp directories: a fake PATH, fake caller homes and a
  * platform_roots table pointing into the tree.  Nothing outside the
  * mkdtemp directory is touched. */
@@ -18,8 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "paths.h"
-#include "policy.h"
+#include "policy/paths.h"
+#include "policy/policy.h"
 
 static char base[PATH_MAX];
 static char start_cwd[PATH_MAX];

@@ -20,8 +20,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "run.h"
-#include "run_flow.h"
+#include "run/run.h"
+#include "run/flow.h"
 
 /* ---- parser --------------------------------------------------------- */
 

@@ -1,4 +1,4 @@
-/* test_ttys.c -- host/ttys.c: which terminals the command's stdio gives
+/* test_ttys.c -- host/policy/ttys.c: which terminals the command's stdio gives
  * it (SPEC §6, the device rows), decided on descriptor facts; the names
  * the kernel's numbering gives; the tty= field; and the real descriptors
  * of this process when they are not terminals. */
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/cu_run.h"
-#include "ttys.h"
+#include "policy/ttys.h"
 
 #define RW (TTY_ACC_READ | TTY_ACC_WRITE)
 #define PTS3 makedev(136, 3)

@@ -1,0 +1,52 @@
+/* out.h -- the output grammar: field escaping, lines, JSON strings.
+ * Reference: docs/SPEC-SANDBOX.md "Lines". */
+#ifndef NS_HOST_OUT_H
+#define NS_HOST_OUT_H
+
+#include <stdio.h>
+
+#include "base/util.h"
+
+/* Field rendering: control characters, every whitespace character and '='
+ * become \xNN (ASCII) or \uNNNN; invalid UTF-8 bytes \xNN; U+2028/2029 and
+ * the bidi controls U+202A-202E, U+2066-2069 \uNNNN.  An empty value is
+ * rendered as "-" (never as nothing).  Returns a heap string or NULL. */
+char *out_field(const char *s);
+/* The same for free text tails, keeping ' ' and '='. */
+char *out_text(const char *s);
+/* RFC 4648 base64url without padding of the raw bytes of s. */
+char *out_b64url(const char *s);
+/* A JSON string literal (with the quotes) for s. */
+int out_json_str(struct sbuf *b, const char *s);
+/* The JSON object of a refused verb, on stdout:
+ * {"result":{"verb":V,"status":"refused","exit":E,"remedy":"nova-sandbox V -h",
+ * "why":["<reason>: <text>",...]}}.  Returns 0, or -1 when it could not. */
+int out_json_refused(const char *verb, int exit_code, const struct refusals *r);
+/* Shell-quote one argument so it pastes back as itself. */
+int out_shell_quote(struct sbuf *b, const char *s);
+
+/* Print one whole line (a '\n' is added) to f: what f buffers is flushed,
+ * then the line leaves in one write(2) of the complete line (the tool's
+ * processes share fd 2: a line is never split around another's).  A line
+ * to stderr goes to the status descriptor instead once out_status_set()
+ * named one.  Returns 0, or -1 when the write failed. */
+int out_line(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* --status-fd: the value s names a descriptor >= 3 that is open for
+ * writing: 0 and *fd; else -1 and *why a suffix for the refusal text
+ * ("" or " (not open)" or " (open read-only)"). */
+int out_status_check(const char *s, int *fd, const char **why);
+/* From now on the tool's stderr lines go to fd only (-1: stderr again);
+ * fd is made close-on-exec.  0, or -1 when fd is not open. */
+int out_status_set(int fd);
+/* Both for a flag value that parsed: a valid s starts carrying the lines
+ * (a bad one was refused by the parser); 0, or 1 with a bad_status_fd
+ * refusal in r when the descriptor cannot be made close-on-exec (the lines
+ * would fall back to stderr, where the command can forge them). */
+int out_status_take(const char *s, struct refusals *r);
+int out_status_fd(void);
+#define OUT_STATUS_WANTS "--status-fd wants an open, writable descriptor " \
+	"of 3 or above, got "
+
+#endif

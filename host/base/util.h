@@ -1,0 +1,66 @@
+/* util.h -- small growable containers and refusal lists for the host. */
+#ifndef NS_HOST_UTIL_H
+#define NS_HOST_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "banned.h" /* infra/: the functions this project never calls */
+
+
+/* A NULL-terminated vector of owned strings; v[n] == NULL always. */
+struct strv {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+int strv_push(struct strv *sv, const char *s);          /* copies s */
+int strv_pushf(struct strv *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int strv_contains(const struct strv *sv, const char *s);
+/* Sort sv in place and return how many distinct strings it holds. */
+size_t strv_count_unique(struct strv *sv);
+void strv_free(struct strv *sv);
+
+/* A heap string builder. */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+
+int sbuf_add(struct sbuf *b, const char *s);
+int sbuf_addn(struct sbuf *b, const char *s, size_t n);
+int sbuf_addf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+char *sbuf_take(struct sbuf *b); /* returns s ("" when empty), resets b */
+void sbuf_free(struct sbuf *b);
+/* A formatted heap string, or NULL when it could not be built. */
+char *str_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One independent problem (rule 16): a reason token and a text. */
+struct refusal {
+	const char *reason; /* static token */
+	char *text;         /* owned */
+};
+
+struct refusals {
+	struct refusal *v;
+	size_t n;
+	size_t cap;
+};
+
+int refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 3, 0)));
+int refusals_all(const struct refusals *r, const char *reason);
+void refusals_free(struct refusals *r);
+
+/* Strict unsigned parser: digits only, no sign, no spaces; 0 on success. */
+int parse_u64(const char *s, unsigned long long max, unsigned long long *out);
+
+#endif

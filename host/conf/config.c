@@ -1,0 +1,835 @@
+/* config.c -- the ini file that selects modules (see config.h).
+ *
+ * The file is opened O_NOFOLLOW and checked on the descriptor (and every
+ * parent directory) before iniparser reads exactly that inode through
+ * /proc/self/fd/N.  iniparser finds syntax errors; the line numbers of
+ * sections and keys it accepted are found by scanning the same bytes (a
+ * locator, not a second parser). */
+#include "conf/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <iniparser.h>
+
+#include "os/os.h"
+
+#ifndef NS_SYSCONFDIR
+#define NS_SYSCONFDIR "/usr/local/etc"
+#endif
+#ifndef NS_MODULEDIR_REL
+#define NS_MODULEDIR_REL "../lib/nova-sandbox"
+#endif
+
+#define CONFIG_MAX_BYTES (1024 * 1024)
+
+struct pdefault {
+	const char *platform;
+	const char *wall;
+	const char *egress;
+	const char *place;
+};
+
+static const struct pdefault pdefaults[] = {
+	{ "linux", "landlock.so", "nftegress.so", "nsplace.so" },
+	{ "darwin", "seatbelt.dylib", NULL, "apfsvol.so" },
+	{ "windows", "jobobject.dll", NULL, NULL },
+};
+
+static const char *const platform_names[] = { "linux", "darwin", "windows",
+					      NULL };
+static const char *const platform_keys[] = { "wall", "egress", "place", NULL };
+static const char *const main_keys[] = { "moduledir", NULL };
+
+/* The state of one file load. */
+struct cload {
+	struct config *cfg;
+	struct refusals *r;
+	const char *shown; /* the file as messages name it */
+	char *text;        /* the file's bytes, NUL-terminated */
+	size_t len;
+	dictionary *d;
+	struct strv stems; /* module stems named in any platform section */
+	int nomem;
+};
+
+static int
+in_list(const char *const *list, const char *s)
+{
+	for (size_t i = 0; list != NULL && list[i] != NULL; i++)
+		if (strcmp(list[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+static char *
+join_list(const char *const *list)
+{
+	struct sbuf b = { 0 };
+
+	for (size_t i = 0; list != NULL && list[i] != NULL; i++)
+		if (sbuf_addf(&b, "%s%s", i ? ", " : "", list[i]) < 0)
+			break;
+	return sbuf_take(&b);
+}
+
+/* One bad_config refusal "<file>:<line>: <text>" (no line when 0). */
+__attribute__((format(printf, 3, 4))) static void
+bad(struct cload *cl, unsigned line, const char *fmt, ...)
+{
+	struct sbuf b = { 0 };
+	va_list ap;
+	int rc;
+
+	if (line)
+		rc = sbuf_addf(&b, "%s:%u: ", cl->shown, line);
+	else
+		rc = sbuf_addf(&b, "%s: ", cl->shown);
+	va_start(ap, fmt);
+	if (rc == 0)
+		rc = sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (rc < 0 || refusals_add(cl->r, "bad_config", "%s", b.s) < 0)
+		cl->nomem = 1;
+	sbuf_free(&b);
+}
+
+/* ---- the locator ------------------------------------------------------ */
+
+static void
+trim(const char **s, size_t *n)
+{
+	while (*n && isspace((unsigned char)**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && isspace((unsigned char)(*s)[*n - 1]))
+		(*n)--;
+}
+
+static int
+same_ci(const char *s, size_t n, const char *want)
+{
+	return strlen(want) == n && strncasecmp(s, want, n) == 0;
+}
+
+/* One physical line: is it the header of `sec`?  Is it `key =`?  *cur
+ * tracks whether the current section is `sec`. */
+static int
+line_matches(const char *s, size_t n, const char *sec, const char *key,
+	     int *cur)
+{
+	const char *eq;
+
+	trim(&s, &n);
+	if (n && s[0] == '[') {
+		const char *end = memchr(s, ']', n);
+		size_t k = end ? (size_t)(end - s - 1) : n - 1;
+
+		s++;
+		trim(&s, &k);
+		*cur = same_ci(s, k, sec);
+		return *cur && key == NULL;
+	}
+	if (key == NULL || !*cur || n == 0 || s[0] == ';' || s[0] == '#')
+		return 0;
+	eq = memchr(s, '=', n);
+	if (eq == NULL)
+		return 0;
+	n = (size_t)(eq - s);
+	trim(&s, &n);
+	return same_ci(s, n, key);
+}
+
+/* The line of the nth (0-based) `[sec]` header (key NULL) or `key =` line
+ * in [sec]; 0 when there is none.  Keys outside a section: sec "". */
+static unsigned
+locate(const struct cload *cl, const char *sec, const char *key,
+       unsigned nth)
+{
+	const char *p = cl->text, *end = cl->text + cl->len;
+	unsigned line = 0;
+	int cur = sec[0] == '\0';
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		line++;
+		if (line_matches(p, n, sec, key, &cur) && nth-- == 0)
+			return line;
+		p += n + 1;
+	}
+	return 0;
+}
+
+/* The name inside a `[...]` header line, as iniparser reads it (NULL
+ * when the line is not a header). */
+static const char *
+header_name(const char *s, size_t n, size_t *len)
+{
+	const char *end;
+
+	trim(&s, &n);
+	if (n < 2 || s[0] != '[' || s[n - 1] != ']')
+		return NULL;
+	end = memchr(s, ']', n);
+	*len = (size_t)(end - s - 1);
+	s++;
+	trim(&s, len);
+	return s;
+}
+
+/* iniparser keeps "[a:b]" as the key "b" of [a], with no value: the
+ * header would erase that key, and its own keys pose as options of [a].
+ * Refuse each one; 1 when there was one (the rest cannot be trusted). */
+static int
+check_colon_headers(struct cload *cl)
+{
+	const char *p = cl->text, *end = cl->text + cl->len;
+	unsigned line = 0;
+	int found = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), k = 0;
+		const char *name = header_name(p, n, &k);
+		char *low;
+
+		line++;
+		p += n + 1;
+		if (name == NULL || memchr(name, ':', k) == NULL)
+			continue;
+		found = 1;
+		low = strndup(name, k);
+		for (char *c = low; c != NULL && *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		if (low == NULL)
+			cl->nomem = 1;
+		else
+			bad(cl, line, "section [%s] has a ':'; a section name "
+			    "is [nova-sandbox], a platform or a module's stem, "
+			    "with no ':'", low);
+		free(low);
+	}
+	return found;
+}
+
+/* iniparser reads lines as C strings: a NUL hid the rest of its line
+ * (silently at the start, as "too long" mid-line).  Say each one. */
+static int
+check_nul_bytes(struct cload *cl)
+{
+	const char *p = cl->text, *end = cl->text + cl->len;
+	unsigned line = 0;
+	int found = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *z = memchr(p, '\0', n);
+
+		line++;
+		if (z != NULL) {
+			bad(cl, line, "a NUL byte at column %zu; a config is "
+			    "text, with no NUL bytes", (size_t)(z - p) + 1);
+			found = 1;
+		}
+		p += n + 1;
+	}
+	return found;
+}
+
+/* ---- opening and reading ---------------------------------------------- */
+
+static int
+read_all(struct cload *cl, int fd)
+{
+	struct stat st;
+	size_t got = 0;
+
+	if (fstat(fd, &st) < 0 || st.st_size > CONFIG_MAX_BYTES) {
+		bad(cl, 0, "cannot be read or is larger than %d bytes",
+		    CONFIG_MAX_BYTES);
+		return 1;
+	}
+	cl->text = malloc((size_t)st.st_size + 1);
+	if (cl->text == NULL)
+		return -1;
+	while (got < (size_t)st.st_size) {
+		ssize_t n = pread(fd, cl->text + got, (size_t)st.st_size - got,
+				  (off_t)got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	cl->text[got] = '\0';
+	cl->len = got;
+	return 0;
+}
+
+static int
+open_config(struct cload *cl, const char *path)
+{
+	char *why = NULL;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			bad(cl, 0, "no such config file; name an existing file "
+			    "or unset NOVA_SANDBOX_CONFIG for the defaults");
+		else if (errno == ELOOP)
+			bad(cl, 0, "is a symbolic link; name the file itself");
+		else
+			bad(cl, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (os_trust_fd(fd, path, 1, &why) != OS_TRUST_OK) {
+		bad(cl, 0, "config refused: %s", why ? why : "unsafe");
+		free(why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* ---- iniparser with its error callback captured ----------------------- */
+
+static char ini_err_text[512];
+static int ini_err_count;
+
+__attribute__((format(printf, 1, 2))) static int
+ini_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ini_err_count++ == 0) {
+		va_start(ap, fmt);
+		vsnprintf(ini_err_text, sizeof(ini_err_text), fmt, ap);
+		va_end(ap);
+	}
+	return 0;
+}
+
+static unsigned
+ini_err_line(void)
+{
+	const char *p = strrchr(ini_err_text, '(');
+	unsigned long v;
+
+	if (p == NULL)
+		return 0;
+	v = strtoul(p + 1, NULL, 10);
+	return v > UINT_MAX ? 0 : (unsigned)v;
+}
+
+static void
+say_syntax(struct cload *cl)
+{
+	unsigned line = ini_err_line();
+
+	if (strstr(ini_err_text, "syntax error") != NULL)
+		bad(cl, line, "syntax error; a line is [section], "
+		    "key = value, or a ; comment");
+	else if (strstr(ini_err_text, "too long") != NULL)
+		bad(cl, line, "line too long");
+	else
+		bad(cl, line, "cannot be parsed");
+}
+
+static int
+parse(struct cload *cl, int fd)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	ini_err_count = 0;
+	ini_err_text[0] = '\0';
+	iniparser_set_error_callback(ini_err);
+	cl->d = iniparser_load(proc);
+	iniparser_set_error_callback(NULL);
+	if (cl->d != NULL && ini_err_count == 0)
+		return 0;
+	say_syntax(cl);
+	return 1;
+}
+
+/* ---- values ----------------------------------------------------------- */
+
+char *
+config_stem(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	char *s;
+
+	base = base ? base + 1 : file;
+	s = strndup(base, strcspn(base, "."));
+	for (char *p = s; p != NULL && *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return s;
+}
+
+static void
+add_entry(struct cload *cl, const char *e, struct strv *out)
+{
+	char *stem;
+
+	if (out != NULL && strv_push(out, e) < 0)
+		cl->nomem = 1;
+	stem = config_stem(e);
+	if (stem == NULL ||
+	    (!strv_contains(&cl->stems, stem) && strv_push(&cl->stems, stem) < 0))
+		cl->nomem = 1;
+	free(stem);
+}
+
+static int
+check_entry(struct cload *cl, const char *sec, const char *key,
+	    const char *e, size_t n)
+{
+	unsigned line = locate(cl, sec, key, 0);
+
+	if (n == 0) {
+		bad(cl, line, "%s in [%s] has an empty entry; name module "
+		    "files separated by commas", key, sec);
+		return -1;
+	}
+	if (memchr(e, '/', n) != NULL && e[0] != '/') {
+		bad(cl, line, "%s in [%s]: \"%.*s\" is neither a bare file "
+		    "name (looked up in the module directory) nor an absolute "
+		    "path", key, sec, (int)n, e);
+		return -1;
+	}
+	return 0;
+}
+
+/* "a.so, b.so" -> entries; out may be NULL (another platform). */
+static void
+parse_list(struct cload *cl, const char *sec, const char *key,
+	   const char *val, struct strv *out)
+{
+	const char *p = val;
+
+	for (;;) {
+		size_t n = strcspn(p, ",");
+		const char *e = p;
+		char *c;
+
+		trim(&e, &n);
+		if (check_entry(cl, sec, key, e, n) == 0) {
+			c = strndup(e, n);
+			if (c == NULL)
+				cl->nomem = 1;
+			else
+				add_entry(cl, c, out);
+			free(c);
+		}
+		p += strcspn(p, ",");
+		if (*p++ == '\0')
+			break;
+	}
+}
+
+static struct strv *
+role_list(struct config *cfg, const char *key)
+{
+	if (strcmp(key, "wall") == 0)
+		return &cfg->wall;
+	if (strcmp(key, "egress") == 0)
+		return &cfg->egress;
+	return &cfg->place;
+}
+
+static void
+platform_values(struct cload *cl, const char *plat)
+{
+	char full[64];
+	const char *val;
+	int mine = strcmp(plat, cl->cfg->platform) == 0;
+
+	for (size_t i = 0; platform_keys[i] != NULL; i++) {
+		snprintf(full, sizeof(full), "%s:%s", plat, platform_keys[i]);
+		val = iniparser_getstring(cl->d, full, NULL);
+		if (val == NULL)
+			continue;
+		parse_list(cl, plat, platform_keys[i], val,
+			   mine ? role_list(cl->cfg, platform_keys[i]) : NULL);
+	}
+}
+
+static void
+set_moduledir(struct cload *cl)
+{
+	const char *val = iniparser_getstring(cl->d, "nova-sandbox:moduledir",
+					      NULL);
+	unsigned line = locate(cl, "nova-sandbox", "moduledir", 0);
+	char *real;
+	struct stat st;
+
+	if (val == NULL)
+		return;
+	if (val[0] != '/') {
+		bad(cl, line, "moduledir \"%s\" is not an absolute path", val);
+		return;
+	}
+	if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    (real = realpath(val, NULL)) == NULL) {
+		bad(cl, line, "moduledir \"%s\" is not an existing directory",
+		    val);
+		return;
+	}
+	free(cl->cfg->moduledir);
+	cl->cfg->moduledir = real;
+}
+
+/* ---- sections and keys ------------------------------------------------ */
+
+static void
+check_dup(struct cload *cl, const char *sec, const char *key)
+{
+	unsigned first = locate(cl, sec, key, 0);
+	unsigned again = locate(cl, sec, key, 1);
+
+	if (again)
+		bad(cl, again, "key \"%s\" in [%s] is set twice (first at "
+		    "line %u); set it once", key, sec, first);
+}
+
+static void
+unknown_key(struct cload *cl, const char *sec, const char *key,
+	    const char *const *allowed)
+{
+	char *keys = join_list(allowed);
+
+	bad(cl, locate(cl, sec, key, 0), "unknown key \"%s\" in [%s]; the "
+	    "keys of [%s] are %s", key, sec, sec, keys ? keys : "");
+	free(keys);
+}
+
+static void
+keep_opt(struct cload *cl, const char *sec, const char *key)
+{
+	struct config *cfg = cl->cfg;
+	struct config_opt *nv, *o;
+	const char *val;
+	char full[512];
+
+	nv = realloc(cfg->opts, (cfg->n_opts + 1) * sizeof(*nv));
+	if (nv == NULL) {
+		cl->nomem = 1;
+		return;
+	}
+	cfg->opts = nv;
+	snprintf(full, sizeof(full), "%s:%s", sec, key);
+	o = &cfg->opts[cfg->n_opts];
+	o->section = strdup(sec);
+	o->key = strdup(key);
+	val = iniparser_getstring(cl->d, full, "");
+	o->value = strdup(val != NULL ? val : "");
+	o->line = locate(cl, sec, key, 0);
+	cfg->n_opts++;
+	if (!o->section || !o->key || !o->value)
+		cl->nomem = 1;
+}
+
+/* allowed NULL: a module's section, every key kept for later checking. */
+static void
+check_keys(struct cload *cl, const char *sec, const char *const *allowed)
+{
+	int nk = iniparser_getsecnkeys(cl->d, sec);
+	const char **keys;
+	size_t skip = strlen(sec) + 1;
+
+	if (nk <= 0)
+		return;
+	keys = calloc((size_t)nk, sizeof(*keys));
+	if (keys == NULL || iniparser_getseckeys(cl->d, sec, keys) == NULL) {
+		cl->nomem = keys == NULL;
+		free(keys);
+		return;
+	}
+	for (int i = 0; i < nk; i++) {
+		const char *key = keys[i] + skip;
+
+		/* no value: a "[sec:key]" header, refused on its own */
+		if (iniparser_getstring(cl->d, keys[i], NULL) == NULL)
+			continue;
+		check_dup(cl, sec, key);
+		if (allowed == NULL)
+			keep_opt(cl, sec, key);
+		else if (!in_list(allowed, key))
+			unknown_key(cl, sec, key, allowed);
+	}
+	free(keys);
+}
+
+static void
+unknown_section(struct cload *cl, const char *sec)
+{
+	char *stems = join_list((const char *const *)cl->stems.v);
+
+	bad(cl, locate(cl, sec, NULL, 0), "unknown section [%s]; the sections "
+	    "are [nova-sandbox], [linux], [darwin], [windows] and one per "
+	    "module named in them (here: %s)", sec,
+	    stems && *stems ? stems : "none");
+	free(stems);
+}
+
+static void
+check_section(struct cload *cl, const char *sec)
+{
+	if (strcmp(sec, "nova-sandbox") == 0)
+		check_keys(cl, sec, main_keys);
+	else if (in_list(platform_names, sec))
+		check_keys(cl, sec, platform_keys);
+	else if (strv_contains(&cl->stems, sec))
+		check_keys(cl, sec, NULL);
+	else
+		unknown_section(cl, sec);
+}
+
+/* iniparser keeps a key before any section as ":key". */
+static void
+check_sectionless(struct cload *cl)
+{
+	for (ssize_t i = 0; i < cl->d->size; i++) {
+		const char *k = cl->d->key[i];
+
+		if (k != NULL && k[0] == ':')
+			bad(cl, locate(cl, "", k + 1, 0), "key \"%s\" is "
+			    "outside any section; put it under [%s]", k + 1,
+			    os_platform());
+	}
+}
+
+/* A role this platform's section leaves unset keeps its compiled-in
+ * default; that module's options section is then allowed too. */
+static void
+default_stems(struct cload *cl)
+{
+	for (size_t i = 0; i < sizeof(pdefaults) / sizeof(pdefaults[0]); i++) {
+		const struct pdefault *p = &pdefaults[i];
+
+		if (strcmp(p->platform, cl->cfg->platform) != 0)
+			continue;
+		if (cl->cfg->wall.n == 0 && p->wall)
+			add_entry(cl, p->wall, NULL);
+		if (cl->cfg->egress.n == 0 && p->egress)
+			add_entry(cl, p->egress, NULL);
+		if (cl->cfg->place.n == 0 && p->place)
+			add_entry(cl, p->place, NULL);
+	}
+}
+
+static void
+validate(struct cload *cl)
+{
+	int nsec = iniparser_getnsec(cl->d);
+
+	if (check_colon_headers(cl))
+		return;
+	for (size_t i = 0; platform_names[i] != NULL; i++)
+		platform_values(cl, platform_names[i]);
+	default_stems(cl);
+	set_moduledir(cl);
+	check_sectionless(cl);
+	for (int i = 0; i < nsec; i++) {
+		const char *sec = iniparser_getsecname(cl->d, i);
+
+		if (sec != NULL)
+			check_section(cl, sec);
+	}
+}
+
+/* ---- defaults and the whole load -------------------------------------- */
+
+static int
+fill_defaults(struct config *cfg)
+{
+	for (size_t i = 0; i < sizeof(pdefaults) / sizeof(pdefaults[0]); i++) {
+		const struct pdefault *p = &pdefaults[i];
+
+		if (strcmp(p->platform, cfg->platform) != 0)
+			continue;
+		if (cfg->wall.n == 0 && p->wall && strv_push(&cfg->wall, p->wall))
+			return -1;
+		if (cfg->egress.n == 0 && p->egress &&
+		    strv_push(&cfg->egress, p->egress))
+			return -1;
+		if (cfg->place.n == 0 && p->place &&
+		    strv_push(&cfg->place, p->place))
+			return -1;
+	}
+	return 0;
+}
+
+static char *
+exe_dir_self(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return strdup("/");
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	return strdup(buf[0] ? buf : "/");
+}
+
+static int
+default_moduledir(struct config *cfg, const char *exe_dir)
+{
+	struct sbuf b = { 0 };
+	char *self = exe_dir ? NULL : exe_dir_self();
+	int rc;
+
+	rc = sbuf_addf(&b, "%s/%s", exe_dir ? exe_dir : self, NS_MODULEDIR_REL);
+	free(self);
+	if (rc < 0)
+		return -1;
+	cfg->moduledir = realpath(b.s, NULL);
+	if (cfg->moduledir == NULL)
+		cfg->moduledir = sbuf_take(&b);
+	sbuf_free(&b);
+	return cfg->moduledir ? 0 : -1;
+}
+
+static char *
+absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+	struct sbuf b = { 0 };
+
+	if (path[0] == '/')
+		return strdup(path);
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return strdup(path);
+	if (sbuf_addf(&b, "%s/%s", strcmp(cwd, "/") ? cwd : "", path) < 0)
+		return NULL;
+	return sbuf_take(&b);
+}
+
+static const char *
+pick_path(const char *explicit_path)
+{
+	static const char sys[] = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
+	struct stat st;
+
+	if (explicit_path != NULL && explicit_path[0] != '\0')
+		return explicit_path;
+	if (lstat(sys, &st) == 0)
+		return sys;
+	return NULL;
+}
+
+static int
+load_file(struct cload *cl, const char *path)
+{
+	int fd, rc;
+
+	fd = open_config(cl, path);
+	if (fd < 0)
+		return 1;
+	rc = read_all(cl, fd);
+	if (rc == 0)
+		rc = check_nul_bytes(cl);
+	if (rc == 0)
+		rc = parse(cl, fd);
+	close(fd);
+	if (rc == 0)
+		validate(cl);
+	return rc;
+}
+
+int
+config_load(const char *explicit_path, const char *exe_dir,
+	    struct config *cfg, struct refusals *r)
+{
+	struct cload cl = { .cfg = cfg, .r = r };
+	const char *path;
+	size_t before = r->n;
+	int rc = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->platform = os_platform();
+	if (default_moduledir(cfg, exe_dir) < 0)
+		return -1;
+	path = pick_path(explicit_path);
+	if (path != NULL) {
+		cfg->path = absolute(path);
+		if (cfg->path == NULL)
+			return -1;
+		cl.shown = cfg->path;
+		rc = load_file(&cl, cfg->path);
+	}
+	if (cl.d != NULL)
+		iniparser_freedict(cl.d);
+	free(cl.text);
+	strv_free(&cl.stems);
+	if (cl.nomem || rc < 0 || fill_defaults(cfg) < 0)
+		return -1;
+	return r->n > before ? 1 : 0;
+}
+
+const char *
+config_option(const struct config *cfg, const char *stem, const char *key)
+{
+	if (cfg == NULL || stem == NULL || key == NULL)
+		return NULL;
+	for (size_t i = 0; i < cfg->n_opts; i++)
+		if (strcmp(cfg->opts[i].section, stem) == 0 &&
+		    strcasecmp(cfg->opts[i].key, key) == 0)
+			return cfg->opts[i].value;
+	return NULL;
+}
+
+int
+config_check_options(const struct config *cfg, const char *stem,
+		     const char *const *accepted, struct refusals *r)
+{
+	int n = 0;
+	char *keys = join_list(accepted);
+
+	for (size_t i = 0; i < cfg->n_opts; i++) {
+		const struct config_opt *o = &cfg->opts[i];
+
+		if (strcmp(o->section, stem) != 0 || in_list(accepted, o->key))
+			continue;
+		refusals_add(r, "bad_config", "%s:%u: unknown key \"%s\" in "
+			     "[%s]; the keys of [%s] are %s", cfg->path ?
+			     cfg->path : "-", o->line, o->key, stem, stem,
+			     keys && *keys ? keys : "none (the module takes "
+			     "no options)");
+		n++;
+	}
+	free(keys);
+	return n;
+}
+
+void
+config_free(struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_opts; i++) {
+		free(cfg->opts[i].section);
+		free(cfg->opts[i].key);
+		free(cfg->opts[i].value);
+	}
+	free(cfg->opts);
+	free(cfg->path);
+	free(cfg->moduledir);
+	strv_free(&cfg->wall);
+	strv_free(&cfg->egress);
+	strv_free(&cfg->place);
+	memset(cfg, 0, sizeof(*cfg));
+}

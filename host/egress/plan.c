@@ -1,0 +1,338 @@
+/* plan.c -- `egress plan`: the input-only checks, the resolution
+ * and pinning, and the renderer (docs/SPEC-SANDBOX.md "Egress"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "egress/egress.h"
+
+struct deny_range {
+	const char *cidr;
+	const char *what;
+	int in_rules; /* rendered as a drop in every chain */
+};
+
+/* In rule order: the metadata address by name first. */
+static const struct deny_range denies[] = {
+	{ "169.254.169.254/32", "the metadata address", 1 },
+	{ "169.254.0.0/16", "link-local", 1 },
+	{ "127.0.0.0/8", "loopback", 1 },
+	{ "::1/128", "loopback", 1 },
+	{ "fe80::/10", "link-local", 1 },
+	{ "0.0.0.0/8", "unspecified", 0 },
+	{ "::/128", "unspecified", 0 },
+	{ "224.0.0.0/4", "multicast", 0 },
+	{ "255.255.255.255/32", "broadcast", 0 },
+	{ "ff00::/8", "multicast", 0 },
+	{ "::ffff:0:0/96", "IPv4-mapped", 0 },
+};
+#define NDENY (sizeof(denies) / sizeof(denies[0]))
+
+int
+egress_addr_denied(const struct ns_egress_addr *a, const struct ns_egress_addr *cidrs,
+		   size_t n_cidrs, const char **what)
+{
+	struct ns_egress_addr p;
+
+	for (size_t i = 0; i < NDENY; i++) {
+		if (ns_egress_parse_addr(denies[i].cidr, 0, &p) == 0 &&
+		    ns_egress_addr_in(a, &p)) {
+			*what = denies[i].what;
+			return 1;
+		}
+	}
+	for (size_t i = 0; i < n_cidrs; i++)
+		if (ns_egress_addr_in(a, &cidrs[i])) {
+			*what = "a bench CIDR";
+			return 1;
+		}
+	return 0;
+}
+
+int
+egress_check_input(const struct egress_input *in, struct refusals *r)
+{
+	unsigned long long v;
+	const char *what;
+	int n = 0;
+
+	if (!egress_run_ok(in->run))
+		n += refusals_add(r, "no_name", "--run wants 1-32 of "
+				  "[A-Za-z0-9_] (it names the table "
+				  "nova_egress_<run>)") >= 0;
+	if (in->uid != NULL && (strlen(in->uid) > 10 ||
+				parse_u64(in->uid, 4294967295ULL, &v) != 0))
+		n += refusals_add(r, "bad_uid", "--uid wants a numeric uid "
+				  "(at most 10 digits, below 2^32), got "
+				  "%.40s", in->uid) >= 0;
+	if (in->veth != NULL && !egress_veth_ok(in->veth))
+		n += refusals_add(r, "bad_veth", "--veth wants an interface "
+				  "name, 1-15 of [A-Za-z0-9-_.@]") >= 0;
+	if (in->uid == NULL && in->veth == NULL)
+		n += refusals_add(r, "no_selector", "name --uid <n> (the "
+				  "card's uid) or --veth <if> (the card's "
+				  "interface): an unscoped default deny would "
+				  "wall the bench itself") >= 0;
+	for (size_t i = 0; egress_base_names[i]; i++)
+		if (!strv_contains(&in->names, egress_base_names[i]))
+			n += refusals_add(r, "bad_policy", "%s must carry the "
+					  "base name %s", in->policy_path,
+					  egress_base_names[i]) >= 0;
+	if (in->model_host == NULL || !strv_contains(&in->names, in->model_host))
+		n += refusals_add(r, "bad_model_host", "--model-host wants "
+				  "a host the policy file %s already carries "
+				  "(a new host is a reviewed change to that "
+				  "file, not a flag)%s%.80s", in->policy_path,
+				  in->model_host ? "; got " : "",
+				  in->model_host ? in->model_host : "") >= 0;
+	if (in->resolver.fam != 0 &&
+	    egress_addr_denied(&in->resolver, in->cidrs, in->n_cidrs, &what))
+		n += refusals_add(r, "bad_resolver", "--resolver is inside a "
+				  "denied range (%s): name a resolver the "
+				  "card may reach", what) >= 0;
+	return n;
+}
+
+static int
+addr_cmp(const void *x, const void *y)
+{
+	const struct ns_egress_addr *a = x, *b = y;
+
+	if (a->fam != b->fam)
+		return a->fam - b->fam;
+	return memcmp(a->a, b->a, 16);
+}
+
+struct pins {
+	struct ns_egress_addr *all; /* deduplicated, sorted */
+	size_t n;
+	struct sbuf notes; /* "# pin <name> <addrs>" lines */
+};
+
+static int
+pin_name(const struct egress_input *in, const char *name, struct pins *p,
+	 struct strv *notes, struct refusals *r)
+{
+	struct ns_egress_addr got[EGRESS_PER_NAME_MAX];
+	char a[64], *why = NULL;
+	const char *what;
+	size_t n = 0, max = in->per_name == 0 ? EGRESS_PER_NAME :
+	    in->per_name < EGRESS_PER_NAME_MAX ? in->per_name :
+	    EGRESS_PER_NAME_MAX;
+	int bad = 0;
+
+	if (in->lookup(in->lookup_ctx, &in->resolver, name, got, max, &n,
+		       &why) != 0 || n == 0) {
+		refusals_add(r, "resolve_failed", "%s: %s", name, why ? why :
+			     "no A or AAAA record");
+		free(why);
+		return 1;
+	}
+	if (why != NULL) {	/* a family that failed: said, not fatal */
+		int rc = strv_pushf(notes, "%s: %s", name, why);
+
+		free(why);
+		if (rc < 0)
+			return -1;
+	}
+	if (n > max)	/* a seam that overfills is cut, never trusted */
+		n = max;
+	sbuf_addf(&p->notes, "# pin %s", name);
+	for (size_t i = 0; i < n; i++) {
+		ns_egress_format_addr(&got[i], a, sizeof(a));
+		sbuf_addf(&p->notes, " %s", a);
+		if (egress_addr_denied(&got[i], in->cidrs, in->n_cidrs,
+				       &what)) {
+			refusals_add(r, "bad_address", "%s resolved to %s, "
+				     "inside a denied range (%s): poisoned or "
+				     "rebinding; nothing was written", name,
+				     a, what);
+			bad = 1;
+			continue;
+		}
+		if (p->n < EGRESS_MAX_ADDRS &&
+		    bsearch(&got[i], p->all, p->n, sizeof(got[i]),
+			    addr_cmp) == NULL) {
+			p->all[p->n++] = got[i];
+			qsort(p->all, p->n, sizeof(p->all[0]), addr_cmp);
+		}
+	}
+	sbuf_add(&p->notes, "\n");
+	return bad;
+}
+
+static void
+rule_line(struct egress_plan *p, const struct ns_egress_rule *r)
+{
+	char buf[256];
+
+	if (ns_egress_format_rule(r, buf, sizeof(buf)) > 0)
+		sbuf_addf(&p->text, "\t\t%s\n", buf);
+	if (r->accept)
+		p->allow++;
+	else
+		p->deny++;
+}
+
+static void
+sel_rule(const struct egress_input *in, int sel, struct ns_egress_rule *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->sel = sel;
+	if (sel == NS_EGRESS_SEL_UID)
+		r->uid = (uint32_t)strtoul(in->uid, NULL, 10);
+	else
+		memcpy(r->ifname, in->veth, strnlen(in->veth, 15));
+}
+
+static void
+render_denies(const struct egress_input *in, struct egress_plan *p, int sel)
+{
+	struct ns_egress_rule r;
+
+	for (size_t i = 0; i < NDENY; i++) {
+		if (!denies[i].in_rules)
+			continue;
+		sel_rule(in, sel, &r);
+		ns_egress_parse_addr(denies[i].cidr, 0, &r.daddr);
+		rule_line(p, &r);
+	}
+	for (size_t i = 0; i < in->n_cidrs; i++) {
+		sel_rule(in, sel, &r);
+		r.daddr = in->cidrs[i];
+		rule_line(p, &r);
+	}
+	sel_rule(in, sel, &r);
+	r.daddr = in->resolver;
+	r.l4 = 17;
+	r.dport = 53;
+	r.accept = 1;
+	rule_line(p, &r);
+}
+
+static void
+render_chain(const struct egress_input *in, struct egress_plan *p,
+	     int hook, const struct pins *pins)
+{
+	static const int nd[] = { NS_EGRESS_ICMP6_RS, NS_EGRESS_ICMP6_NS,
+		NS_EGRESS_ICMP6_NA };
+	int sel = hook == NS_EGRESS_HOOK_OUTPUT ? NS_EGRESS_SEL_UID : NS_EGRESS_SEL_IIF;
+	char base[128];
+	struct ns_egress_rule r;
+
+	ns_egress_format_base("filter", hook, 0, 1, base, sizeof(base));
+	sbuf_addf(&p->text, "\tchain %s {\n\t\t%s\n", ns_egress_hook_name(hook),
+		  base);
+	for (size_t i = 0; hook == NS_EGRESS_HOOK_INPUT && i < 3; i++) {
+		sel_rule(in, sel, &r);
+		r.l4 = 58;
+		r.icmp_type = nd[i];
+		r.accept = 1;
+		rule_line(p, &r);
+	}
+	render_denies(in, p, sel);
+	for (size_t i = 0; hook != NS_EGRESS_HOOK_INPUT && i < pins->n; i++) {
+		sel_rule(in, sel, &r);
+		r.daddr = pins->all[i];
+		r.l4 = 6;
+		r.dport = 443;
+		r.accept = 1;
+		rule_line(p, &r);
+	}
+	sel_rule(in, sel, &r);
+	rule_line(p, &r);
+	sbuf_add(&p->text, "\t}\n");
+}
+
+static void
+render(const struct egress_input *in, struct egress_plan *p,
+       const struct pins *pins)
+{
+	char res[64];
+
+	ns_egress_format_addr(&in->resolver, res, sizeof(res));
+	sbuf_addf(&p->text, "# nova-sandbox egress plan\n# run: %s\n"
+		  "# policy: %s\n# names:", in->run, in->policy_path);
+	for (size_t i = 0; i < p->names.n; i++)
+		sbuf_addf(&p->text, "%s%s", i ? "," : " ", p->names.v[i]);
+	sbuf_addf(&p->text, "\n# resolver: %s\n%s# default deny: every chain "
+		  "ends in its bare selector drop\n", res,
+		  pins->notes.s ? pins->notes.s : "");
+	sbuf_addf(&p->text, "table inet %s {\n", p->table);
+	if (in->uid != NULL)
+		render_chain(in, p, NS_EGRESS_HOOK_OUTPUT, pins);
+	if (in->veth != NULL) {
+		render_chain(in, p, NS_EGRESS_HOOK_FORWARD, pins);
+		render_chain(in, p, NS_EGRESS_HOOK_INPUT, pins);
+	}
+	sbuf_add(&p->text, "}\n");
+}
+
+static long
+ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000 +
+	    (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* A name the policy file carries that this run does not pin (neither a
+ * base name nor --model-host) is said, one note each. */
+static int
+left_out(const struct egress_input *in, struct egress_plan *p)
+{
+	for (size_t i = 0; i < in->names.n; i++)
+		if (!strv_contains(&p->names, in->names.v[i]) &&
+		    strv_pushf(&p->notes, "%s names %s, which this run does "
+			       "not pin: a run allows the base names and "
+			       "--model-host only", in->policy_path,
+			       in->names.v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int
+egress_build(const struct egress_input *in, struct egress_plan *p,
+	     struct refusals *r)
+{
+	struct pins pins = { NULL, 0, { NULL, 0, 0 } };
+	struct timespec t0;
+	int bad = 0;
+
+	memset(p, 0, sizeof(*p));
+	egress_table_name(in->run, p->table, sizeof(p->table));
+	for (size_t i = 0; egress_base_names[i]; i++)
+		if (strv_push(&p->names, egress_base_names[i]) < 0)
+			return -1;
+	if (in->model_host && !strv_contains(&p->names, in->model_host) &&
+	    strv_push(&p->names, in->model_host) < 0)
+		return -1;
+	if (left_out(in, p) < 0)
+		return -1;
+	pins.all = calloc(EGRESS_MAX_ADDRS, sizeof(pins.all[0]));
+	if (pins.all == NULL)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (in->step)
+		in->step(in->step_ctx, 0, 0);
+	for (size_t i = 0; bad >= 0 && i < p->names.n; i++)
+		bad |= pin_name(in, p->names.v[i], &pins, &p->notes, r);
+	if (in->step)
+		in->step(in->step_ctx, 1, ms_since(&t0));
+	if (!bad)
+		render(in, p, &pins);
+	free(pins.all);
+	sbuf_free(&pins.notes);
+	return bad;
+}
+
+void
+egress_plan_free(struct egress_plan *p)
+{
+	strv_free(&p->names);
+	strv_free(&p->notes);
+	sbuf_free(&p->text);
+}

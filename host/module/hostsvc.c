@@ -1,0 +1,85 @@
+/* hostsvc.c -- the services the host passes to modules (see hostsvc.h). */
+#include "module/hostsvc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/out.h"
+
+static void
+svc_note(void *cookie, const char *text)
+{
+	struct hostsvc *hs = cookie;
+	char *t;
+
+	if (text == NULL)
+		text = "";
+	if (hs->notes != NULL) {
+		strv_push(hs->notes, text);
+		return;
+	}
+	if (hs->err == NULL)
+		return;
+	t = out_text(text);
+	out_line(hs->err, "%s NOTE %s", hs->prefix ? hs->prefix : "SANDBOX",
+		 t ? t : "-");
+	free(t);
+}
+
+/* A module's reason must look like a token; it lives in the module's
+ * rodata, which stays mapped (modules are never closed after a call). */
+static const char *
+token(const char *reason)
+{
+	size_t n;
+
+	if (reason == NULL)
+		return "sandbox_failed";
+	n = strspn(reason, "abcdefghijklmnopqrstuvwxyz_");
+	if (n == 0 || n > 32 || reason[n] != '\0')
+		return "sandbox_failed";
+	return reason;
+}
+
+static void
+svc_refuse(void *cookie, const char *reason, const char *text)
+{
+	struct hostsvc *hs = cookie;
+
+	if (hs->refusals != NULL)
+		refusals_add(hs->refusals, token(reason), "%s",
+			     text ? text : "");
+}
+
+static void
+svc_text(void *cookie, const char *line)
+{
+	struct hostsvc *hs = cookie;
+
+	if (hs->text == NULL)
+		return;
+	sbuf_add(hs->text, line ? line : "");
+	sbuf_add(hs->text, "\n");
+}
+
+static const char *
+svc_option(void *cookie, const char *key)
+{
+	struct hostsvc *hs = cookie;
+
+	return config_option(hs->cfg, hs->stem, key);
+}
+
+void
+hostsvc_init(struct hostsvc *hs)
+{
+	memset(&hs->host, 0, sizeof(hs->host));
+	hs->host.struct_size = sizeof(hs->host);
+	hs->host.abi_major = NS_BACKEND_ABI_MAJOR;
+	hs->host.abi_minor = NS_BACKEND_ABI_MINOR;
+	hs->host.cookie = hs;
+	hs->host.note = svc_note;
+	hs->host.refuse = svc_refuse;
+	hs->host.text = svc_text;
+	hs->host.option = svc_option;
+}

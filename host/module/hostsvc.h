@@ -1,0 +1,26 @@
+/* hostsvc.h -- the services the host passes to modules (struct ns_host). */
+#ifndef NS_HOST_HOSTSVC_H
+#define NS_HOST_HOSTSVC_H
+
+#include <stdio.h>
+
+#include "ns_backend.h"
+#include "conf/config.h"
+#include "base/util.h"
+
+struct hostsvc {
+	struct ns_host host;      /* what modules get */
+	const char *prefix;       /* "SANDBOX", "POLICY", "PROBE", ... */
+	FILE *err;                /* where NOTE lines go (stderr) */
+	struct refusals *refusals;/* where refuse() lands */
+	struct strv *notes;       /* if non-NULL, notes are collected here
+				     instead of printed */
+	struct sbuf *text;        /* where text() lines go, each + '\n' */
+	const struct config *cfg;
+	const char *stem;         /* the module's option section */
+};
+
+/* Set up hs->host to call back into hs. */
+void hostsvc_init(struct hostsvc *hs);
+
+#endif

@@ -1,0 +1,47 @@
+/* os.h -- the seam between the host and the operating system: what the
+ * host asks of the platform it runs on.  The Linux layer is os/linux/; the
+ * Makefile builds the layer of the platform it builds for, and no file
+ * outside os/ tests for a platform. */
+#ifndef NS_HOST_OS_H
+#define NS_HOST_OS_H
+
+/* Whether a file the tool loads or reads as its own (a module, the config)
+ * can be trusted: decided on the open descriptor, never by name again. */
+enum os_trust {
+	OS_TRUST_OK = 0,
+	OS_TRUST_WRONG_TYPE, /* not a regular file (or not a directory) */
+	OS_TRUST_UNSAFE      /* it or a directory above it could be changed
+				by another user, or it moved while checked */
+};
+
+/* fd is the open file and path its absolute name (for the walk up);
+ * want_regular 1 wants a regular file, 0 a directory.  The file and every
+ * directory above the inode fd names must be owned by root or the caller
+ * and not writable by group or other.  On OS_TRUST_OK *why is NULL, else
+ * one sentence (heap; NULL when even that could not be allocated). */
+enum os_trust os_trust_fd(int fd, const char *path, int want_regular,
+			  char **why);
+
+/* ---- module files ------------------------------------------------------ */
+
+/* Is the module file open on fd built for this machine?  0 yes (or not
+ * a format this layer judges: loading says why), -1 no with *why one
+ * sentence naming both machines (heap; NULL when out of memory). */
+int os_module_machine(int fd, char **why);
+
+/* Load the module file open on fd, exactly that inode (path is its name,
+ * for messages).  The descriptor must stay open for the life of the
+ * process once this returned a handle.  The handle, or NULL with *why. */
+void *os_module_open(int fd, const char *path, char **why);
+void *os_module_sym(void *handle, const char *name);
+/* Only before any of the module's code ran. */
+void os_module_close(void *handle);
+
+/* ---- this platform ----------------------------------------------------- */
+
+/* The config section of this platform: "linux", "darwin" or "windows". */
+const char *os_platform(void);
+/* The machine as release archives name it: "amd64", "arm64", ... */
+const char *os_arch(void);
+
+#endif

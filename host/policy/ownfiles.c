@@ -1,0 +1,719 @@
+/* ownfiles.c -- refuse a wall whose write set reaches the tool's own files
+ * (see ownfiles.h and docs/SPEC-SANDBOX.md §2 "The tool's own files"). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "policy/ownfiles.h"
+
+#define OWN_LINKS_MAX 40 /* links followed in one path, as the kernel */
+
+struct wroot {
+	dev_t dev;
+	ino_t ino;
+	const char *name;
+};
+
+struct own {
+	struct wroot *roots; /* every write root of the policy */
+	size_t n_roots, cap_roots;
+	uid_t uid;
+	struct refusals *r;
+	int nomem;
+	dev_t seen_dev[32]; /* elements already refused: one line each */
+	ino_t seen_ino[32];
+	size_t n_seen;
+	const char *what;   /* "binary", "module", ... */
+	const char *path;   /* the own path being walked */
+	const char *after;  /* what the command could do with it */
+	const char *remedy; /* ... "<path>" */
+	const char *remedy_for; /* this path's own remedy, or NULL */
+	int state_refused;  /* the run-name directory refused for writes */
+	struct odir {       /* directories reached, by their walked path */
+		char *path;
+		int fd;
+		struct stat st;
+		int inside;
+	} cache[96];
+	size_t n_cache;
+};
+
+/* The write root st is, or -1. */
+static int
+root_index(const struct own *o, const struct stat *st)
+{
+	for (size_t i = 0; i < o->n_roots; i++)
+		if (o->roots[i].dev == st->st_dev && o->roots[i].ino == st->st_ino)
+			return (int)i;
+	return -1;
+}
+
+/* One write root, judged on the descriptor rule 5's walk opened (the one
+ * the Landlock rule is made from), never by its name again.  A root that
+ * cannot be looked at stops the check: a root left out would let the
+ * command reach what it was meant to guard. */
+static int
+add_root(struct own *o, const struct rpath *rp, struct refusals *r)
+{
+	struct stat st;
+
+	if (rp->path == NULL)
+		return 0;
+	if (rp->fd < 0 || fstat(rp->fd, &st) != 0) {
+		refusals_add(r, "sandbox_failed", "cannot look at the write root "
+			     "%s to keep the tool's own files out of it",
+			     rp->path);
+		return -1;
+	}
+	if (root_index(o, &st) >= 0)
+		return 0;
+	if (o->n_roots == o->cap_roots) {
+		size_t cap = o->cap_roots ? 2 * o->cap_roots : 8;
+		struct wroot *v = realloc(o->roots, cap * sizeof(*v));
+
+		if (v == NULL) {
+			o->nomem = 1;
+			return -1;
+		}
+		o->roots = v;
+		o->cap_roots = cap;
+	}
+	o->roots[o->n_roots].dev = st.st_dev;
+	o->roots[o->n_roots].ino = st.st_ino;
+	o->roots[o->n_roots].name = rp->path;
+	o->n_roots++;
+	return 0;
+}
+
+/* Every root the wall makes writable: --write, tmp, cwd. */
+static int
+add_roots(struct own *o, const struct policy *pol, struct refusals *r)
+{
+	for (size_t i = 0; i < pol->r_writes.n; i++)
+		if (add_root(o, &pol->r_writes.v[i], r) < 0)
+			return -1;
+	if (add_root(o, &pol->r_tmp, r) < 0)
+		return -1;
+	return add_root(o, &pol->r_cwd, r);
+}
+
+static int
+in_groups(gid_t g)
+{
+	gid_t list[256];
+	int n = getgroups(256, list);
+
+	if (g == getegid())
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (list[i] == g)
+			return 1;
+	return 0;
+}
+
+/* Can the command's uid change this inode (name in dfd, or dfd itself
+ * when name is "")?  Its owner can always (chmod is no Landlock right);
+ * otherwise the kernel's answer for write. */
+static int
+modifiable(const struct own *o, int dfd, const char *name,
+	   const struct stat *st)
+{
+	int fl = AT_EACCESS | (name[0] ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH);
+
+	if (st->st_uid == o->uid)
+		return 1;
+	if (faccessat(dfd, name, W_OK, fl) == 0)
+		return 1;
+	if (errno != EINVAL && errno != ENOSYS)
+		return 0;
+	return (st->st_mode & S_IWOTH) != 0 ||
+	    ((st->st_mode & S_IWGRP) != 0 && in_groups(st->st_gid));
+}
+
+/* The write root dfd is beneath (walking ".." to "/"), or -1. */
+static int
+inside_of(const struct own *o, int dfd)
+{
+	struct stat st, up;
+	int cur = dup(dfd), next, hit = -1;
+
+	while (cur >= 0 && fstat(cur, &st) == 0 &&
+	       (hit = root_index(o, &st)) < 0) {
+		next = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(cur);
+		cur = next;
+		if (cur < 0 || fstat(cur, &up) != 0 ||
+		    (up.st_dev == st.st_dev && up.st_ino == st.st_ino))
+			break;
+	}
+	if (cur >= 0)
+		close(cur);
+	return hit;
+}
+
+/* One refusal per element (el): "in" the write root, or (names > 1) a
+ * file with other names on the root's filesystem. */
+static int
+refuse(struct own *o, const struct stat *el, const char *at, int root,
+       unsigned long names)
+{
+	char how[96] = "";
+
+	for (size_t i = 0; i < o->n_seen; i++)
+		if (o->seen_dev[i] == el->st_dev && o->seen_ino[i] == el->st_ino)
+			return 1;
+	if (o->n_seen < sizeof(o->seen_dev) / sizeof(o->seen_dev[0])) {
+		o->seen_dev[o->n_seen] = el->st_dev;
+		o->seen_ino[o->n_seen++] = el->st_ino;
+	}
+	if (names > 1)
+		snprintf(how, sizeof(how), ", which has %lu names: another may "
+			 "be", names);
+	if (refusals_add(o->r, "wall_writable", "the tool's own %s %s is "
+			 "within the wall's reach: the command (uid %u) may "
+			 "change %s%s in the write root %s, so %s; %s %s",
+			 o->what, o->path, (unsigned)o->uid, at[0] ? at : "/",
+			 how, o->roots[root].name, o->after, o->remedy,
+			 o->path) < 0)
+		o->nomem = 1;
+	return 1;
+}
+
+/* A name looked up in dir (child: the entry, NULL when absent): can the
+ * command swap or plant it? */
+static int
+lookup_risky(const struct own *o, int dir, const struct stat *dst,
+	     const struct stat *child)
+{
+	if (!modifiable(o, dir, "", dst))
+		return 0;
+	/* sticky: another's entry can be neither renamed nor removed */
+	if ((dst->st_mode & S_ISVTX) && dst->st_uid != o->uid &&
+	    child != NULL && child->st_uid != o->uid)
+		return 0;
+	return 1;
+}
+
+/* The file reached: name in dir, its status st. */
+static int
+file_risky(struct own *o, int dir, const char *name, const struct stat *st,
+	   int inside, const char *at)
+{
+	int same_dev = -1;
+
+	for (size_t i = 0; i < o->n_roots && same_dev < 0; i++)
+		if (o->roots[i].dev == st->st_dev)
+			same_dev = (int)i;
+	if (inside < 0 && (same_dev < 0 || !S_ISREG(st->st_mode) ||
+			   st->st_nlink < 2))
+		return 0;
+	if (!modifiable(o, dir, name, st))
+		return 0;
+	if (inside >= 0)
+		return refuse(o, st, at, inside, 1);
+	return refuse(o, st, at, same_dev, st->st_nlink);
+}
+
+struct walk {
+	int cur;           /* the directory reached */
+	int own;           /* cur is ours to close (else the cache's) */
+	struct stat st;    /* its status */
+	int inside;        /* the write root it is beneath, or -1 */
+	char at[PATH_MAX]; /* its path as walked ("" for "/") */
+	char *rest;        /* heap: what is left to resolve */
+	char *p;           /* into rest */
+	int links;
+};
+
+static const struct odir *
+cache_find(const struct own *o, const char *path)
+{
+	for (size_t i = 0; i < o->n_cache; i++)
+		if (strcmp(o->cache[i].path, path) == 0)
+			return &o->cache[i];
+	return NULL;
+}
+
+/* The cache takes the directory w is at (same instant, same walk: the
+ * same path gives the same directory and the same answer). */
+static void
+cache_keep(struct own *o, struct walk *w)
+{
+	struct odir *d;
+
+	if (!w->own || o->n_cache == sizeof(o->cache) / sizeof(o->cache[0]) ||
+	    cache_find(o, w->at) != NULL)
+		return;
+	d = &o->cache[o->n_cache];
+	d->path = strdup(w->at);
+	if (d->path == NULL)
+		return;
+	d->fd = w->cur;
+	d->st = w->st;
+	d->inside = w->inside;
+	o->n_cache++;
+	w->own = 0;
+}
+
+static void
+cache_free(struct own *o)
+{
+	for (size_t i = 0; i < o->n_cache; i++) {
+		free(o->cache[i].path);
+		close(o->cache[i].fd);
+	}
+	o->n_cache = 0;
+}
+
+static void
+walk_set(struct walk *w, int fd, int own, const struct stat *st, int inside)
+{
+	if (w->own && w->cur >= 0)
+		close(w->cur);
+	w->cur = fd;
+	w->own = own;
+	w->st = *st;
+	w->inside = inside;
+}
+
+/* Open dirfd/name as a directory (O_NOFOLLOW) and fstat it: the fd, or -1. */
+static int
+open_dir(int dirfd, const char *name, struct stat *st)
+{
+	int fd = openat(dirfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
+
+	if (fd >= 0 && fstat(fd, st) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+static int
+walk_reset(struct own *o, struct walk *w)
+{
+	const struct odir *d;
+	struct stat st;
+	int fd;
+
+	w->at[0] = '\0';
+	if ((d = cache_find(o, "")) != NULL) {
+		walk_set(w, d->fd, 0, &d->st, d->inside);
+		return 0;
+	}
+	fd = open_dir(AT_FDCWD, "/", &st);
+	if (fd < 0)
+		return -1;
+	walk_set(w, fd, 1, &st, root_index(o, &st));
+	cache_keep(o, w);
+	return 0;
+}
+
+/* The component just read was a link: rest = target + "/" + what follows. */
+static int
+walk_link(struct own *o, struct walk *w, const char *comp)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(w->cur, comp, target, sizeof(target) - 1);
+	size_t len;
+	char *nr;
+
+	if (n <= 0 || ++w->links > OWN_LINKS_MAX)
+		return -1;
+	target[n] = '\0';
+	len = (size_t)n + 2 + strlen(w->p);
+	nr = malloc(len);
+	if (nr == NULL) {
+		o->nomem = 1;
+		return -1;
+	}
+	snprintf(nr, len, "%s/%s", target, w->p);
+	free(w->rest);
+	w->rest = w->p = nr;
+	return target[0] == '/' ? walk_reset(o, w) : 0;
+}
+
+static void
+at_push(struct walk *w, const char *comp)
+{
+	size_t n = strlen(w->at);
+
+	snprintf(w->at + n, sizeof(w->at) - n, "/%s", comp);
+}
+
+static int
+walk_up(struct own *o, struct walk *w)
+{
+	char *slash = strrchr(w->at, '/');
+	struct stat st;
+	int fd = open_dir(w->cur, "..", &st);
+
+	if (fd < 0)
+		return -1;
+	if (slash != NULL)
+		*slash = '\0';
+	walk_set(w, fd, 1, &st, -1);
+	w->inside = inside_of(o, w->cur);
+	cache_keep(o, w);
+	return 1;
+}
+
+/* Into the directory comp of w->cur, whose status (from fstatat) is cst. */
+static int
+walk_down(struct own *o, struct walk *w, const char *comp,
+	  const struct stat *cst)
+{
+	struct stat st;
+	int fd = open_dir(w->cur, comp, &st);
+
+	if (fd < 0 || st.st_dev != cst->st_dev || st.st_ino != cst->st_ino) {
+		if (fd >= 0)
+			close(fd);
+		return -1; /* changed under us: nothing more is known */
+	}
+	walk_set(w, fd, 1, &st, w->inside >= 0 ? w->inside :
+		 root_index(o, &st));
+	at_push(w, comp);
+	cache_keep(o, w);
+	return 1;
+}
+
+/* The next component of w->p into comp: 1, 0 at the end, -1 too long. */
+static int
+next_comp(struct walk *w, char *comp)
+{
+	size_t len;
+
+	while (*w->p == '/')
+		w->p++;
+	if (*w->p == '\0')
+		return 0;
+	len = strcspn(w->p, "/");
+	if (len > NAME_MAX)
+		return -1;
+	memcpy(comp, w->p, len);
+	comp[len] = '\0';
+	w->p += len;
+	return 1;
+}
+
+/* One step: 1 go on, 0 stop (reached or absent), -1 stop (refused or
+ * cannot be followed: then nothing more is known). */
+static int
+walk_step(struct own *o, struct walk *w, int *reached_file)
+{
+	char comp[NAME_MAX + 1], key[PATH_MAX + NAME_MAX + 2];
+	const struct odir *d;
+	struct stat cst;
+	int rc = next_comp(w, comp), have;
+
+	if (rc <= 0)
+		return rc;
+	if (strcmp(comp, ".") == 0)
+		return 1;
+	if (strcmp(comp, "..") == 0)
+		return walk_up(o, w);
+	snprintf(key, sizeof(key), "%s/%s", w->at, comp);
+	d = cache_find(o, key);
+	have = d != NULL ||
+	    fstatat(w->cur, comp, &cst, AT_SYMLINK_NOFOLLOW) == 0;
+	if (d != NULL)
+		cst = d->st;
+	if (w->inside >= 0 &&
+	    lookup_risky(o, w->cur, &w->st, have ? &cst : NULL))
+		return refuse(o, &w->st, w->at, w->inside, 1), -1;
+	if (!have)
+		return 0; /* absent: the nearest existing directory decided */
+	if (d != NULL) {
+		walk_set(w, d->fd, 0, &d->st, d->inside);
+		at_push(w, comp);
+		return 1;
+	}
+	if (S_ISLNK(cst.st_mode))
+		return walk_link(o, w, comp) == 0 ? 1 : -1;
+	if (S_ISDIR(cst.st_mode))
+		return walk_down(o, w, comp, &cst);
+	while (*w->p == '/')
+		w->p++;
+	if (*w->p == '\0') {
+		*reached_file = 1;
+		file_risky(o, w->cur, comp, &cst, w->inside, key);
+	}
+	return 0;
+}
+
+/* Walk one own path from "/".  dir: it is a directory the next run looks
+ * names up in (a name can be planted there). */
+static void
+check_path(struct own *o, const char *what, const char *path, int dir,
+	   const char *after)
+{
+	static const char install[] = "install nova-sandbox outside every "
+		"--write, or name a --write that does not contain";
+	struct walk w;
+	int rc, file = 0;
+
+	if (path == NULL || path[0] != '/')
+		return;
+	memset(&w, 0, sizeof(w));
+	w.cur = -1;
+	o->what = what;
+	o->path = path;
+	o->after = after;
+	o->remedy = o->remedy_for ? o->remedy_for : install;
+	w.rest = strdup(path);
+	if (w.rest == NULL) {
+		o->nomem = 1;
+		return;
+	}
+	w.p = w.rest;
+	if (walk_reset(o, &w) == 0) {
+		while ((rc = walk_step(o, &w, &file)) > 0)
+			;
+		if (rc == 0 && dir && !file && *w.p == '\0' && w.inside >= 0 &&
+		    modifiable(o, w.cur, "", &w.st))
+			refuse(o, &w.st, w.at, w.inside, 1);
+	}
+	if (w.own && w.cur >= 0)
+		close(w.cur);
+	free(w.rest);
+}
+
+char *
+ownfiles_state_dir(uid_t uid)
+{
+	char base[64];
+	struct sbuf b = {0};
+	struct stat sb;
+	struct passwd *pw;
+
+	if (uid == 0)
+		snprintf(base, sizeof(base), "/run");
+	else
+		snprintf(base, sizeof(base), "/run/user/%u", (unsigned)uid);
+	if (stat(base, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == uid &&
+	    (sb.st_mode & 022) == 0) {
+		sbuf_addf(&b, "%s/nova-sandbox", base);
+		return sbuf_take(&b);
+	}
+	pw = getpwuid(uid);
+	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/')
+		sbuf_addf(&b, "%s/.local/state/nova-sandbox", pw->pw_dir);
+	else
+		sbuf_addf(&b, "%s/nova-sandbox", base);
+	return sbuf_take(&b);
+}
+
+static int
+lib_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	if (info->dlpi_name != NULL && info->dlpi_name[0] == '/' &&
+	    strncmp(info->dlpi_name, "/proc/", 6) != 0 &&
+	    strv_push((struct strv *)data, info->dlpi_name) < 0)
+		return 1;
+	return 0;
+}
+
+#define LOADS "the next run would load a replacement unwalled"
+
+static void
+check_modules(struct own *o, const struct config *cfg,
+	      const struct strv *files)
+{
+	for (size_t i = 0; i < files->n; i++) {
+		struct sbuf b = {0};
+		const char *f = files->v[i];
+
+		if (f[0] != '/' && sbuf_addf(&b, "%s/%s", cfg->moduledir ?
+					     cfg->moduledir : ".", f) < 0) {
+			o->nomem = 1;
+			return;
+		}
+		check_path(o, "module", f[0] == '/' ? f : b.s, 0, LOADS);
+		sbuf_free(&b);
+	}
+}
+
+static void
+check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
+{
+	static const char sys[] = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
+	struct strv libs = {0};
+	size_t before;
+	char *state;
+
+	check_path(o, "binary", hr->exe, 0, LOADS);
+	check_path(o, "config file", cfg->path ? cfg->path : sys, 0,
+		   "the next run would read a replacement");
+	check_path(o, "module directory", cfg->moduledir, 1, LOADS);
+	check_modules(o, cfg, &cfg->wall);
+	check_modules(o, cfg, &cfg->place);
+	check_modules(o, cfg, &cfg->egress);
+	if (dl_iterate_phdr(lib_cb, &libs) != 0)
+		o->nomem = 1;
+	for (size_t i = 0; i < libs.n; i++)
+		check_path(o, "shared library", libs.v[i], 0, LOADS);
+	strv_free(&libs);
+	state = ownfiles_state_dir(o->uid);
+	if (state == NULL)
+		o->nomem = 1;
+	o->remedy_for = "name a --write that does not contain";
+	before = o->r->n;
+	check_path(o, "run-name directory", state, 1,
+		   "a walled command could hold the names of later runs");
+	o->state_refused = o->r->n != before;
+	o->remedy_for = NULL;
+	free(state);
+}
+
+/* ---- the run-name directory and the read set ---------------------
+ *
+ * Reading is enough to hold a name: a leftover lock file opened read-only
+ * takes a read lock, and a run's write lock then fails.  So no root the
+ * wall grants (read, read-noexec, fixed or optional, write) may reach the
+ * run-name directory, or, while it does not exist yet, the nearest
+ * directory of its path that does (a later run makes the rest there). */
+
+struct chain {
+	dev_t dev[64];
+	ino_t ino[64];
+	size_t n;
+};
+
+/* The deepest existing directory of path, links followed (the wall binds
+ * the inode a name reaches): an O_PATH descriptor, or -1. */
+static int
+nearest_dir(const char *path)
+{
+	char buf[PATH_MAX];
+	char *slash;
+	int fd;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -1;
+	for (;;) {
+		fd = open(buf[0] ? buf : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 || buf[0] == '\0')
+			return fd;
+		slash = strrchr(buf, '/');
+		if (slash == NULL)
+			return -1;
+		*slash = '\0';
+	}
+}
+
+/* fd (taken) and every directory above it, by "..", to "/". */
+static void
+chain_of(int fd, struct chain *c)
+{
+	struct stat st, up;
+	int next;
+
+	c->n = 0;
+	while (fd >= 0 && c->n < sizeof(c->dev) / sizeof(c->dev[0]) &&
+	       fstat(fd, &st) == 0) {
+		c->dev[c->n] = st.st_dev;
+		c->ino[c->n++] = st.st_ino;
+		next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = next;
+		if (fd < 0 || fstat(fd, &up) != 0 ||
+		    (up.st_dev == st.st_dev && up.st_ino == st.st_ino))
+			break;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Is a rule's directory in the chain?  Judged on the rule's own
+ * descriptor (rule 5) when the build has one, else opened by path. */
+static int
+in_chain(const struct chain *c, int rule_fd, const char *path)
+{
+	struct stat st;
+	int fd = rule_fd >= 0 ? rule_fd :
+		 open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), hit = 0;
+
+	if (fd < 0)
+		return 0; /* a file (a device): it holds no directory */
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		for (size_t i = 0; i < c->n && !hit; i++)
+			hit = c->dev[i] == st.st_dev && c->ino[i] == st.st_ino;
+	if (fd != rule_fd)
+		close(fd);
+	return hit;
+}
+
+static void
+check_state_reads(struct own *o, const struct policy *pol)
+{
+	char *state = ownfiles_state_dir(o->uid);
+	struct chain c;
+
+	if (state == NULL) {
+		o->nomem = 1;
+		return;
+	}
+	chain_of(nearest_dir(state), &c);
+	for (size_t i = 0; i < pol->n_rules; i++) {
+		int rfd = pol->rule_fds != NULL ? pol->rule_fds[i] : -1;
+
+		if (pol->rules[i].path == NULL ||
+		    !in_chain(&c, rfd, pol->rules[i].path))
+			continue;
+		if (refusals_add(o->r, "names_reachable", "the tool's own "
+				 "run-name directory %s is within the wall's "
+				 "reach: the command (uid %u) may read it "
+				 "through the read root %s, so a walled "
+				 "command could hold the names of later runs "
+				 "(a read lock on a lock file a killed run "
+				 "left); name a --read that does not contain "
+				 "%s, or create /run/user/%u (a directory of "
+				 "uid %u, mode 0700) so that the names live "
+				 "there", state, (unsigned)o->uid,
+				 pol->rules[i].path, state, (unsigned)o->uid,
+				 (unsigned)o->uid) < 0)
+			o->nomem = 1;
+		break; /* one line: the directory is the one element */
+	}
+	free(state);
+}
+
+int
+ownfiles_check(const struct hostrun *hr, const struct config *cfg,
+	       struct policy *pol, struct refusals *r)
+{
+	struct own o;
+	size_t before = r->n;
+
+	memset(&o, 0, sizeof(o));
+	o.uid = geteuid();
+	o.r = r;
+	/* A command is never walled as root: every wall refuses euid 0
+	 * (sandbox_failed), run's keeper has dropped to its command's ids by
+	 * now, and root could change every file of the machine anyway. */
+	if (o.uid == 0)
+		return 0;
+	if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
+		check_all(&o, hr, cfg);
+	if (!o.state_refused)
+		check_state_reads(&o, pol);
+	cache_free(&o);
+	free(o.roots);
+	if (o.nomem)
+		return -1;
+	if (r->n == before)
+		return 0;
+	if (pol->tmp_created && pol->tmp != NULL && rmdir(pol->tmp) == 0)
+		pol->tmp_created = 0; /* a refusal creates nothing (rule 8) */
+	return 1;
+}

@@ -1,0 +1,1247 @@
+/* SPDX-License-Identifier: MIT */
+/* policy.c -- the platform-independent policy builder: what the caller
+ * typed becomes resolved, existing paths and rules, or EVERY independent
+ * refusal at once (rule 16).  The order of the refusals is the original
+ * tool's (shared/reference/original-behaviour.md section 2, phase 2).
+ * The only thing it ever creates is the default temp directory (rule 8),
+ * and only once every check has passed. */
+#include "policy/policy.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "base/out.h"
+#include "policy/paths.h"
+#include "policy/ttys.h"
+
+#define TMP_NAME ".nova-sandbox-tmp"
+
+struct build {
+	const struct policy_input *in;
+	struct policy *pol;
+	struct refusals *r;
+	size_t n_resolver; /* 1 when opt_roots[0] is the resolver's dir */
+};
+
+/* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
+#define ADD(r, ...) (refusals_add((r), __VA_ARGS__) < 0 ? -1 : 0)
+
+/* ---- flags that are not paths ------------------------------------- */
+
+static int
+check_gpu(struct build *b)
+{
+	const char *g = b->in->gpu;
+	size_t n;
+
+	b->pol->gpu = "none";
+	if (g == NULL)
+		return 0;
+	while (isspace((unsigned char)*g))
+		g++;
+	n = strlen(g);
+	while (n > 0 && isspace((unsigned char)g[n - 1]))
+		n--;
+	if (n == 0 || (n == 4 && strncmp(g, "none", 4) == 0))
+		return 0;
+	if (n == 5 && strncmp(g, "metal", 5) == 0) {
+		b->pol->gpu = "metal";
+		return 0;
+	}
+	return ADD(b->r, "bad_gpu", "--gpu wants none or metal, got %s",
+		   b->in->gpu);
+}
+
+static int
+loopback_host(const char *host, int bracketed)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (bracketed)
+		return inet_pton(AF_INET6, host, &a6) == 1 &&
+		       IN6_IS_ADDR_LOOPBACK(&a6);
+	if (strcasecmp(host, "localhost") == 0)
+		return 1;
+	if (inet_pton(AF_INET, host, &a4) == 1)
+		return (ntohl(a4.s_addr) >> 24) == 127;
+	return 0;
+}
+
+/* host:port, or [v6]:port; the host loopback, the port 1-65535. */
+static int
+net_allow_ok(const char *s)
+{
+	const char *h = s, *port, *end;
+	char host[64];
+	unsigned long long pv;
+	int br = s[0] == '[';
+
+	if (br) {
+		h = s + 1;
+		end = strchr(h, ']');
+		if (end == NULL || end[1] != ':')
+			return 0;
+		port = end + 2;
+	} else {
+		end = strchr(s, ':');
+		if (end == NULL || strchr(end + 1, ':') != NULL)
+			return 0;
+		port = end + 1;
+	}
+	if (end == h || (size_t)(end - h) >= sizeof(host))
+		return 0;
+	memcpy(host, h, (size_t)(end - h));
+	host[end - h] = '\0';
+	if (parse_u64(port, 65535, &pv) != 0 || pv == 0)
+		return 0;
+	return loopback_host(host, br);
+}
+
+static int
+check_net(struct build *b)
+{
+	const struct strv *na = &b->in->net_allow;
+
+	if (b->in->net_deny && b->in->net_listen &&
+	    ADD(b->r, "bad_net", "--net-deny and --net-listen cannot both be "
+		"given: --net-deny closes what --net-listen opens; pass one "
+		"of them") < 0)
+		return -1;
+	for (size_t i = 0; i < na->n; i++)
+		if (!net_allow_ok(na->v[i]) &&
+		    ADD(b->r, "bad_net", "--net-allow %s wants host:port, the "
+			"host localhost or a loopback address (127.0.0.0/8, "
+			"[::1]) and the port 1-65535", na->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+check_command_and_write(struct build *b)
+{
+	if (b->in->argv.n == 0 &&
+	    ADD(b->r, "no_command", "no command after --: name the command "
+		"and its arguments after --") < 0)
+		return -1;
+	if (b->in->writes.n == 0 &&
+	    ADD(b->r, "bad_write", "no --write was given, and refusing to "
+		"guess one: name --write <dir>, the directory the command "
+		"may change") < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- caller directories (rule 5) ---------------------------------- */
+
+/* The user the command runs as: who could have planted a link. */
+static uid_t
+build_uid(const struct build *b)
+{
+	return b->in->as_uid != NULL ? *b->in->as_uid : geteuid();
+}
+
+/* path_resolve into the list's string and descriptor: 0, or -1. */
+static int
+resolve_one(struct build *b, const char *flag, const char *reason,
+	    const char *p, struct strv *out, struct rpaths *rout)
+{
+	/* the OK line prints the --write roots: read back from the kernel */
+	unsigned fl = strcmp(flag, "--write") == 0 ? PATH_READ_BACK : 0;
+	struct rpath rp;
+	int rc = path_resolve(flag, reason, p, build_uid(b), fl, &rp,
+			      &b->pol->notes, b->r);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (strv_push(out, rp.path) < 0 || rpaths_push(rout, &rp) < 0) {
+		rpath_free(&rp);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+resolve_list(struct build *b, const struct strv *typed, const char *flag,
+	     const char *reason, struct strv *out, struct rpaths *rout)
+{
+	for (size_t i = 0; i < typed->n; i++)
+		if (resolve_one(b, flag, reason, typed->v[i], out, rout) < 0)
+			return -1;
+	return 0;
+}
+
+/* The same directory (by identity) under two flags. */
+static int
+clash(struct build *b, const struct rpaths *x, const char *fx,
+      const struct rpaths *y, const char *fy)
+{
+	for (size_t i = 0; i < x->n; i++)
+		for (size_t j = 0; j < y->n; j++)
+			if (rpath_same(&x->v[i], &y->v[j]) &&
+			    ADD(b->r, "bad_read", "%s and %s both name %s: "
+				"name it once, with the one flag that grants "
+				"what the command needs", fx, fy,
+				x->v[i].path) < 0)
+				return -1;
+	return 0;
+}
+
+static int
+resolve_caller_dirs(struct build *b)
+{
+	const struct policy_input *in = b->in;
+	struct policy *pol = b->pol;
+
+	if (resolve_list(b, &in->reads, "--read", "bad_read", &pol->reads,
+			 &pol->r_reads) < 0 ||
+	    resolve_list(b, &in->reads_noexec, "--read-noexec", "bad_read",
+			 &pol->reads_noexec, &pol->r_reads_noexec) < 0 ||
+	    resolve_list(b, &in->writes, "--write", "bad_write", &pol->writes,
+			 &pol->r_writes) < 0)
+		return -1;
+	if (clash(b, &pol->r_reads, "--read", &pol->r_writes, "--write") < 0 ||
+	    clash(b, &pol->r_reads, "--read", &pol->r_reads_noexec,
+		  "--read-noexec") < 0 ||
+	    clash(b, &pol->r_reads_noexec, "--read-noexec", &pol->r_writes,
+		  "--write") < 0)
+		return -1;
+	return 0;
+}
+
+static int
+inside_caller(const struct policy *pol, const struct rpath *p)
+{
+	return rpath_inside_any(p, &pol->r_reads) ||
+	       rpath_inside_any(p, &pol->r_reads_noexec) ||
+	       rpath_inside_any(p, &pol->r_writes);
+}
+
+/* --cwd and --tmp: resolved once, and inside a --write.  *out stays NULL
+ * on a refusal. */
+static int
+resolve_in_write(struct build *b, const char *flag, const char *reason,
+		 const char *p, char **out, struct rpath *rout)
+{
+	int rc = path_resolve(flag, reason, p, build_uid(b), PATH_READ_BACK,
+			      rout, &b->pol->notes, b->r);
+
+	*out = NULL;
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (rpath_inside_any(rout, &b->pol->r_writes)) {
+		*out = strdup(rout->path);
+		return *out ? 0 : -1;
+	}
+	rpath_free(rout);
+	return ADD(b->r, reason, "%s %s is not inside a --write: name a "
+		   "directory inside one of the --write directories", flag, p);
+}
+
+static int
+check_cwd(struct build *b)
+{
+	if (b->in->cwd == NULL) {
+		b->pol->cwd = strdup(b->pol->writes.v[0]);
+		if (b->pol->cwd == NULL)
+			return -1;
+		return rpath_dup(&b->pol->r_writes.v[0], &b->pol->r_cwd);
+	}
+	return resolve_in_write(b, "--cwd", "bad_cwd", b->in->cwd,
+				&b->pol->cwd, &b->pol->r_cwd);
+}
+
+/* ---- the default temp directory (rule 8) -------------------------- */
+
+/* The first --write's own descriptor: never its name again. */
+static int
+first_write_fd(const struct policy *pol)
+{
+	return pol->r_writes.v[0].fd;
+}
+
+/* 0 when TMP_NAME under dfd is absent or a real directory; else the errno
+ * that says why not (ENOTDIR for a file or a planted symlink). */
+static int
+tmp_state(int dfd)
+{
+	struct stat st;
+
+	if (fstatat(dfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : errno;
+	return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+}
+
+static int
+refuse_tmp(struct build *b, int err)
+{
+	if (err == ENOTDIR)
+		return ADD(b->r, "bad_write", "the default temp directory %s "
+			   "exists and is not a directory (a symlink there is "
+			   "never followed): remove it, or name --tmp <dir> "
+			   "inside a --write", b->pol->tmp);
+	return ADD(b->r, "bad_write", "the default temp directory %s cannot "
+		   "be made (%s): name --tmp <dir> inside a --write",
+		   b->pol->tmp, strerror(err));
+}
+
+static int
+default_tmp(struct build *b)
+{
+	const char *w = b->pol->writes.v[0];
+	struct sbuf s = {0};
+	int err;
+
+	if (sbuf_add(&s, strcmp(w, "/") == 0 ? "" : w) < 0 ||
+	    sbuf_add(&s, "/" TMP_NAME) < 0) {
+		sbuf_free(&s);
+		return -1;
+	}
+	b->pol->tmp = sbuf_take(&s);
+	if (b->pol->tmp == NULL)
+		return -1;
+	err = tmp_state(first_write_fd(b->pol));
+	return err ? refuse_tmp(b, err) : 0;
+}
+
+static int
+check_tmp(struct build *b)
+{
+	if (b->in->tmp == NULL)
+		return default_tmp(b);
+	return resolve_in_write(b, "--tmp", "bad_write", b->in->tmp,
+				&b->pol->tmp, &b->pol->r_tmp);
+}
+
+/* Called last, when the build is sound: made under the first --write's
+ * descriptor, never following a name planted where it should be. */
+static int
+make_tmp(struct build *b)
+{
+	int dfd = first_write_fd(b->pol);
+	int err = 0;
+
+	if (mkdirat(dfd, TMP_NAME, 0700) == 0)
+		b->pol->tmp_created = 1;
+	else if (errno == EEXIST)
+		err = tmp_state(dfd); /* made before us: a directory or NO */
+	else
+		err = errno;
+	return err ? refuse_tmp(b, err) : 0;
+}
+
+/* ---- HOME --------------------------------------------------------- */
+
+static int
+home_remedy(struct sbuf *s, const struct build *b)
+{
+	const char *w = b->pol->writes.v[0];
+	char *const *a = b->in->remedy_args;
+	struct sbuf home = {0};
+	int rc;
+
+	rc = sbuf_addf(&home, "%s/home", strcmp(w, "/") == 0 ? "" : w);
+	rc = rc ? rc : sbuf_add(s, "; run: mkdir -p ");
+	rc = rc ? rc : out_shell_quote(s, home.s);
+	rc = rc ? rc : sbuf_add(s, " && HOME=");
+	rc = rc ? rc : out_shell_quote(s, home.s);
+	rc = rc ? rc : sbuf_add(s, " nova-sandbox");
+	if (rc == 0 && b->in->verb != NULL)
+		rc = sbuf_addf(s, " %s", b->in->verb);
+	for (; rc == 0 && a != NULL && *a != NULL; a++)
+		rc = sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a);
+	sbuf_free(&home);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+refuse_home(struct build *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+refuse_home(struct build *b, const char *fmt, ...)
+{
+	struct sbuf s = {0};
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sbuf_vaddf(&s, fmt, ap);
+	va_end(ap);
+	if (rc == 0)
+		rc = home_remedy(&s, b);
+	if (rc == 0)
+		rc = ADD(b->r, "home_outside", "%s", s.s);
+	sbuf_free(&s);
+	return rc;
+}
+
+static int
+home_walked(struct build *b, const char *h, int rc, const struct path_fail *f)
+{
+	if (rc < 0)
+		return -1;
+	if (f->link != NULL)
+		return refuse_home(b, "HOME %s resolves through the symlink %s "
+				   "-> %s, which the command's user could have "
+				   "made or replaced (%s): a link the command "
+				   "could have planted is never followed; HOME "
+				   "must be a real directory inside a --write",
+				   h, f->link, f->target, f->why);
+	return refuse_home(b, "HOME %s cannot be resolved (%s): HOME must be "
+			   "an existing directory inside a --write", h,
+			   strerror(f->err));
+}
+
+static int
+check_home(struct build *b)
+{
+	const char *h = b->in->home;
+	struct strv links = {0};
+	struct path_fail f;
+	char *abs;
+	int rc;
+
+	if (h == NULL || *h == '\0')
+		return refuse_home(b, "HOME is unset: the command's HOME must "
+				   "be a directory inside a --write");
+	if ((abs = path_abs(h)) == NULL)
+		return -1;
+	rc = path_walk(abs, build_uid(b), PATH_ANY_TYPE | PATH_READ_BACK,
+		       &b->pol->r_home,
+		       &links, &f);
+	free(abs);
+	if (rc != 0)
+		rc = home_walked(b, h, rc, &f);
+	else if (!rpath_inside_any(&b->pol->r_home, &b->pol->r_writes))
+		rc = refuse_home(b, "HOME %s is outside every --write: HOME "
+				 "must be inside one", h);
+	else if ((b->pol->home = strdup(b->pol->r_home.path)) == NULL)
+		rc = -1;
+	else
+		rc = path_note_links("HOME", h, &b->pol->r_home, &links,
+				     &b->pol->notes);
+	path_fail_free(&f);
+	strv_free(&links);
+	return rc;
+}
+
+/* ---- the command -------------------------------------------------- */
+
+static int
+executable(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	       faccessat(AT_FDCWD, p, X_OK, AT_EACCESS) == 0;
+}
+
+/* The first executable <dir>/<name> on the caller's PATH, or NULL in
+ * *out.  Empty and relative entries are skipped: a command is never
+ * found by the working directory.  Only a candidate: settle_command opens
+ * it once and decides on the descriptor. */
+static int
+look_path(const struct build *b, const char *name, char **out)
+{
+	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	struct sbuf c = {0};
+
+	*out = NULL;
+	while (p != NULL && *p != '\0' && *out == NULL) {
+		size_t n = strcspn(p, ":");
+
+		if (n > 0 && p[0] == '/') {
+			if (sbuf_addn(&c, p, n) < 0 || sbuf_addf(&c, "/%s",
+								 name) < 0)
+				goto out_oom;
+			if (executable(c.s) && (*out = sbuf_take(&c)) == NULL)
+				goto out_oom;
+			sbuf_free(&c);
+		}
+		p += n + (p[n] == ':');
+	}
+	return 0;
+out_oom:
+	sbuf_free(&c);
+	return -1;
+}
+
+/* May this process execute the file behind fd? */
+static int
+fd_executable(int fd)
+{
+	char proc[64];
+
+	if (faccessat(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) == 0)
+		return 1;
+	if (errno != EINVAL && errno != ENOSYS)
+		return 0;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return faccessat(AT_FDCWD, proc, X_OK, AT_EACCESS) == 0;
+}
+
+static int
+refuse_exec_fd(struct build *b, const char *p, const struct rpath *rp)
+{
+	if (S_ISDIR(rp->mode))
+		return ADD(b->r, "not_executable", "%s is a directory: name an "
+			   "executable file", p);
+	if (!S_ISREG(rp->mode) || !fd_executable(rp->fd))
+		return ADD(b->r, "not_executable", "%s is not executable by "
+			   "this user: name a file this user may execute", p);
+	if (path_bad_char(rp->path))
+		return ADD(b->r, "not_executable", "%s resolves to a path "
+			   "holding a control character, '\"' or '\\', which "
+			   "a generated policy cannot carry: name a file "
+			   "without them", p);
+	return 1;
+}
+
+/* links is NULL for a command found on PATH: the caller named no path,
+ * so its links (sh -> dash) are the system's, followed silently like the
+ * fixed roots'; they are judged all the same. */
+static int
+settle_walked(struct build *b, const char *cand, const struct strv *links)
+{
+	struct policy *pol = b->pol;
+	int rc = refuse_exec_fd(b, cand, &pol->r_command);
+
+	if (rc != 1)
+		return rc;
+	if ((pol->command = strdup(pol->r_command.path)) == NULL ||
+	    rpath_parent(&pol->r_command, &pol->r_cmd_dir) < 0)
+		return -1;
+	if (links == NULL)
+		return 0;
+	return path_note_links("the command", cand, &pol->r_command, links,
+			       &pol->notes);
+}
+
+/* The command, opened once: its checks are made on that descriptor, and
+ * its directory (the optional root) is the directory it was found in. */
+static int
+settle_command(struct build *b, const char *cand, int named)
+{
+	struct strv links = {0};
+	struct path_fail f;
+	int rc;
+
+	rc = path_walk(cand, build_uid(b), PATH_ANY_TYPE | PATH_KEEP_DIR |
+		       PATH_READ_BACK, &b->pol->r_command, &links, &f);
+	if (rc == 0)
+		rc = settle_walked(b, cand, named ? &links : NULL);
+	else if (rc == 1 && f.link != NULL)
+		rc = path_refuse_planted("the command", "not_executable", cand,
+					 &f, b->r) < 0 ? -1 : 0;
+	else if (rc == 1)
+		rc = ADD(b->r, "not_executable", "%s cannot be found (%s): "
+			 "name an executable file", cand, strerror(f.err));
+	path_fail_free(&f);
+	strv_free(&links);
+	return rc;
+}
+
+static int
+resolve_command(struct build *b)
+{
+	const char *name;
+	char *cand;
+	int rc;
+
+	if (b->in->argv.n == 0)
+		return 0;
+	name = b->in->argv.v[0];
+	if (strchr(name, '/') != NULL) {
+		if ((cand = path_abs(name)) == NULL)
+			return ADD(b->r, "not_executable", "%s cannot be found "
+				   "(the working directory is unknown): name an "
+				   "executable file", name);
+	} else if (look_path(b, name, &cand) < 0) {
+		return -1;
+	} else if (cand == NULL) {
+		return ADD(b->r, "not_found", "command %s is not on PATH: name "
+			   "it by its absolute path after --", name);
+	}
+	rc = settle_command(b, cand, strchr(name, '/') != NULL);
+	free(cand);
+	return rc;
+}
+
+/* The command's directory becomes a read root for this run; refuse when
+ * that directory is, or holds, a caller's home the caller did not name.
+ * Decided by the identities walked, never by name. */
+static int
+home_guard(struct build *b)
+{
+	const struct strv *homes = &b->in->caller_homes;
+	const struct rpath *dir = &b->pol->r_cmd_dir;
+	int rc = 0, hit = 0;
+
+	if (b->pol->command == NULL || dir->n_up == 0 ||
+	    inside_caller(b->pol, dir))
+		return 0;
+	for (size_t i = 0; i < homes->n && rc == 0 && !hit; i++) {
+		struct rpath h;
+		struct path_fail f;
+
+		if (homes->v[i][0] != '/' ||
+		    path_walk(homes->v[i], build_uid(b), PATH_TRUST_LINKS, &h,
+			      NULL, &f) != 0) {
+			path_fail_free(&f);
+			continue;
+		}
+		hit = !inside_caller(b->pol, &h) && rpath_inside(&h, dir);
+		if (hit)
+			rc = ADD(b->r, "bad_read", "the command's directory %s "
+				 "is, or holds, the home directory %s and would "
+				 "become a read root: move the command into a "
+				 "directory such as %s/bin", dir->path, h.path,
+				 h.path);
+		rpath_free(&h);
+	}
+	return rc;
+}
+
+/* ---- roots -------------------------------------------------------- */
+
+/* Platform data, opened once like a caller path (its links are the
+ * platform's and followed silently): absent is skipped silently, a
+ * duplicate dropped. */
+static int
+add_resolved(struct build *b, struct strv *sv, struct rpaths *rs,
+	     const char *p, const char *const *skip_under)
+{
+	struct rpath rp;
+	struct path_fail f;
+	int rc = path_walk(p, build_uid(b), PATH_TRUST_LINKS | PATH_ANY_TYPE,
+			   &rp, NULL, &f);
+
+	path_fail_free(&f);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (!strv_contains(sv, rp.path) &&
+	    !path_inside_list(rp.path, skip_under)) {
+		if (strv_push(sv, rp.path) < 0 || rpaths_push(rs, &rp) < 0)
+			rc = -1;
+	}
+	rpath_free(&rp);
+	return rc;
+}
+
+static int
+add_resolver_dir(struct build *b)
+{
+	const char *conf = b->in->roots->resolver_conf;
+	struct rpath rp, dir;
+	struct path_fail f;
+	int rc;
+
+	if (conf == NULL)
+		return 0;
+	rc = path_walk(conf, build_uid(b), PATH_TRUST_LINKS | PATH_ANY_TYPE |
+		       PATH_KEEP_DIR, &rp, NULL, &f);
+	path_fail_free(&f);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	rc = rpath_parent(&rp, &dir);
+	rpath_free(&rp);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (!rpath_inside_any(&dir, &b->pol->r_roots)) {
+		if (strv_push(&b->pol->opt_roots, dir.path) < 0 ||
+		    rpaths_push(&b->pol->r_opt, &dir) < 0)
+			rc = -1;
+		b->n_resolver = 1;
+	}
+	rpath_free(&dir);
+	return rc;
+}
+
+static int
+add_command_dir(struct build *b)
+{
+	struct policy *pol = b->pol;
+	struct rpath *dir = &pol->r_cmd_dir;
+
+	if (pol->command == NULL || dir->n_up == 0)
+		return 0;
+	if (path_inside_list(dir->path, b->in->roots->system_prefixes) ||
+	    inside_caller(pol, dir) || rpath_inside_any(dir, &pol->r_roots) ||
+	    strv_contains(&pol->opt_roots, dir->path))
+		return 0;
+	if (strv_push(&pol->opt_roots, dir->path) < 0)
+		return -1;
+	return rpaths_push(&pol->r_opt, dir);
+}
+
+/* Is the character device `rdev` what /dev/tty or one of fds 0-2 is? */
+static int
+tty_is_stdio(const char *path, dev_t rdev)
+{
+	struct stat st;
+
+	if (strcmp(path, "/dev/tty") == 0)
+		return rdev == makedev(5, 0);
+	for (int fd = 0; fd <= 2; fd++)
+		if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+		    st.st_rdev == rdev)
+			return 1;
+	return 0;
+}
+
+/* One terminal as a write-file rule with its own descriptor (rule 5's
+ * walk, no link followed), kept only when the descriptor is still the
+ * device ttys.c granted: the rule never lands on another node. */
+static int
+add_tty(struct build *b, const char *path)
+{
+	struct policy *pol = b->pol;
+	struct rpath rp;
+	struct path_fail f;
+	struct stat st;
+	int rc = path_walk(path, build_uid(b), PATH_ANY_TYPE, &rp, NULL, &f);
+
+	path_fail_free(&f);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (fstat(rp.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    tty_is_stdio(path, st.st_rdev) &&
+	    !strv_contains(&pol->write_files, rp.path) &&
+	    (strv_push(&pol->write_files, rp.path) < 0 ||
+	     rpaths_push(&pol->r_write_files, &rp) < 0))
+		rc = -1;
+	rpath_free(&rp);
+	return rc;
+}
+
+/* The terminals the command's own stdio already holds for reading and
+ * writing (host/policy/ttys.c decides, on the descriptors): write files too.
+ * Never resolved again: ttys.c verified each name against the inode. */
+static int
+add_stdio_ttys(struct build *b)
+{
+	struct policy *pol = b->pol;
+
+	if (!b->in->stdio_ttys)
+		return 0;
+	if (ttys_stdio(&pol->ttys) < 0)
+		return -1;
+	for (size_t i = 0; i < pol->ttys.n; i++)
+		if (add_tty(b, pol->ttys.v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+collect_roots(struct build *b)
+{
+	const struct platform_roots *t = b->in->roots;
+	const char *const *p;
+
+	for (p = t->read_roots; p != NULL && *p != NULL; p++)
+		if (add_resolved(b, &b->pol->roots, &b->pol->r_roots, *p,
+				 NULL) < 0)
+			return -1;
+	if (add_resolver_dir(b) < 0)
+		return -1;
+	for (p = t->optional_roots; p != NULL && *p != NULL; p++)
+		if (add_resolved(b, &b->pol->opt_roots, &b->pol->r_opt, *p,
+				 t->system_prefixes) < 0)
+			return -1;
+	if (add_command_dir(b) < 0)
+		return -1;
+	for (p = t->write_files; p != NULL && *p != NULL; p++)
+		if (add_resolved(b, &b->pol->write_files,
+				 &b->pol->r_write_files, *p, NULL) < 0)
+			return -1;
+	return add_stdio_ttys(b);
+}
+
+/* ---- rules, in text order ----------------------------------------- */
+
+static void
+rule_add(struct policy *pol, const struct rpath *rp, uint32_t access,
+	 uint32_t origin)
+{
+	pol->rules[pol->n_rules].path = rp->path;
+	pol->rules[pol->n_rules].access = access;
+	pol->rules[pol->n_rules].origin = origin;
+	pol->rule_fds[pol->n_rules] = rp->fd;
+	pol->n_rules++;
+}
+
+static const struct ns_rule *dedupe_base;
+
+/* Order rule indices by (path, access, position): the first of equals
+ * sorts first, so the text keeps the order rules were given in. */
+static int
+cmp_rule_idx(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct ns_rule *x = &dedupe_base[i], *y = &dedupe_base[j];
+	int c = strcmp(x->path, y->path);
+
+	if (c != 0)
+		return c;
+	if (x->access != y->access)
+		return x->access < y->access ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* Drop a rule that repeats an earlier one (same path, same access) in
+ * O(n log n): --read may name many directories. */
+static int
+rules_dedupe(struct policy *pol)
+{
+	size_t n = pol->n_rules, k = 0;
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx));
+	unsigned char *drop = calloc(n ? n : 1, 1);
+
+	if (idx == NULL || drop == NULL) {
+		free(idx);
+		free(drop);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	dedupe_base = pol->rules;
+	qsort(idx, n, sizeof(*idx), cmp_rule_idx);
+	for (size_t i = 1; i < n; i++) {
+		const struct ns_rule *a = &pol->rules[idx[i - 1]];
+		const struct ns_rule *c = &pol->rules[idx[i]];
+
+		if (a->access == c->access && strcmp(a->path, c->path) == 0)
+			drop[idx[i]] = 1; /* the later of two equals */
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!drop[i]) {
+			pol->rule_fds[k] = pol->rule_fds[i];
+			pol->rules[k++] = pol->rules[i];
+		}
+	pol->n_rules = k;
+	free(idx);
+	free(drop);
+	return 0;
+}
+
+static void
+rules_from(struct policy *pol, const struct rpaths *rs, uint32_t access,
+	   uint32_t origin)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		rule_add(pol, &rs->v[i], access, origin);
+}
+
+static int
+make_rules(struct policy *pol)
+{
+	size_t max = pol->r_roots.n + pol->r_opt.n + pol->r_reads.n +
+		     pol->r_reads_noexec.n + pol->r_writes.n + 2 +
+		     pol->r_write_files.n;
+
+	pol->rules = calloc(max, sizeof(*pol->rules));
+	pol->rule_fds = calloc(max, sizeof(*pol->rule_fds));
+	if (pol->rules == NULL || pol->rule_fds == NULL)
+		return -1;
+	rules_from(pol, &pol->r_roots, NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT);
+	rules_from(pol, &pol->r_opt, NS_ACCESS_READ_EXEC, NS_ORIGIN_OPTIONAL);
+	rules_from(pol, &pol->r_reads, NS_ACCESS_READ_EXEC, NS_ORIGIN_READ);
+	rules_from(pol, &pol->r_reads_noexec, NS_ACCESS_READ,
+		   NS_ORIGIN_READ_NOEXEC);
+	rules_from(pol, &pol->r_writes, NS_ACCESS_WRITE, NS_ORIGIN_WRITE);
+	/* --tmp and --cwd are refused outside a --write and the default temp
+	 * directory is made inside the first: these two rules exist for a
+	 * policy built otherwise, and carry their own descriptors. */
+	if (pol->r_tmp.n_up > 0 && !rpath_inside_any(&pol->r_tmp,
+						     &pol->r_writes))
+		rule_add(pol, &pol->r_tmp, NS_ACCESS_WRITE, NS_ORIGIN_TMP);
+	if (pol->r_cwd.n_up > 0 && !rpath_inside_any(&pol->r_cwd,
+						     &pol->r_writes))
+		rule_add(pol, &pol->r_cwd, NS_ACCESS_WRITE, NS_ORIGIN_CWD);
+	rules_from(pol, &pol->r_write_files, NS_ACCESS_WRITE_FILE,
+		   NS_ORIGIN_WRITE_FILE);
+	return rules_dedupe(pol);
+}
+
+/* ---- ancestors= --------------------------------------------------- */
+
+static int
+ancestors_of(struct strv *set, const struct strv *sv, size_t from)
+{
+	for (size_t i = from; i < sv->n; i++)
+		if (path_ancestors_add(set, sv->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* ancestors= is a count for the OK line, not a check: it goes by name.
+ * PATH directories that exist and are not already covered by a system
+ * prefix, an optional root or a caller directory. */
+static int
+path_dirs(const struct build *b, struct strv *out)
+{
+	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	struct sbuf e = {0};
+	int rc = 0;
+
+	while (rc == 0 && p != NULL && *p != '\0') {
+		size_t n = strcspn(p, ":");
+		char *real;
+
+		if (n > 0 && p[0] == '/' && (rc = sbuf_addn(&e, p, n)) == 0 &&
+		    (real = realpath(e.s, NULL)) != NULL) {
+			if (!path_inside_list(real, b->in->roots->system_prefixes) &&
+			    !path_inside_any(real, &b->pol->opt_roots) &&
+			    !path_inside_any(real, &b->pol->reads) &&
+			    !path_inside_any(real, &b->pol->reads_noexec) &&
+			    !path_inside_any(real, &b->pol->writes) &&
+			    !strv_contains(out, real))
+				rc = strv_push(out, real);
+			free(real);
+		}
+		sbuf_free(&e);
+		p += n + (p[n] == ':');
+	}
+	return rc;
+}
+
+static int
+count_ancestors(struct build *b)
+{
+	struct policy *pol = b->pol;
+	struct strv set = {0}, pd = {0};
+	int rc;
+
+	rc = path_dirs(b, &pd);
+	rc = rc ? rc : ancestors_of(&set, &pol->reads, 0);
+	rc = rc ? rc : ancestors_of(&set, &pol->reads_noexec, 0);
+	rc = rc ? rc : ancestors_of(&set, &pol->writes, 0);
+	rc = rc ? rc : ancestors_of(&set, &pol->opt_roots, b->n_resolver);
+	rc = rc ? rc : ancestors_of(&set, &pd, 0);
+	rc = rc ? rc : path_ancestors_add(&set, pol->cwd);
+	rc = rc ? rc : path_ancestors_add(&set, pol->tmp);
+	pol->ancestors = strv_count_unique(&set);
+	strv_free(&set);
+	strv_free(&pd);
+	return rc;
+}
+
+/* ---- rule 9: the child's environment ------------------------------ */
+
+/* Rule 9: the variables that name a channel to a process acting as the
+ * user (or as root for the user) outside the wall.  The command cannot
+ * use the channel's files, but a socket answers whoever connects; the
+ * reasons, and what passes, are in docs/SPEC-SANDBOX.md rule 9. */
+enum scrub_how { SCRUB_EXACT, SCRUB_PREFIX, SCRUB_SUFFIX };
+
+static const struct {
+	const char *name;
+	enum scrub_how how;
+} scrub[] = {
+	{ "SSH_AUTH_SOCK", SCRUB_EXACT },       /* agents sign as the user */
+	{ "GPG_AGENT_INFO", SCRUB_EXACT },
+	{ "SSH_AGENT_", SCRUB_PREFIX },
+	{ "_AGENT_PID", SCRUB_SUFFIX },
+	{ "_AGENT_INFO", SCRUB_SUFFIX },
+	{ "_AGENT_SOCK", SCRUB_SUFFIX },
+	{ "GNOME_KEYRING_CONTROL", SCRUB_EXACT }, /* the user's secrets */
+	{ "KRB5CCNAME", SCRUB_EXACT },          /* Kerberos tickets */
+	{ "DBUS_SESSION_BUS_ADDRESS", SCRUB_EXACT }, /* runs anything */
+	{ "DBUS_STARTER_ADDRESS", SCRUB_EXACT },
+	{ "XDG_RUNTIME_DIR", SCRUB_EXACT },     /* bus, systemd, agents */
+	{ "DISPLAY", SCRUB_EXACT },             /* X: keystrokes both ways */
+	{ "XAUTHORITY", SCRUB_EXACT },
+	{ "WAYLAND_DISPLAY", SCRUB_EXACT },
+	{ "WAYLAND_SOCKET", SCRUB_EXACT },
+	{ "SESSION_MANAGER", SCRUB_EXACT },
+	{ "PULSE_SERVER", SCRUB_EXACT },        /* the microphone */
+	{ "PIPEWIRE_REMOTE", SCRUB_EXACT },
+	{ "DOCKER_HOST", SCRUB_EXACT },         /* a daemon that is root */
+	{ "CONTAINER_HOST", SCRUB_EXACT },
+	{ "NOTIFY_SOCKET", SCRUB_EXACT },       /* the service manager */
+	{ "TMUX", SCRUB_EXACT },                /* send-keys to any pane */
+	{ "STY", SCRUB_EXACT },
+	{ "KITTY_LISTEN_ON", SCRUB_EXACT },
+	{ "NVIM", SCRUB_EXACT },                /* editors run any code */
+	{ "NVIM_LISTEN_ADDRESS", SCRUB_EXACT },
+	{ "VSCODE_IPC_HOOK_CLI", SCRUB_EXACT },
+	{ "VSCODE_GIT_IPC_HANDLE", SCRUB_EXACT },
+	{ "EMACS_SOCKET_NAME", SCRUB_EXACT },
+	{ "SWAYSOCK", SCRUB_EXACT },            /* compositors: exec anything */
+	{ "I3SOCK", SCRUB_EXACT },
+	{ "HYPRLAND_INSTANCE_SIGNATURE", SCRUB_EXACT },
+	{ "NIRI_SOCKET", SCRUB_EXACT },
+	{ "WEZTERM_UNIX_SOCKET", SCRUB_EXACT }, /* terminals: spawn panes */
+	{ "ALACRITTY_SOCKET", SCRUB_EXACT },
+	{ "ZELLIJ", SCRUB_EXACT },
+	{ "ZELLIJ_SESSION_NAME", SCRUB_EXACT },
+	{ "PODMAN_HOST", SCRUB_EXACT },         /* container daemons */
+	{ "CONTAINERD_ADDRESS", SCRUB_EXACT },
+	{ "BUILDKIT_HOST", SCRUB_EXACT },
+};
+
+static int
+scrub_match(const char *e, size_t n, const char *m, enum scrub_how how)
+{
+	size_t k = strlen(m);
+
+	if (n < k)
+		return 0;
+	switch (how) {
+	case SCRUB_EXACT:
+		return n == k && strncmp(e, m, k) == 0;
+	case SCRUB_PREFIX:
+		return strncmp(e, m, k) == 0;
+	case SCRUB_SUFFIX:
+		return strncmp(e + n - k, m, k) == 0;
+	}
+	return 0;
+}
+
+/* Is the name e[0..n) one rule 9 drops? */
+static int
+scrub_var(const char *e, size_t n)
+{
+	for (size_t i = 0; i < sizeof(scrub) / sizeof(scrub[0]); i++)
+		if (scrub_match(e, n, scrub[i].name, scrub[i].how))
+			return 1;
+	return 0;
+}
+
+static int
+name_is(const char *e, size_t n, const char *name)
+{
+	return strlen(name) == n && strncmp(e, name, n) == 0;
+}
+
+static int
+tmp_var(const char *e, size_t n)
+{
+	return name_is(e, n, "TMPDIR") || name_is(e, n, "TMP") ||
+	       name_is(e, n, "TEMP") || name_is(e, n, "TMPPREFIX");
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+drop_name(struct strv *dropped, const char *e, size_t n)
+{
+	struct sbuf s = {0};
+	int rc = sbuf_addn(&s, e, n);
+
+	if (rc == 0 && !strv_contains(dropped, s.s))
+		rc = strv_push(dropped, s.s);
+	sbuf_free(&s);
+	return rc;
+}
+
+int
+policy_child_env(char *const *env, const char *tmp, struct strv *out,
+		 struct strv *dropped)
+{
+	int rc = 0;
+
+	for (; rc == 0 && env != NULL && *env != NULL; env++) {
+		size_t n = strcspn(*env, "=");
+
+		if (scrub_var(*env, n))
+			rc = drop_name(dropped, *env, n);
+		else if (!tmp_var(*env, n))
+			rc = strv_push(out, *env);
+	}
+	if (rc == 0 && tmp != NULL)
+		rc = (strv_pushf(out, "TMPDIR=%s", tmp) < 0 ||
+		      strv_pushf(out, "TMP=%s", tmp) < 0 ||
+		      strv_pushf(out, "TEMP=%s", tmp) < 0 ||
+		      strv_pushf(out, "TMPPREFIX=%s/zsh", tmp) < 0) ? -1 : 0;
+	if (rc == 0 && dropped->n > 1)
+		qsort(dropped->v, dropped->n, sizeof(char *), cmp_str);
+	return rc;
+}
+
+/* ---- the build ---------------------------------------------------- */
+
+static int
+copy_strv(struct strv *dst, const struct strv *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		if (strv_push(dst, src->v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* Every check, gathering refusals; -1 only on allocation failure. */
+static int
+gather(struct build *b)
+{
+	if (check_gpu(b) < 0 || check_net(b) < 0 ||
+	    check_command_and_write(b) < 0 || resolve_caller_dirs(b) < 0)
+		return -1;
+	if (b->pol->writes.n == 0)
+		return 0; /* nothing else can be judged without a --write */
+	if (check_cwd(b) < 0 || check_tmp(b) < 0 || check_home(b) < 0 ||
+	    resolve_command(b) < 0 || home_guard(b) < 0)
+		return -1;
+	return 0;
+}
+
+/* The sound build's remaining fields; nothing here can refuse. */
+static int
+assemble(struct build *b)
+{
+	const struct policy_input *in = b->in;
+	struct policy *pol = b->pol;
+
+	if (in->name != NULL && (pol->name = strdup(in->name)) == NULL)
+		return -1;
+	pol->net_deny = in->net_deny;
+	pol->net_listen = in->net_listen;
+	if (copy_strv(&pol->net_allow, &in->net_allow) < 0 ||
+	    copy_strv(&pol->argv, &in->argv) < 0 || collect_roots(b) < 0 ||
+	    make_rules(pol) < 0 || count_ancestors(b) < 0)
+		return -1;
+	return policy_child_env(in->env, pol->tmp, &pol->env, &pol->dropped);
+}
+
+static void
+policy_init_fds(struct policy *pol)
+{
+	struct rpath *one[] = {
+		&pol->r_cwd, &pol->r_tmp, &pol->r_home, &pol->r_command,
+		&pol->r_cmd_dir,
+	};
+
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		one[i]->fd = one[i]->dir_fd = -1;
+}
+
+int
+policy_build(const struct policy_input *in, struct policy *pol,
+	     struct refusals *r)
+{
+	static const struct platform_roots none = {0};
+	struct policy_input local = *in;
+	struct build b = {.in = &local, .pol = pol, .r = r};
+	size_t n0 = r->n;
+	int rc;
+
+	if (local.roots == NULL)
+		local.roots = &none;
+	paths_cache_reset();
+	memset(pol, 0, sizeof(*pol));
+	policy_init_fds(pol);
+	rc = gather(&b);
+	if (rc == 0 && r->n == n0)
+		rc = assemble(&b);
+	if (rc == 0 && r->n == n0 && in->create_tmp && in->tmp == NULL)
+		rc = make_tmp(&b);
+	paths_cache_reset(); /* no walked directory stays open */
+	if (rc == 0 && r->n == n0)
+		return 0;
+	policy_free(pol);
+	return rc < 0 ? -1 : 1;
+}
+
+void
+policy_view(const struct policy *pol, struct ns_policy *view)
+{
+	memset(view, 0, sizeof(*view));
+	view->struct_size = sizeof(*view);
+	view->flags = (pol->net_deny ? NS_POLICY_NET_DENY : 0) |
+		      (pol->net_listen ? NS_POLICY_NET_LISTEN : 0);
+	view->rules = pol->rules;
+	view->n_rules = pol->n_rules;
+	view->net_allow = (const char *const *)pol->net_allow.v;
+	view->n_net_allow = pol->net_allow.n;
+	view->gpu = pol->gpu;
+	view->name = pol->name;
+	view->command = pol->command;
+	view->argv = (const char *const *)pol->argv.v;
+	view->envp = (const char *const *)pol->env.v;
+	view->cwd = pol->cwd;
+	view->tmp = pol->tmp;
+	view->home = pol->home;
+	view->rule_fds = pol->rule_fds;
+	view->cwd_fd = pol->r_cwd.fd >= 0 ? &pol->r_cwd.fd : NULL;
+}
+
+void
+policy_close_fds(struct policy *pol)
+{
+	struct rpaths *lists[] = {
+		&pol->r_roots, &pol->r_opt, &pol->r_reads, &pol->r_reads_noexec,
+		&pol->r_writes, &pol->r_write_files,
+	};
+	struct rpath *one[] = {
+		&pol->r_tmp, &pol->r_home, &pol->r_command, &pol->r_cmd_dir,
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (size_t j = 0; j < lists[i]->n; j++)
+			rpath_close(&lists[i]->v[j]);
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		rpath_close(one[i]);
+	for (size_t i = 0; pol->rule_fds != NULL && i < pol->n_rules; i++)
+		pol->rule_fds[i] = -1;
+}
+
+void
+policy_free(struct policy *pol)
+{
+	struct strv *lists[] = {
+		&pol->roots, &pol->opt_roots, &pol->reads, &pol->reads_noexec,
+		&pol->writes, &pol->write_files, &pol->ttys, &pol->net_allow,
+		&pol->argv,
+		&pol->env, &pol->dropped,
+	};
+
+	struct rpaths *rlists[] = {
+		&pol->r_roots, &pol->r_opt, &pol->r_reads, &pol->r_reads_noexec,
+		&pol->r_writes, &pol->r_write_files,
+	};
+	struct rpath *one[] = {
+		&pol->r_cwd, &pol->r_tmp, &pol->r_home, &pol->r_command,
+		&pol->r_cmd_dir,
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		strv_free(lists[i]);
+	for (size_t i = 0; i < sizeof(rlists) / sizeof(rlists[0]); i++)
+		rpaths_free(rlists[i]);
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		rpath_free(one[i]);
+	strv_free(&pol->notes);
+	free(pol->rule_fds);
+	free(pol->command);
+	free(pol->cwd);
+	free(pol->tmp);
+	free(pol->home);
+	free(pol->name);
+	free(pol->rules);
+	memset(pol, 0, sizeof(*pol));
+}
+
+void
+policy_input_free(struct policy_input *in)
+{
+	strv_free(&in->reads);
+	strv_free(&in->reads_noexec);
+	strv_free(&in->writes);
+	strv_free(&in->net_allow);
+	strv_free(&in->argv);
+	strv_free(&in->caller_homes);
+}

@@ -1,0 +1,125 @@
+/* policy.h -- the platform-independent policy builder (rules 3-9, 13, 16
+ * and the home guard of docs/SPEC-SANDBOX.md).  It turns what the caller
+ * typed into resolved, existing paths and rules, or into EVERY independent
+ * refusal at once.  It creates exactly one directory, the default temp
+ * directory, and only when the whole build is sound. */
+#ifndef NS_HOST_POLICY_H
+#define NS_HOST_POLICY_H
+
+#include <stddef.h>
+
+#include <sys/types.h>
+
+#include "ns_backend.h"
+#include "policy/paths.h"
+#include "base/util.h"
+
+/* The platform's root tables, taken from the wall module's ns_wall_ops. */
+struct platform_roots {
+	const char *const *read_roots;
+	const char *const *write_files;
+	const char *const *optional_roots;
+	const char *const *system_prefixes;
+	const char *resolver_conf;
+};
+
+/* Input: the argv as the caller typed it, before any resolution. */
+struct policy_input {
+	struct strv reads;        /* --read, in order */
+	struct strv reads_noexec; /* --read-noexec */
+	struct strv writes;       /* --write; the first is load-bearing */
+	struct strv net_allow;    /* --net-allow host:port */
+	struct strv argv;         /* after "--"; empty when none */
+	const char *cwd;          /* --cwd or NULL */
+	const char *tmp;          /* --tmp or NULL */
+	const char *name;         /* --name or NULL */
+	const char *gpu;          /* --gpu or NULL (none) */
+	int net_deny;
+	int net_listen;
+	int saw_dashdash;         /* "--" was present */
+	/* the caller's world (seams for tests) */
+	const char *home;         /* caller's $HOME or NULL */
+	const char *path;         /* PATH to resolve the command on, or NULL */
+	char *const *env;         /* the caller's environment */
+	struct strv caller_homes; /* passwd home and $HOME */
+	const struct platform_roots *roots;
+	/* for the home_outside remedy: "nova-sandbox <verb> <args...>" */
+	const char *verb;          /* NULL for the bare wrap */
+	char *const *remedy_args;  /* the original args after the verb */
+	int create_tmp;            /* 1: create <first write>/.nova-sandbox-tmp */
+	const uid_t *as_uid;       /* the command's user (rule 5's "could have
+				      planted"); NULL: the effective uid */
+	int stdio_ttys;            /* 1: fds 0-2 become the command's: grant
+				      the terminals they hold (ttys.h) */
+};
+
+struct policy {
+	struct strv roots;        /* existing fixed read roots */
+	struct strv opt_roots;    /* existing optional roots for this run */
+	struct strv reads;        /* resolved --read */
+	struct strv reads_noexec; /* resolved --read-noexec */
+	struct strv writes;       /* resolved --write, in order */
+	struct strv write_files;  /* existing write files (/dev/null, ...) */
+	struct strv ttys;         /* the terminals among them (ttys.h) */
+	struct strv net_allow;
+	struct strv argv;         /* argv[0] as typed, then the arguments */
+	struct strv env;          /* the child's environment */
+	struct strv dropped;      /* agent variables removed, sorted */
+	char *command;            /* resolved absolute executable */
+	char *cwd;
+	char *tmp;
+	char *home;
+	char *name;
+	const char *gpu;          /* "none" or "metal" */
+	int net_deny;
+	int net_listen;
+	int tmp_created;          /* the builder made the temp directory */
+	size_t ancestors;         /* ancestors= */
+	struct ns_rule *rules;    /* the module's view, in text order */
+	size_t n_rules;
+	/* Rule 5: each path above opened once.  Parallel to the lists of the
+	 * same name; the strings above are read back from these. */
+	struct rpaths r_roots, r_opt, r_reads, r_reads_noexec, r_writes,
+		r_write_files;
+	struct rpath r_cwd, r_tmp, r_home, r_command, r_cmd_dir;
+	int32_t *rule_fds;        /* parallel to rules: the ns_policy view's */
+	struct strv notes;        /* NOTE texts: caller paths through links */
+};
+
+/* Build.  Returns 0 with *pol filled and r empty, or 1 with every
+ * independent refusal in r (nothing created), or -1 on allocation failure.
+ * Exit-code choice (127 iff all not_found) is the caller's. */
+int policy_build(const struct policy_input *in, struct policy *pol,
+		 struct refusals *r);
+/* The ns_policy view of pol (pointers into pol; valid while pol lives). */
+void policy_view(const struct policy *pol, struct ns_policy *view);
+/* Close every descriptor but the working directory's (rules' included:
+ * the view's rule_fds then read -1).  The flows call it once the wall's
+ * prepare() has built its ruleset; policy_free closes the rest. */
+void policy_close_fds(struct policy *pol);
+void policy_free(struct policy *pol);
+void policy_input_free(struct policy_input *in);
+
+/* Rule 5 for one caller directory: absolute, existing, a directory, no
+ * control character; symlinks resolved.  On success *out is the resolved
+ * path (heap).  On failure returns 1 and adds a refusal with `reason`
+ * naming `flag`. */
+int policy_resolve_dir(const char *flag, const char *reason, const char *p,
+		       char **out, struct refusals *r);
+/* Same, pushing rule 5's NOTE (the links followed) to notes. */
+int policy_resolve_dir_noted(const char *flag, const char *reason,
+			     const char *p, char **out, struct strv *notes,
+			     struct refusals *r);
+/* Is `path` dir or beneath it?  Device and inode decide; the string prefix
+ * is only the cheap first answer.  Both expected resolved. */
+int policy_inside(const char *path, const char *dir);
+/* Rule 9: the child's environment and the names dropped from it.  The
+ * NOTE is "dropped from the child's environment: <NAMES>; "
+ * POLICY_DROPPED_WHY. */
+#define POLICY_DROPPED_WHY \
+	"each names an agent, a bus or a server that acts as the user " \
+	"outside the wall"
+int policy_child_env(char *const *env, const char *tmp, struct strv *out,
+		     struct strv *dropped);
+
+#endif

@@ -1,0 +1,449 @@
+/* args.c -- the `run` verb's flags and their validation (reference
+ * section 8): table-driven, every problem at once, nothing created. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wall/args.h"
+#include "base/out.h"
+#include "run/run.h"
+
+enum rkind { RK_SWITCH, RK_VALUE, RK_LIST };
+
+struct rflag {
+	const char *name;
+	enum rkind kind;
+	size_t off;
+};
+
+#define ROFF(m) offsetof(struct run_args, m)
+
+static const struct rflag rflags[] = {
+	{ "name", RK_VALUE, ROFF(name) },
+	{ "size", RK_VALUE, ROFF(size_s) },
+	{ "timeout", RK_VALUE, ROFF(timeout_s) },
+	{ "go", RK_SWITCH, ROFF(go) },
+	{ "read", RK_LIST, ROFF(reads) },
+	{ "container", RK_VALUE, ROFF(container) },
+	{ "max-procs", RK_VALUE, ROFF(max_procs_s) },
+	{ "max-mem", RK_VALUE, ROFF(max_mem_s) },
+	{ "out", RK_VALUE, ROFF(out) },
+	{ "artifact", RK_LIST, ROFF(artifacts) },
+	{ "out-max-bytes", RK_VALUE, ROFF(out_max_s) },
+	{ "out-max-files", RK_VALUE, ROFF(out_files_s) },
+	{ "out-max-depth", RK_VALUE, ROFF(out_depth_s) },
+	{ "scratch", RK_VALUE, ROFF(scratch) },
+	{ "place", RK_VALUE, ROFF(place) },
+	{ "memory", RK_VALUE, ROFF(memory) },
+	{ "cpu", RK_VALUE, ROFF(cpu) },
+	{ "status-fd", RK_VALUE, ROFF(status_fd_s) },
+};
+#define N_RFLAGS (sizeof(rflags) / sizeof(rflags[0]))
+
+int
+run_valid_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > RUN_NAME_MAX || !isalnum((unsigned char)s[0]))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '-' &&
+		    s[i] != '_' && s[i] != '.')
+			return -1;
+	return 0;
+}
+
+static int
+unit_shift(char c, unsigned *shift)
+{
+	static const char units[] = "kmgt";
+	const char *u = strchr(units, tolower((unsigned char)c));
+
+	if (c == '\0' || u == NULL)
+		return -1;
+	*shift = 10u * (unsigned)(u - units + 1);
+	return 0;
+}
+
+int
+run_parse_size(const char *s, uint64_t *bytes)
+{
+	unsigned long long whole = 0, frac = 0, fdiv = 1;
+	unsigned shift = 0;
+	const char *p = s;
+	long double v;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++)
+		if ((whole = whole * 10 + (unsigned)(*p - '0')) > (1ULL << 50))
+			return -1;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return -1;
+		for (; isdigit((unsigned char)*p); p++)
+			if (fdiv < 1000000000000ULL) {
+				frac = frac * 10 + (unsigned)(*p - '0');
+				fdiv *= 10;
+			}
+	}
+	if (*p != '\0' && *p != 'b' && *p != 'B' && unit_shift(*p++, &shift))
+		return -1;
+	if (*p == 'b' || *p == 'B')
+		p++;
+	if (*p != '\0')
+		return -1;
+	v = ((long double)whole + (long double)frac / (long double)fdiv) *
+	    (long double)(1ULL << shift);
+	if (v < 1 || v > (long double)(1ULL << 60))
+		return -1;
+	*bytes = (uint64_t)v;
+	return 0;
+}
+
+struct dunit {
+	const char *u;
+	long double ms;
+};
+
+static const struct dunit dunits[] = {
+	{ "ns", 1e-6L }, { "us", 1e-3L }, { "\xc2\xb5s", 1e-3L },
+	{ "\xce\xbcs", 1e-3L }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
+	{ "h", 3600000 },
+};
+
+/* One "<number><unit>" at *p; its value in ms added to *acc. */
+static int
+duration_part(const char **p, long double *acc)
+{
+	char *end;
+	long double n;
+	size_t best = 0, bi = 0;
+
+	if (!isdigit((unsigned char)**p) && **p != '.')
+		return -1;
+	n = strtold(*p, &end);
+	if (end == *p || strchr("eExXpPnNiI", end[-1]) != NULL)
+		return -1;
+	for (const char *q = *p; q < end; q++)
+		if (!isdigit((unsigned char)*q) && *q != '.')
+			return -1;
+	for (size_t i = 0; i < sizeof(dunits) / sizeof(dunits[0]); i++) {
+		size_t l = strlen(dunits[i].u);
+
+		if (strncmp(end, dunits[i].u, l) == 0 && l > best) {
+			best = l;
+			bi = i;
+		}
+	}
+	if (best == 0)
+		return -1;
+	*acc += n * dunits[bi].ms;
+	*p = end + best;
+	return 0;
+}
+
+int
+run_parse_duration(const char *s, uint64_t *ms)
+{
+	long double acc = 0;
+	const char *p = s;
+
+	if (*p == '+')
+		p++;
+	if (*p == '\0')
+		return -1;
+	while (*p != '\0')
+		if (duration_part(&p, &acc) != 0)
+			return -1;
+	if (acc <= 0 || acc > 1e15L)
+		return -1;
+	*ms = (uint64_t)acc;
+	if ((long double)*ms < acc)
+		(*ms)++;
+	return 0;
+}
+
+int
+run_valid_artifact(const char *s)
+{
+	const char *p = s;
+
+	if (*s == '\0' || *s == '/')
+		return -1;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return -1;
+		p += n;
+		if (*p == '/' && *++p == '\0')
+			return -1;
+	}
+	return 0;
+}
+
+static const struct rflag *
+find_rflag(const char *name, size_t len)
+{
+	for (size_t i = 0; i < N_RFLAGS; i++)
+		if (strlen(rflags[i].name) == len &&
+		    strncmp(rflags[i].name, name, len) == 0)
+			return &rflags[i];
+	return NULL;
+}
+
+struct rstate {
+	int argc;
+	char **argv;
+	int i;
+	struct run_args *a;
+	struct refusals *r;
+	int nomem;
+};
+
+static void rrefuse(struct rstate *s, const char *tok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+rrefuse(struct rstate *s, const char *tok, const char *fmt, ...)
+{
+	struct sbuf b = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (sbuf_vaddf(&b, fmt, ap) < 0 ||
+	    refusals_add(s->r, tok, "%s", b.s ? b.s : "") < 0)
+		s->nomem = 1;
+	va_end(ap);
+	sbuf_free(&b);
+}
+
+static void
+take_value(struct rstate *s, const struct rflag *f, const char *eq)
+{
+	const char *v = eq;
+	unsigned char *base = (unsigned char *)s->a;
+
+	if (v == NULL) {
+		if (s->i + 1 >= s->argc) {
+			rrefuse(s, "no_command", "--%s wants a value", f->name);
+			return;
+		}
+		v = s->argv[++s->i];
+	}
+	if (f->kind == RK_LIST) {
+		if (strv_push((struct strv *)(base + f->off), v) < 0)
+			s->nomem = 1;
+		return;
+	}
+	memcpy(base + f->off, &v, sizeof(v));
+}
+
+static void
+take_switch(struct rstate *s, const struct rflag *f, const char *eq)
+{
+	int v = 1;
+
+	if (eq != NULL && args_parse_bool(eq, &v) != 0) {
+		rrefuse(s, "no_command", "--%s wants true or false, got %s",
+			f->name, eq);
+		return;
+	}
+	memcpy((unsigned char *)s->a + f->off, &v, sizeof(v));
+}
+
+static void
+one_word(struct rstate *s)
+{
+	const char *w = s->argv[s->i], *n = w, *eq;
+	const struct rflag *f;
+
+	if (w[0] != '-' || w[1] == '\0') {
+		rrefuse(s, "no_command", "unexpected argument %s", w);
+		return;
+	}
+	n += n[1] == '-' ? 2 : 1;
+	eq = strchr(n, '=');
+	f = find_rflag(n, eq ? (size_t)(eq - n) : strlen(n));
+	if (f == NULL) {
+		char *fl = strndup(w, eq ? (size_t)(eq - w) : strlen(w));
+
+		rrefuse(s, "no_command", "unknown flag %s; run: nova-sandbox "
+			"help run", fl ? fl : w);
+		free(fl);
+		return;
+	}
+	if (f->kind == RK_SWITCH)
+		take_switch(s, f, eq ? eq + 1 : NULL);
+	else
+		take_value(s, f, eq ? eq + 1 : NULL);
+}
+
+static void
+scan(struct rstate *s)
+{
+	for (s->i = 0; s->i < s->argc; s->i++) {
+		if (strcmp(s->argv[s->i], "--") == 0) {
+			s->a->saw_dashdash = 1;
+			for (int j = s->i + 1; j < s->argc; j++)
+				if (strv_push(&s->a->argv, s->argv[j]) < 0)
+					s->nomem = 1;
+			return;
+		}
+		one_word(s);
+	}
+}
+
+static void
+check_size(struct rstate *s, const char *v, const char *tok,
+	   const char *flag, uint64_t *out)
+{
+	if (v != NULL && run_parse_size(v, out) != 0)
+		rrefuse(s, tok, "%s wants a positive size like %s, got %s",
+			flag, strcmp(flag, "--max-mem") ? "64m" : "8g", v);
+}
+
+static void
+check_windows(struct rstate *s, struct run_args *a)
+{
+	uint64_t u;
+	unsigned long long cpu;
+
+	if (a->scratch != NULL)
+		rrefuse(s, "bad_scratch", "--scratch %s is for windows; the "
+			"place is made here", a->scratch);
+	if (a->memory != NULL && run_parse_size(a->memory, &u) != 0)
+		rrefuse(s, "bad_memory", "--memory wants a positive size like "
+			"4g, got %s", a->memory);
+	if (a->cpu != NULL && (parse_u64(a->cpu, 100, &cpu) != 0 || cpu < 1))
+		rrefuse(s, "bad_cpu", "--cpu wants a percentage 1..100, got "
+			"%s", a->cpu);
+	if (a->place != NULL && strcmp(a->place, "wsb") == 0)
+		rrefuse(s, "no_wsb", "--place wsb needs Windows Sandbox; it "
+			"is windows-only%s", "");
+	else if (a->place != NULL && strcmp(a->place, "job") != 0)
+		rrefuse(s, "bad_place", "--place wants job or wsb, got %s",
+			a->place);
+}
+
+static int
+container_ok(const char *c)
+{
+	if (strncmp(c, "disk", 4) != 0 || c[4] == '\0')
+		return 0;
+	for (c += 4; *c; c++)
+		if (!isdigit((unsigned char)*c))
+			return 0;
+	return 1;
+}
+
+/* A handoff count cap: 1..top, default def. */
+static void
+check_count(struct rstate *s, const char *v, const char *flag,
+	    unsigned long long def, unsigned long long top, uint64_t *out)
+{
+	unsigned long long n = def;
+
+	if (v != NULL && (parse_u64(v, top, &n) != 0 || n == 0))
+		rrefuse(s, "bad_out_max", "%s wants a whole number 1..%llu like "
+			"%llu, got %s", flag, top, def, v);
+	*out = n;
+}
+
+static void
+check_out(struct rstate *s, struct run_args *a)
+{
+	if (a->out == NULL && (a->artifacts.n || a->out_max_s ||
+			       a->out_files_s || a->out_depth_s))
+		rrefuse(s, "no_out", "--artifact, --out-max-bytes, "
+			"--out-max-files and --out-max-depth need --out "
+			"<dir>%s", "");
+	if (a->out != NULL && a->out[0] != '/')
+		rrefuse(s, "no_out", "--out wants an absolute directory, got "
+			"%s", a->out);
+	for (size_t i = 0; i < a->artifacts.n; i++)
+		if (run_valid_artifact(a->artifacts.v[i]) != 0)
+			rrefuse(s, "bad_artifact", "--artifact wants a relative "
+				"path inside the place with no . or .. "
+				"element, got \"%s\"", a->artifacts.v[i]);
+	a->out_max = RUN_OUT_MAX_DEFAULT;
+	check_size(s, a->out_max_s, "bad_out_max", "--out-max-bytes",
+		   &a->out_max);
+	check_count(s, a->out_files_s, "--out-max-files",
+		    RUN_OUT_FILES_DEFAULT, RUN_OUT_FILES_TOP, &a->out_max_files);
+	check_count(s, a->out_depth_s, "--out-max-depth",
+		    RUN_OUT_DEPTH_DEFAULT, RUN_OUT_DEPTH_TOP, &a->out_max_depth);
+}
+
+static void
+validate(struct rstate *s, struct run_args *a)
+{
+	unsigned long long mp = 256;
+	const char *why;
+
+	if (a->name == NULL || run_valid_name(a->name) != 0)
+		rrefuse(s, "no_name", "--name wants 1-32 characters, a letter "
+			"or digit first, then letters, digits, - _ or . "
+			"(got \"%s\")", a->name ? a->name : "");
+	if (a->size_s == NULL || run_parse_size(a->size_s, &a->size) != 0)
+		rrefuse(s, "bad_size", "--size wants a positive size like 8g "
+			"(digits, one optional fraction, k/m/g/t, optional b), "
+			"got \"%s\"", a->size_s ? a->size_s : "");
+	check_windows(s, a);
+	if (a->max_procs_s != NULL &&
+	    (parse_u64(a->max_procs_s, 1ULL << 31, &mp) != 0 || mp == 0))
+		rrefuse(s, "bad_max_procs", "--max-procs wants a positive "
+			"integer, got %s", a->max_procs_s);
+	a->max_procs = mp;
+	a->max_mem = 8ULL << 30;
+	check_size(s, a->max_mem_s, "bad_max_mem", "--max-mem", &a->max_mem);
+	if (a->timeout_s != NULL &&
+	    run_parse_duration(a->timeout_s, &a->timeout_ms) != 0)
+		rrefuse(s, "bad_timeout", "--timeout wants a duration above "
+			"zero like 30m or 1h30m, got %s", a->timeout_s);
+	if (a->container != NULL && !container_ok(a->container))
+		rrefuse(s, "no_container", "--container wants disk<digits>, "
+			"got %s", a->container);
+	check_out(s, a);
+	a->status_fd = -1;
+	if (a->status_fd_s != NULL &&
+	    out_status_check(a->status_fd_s, &a->status_fd, &why) != 0)
+		rrefuse(s, "bad_status_fd", OUT_STATUS_WANTS "%s%s",
+			a->status_fd_s, why);
+	if (!a->saw_dashdash || a->argv.n == 0)
+		rrefuse(s, "no_command", "name the command after --%s", "");
+}
+
+int
+run_parse(int argc, char **argv, struct run_args *a, struct refusals *r)
+{
+	struct rstate s = { argc, argv, 0, a, r, 0 };
+
+	if (args_wants_help(argc, argv)) {
+		a->help = 1;
+		return 0;
+	}
+	for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "help") == 0)
+			a->help = 1;
+	if (a->help)
+		return 0;
+	scan(&s);
+	validate(&s, a);
+	if (s.nomem)
+		return -1;
+	return r->n ? 1 : 0;
+}
+
+void
+run_args_free(struct run_args *a)
+{
+	strv_free(&a->reads);
+	strv_free(&a->artifacts);
+	strv_free(&a->argv);
+}

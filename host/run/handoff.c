@@ -1,0 +1,489 @@
+/* handoff.c -- `run --out`: copy the artifacts out of the place before it
+ * is deleted (reference section 8 "Handoff rules").  Every open is an
+ * openat from a descriptor already checked, with O_NOFOLLOW (no component
+ * is a link) and O_NONBLOCK (a FIFO cannot hold the open); every
+ * descriptor is fstat'ed for its type and for the place's device before
+ * anything reads it.  Directories are copied whole, regular files only.
+ * The bytes, the entries (every file and directory the copy would make)
+ * and the depth (path components below work/) are measured first, the walk
+ * stopping at the first cap passed (nothing written when over a cap); then
+ * the copy checks each cap again; a failure removes what was written. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/run.h"
+
+#define IN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+
+void (*handoff_hook)(const char *rel);
+
+static const char *const default_artifacts[] = { "RESULT.md", "usage.tsv",
+						  "repo.bundle", NULL };
+
+struct hcopy {
+	dev_t dev;          /* the place's device */
+	struct handoff_caps caps;
+	uint64_t total;
+	uint64_t entries;   /* files and directories met */
+	int copying;        /* 0: measure, 1: copy */
+	int failed;
+	struct strv made;   /* "<dstfd-relative path>" created, in order */
+	int outfd;          /* <out>/<name> */
+	char *why;
+	struct handoff_stats *st;
+};
+
+static int fail(struct hcopy *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int
+fail(struct hcopy *h, const char *fmt, ...)
+{
+	struct sbuf s = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (h->why == NULL && sbuf_vaddf(&s, fmt, ap) == 0)
+		h->why = sbuf_take(&s);
+	va_end(ap);
+	sbuf_free(&s);
+	h->failed = 1;
+	return -1;
+}
+
+static int
+on_place(const struct hcopy *h, const struct stat *sb)
+{
+	return sb->st_dev == h->dev;
+}
+
+static int
+copy_bytes(struct hcopy *h, int in, int out, const char *rel)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(h, "reading %s: %s", rel, strerror(errno));
+		h->total += (uint64_t)n;
+		if (h->total > h->caps.bytes)
+			return fail(h, "%s grew during the copy: the total "
+				    "passed --out-max-bytes", rel);
+		for (ssize_t off = 0, w; off < n; off += w)
+			if ((w = write(out, buf + off, (size_t)(n - off))) < 0)
+				return fail(h, "writing %s: %s", rel,
+					    strerror(errno));
+	}
+	return 0;
+}
+
+/* Path components of rel ("a/b/c": 3). */
+static uint64_t
+depth_of(const char *rel)
+{
+	uint64_t n = 1;
+
+	for (; *rel; rel++)
+		n += *rel == '/';
+	return n;
+}
+
+/* One more entry at rel: over a cap, the walk stops here. */
+static int
+count_entry(struct hcopy *h, const char *rel)
+{
+	char a[32], b[32];
+
+	if (depth_of(rel) > h->caps.depth) {
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)h->caps.depth);
+		return fail(h, "the artifact path %s is deeper than "
+			    "--out-max-depth %s (components below work/); "
+			    "nothing was copied", rel, b);
+	}
+	if (++h->entries <= h->caps.files)
+		return 0;
+	snprintf(a, sizeof(a), "%llu", (unsigned long long)h->caps.files);
+	return fail(h, "the artifacts hold more than %s entries (files and "
+		    "directories), over --out-max-files %s; nothing was copied",
+		    a, a);
+}
+
+static int
+copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
+	  const char *leaf, const char *rel)
+{
+	int out, rc;
+
+	if (count_entry(h, rel) != 0)
+		return -1;
+	h->st->files++;
+	if (!h->copying) {
+		h->total += (uint64_t)sb->st_size;
+		return 0;
+	}
+	if (handoff_hook != NULL)
+		handoff_hook(rel);
+	out = openat(dstdir, leaf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		     O_CLOEXEC, 0600);
+	if (out < 0)
+		return fail(h, "creating %s: %s", rel, strerror(errno));
+	if (strv_push(&h->made, rel) < 0) {
+		close(out);
+		return fail(h, "out of memory");
+	}
+	rc = copy_bytes(h, in, out, rel);
+	if (rc == 0 && fchmod(out, sb->st_mode & 0777) != 0)
+		rc = fail(h, "chmod %s: %s", rel, strerror(errno));
+	close(out);
+	return rc;
+}
+
+static int walk_dir(struct hcopy *h, int in, int dstdir, const char *rel);
+
+/* A directory to copy into: <dstdir>/<leaf>, made fresh or reused. */
+static int
+dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
+{
+	int fd;
+
+	if (mkdirat(dstdir, leaf, 0755) == 0) {
+		if (strv_push(&h->made, rel) < 0)
+			return fail(h, "out of memory");
+	} else if (errno != EEXIST) {
+		return fail(h, "mkdir %s: %s", rel, strerror(errno));
+	}
+	fd = openat(dstdir, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return fail(h, "open %s: %s", rel, strerror(errno));
+	return fd;
+}
+
+/* One input, already opened and fstat'ed as sb. */
+static int
+take(struct hcopy *h, int in, const struct stat *sb, int dstdir,
+     const char *leaf, const char *rel)
+{
+	int d, rc;
+
+	if (S_ISREG(sb->st_mode))
+		return copy_file(h, in, sb, dstdir, leaf, rel);
+	if (count_entry(h, rel) != 0)
+		return -1;
+	if (!h->copying)
+		return walk_dir(h, in, -1, rel);
+	d = dst_dir(h, dstdir, leaf, rel);
+	if (d < 0)
+		return -1;
+	rc = walk_dir(h, in, d, rel);
+	close(d);
+	return rc;
+}
+
+/* Open <dirfd>/<leaf> as an input: 1 with *fd and *sb set when it is a
+ * regular file or directory on the place; 0 when it is anything else (a
+ * link, FIFO, device, socket, another device's file); -1 on error. */
+static int
+open_input(struct hcopy *h, int dirfd, const char *leaf, int *fd,
+	   struct stat *sb)
+{
+	struct stat pre;
+
+	if (fstatat(dirfd, leaf, &pre, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISREG(pre.st_mode) && !S_ISDIR(pre.st_mode))
+		return 0;
+	*fd = openat(dirfd, leaf, IN_FLAGS);
+	if (*fd < 0)
+		return errno == ELOOP || errno == ENXIO || errno == EACCES ?
+		    0 : -1;
+	if (fstat(*fd, sb) != 0 || !on_place(h, sb) ||
+	    (!S_ISREG(sb->st_mode) && !S_ISDIR(sb->st_mode))) {
+		close(*fd);
+		return 0;
+	}
+	return 1;
+}
+
+static int
+walk_entry(struct hcopy *h, int in, int dstdir, const char *rel,
+	   const char *leaf)
+{
+	struct sbuf sub = {0};
+	struct stat sb;
+	int fd = -1, rc;
+
+	if (sbuf_addf(&sub, "%s/%s", rel, leaf) < 0)
+		return fail(h, "out of memory");
+	rc = open_input(h, in, leaf, &fd, &sb);
+	if (rc == 0)
+		h->st->skipped += h->copying ? 0 : 1;
+	else if (rc < 0)
+		rc = fail(h, "reading %s: %s", sub.s, strerror(errno));
+	else {
+		rc = take(h, fd, &sb, dstdir, leaf, sub.s);
+		close(fd);
+	}
+	sbuf_free(&sub);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+walk_dir(struct hcopy *h, int in, int dstdir, const char *rel)
+{
+	int dfd = dup(in);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	struct dirent *e;
+	int rc = 0;
+
+	if (d == NULL) {
+		if (dfd >= 0)
+			close(dfd);
+		return fail(h, "listing %s: %s", rel, strerror(errno));
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			rc = walk_entry(h, in, dstdir, rel, e->d_name);
+	closedir(d);
+	return rc;
+}
+
+/* Walk the components of one artifact from the root: every intermediate
+ * one a directory on the place.  1 found (fd, sb, parent dirs of the
+ * destination made), 0 absent, -1 refused. */
+static int
+open_artifact(struct hcopy *h, int root, const char *path, int *fd,
+	      struct stat *sb)
+{
+	char *dup_path = strdup(path), *p, *slash;
+	int cur = dup(root), rc = 1;
+
+	if (dup_path == NULL || cur < 0) {
+		free(dup_path);
+		if (cur >= 0)
+			close(cur);
+		return fail(h, "out of memory");
+	}
+	for (p = dup_path; rc == 1; p = slash + 1) {
+		int next;
+
+		slash = strchr(p, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		rc = open_input(h, cur, p, &next, sb);
+		if (rc == 1 && slash != NULL && !S_ISDIR(sb->st_mode)) {
+			close(next);
+			rc = 0;
+		}
+		if (rc == 1 && slash == NULL) {
+			close(cur);
+			*fd = next;
+			free(dup_path);
+			return 1;
+		}
+		if (rc == 1) {
+			close(cur);
+			cur = next;
+		}
+	}
+	close(cur);
+	free(dup_path);
+	return rc;
+}
+
+/* An artifact absent or not copyable: fine for a default one that is
+ * absent; a refusal otherwise. */
+static int
+missing(struct hcopy *h, int root, const char *path, int named)
+{
+	struct stat sb;
+
+	if (h->failed)
+		return -1;
+	if (!named && fstatat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0 &&
+	    errno == ENOENT)
+		return 0;
+	if (named && fstatat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+		return fail(h, "the artifact %s is not in the place", path);
+	return fail(h, "the artifact %s is not a regular file or a "
+		    "directory on the place (a link, FIFO, device or a "
+		    "file of another filesystem); nothing was copied",
+		    path);
+}
+
+/* Make the destination's parent directories for a nested artifact. */
+static int
+dst_parent(struct hcopy *h, const char *path, int *dfd, const char **leaf)
+{
+	char *copy = strdup(path), *p, *slash;
+	int cur = dup(h->outfd);
+	size_t used = 0;
+
+	if (copy == NULL || cur < 0)
+		return free(copy), fail(h, "out of memory");
+	for (p = copy; (slash = strchr(p, '/')) != NULL; p = slash + 1) {
+		int next;
+
+		*slash = '\0';
+		next = dst_dir(h, cur, p, copy);
+		*slash = '/';
+		close(cur);
+		if (next < 0)
+			return free(copy), -1;
+		cur = next;
+	}
+	used = (size_t)(p - copy);
+	free(copy);
+	*leaf = path + used;
+	*dfd = cur;
+	return 0;
+}
+
+static int
+one_artifact(struct hcopy *h, int root, const char *path, int named)
+{
+	struct stat sb;
+	const char *leaf = path;
+	int fd = -1, dfd = -1, rc;
+
+	rc = open_artifact(h, root, path, &fd, &sb);
+	if (rc != 1)
+		return missing(h, root, path, named);
+	if (h->copying && dst_parent(h, path, &dfd, &leaf) != 0) {
+		close(fd);
+		return -1;
+	}
+	rc = take(h, fd, &sb, dfd, leaf, path);
+	close(fd);
+	if (dfd >= 0)
+		close(dfd);
+	return rc;
+}
+
+static int
+pass(struct hcopy *h, int root, const struct strv *named)
+{
+	if (named->n == 0) {
+		for (size_t i = 0; default_artifacts[i] != NULL; i++)
+			if (one_artifact(h, root, default_artifacts[i], 0) < 0)
+				return -1;
+		return 0;
+	}
+	for (size_t i = 0; i < named->n; i++)
+		if (one_artifact(h, root, named->v[i], 1) < 0)
+			return -1;
+	return 0;
+}
+
+/* Remove what the copy made, newest first. */
+static void
+undo(struct hcopy *h)
+{
+	for (size_t i = h->made.n; i-- > 0;)
+		if (unlinkat(h->outfd, h->made.v[i], 0) != 0)
+			(void)unlinkat(h->outfd, h->made.v[i], AT_REMOVEDIR);
+}
+
+static int
+open_out(struct hcopy *h, const char *out, const char *name, int *made)
+{
+	int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	*made = 0;
+	if (ofd < 0)
+		return fail(h, "--out %s is not a directory I can open: %s",
+			    out, strerror(errno));
+	if (mkdirat(ofd, name, 0755) == 0)
+		*made = 1;
+	else if (errno != EEXIST) {
+		close(ofd);
+		return fail(h, "mkdir %s: %s", name, strerror(errno));
+	}
+	h->outfd = openat(ofd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			  O_CLOEXEC);
+	if (h->outfd < 0) {
+		int e = errno;
+
+		if (*made)
+			unlinkat(ofd, name, AT_REMOVEDIR);
+		close(ofd);
+		return fail(h, "opening %s in --out: %s", name, strerror(e));
+	}
+	close(ofd);
+	return 0;
+}
+
+static int
+copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
+	  const struct strv *named)
+{
+	int made, rc;
+
+	if (open_out(h, out, name, &made) != 0)
+		return -1;
+	h->copying = 1;
+	h->total = 0;
+	h->entries = 0;
+	h->st->files = 0;
+	rc = pass(h, root_fd, named);
+	if (rc != 0) {
+		undo(h);
+		if (made) {
+			int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+			if (ofd >= 0) {
+				unlinkat(ofd, name, AT_REMOVEDIR);
+				close(ofd);
+			}
+		}
+	}
+	close(h->outfd);
+	return rc;
+}
+
+int
+handoff_copy(int root_fd, const char *out, const char *name,
+	     const struct strv *named, const struct handoff_caps *caps,
+	     struct handoff_stats *st, char **why)
+{
+	struct hcopy h;
+	struct stat sb;
+	int rc;
+
+	memset(&h, 0, sizeof(h));
+	memset(st, 0, sizeof(*st));
+	h.caps = *caps;
+	h.st = st;
+	h.outfd = -1;
+	*why = NULL;
+	if (fstat(root_fd, &sb) != 0)
+		rc = fail(&h, "the place's root cannot be read: %s",
+			  strerror(errno));
+	else {
+		h.dev = sb.st_dev;
+		rc = pass(&h, root_fd, named);
+	}
+	if (rc == 0 && h.total > h.caps.bytes) {
+		char a[32], b[32];
+
+		snprintf(a, sizeof(a), "%llu", (unsigned long long)h.total);
+		snprintf(b, sizeof(b), "%llu", (unsigned long long)h.caps.bytes);
+		rc = fail(&h, "the artifacts hold %s bytes, over "
+			  "--out-max-bytes %s; nothing was copied", a, b);
+	}
+	if (rc == 0)
+		rc = copy_pass(&h, root_fd, out, name, named);
+	st->bytes = h.total;
+	strv_free(&h.made);
+	*why = h.why;
+	return rc;
+}

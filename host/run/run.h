@@ -1,0 +1,123 @@
+/* run.h -- the `run` and `reap` verbs (reference sections 8 and 9): the
+ * flag parser and validators (pure), the handoff (--out) and the shared
+ * constants.  The flow itself is host/run/flow.c; reap is host/verbs/reap.c. */
+#ifndef NS_HOST_RUN_H
+#define NS_HOST_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/util.h"
+
+#define RUN_OUT_MAX_DEFAULT (64ULL << 20) /* --out-max-bytes: 64 MiB */
+#define RUN_OUT_FILES_DEFAULT 10000       /* --out-max-files */
+#define RUN_OUT_FILES_TOP (1ULL << 24)    /* its largest value */
+#define RUN_OUT_DEPTH_DEFAULT 32          /* --out-max-depth */
+#define RUN_OUT_DEPTH_TOP 255             /* 3 descriptors a level */
+#define RUN_GRACE_MS 2000                 /* SIGTERM -> SIGKILL */
+#define RUN_NAME_MAX 32
+#define RUN_REMEDY "run: nova-sandbox run --name <n> --size <8g> " \
+	"[--timeout <30m>] [--read <dir>]... [--out <dir> " \
+	"[--artifact <relpath>]...] -- <command> <args...>"
+#define REAP_REMEDY "run: nova-sandbox reap [--dry-run]"
+
+struct run_args {
+	const char *name, *size_s, *timeout_s, *container, *max_procs_s;
+	const char *max_mem_s, *out, *out_max_s, *scratch, *place, *memory;
+	const char *cpu, *out_files_s, *out_depth_s;
+	const char *status_fd_s;  /* --status-fd */
+	struct strv reads;
+	struct strv artifacts;
+	struct strv argv;     /* after "--" */
+	int go;
+	int saw_dashdash;
+	int help;             /* -h/--help/help before "--" */
+	/* parsed values (valid when run_validate returned 0) */
+	uint64_t size;
+	uint64_t timeout_ms;  /* 0: none */
+	uint64_t max_procs;
+	uint64_t max_mem;
+	uint64_t out_max;
+	uint64_t out_max_files;
+	uint64_t out_max_depth;
+	int status_fd;        /* --status-fd, -1 when not given */
+};
+
+/* Parse and validate the words after "run": every problem into r (reason
+ * tokens of reference section 8).  Returns 0 clean, 1 refusals, -1 ENOMEM.
+ * a->help set means: print the usage, nothing else. */
+int run_parse(int argc, char **argv, struct run_args *a, struct refusals *r);
+void run_args_free(struct run_args *a);
+
+/* Validators (0 ok, -1 bad). */
+int run_valid_name(const char *s);
+/* digits[.frac][k|m|g|t][b]; 1024-based; > 0. */
+int run_parse_size(const char *s, uint64_t *bytes);
+/* A Go duration ("1h30m", "2.5s", "300ms"), > 0, into milliseconds
+ * (rounded up to 1 ms). */
+int run_parse_duration(const char *s, uint64_t *ms);
+/* Relative, non-empty, no "", "." or ".." element. */
+int run_valid_artifact(const char *s);
+
+/* ---- handoff ---------------------------------------------------------- */
+
+/* The caps of one handoff: bytes in total, entries (files and directories
+ * the copy would make), and depth (path components below work/). */
+struct handoff_caps {
+	uint64_t bytes;
+	uint64_t files;
+	uint64_t depth;
+};
+
+struct handoff_stats {
+	size_t files;
+	uint64_t bytes;
+	size_t skipped;       /* links, devices, FIFOs inside directories */
+};
+
+/* A seam: called with the input's path (relative to the root) after its
+ * descriptor was opened and checked and before its bytes are read
+ * (tests swap a file for a link here); NULL in production. */
+extern void (*handoff_hook)(const char *rel);
+
+/* Copy the artifacts from the place (root_fd, a descriptor of its root;
+ * every input must sit on root_fd's device) into <out>/<name>/.  `named`
+ * empty: the defaults (RESULT.md, usage.tsv, repo.bundle), each only when
+ * present; otherwise every named one must exist.  The bytes, the entries
+ * and the depth are measured first against caps (the walk stops at the
+ * first cap passed); growth past one during the copy fails too.  On
+ * failure *why (heap) says why, what was written is removed, and -1 is
+ * returned; 0 on success. */
+int handoff_copy(int root_fd, const char *out, const char *name,
+		 const struct strv *named, const struct handoff_caps *caps,
+		 struct handoff_stats *st, char **why);
+
+/* ---- reap (pure parts) ------------------------------------------------ */
+
+/* One line of place.list(): "name=<n> id=<id> root=<root> owner=<pid>
+ * start=<rest of line>" (root= may be absent: a 1.0 module).  Pointers
+ * into `line`, which is modified.  0, or -1 when malformed. */
+struct reap_entry {
+	char *name, *id, *root, *start;
+	long owner;   /* -1: no (or a garbage) owner marker */
+};
+int reap_parse_line(char *line, struct reap_entry *e);
+
+/* Is the owner live?  alive: kill(owner, 0) found it (or EPERM);
+ * start_rc: 0 when `now` holds its start time, else unreadable.  A pid
+ * alive with an unreadable start counts as live; a missing marker or a
+ * changed start time (a recycled pid) is an orphan. */
+int reap_is_live(const struct reap_entry *e, int alive, int start_rc,
+		 const char *now);
+
+/* After SIGTERM to a place's holders: wait until every one of them is
+ * gone (polling), at most ms.  pid 1, pids below and the calling process
+ * are never waited for (never signalled).  The number still alive. */
+size_t reap_grace(const int64_t *pids, size_t n, unsigned ms);
+
+/* The usage texts (host/run/help.c). */
+int run_usage(void);
+int reap_usage(void);
+
+#endif

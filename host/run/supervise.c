@@ -1,0 +1,356 @@
+/* supervise.c -- the supervisor's primitives for `run` (reference section
+ * 8): keeper messages, steps and lines, signals, deadlines and caps, the
+ * kill of every descendant.  run/flow.c strings them together.
+ *
+ * Three processes (docs/ABI.md "The place role"):
+ *   supervisor  the tool; never walled: times out, forwards signals,
+ *               counts the caps, kills every descendant, copies the
+ *               handoff through the place's root descriptor, deletes;
+ *   keeper      forked per run: place.enter (private namespaces for
+ *               nsplace), sends the root descriptor (SCM_RIGHTS), builds
+ *               the policy and prepares the wall, prints SANDBOX OK;
+ *   init        the keeper's child (in the place's PID namespace when enter
+ *               made one; pid 2 under nsplace, whose /proc anchor is 1):
+ *               wall.spawn, relays signals, exits with the command's
+ *               status. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/out.h"
+#include "run/caps.h"
+#include "run/flow.h"
+#include "run/run.h"
+#include "wall/session.h"
+
+static volatile sig_atomic_t g_target; /* init's pid, once known */
+static volatile sig_atomic_t g_sig;    /* the last caught signal */
+
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+
+	g_sig = sig;
+	if (g_target > 0)
+		kill((pid_t)g_target, sig);
+	errno = saved;
+}
+
+void
+run_handlers(void (*fn)(int))
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+uint64_t
+run_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* ---- the keeper <-> supervisor channel --------------------------------- */
+
+int
+kmsg_send(int sock, char type, int64_t val, int fd)
+{
+	struct kmsg m;
+	struct iovec iov = { &m, sizeof(m) };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr mh;
+
+	/* zeroed whole: the 7 bytes of padding after the type leave as 0,
+	 * never as whatever the stack held */
+	memset(&m, 0, sizeof(m));
+	m.type = type;
+	m.val = val;
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&u, 0, sizeof(u));
+		mh.msg_control = u.buf;
+		mh.msg_controllen = sizeof(u.buf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+/* One message; *fd gets a passed descriptor or -1.  0, or -1 on EOF or
+ * error (EINTR is returned as -1 with errno EINTR). */
+int
+kmsg_recv(int sock, struct kmsg *m, int *fd)
+{
+	struct iovec iov = { m, sizeof(*m) };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr mh;
+	struct cmsghdr *c;
+	ssize_t n;
+
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = &iov;
+	mh.msg_iovlen = 1;
+	mh.msg_control = u.buf;
+	mh.msg_controllen = sizeof(u.buf);
+	*fd = -1;
+	n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	if (n != (ssize_t)sizeof(*m))
+		return -1;
+	for (c = CMSG_FIRSTHDR(&mh); c != NULL; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return 0;
+}
+
+/* ---- lines ---------------------------------------------------------- */
+
+void
+run_step(const char *step, uint64_t since)
+{
+	if (since == 0)
+		out_line(stderr, "SANDBOX STEP name=%s state=start", step);
+	else
+		out_line(stderr, "SANDBOX STEP name=%s state=done ms=%llu", step,
+			 (unsigned long long)(run_now_ms() - since));
+}
+
+void
+run_note(const char *text)
+{
+	char *t = out_text(text);
+
+	out_line(stderr, "SANDBOX NOTE %s", t ? t : "");
+	free(t);
+}
+
+int
+run_refuse(struct refusals *r, int code)
+{
+	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
+	refusals_free(r);
+	return code;
+}
+
+void
+run_leak_line(const char *name, const char *id, const char *remedy)
+{
+	char *n = out_field(name), *v = out_field(id), *rm = out_text(remedy);
+
+	out_line(stderr, "SANDBOX LEAK name=%s volume=%s remedy=\"%s\"",
+		 n ? n : "-", v ? v : "-", rm ? rm : "-");
+	free(n);
+	free(v);
+	free(rm);
+}
+
+/* ---- the supervisor's wait ------------------------------------------- */
+
+/* Reap what is ready; the keeper's status into *code. */
+static void
+reap_ready(pid_t keeper, int *code)
+{
+	int st = 0;
+	pid_t p;
+
+	while ((p = waitpid(-1, &st, WNOHANG)) != 0) {
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p < 0)
+			return;
+		if (p == keeper)
+			*code = wait_exit_code(st);
+	}
+}
+
+/* Sleep for a SIGCHLD, a caught signal or at most `ms`. */
+static void
+sleep_ms(uint64_t ms)
+{
+	struct timespec left = { (time_t)(ms / 1000),
+				 (long)(ms % 1000) * 1000000L };
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	(void)sigtimedwait(&chld, NULL, &left);
+}
+
+static void
+timeout_line(const struct run_args *a)
+{
+	char *d = out_field(a->timeout_s), *n = out_field(a->name);
+
+	out_line(stderr, "SANDBOX TIMEOUT after=%s name=%s", d ? d : "-",
+		 n ? n : "-");
+	free(d);
+	free(n);
+}
+
+/* Past a cap: the whole tree killed, RUNAWAY printed, CAPS_STATUS. */
+static int
+over_cap(pid_t init, const struct caps_limits *l)
+{
+	struct sbuf b = {0};
+	int over = init > 0 && caps_enforce(init, l, &b);
+
+	if (over && b.s != NULL)
+		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
+	sbuf_free(&b);
+	return over ? CAPS_STATUS : 0;
+}
+
+/* The supervisor's decision for one pass (pure): a caught signal N sets
+ * the status 128+N and a grace; the timeout sets 124, asks for SIGTERM and
+ * a grace; the first cause decides the status.  Returns RUN_SV_* bits. */
+int
+run_decide(struct sv *s, uint64_t now, int caught)
+{
+	int act = 0;
+
+	if (caught && !s->signalled) {
+		s->signalled = 1;
+		if (s->code < 0)
+			s->code = 128 + caught;
+		if (s->grace_at == 0)
+			s->grace_at = now + RUN_GRACE_MS;
+	}
+	if (s->timeout_at && now >= s->timeout_at && !s->timed_out) {
+		s->timed_out = 1;
+		if (s->code < 0)
+			s->code = 124;
+		if (s->grace_at == 0 || s->grace_at > now + RUN_GRACE_MS)
+			s->grace_at = now + RUN_GRACE_MS;
+		act |= RUN_SV_TIMEOUT;
+	}
+	if (s->grace_at && now >= s->grace_at)
+		act |= RUN_SV_STOP;
+	return act;
+}
+
+static int
+deadlines(struct sv *s, const struct run_args *a, uint64_t now)
+{
+	int act = run_decide(s, now, g_sig);
+
+	if (act & RUN_SV_TIMEOUT) {
+		timeout_line(a);
+		if (g_target > 0)
+			kill((pid_t)g_target, SIGTERM);
+	}
+	return (act & RUN_SV_STOP) != 0;
+}
+
+/* How long to sleep: at most a second (the cap count), less when the
+ * timeout or a grace comes first; at least 1 ms. */
+uint64_t
+run_next_wake(const struct sv *s, uint64_t now)
+{
+	uint64_t w = now + 1000;
+
+	if (s->timeout_at && !s->timed_out && s->timeout_at < w)
+		w = s->timeout_at;
+	if (s->grace_at && s->grace_at < w)
+		w = s->grace_at;
+	return w > now ? w - now : 1;
+}
+
+/* Wait for the keeper (whose status is the command's) until it ends, a
+ * deadline passes, a caught signal's grace passes, or a cap is passed.
+ * Returns the run's status. */
+int
+run_supervise(struct sv *s, const struct run_args *a)
+{
+	struct caps_limits l = { a->max_procs, a->max_mem, s->watch };
+	uint64_t now = run_now_ms(), tick = now + 1000;
+	int kcode = -1;
+
+	s->timeout_at = a->timeout_ms ? now + a->timeout_ms : 0;
+	for (;;) {
+		reap_ready(s->keeper, &kcode);
+		if (kcode >= 0)
+			break;
+		now = run_now_ms();
+		if (deadlines(s, a, now))
+			break;
+		if (now >= tick) {
+			int rc = over_cap(s->init, &l);
+
+			if (rc)
+				return rc;
+			tick = now + 1000;
+		}
+		sleep_ms(run_next_wake(s, now));
+	}
+	if (s->code >= 0)
+		return s->code;
+	return kcode >= 0 ? kcode : 125;
+}
+
+/* The usual end of a run: its namespace is already going (the place's
+ * pid 1 dies with the keeper), so wait up to GONE_MS for the last children
+ * before walking the process table to freeze and kill what is left (the
+ * kill machinery of the caps, shared with the bare wrap). */
+#define GONE_MS 20
+
+int
+run_kill_all(size_t *left)
+{
+	return caps_kill_all(GONE_MS, left);
+}
+
+void
+run_signals_install(void)
+{
+	sigset_t chld;
+
+	run_handlers(on_signal);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+}
+
+void
+run_set_target(pid_t pid)
+{
+	g_target = (sig_atomic_t)pid;
+	if (g_sig && pid > 0)
+		kill(pid, g_sig);
+}
+
+int
+run_caught(void)
+{
+	return g_sig;
+}

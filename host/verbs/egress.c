@@ -1,0 +1,795 @@
+/* egress.c -- `nova-sandbox egress plan|apply|check|drop`
+ * (docs/SPEC-SANDBOX.md "Egress"; reference section 11).  The host owns
+ * the grammar, the resolution, the renderer and the auditor; the
+ * configured egress module (nftegress.so on linux) owns the kernel. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wall/args.h"
+#include "egress/egress.h"
+#include "module/hostsvc.h"
+#include "module/loader.h"
+#include "base/out.h"
+#include "verbs/verbs.h"
+
+/* The largest files read, in MiB: the limit and its text come from here. */
+#define PLAN_MAX_MIB 16u
+#define POLICY_MAX_MIB 1u
+
+struct eargs {
+	const char *run, *policy, *model_host, *resolver, *uid, *veth, *out;
+	const char *plan;
+	struct strv cidrs;
+	int live;
+};
+
+enum { EF_VALUE, EF_LIST, EF_SWITCH };
+
+static const struct eflag {
+	const char *name;
+	int kind;
+	size_t off;
+	const char *subs; /* the sub-verbs it belongs to, for help */
+	const char *help;
+} eflags[] = {
+	{ "bench-cidr", EF_LIST, offsetof(struct eargs, cidrs), "plan",
+	  "a `cidr` of another bench, denied (repeatable)" },
+	{ "live", EF_SWITCH, offsetof(struct eargs, live), "check",
+	  "audit the table the kernel holds for --run (with --plan: and "
+	  "compare it with that plan)" },
+	{ "model-host", EF_VALUE, offsetof(struct eargs, model_host), "plan",
+	  "the ONE model `host` of this run; the policy file must carry it" },
+	{ "out", EF_VALUE, offsetof(struct eargs, out), "plan",
+	  "the plan `file` to write (0600; its directory must exist)" },
+	{ "plan", EF_VALUE, offsetof(struct eargs, plan), "apply check",
+	  "the plan `file` to apply or audit" },
+	{ "policy", EF_VALUE, offsetof(struct eargs, policy), "plan",
+	  "the allowlist `file` (infra/image/egress.txt)" },
+	{ "resolver", EF_VALUE, offsetof(struct eargs, resolver), "plan",
+	  "the resolver `ip` asked on port 53 and the only DNS allowed" },
+	{ "run", EF_VALUE, offsetof(struct eargs, run), "plan apply check drop",
+	  "the run `id`, 1-32 of [A-Za-z0-9_]; the table is "
+	  "nova_egress_<id>" },
+	{ "uid", EF_VALUE, offsetof(struct eargs, uid), "plan",
+	  "the card's `uid`: an output chain on meta skuid" },
+	{ "veth", EF_VALUE, offsetof(struct eargs, veth), "plan",
+	  "the card's interface `name`: forward and input chains on "
+	  "iifname" },
+};
+#define NEFLAGS (sizeof(eflags) / sizeof(eflags[0]))
+
+static const char *const plan_remedy = "run: nova-sandbox egress plan --run "
+	"<id> --policy infra/image/egress.txt --model-host <host> --resolver "
+	"<ip> [--bench-cidr <cidr>]... --uid <n> --out <file>";
+
+/* ---- flags ------------------------------------------------------------ */
+
+static const struct eflag *
+find_flag(const char *w, size_t n)
+{
+	for (size_t i = 0; i < NEFLAGS; i++)
+		if (strlen(eflags[i].name) == n &&
+		    strncmp(eflags[i].name, w, n) == 0)
+			return &eflags[i];
+	return NULL;
+}
+
+/* Is `sub` one of the words of f->subs? */
+static int
+flag_of(const struct eflag *f, const char *sub)
+{
+	size_t n = strlen(sub);
+
+	for (const char *p = f->subs; *p; p += strcspn(p, " "),
+	     p += *p == ' ')
+		if (strcspn(p, " ") == n && strncmp(p, sub, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* "; the flags of egress <sub> are --a, --b[; did you mean --x?]; run:
+ * nova-sandbox egress <sub> -h".  `near` NULL: no nearest match. */
+static int
+flags_tail(struct sbuf *b, const char *sub, const char *near)
+{
+	const struct eflag *best = NULL;
+	size_t bd = 3, d;
+	int rc = sbuf_addf(b, "; the flags of egress %s are", sub), k = 0;
+
+	for (size_t i = 0; i < NEFLAGS; i++) {
+		if (!flag_of(&eflags[i], sub))
+			continue;
+		rc |= sbuf_addf(b, "%s --%s", k++ ? "," : "", eflags[i].name);
+		d = near ? args_distance(near, eflags[i].name) : 99;
+		if (d < bd && d < strlen(near)) {
+			bd = d;
+			best = &eflags[i];
+		}
+	}
+	if (best != NULL)
+		rc |= sbuf_addf(b, "; did you mean --%s?", best->name);
+	return rc | sbuf_addf(b, "; run: nova-sandbox egress %s -h", sub);
+}
+
+/* A flag egress does not know, or one of another sub-verb: bad_flag,
+ * naming this sub-verb's flags (and the nearest to an unknown one). */
+static int
+not_ours(const char *sub, const char *name, size_t n, int known,
+	 struct refusals *r)
+{
+	struct sbuf b = {0};
+	char *w = strndup(name, n);
+	int rc = w == NULL ? -1 : 0;
+
+	if (rc == 0 && known)
+		rc = sbuf_addf(&b, "--%s is not a flag of egress %s", w, sub) |
+		     flags_tail(&b, sub, NULL);
+	else if (rc == 0)
+		rc = sbuf_addf(&b, "unknown flag --%s", w) |
+		     flags_tail(&b, sub, w);
+	if (rc == 0)
+		rc = refusals_add(r, "bad_flag", "%s", b.s);
+	sbuf_free(&b);
+	free(w);
+	return rc;
+}
+
+static int
+set_flag(const struct eflag *f, struct eargs *a, const char *v,
+	 struct refusals *r)
+{
+	char *base = (char *)a;
+	int on = 1;
+
+	if (f->kind == EF_LIST)
+		return strv_push((struct strv *)(base + f->off), v);
+	if (f->kind == EF_SWITCH) {
+		if (v != NULL && strcmp(v, "true") != 0 && strcmp(v, "1") != 0)
+			on = 0;
+		*(int *)(base + f->off) = on;
+		return 0;
+	}
+	if (*(const char **)(base + f->off) != NULL)
+		return refusals_add(r, "no_command", "--%s is given twice; "
+				    "name it once", f->name);
+	*(const char **)(base + f->off) = v;
+	return 0;
+}
+
+static int
+one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
+	 struct refusals *r)
+{
+	const char *w = argv[*i], *n, *eq;
+	size_t len;
+	const struct eflag *f;
+
+	if (w[0] != '-' || w[1] == '\0')
+		return refusals_add(r, "no_command", "unexpected argument "
+				    "%.60s; run: nova-sandbox egress %s -h",
+				    w, sub);
+	n = w + (w[1] == '-' ? 2 : 1);
+	eq = strchr(n, '=');
+	len = eq ? (size_t)(eq - n) : strlen(n);
+	f = find_flag(n, len);
+	if (f == NULL || !flag_of(f, sub)) {
+		/* its value, if it had one: one refusal, not two */
+		if (eq == NULL && (f == NULL || f->kind != EF_SWITCH) &&
+		    *i + 1 < argc && argv[*i + 1][0] != '-')
+			++*i;
+		return not_ours(sub, n, len, f != NULL, r);
+	}
+	if (eq != NULL || f->kind == EF_SWITCH)
+		return set_flag(f, a, eq ? eq + 1 : NULL, r);
+	if (*i + 1 >= argc)
+		return refusals_add(r, "no_command", "--%s wants a value",
+				    f->name);
+	return set_flag(f, a, argv[++*i], r);
+}
+
+/* 0, or -1 when memory ran out (a refusal may be missing: never run). */
+static int
+parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
+	    struct refusals *r)
+{
+	int rc = 0;
+
+	for (int i = 0; i < argc; i++)
+		if (one_word(sub, argc, argv, &i, a, r) < 0)
+			rc = -1;
+	return rc;
+}
+
+/* ---- printing ---------------------------------------------------------- */
+
+static void
+print_refusals(const struct refusals *r, const char *tail)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		char *t = out_text(r->v[i].text);
+
+		out_line(stderr, "EGRESS REFUSED reason=%s: %s%s",
+			 r->v[i].reason, t ? t : "",
+			 tail && !args_has_remedy(r->v[i].text) ? tail :
+			 "");
+		free(t);
+	}
+}
+
+/* Could-not-run problems: each line, then the sub-verb's remedy line. */
+static int
+cannot_run(const struct refusals *r, const char *remedy)
+{
+	print_refusals(r, NULL);
+	out_line(stderr, "%s", remedy);
+	return 2;
+}
+
+/* Said-NO problems: each line with the help remedy, no remedy line. */
+static int
+said_no(const struct refusals *r)
+{
+	print_refusals(r, "; run: nova-sandbox egress -h");
+	return 1;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+/* The whole file, at most max_mib MiB, into b. */
+static int
+read_file(const char *path, unsigned max_mib, struct sbuf *b, char **why)
+{
+	char buf[65536];
+	struct stat st;
+	ssize_t k;
+	size_t max = (size_t)max_mib << 20;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > max) {
+		if (fd < 0)
+			*why = strdup(strerror(errno));
+		else if (asprintf(why, "not a regular file of at most %u MiB",
+				  max_mib) < 0)
+			*why = NULL;
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((k = read(fd, buf, sizeof(buf))) > 0)
+		if (sbuf_addn(b, buf, (size_t)k) < 0 || b->len > max)
+			break;
+	close(fd);
+	if (k != 0) {
+		if (asprintf(why, "read failed or the file grew past %u MiB",
+			     max_mib) < 0)
+			*why = NULL;
+		return -1;
+	}
+	return sbuf_addn(b, "", 0) < 0 ? -1 : 0;
+}
+
+/* ---- plan -------------------------------------------------------------- */
+
+/* "a.b.c.d/n" (host bits are masked off), or -1. */
+static int
+parse_cidr(const char *s, struct ns_egress_addr *p)
+{
+	char buf[64];
+	const char *slash = strchr(s, '/');
+	int full, plen;
+	unsigned long long v;
+
+	if (slash == NULL || strlen(s) >= sizeof(buf))
+		return -1;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(slash - s), s);
+	if (ns_egress_parse_addr(buf, 0, p) < 0)
+		return -1;
+	full = p->fam == 4 ? 32 : 128;
+	if (parse_u64(slash + 1, (unsigned long long)full, &v) != 0 || v == 0)
+		return -1;
+	plen = (int)v;
+	for (int i = 0; i < 16; i++) {
+		int keep = plen - 8 * i;
+
+		p->a[i] &= keep >= 8 ? 0xff : keep <= 0 ? 0 :
+		    (uint8_t)(0xff << (8 - keep));
+	}
+	p->plen = plen;
+	return 0;
+}
+
+static void
+plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
+	    struct refusals *r)
+{
+	char *why = NULL;
+
+	if (a->out == NULL)
+		refusals_add(r, "no_command", "egress plan writes the plan to "
+			     "--out <file>; name it");
+	if (a->policy == NULL)
+		refusals_add(r, "bad_policy", "--policy wants the allowlist "
+			     "file, infra/image/egress.txt");
+	else if (read_file(a->policy, POLICY_MAX_MIB, pol, &why) < 0)
+		refusals_add(r, "bad_policy", "%s: cannot be read: %s",
+			     a->policy, why ? why : "-");
+	else
+		egress_parse_policy(a->policy, pol->s, pol->len, &in->names,
+				    r);
+	free(why);
+	if (a->resolver == NULL || ns_egress_parse_addr(a->resolver, 0,
+						     &in->resolver) < 0)
+		refusals_add(r, "bad_resolver", "--resolver wants the IP "
+			     "address of the resolver%s%.60s", a->resolver ?
+			     ", got " : "", a->resolver ? a->resolver : "");
+	in->cidrs = calloc(a->cidrs.n + 1, sizeof(in->cidrs[0]));
+	if (in->cidrs == NULL)	/* never a plan without its bench denies */
+		refusals_add(r, "bad_cidr", "out of memory reading "
+			     "--bench-cidr");
+	for (size_t i = 0; in->cidrs && i < a->cidrs.n; i++)
+		if (parse_cidr(a->cidrs.v[i], &in->cidrs[in->n_cidrs]) == 0)
+			in->n_cidrs++;
+		else
+			refusals_add(r, "bad_cidr", "--bench-cidr wants an "
+				     "address/prefix such as 198.51.100.0/24, "
+				     "got %.60s", a->cidrs.v[i]);
+}
+
+static void
+step_line(void *ctx, int done, long ms)
+{
+	(void)ctx;
+	if (done)
+		out_line(stderr, "EGRESS STEP name=resolve state=done ms=%ld",
+			 ms);
+	else
+		out_line(stderr, "EGRESS STEP name=resolve state=start");
+}
+
+static int
+plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
+{
+	struct egress_audit au;
+	char *why = NULL, *names;
+	struct sbuf nb = {0};
+
+	if (egress_audit(p->text.s, p->text.len, &au, r) != 0)
+		return said_no(r);
+	if (egress_write_plan(a->out, p->text.s, p->text.len, &why) < 0) {
+		refusals_add(r, "bad_out", "--out %s cannot be written: %s "
+			     "(its directory must exist)", a->out, why);
+		free(why);
+		return cannot_run(r, plan_remedy);
+	}
+	for (size_t i = 0; i < p->names.n; i++)
+		sbuf_addf(&nb, "%s%s", i ? "," : "", p->names.v[i]);
+	names = out_field(nb.s ? nb.s : "");
+	out_line(stderr, "EGRESS PLAN run=%s allow=%zu deny=%zu names=%s",
+		 a->run, p->allow, p->deny, names ? names : "-");
+	free(names);
+	sbuf_free(&nb);
+	return 0;
+}
+
+/* The plan's notes (names left out, a family that failed), in order. */
+static void
+print_notes(const struct strv *notes)
+{
+	for (size_t i = 0; i < notes->n; i++) {
+		char *t = out_text(notes->v[i]);
+
+		out_line(stderr, "EGRESS NOTE %s", t ? t : "");
+		free(t);
+	}
+}
+
+static int
+egress_plan_verb(struct eargs *a, struct refusals *r)
+{
+	struct egress_input in;
+	struct egress_plan p;
+	struct sbuf pol = {0};
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	memset(&p, 0, sizeof(p));
+	plan_phase1(a, &in, &pol, r);
+	in.run = a->run ? a->run : "";
+	in.policy_path = a->policy;
+	in.model_host = a->model_host;
+	in.uid = a->uid;
+	in.veth = a->veth;
+	in.lookup = egress_dns_lookup;
+	in.step = step_line;
+	if (r->n == 0)
+		egress_check_input(&in, r);
+	if (r->n != 0) {
+		rc = cannot_run(r, plan_remedy);
+	} else {
+		rc = egress_build(&in, &p, r);
+		print_notes(&p.notes);
+		if (rc != 0)
+			rc = rc < 0 || r->n == 0 ? 2 :
+			    cannot_run(r, plan_remedy);
+		else
+			rc = plan_finish(a, &p, r);
+	}
+	egress_plan_free(&p);
+	strv_free(&in.names);
+	free(in.cidrs);
+	sbuf_free(&pol);
+	return rc;
+}
+
+/* ---- the module -------------------------------------------------------- */
+
+struct emod {
+	struct config cfg;
+	struct module m;
+	struct hostsvc hs;
+	struct sbuf text;
+	int loaded;
+};
+
+static int
+mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
+{
+	enum load_status ls;
+	char *why = NULL;
+
+	hostsvc_init(&e->hs);
+	e->hs.prefix = "EGRESS";
+	e->hs.err = stderr;
+	e->hs.refusals = r;
+	e->hs.text = &e->text;
+	e->hs.cfg = &e->cfg;
+	if (config_load(hr->config_path, hr->exe_dir, &e->cfg, r) != 0)
+		return -1;
+	if (e->cfg.egress.n == 0)
+		return refusals_add(r, "no_egress", "no egress module is "
+				    "configured for %s (the config's [%s] "
+				    "egress = <file>)", e->cfg.platform,
+				    e->cfg.platform), -1;
+	ls = loader_load(&e->cfg, e->cfg.egress.v[0], NS_ROLE_EGRESS, &e->m,
+			 &why);
+	if (ls != LOAD_OK) {
+		refusals_add(r, "no_egress", "the egress module %s was "
+			     "refused: %s: %s", e->cfg.egress.v[0],
+			     load_status_token(ls), why ? why : "-");
+		free(why);
+		return -1;
+	}
+	e->loaded = 1;
+	e->hs.stem = e->m.stem;
+	if (config_check_options(&e->cfg, e->m.stem, e->m.ops.options, r) > 0)
+		return -1;
+	if (e->m.egress.ready(&e->hs.host) != NS_OK) {
+		if (r->n == 0)
+			refusals_add(r, "no_egress", "the egress module is "
+				     "not usable here");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+mod_close(struct emod *e)
+{
+	if (e->loaded)
+		module_free(&e->m);
+	config_free(&e->cfg);
+	sbuf_free(&e->text);
+}
+
+/* A module status into the exit code: the kernel said NO is 1. */
+static int
+mod_exit(int st, const struct refusals *r, const char *remedy)
+{
+	if (r->n == 0)
+		return 2;
+	if (st == NS_E_REFUSED)
+		return said_no(r);
+	return cannot_run(r, remedy);
+}
+
+/* ---- check, apply, drop ------------------------------------------------ */
+
+static int
+load_plan(const char *path, struct sbuf *b, struct refusals *r)
+{
+	char *why = NULL;
+
+	if (read_file(path, PLAN_MAX_MIB, b, &why) == 0)
+		return 0;
+	refusals_add(r, "bad_plan", "--plan %s cannot be read: %s", path,
+		     why ? why : "-");
+	free(why);
+	return -1;
+}
+
+static void
+check_line(const struct egress_audit *au, const char *source)
+{
+	char *t = out_field(au->table);
+
+	out_line(stderr, "EGRESS CHECK table=%s chains=%zu rules=%zu "
+		 "allow=%zu deny=%zu%s", t ? t : "-", au->chains, au->rules,
+		 au->allow, au->deny, source);
+	free(t);
+}
+
+static int
+compare_live(const struct sbuf *plan, const struct sbuf *live,
+	     struct refusals *r)
+{
+	char *a = egress_canonical(plan->s, plan->len);
+	char *b = egress_canonical(live->s, live->len);
+	int same = a != NULL && b != NULL && strcmp(a, b) == 0;
+
+	if (!same)
+		refusals_add(r, "live_mismatch", "the kernel's table is not "
+			     "the plan: someone changed it, or it was "
+			     "applied from another plan");
+	free(a);
+	free(b);
+	return same ? 0 : -1;
+}
+
+static const char *const check_remedy = "run: nova-sandbox egress check "
+	"--plan <file>  |  nova-sandbox egress check --live --run <id> "
+	"[--plan <file>]";
+
+static int
+check_live(const struct hostrun *hr, struct eargs *a, struct sbuf *plan,
+	   struct refusals *r)
+{
+	struct egress_audit au;
+	struct emod e;
+	int st, rc;
+
+	memset(&e, 0, sizeof(e));
+	if (mod_open(&e, hr, r) < 0) {
+		mod_close(&e);
+		return cannot_run(r, check_remedy);
+	}
+	st = e.m.egress.read_live(&e.hs.host, a->run);
+	if (st != NS_OK)
+		rc = mod_exit(st, r, check_remedy);
+	else if (egress_audit(e.text.s ? e.text.s : "", e.text.len, &au,
+			      r) != 0 ||
+		 (plan->s != NULL && compare_live(plan, &e.text, r) < 0))
+		rc = said_no(r);
+	else
+		rc = (check_line(&au, " source=live"), 0);
+	mod_close(&e);
+	return rc;
+}
+
+static int
+egress_check_verb(const struct hostrun *hr, struct eargs *a,
+		  struct refusals *r)
+{
+	struct egress_audit au;
+	struct sbuf plan = {0};
+	int rc;
+
+	if (a->plan == NULL && !a->live)
+		refusals_add(r, "no_command", "egress check wants --plan "
+			     "<file>, or --live --run <id>");
+	if (a->live && !egress_run_ok(a->run))
+		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_]");
+	if (r->n == 0 && a->plan != NULL)
+		load_plan(a->plan, &plan, r);
+	if (r->n != 0)
+		rc = cannot_run(r, check_remedy);
+	else if (a->live)
+		rc = check_live(hr, a, &plan, r);
+	else if (egress_audit(plan.s, plan.len, &au, r) != 0)
+		rc = said_no(r);
+	else
+		rc = (check_line(&au, ""), 0);
+	sbuf_free(&plan);
+	return rc;
+}
+
+static const char *const apply_remedy = "run: nova-sandbox egress apply "
+	"--plan <file> --run <id>  (as root or with CAP_NET_ADMIN)";
+
+static int
+apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
+{
+	struct egress_audit au;
+	char want[64];
+
+	if (a->plan == NULL)
+		refusals_add(r, "no_command", "egress apply wants --plan "
+			     "<file>");
+	if (!egress_run_ok(a->run))
+		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_]");
+	if (r->n == 0)
+		load_plan(a->plan, plan, r);
+	if (r->n != 0)
+		return 2;
+	if (egress_audit(plan->s, plan->len, &au, r) != 0)
+		return 1;
+	egress_table_name(a->run, want, sizeof(want));
+	if (strcmp(au.table, want) != 0) {
+		refusals_add(r, "plan_mismatch", "the plan's table is %s but "
+			     "--run %s wants %s", au.table, a->run, want);
+		return 2;
+	}
+	return 0;
+}
+
+static long
+now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static int
+egress_apply_verb(const struct hostrun *hr, struct eargs *a,
+		  struct refusals *r)
+{
+	struct sbuf plan = {0};
+	struct emod e;
+	char table[64];
+	long t0;
+	int rc, st;
+
+	memset(&e, 0, sizeof(e));
+	rc = apply_checks(a, &plan, r);
+	if (rc == 0 && mod_open(&e, hr, r) < 0)
+		rc = 2;
+	if (rc != 0) {
+		rc = rc == 1 ? said_no(r) : cannot_run(r, apply_remedy);
+		goto out;
+	}
+	out_line(stderr, "EGRESS STEP name=apply state=start");
+	t0 = now_ms();
+	st = e.m.egress.apply(&e.hs.host, a->run, plan.s, plan.len);
+	if (st != NS_OK) {
+		rc = mod_exit(st, r, apply_remedy);
+		goto out;
+	}
+	out_line(stderr, "EGRESS STEP name=apply state=done ms=%ld",
+		 now_ms() - t0);
+	egress_table_name(a->run, table, sizeof(table));
+	out_line(stderr, "EGRESS OK verb=apply run=%s table=%s", a->run,
+		 table);
+out:
+	mod_close(&e);
+	sbuf_free(&plan);
+	return rc;
+}
+
+static const char *const drop_remedy = "run: nova-sandbox egress drop "
+	"--run <id>  (as root or with CAP_NET_ADMIN)";
+
+static int
+egress_drop_verb(const struct hostrun *hr, struct eargs *a,
+		 struct refusals *r)
+{
+	struct emod e;
+	char table[64];
+	int rc = 0, st;
+
+	memset(&e, 0, sizeof(e));
+	if (!egress_run_ok(a->run))
+		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_] "
+			     "(nothing was sent)");
+	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
+		rc = cannot_run(r, drop_remedy);
+	} else if ((st = e.m.egress.drop(&e.hs.host, a->run)) != NS_OK) {
+		rc = mod_exit(st, r, drop_remedy);
+	} else {
+		egress_table_name(a->run, table, sizeof(table));
+		out_line(stderr, "EGRESS OK verb=drop run=%s table=%s",
+			 a->run, table);
+	}
+	mod_close(&e);
+	return rc;
+}
+
+/* ---- help and dispatch ------------------------------------------------- */
+
+int
+egress_help(const char *sub)
+{
+	char kind[64], desc[256];
+
+	printf("usage: nova-sandbox egress %s [flags]\n", sub ? sub :
+	       "plan|apply|check|drop");
+	printf("from `nova-sandbox help`:\n");
+	printf("  nova-sandbox egress plan --run <id> --policy <file> "
+	       "--model-host <host> --resolver <ip>\n"
+	       "               [--bench-cidr <cidr>]... --uid <n> | --veth "
+	       "<if> --out <file>\n"
+	       "  nova-sandbox egress apply --plan <file> --run <id>\n"
+	       "  nova-sandbox egress check --plan <file> | --live --run <id> "
+	       "[--plan <file>]\n"
+	       "  nova-sandbox egress drop --run <id>\n");
+	printf("flags:\n");
+	for (size_t i = 0; i < NEFLAGS; i++) {
+		const char *h = eflags[i].help, *q = strchr(h, '`');
+		const char *e = q ? strchr(q + 1, '`') : NULL;
+		size_t o = 0;
+
+		if (sub && !flag_of(&eflags[i], sub))
+			continue;
+		kind[0] = '\0';
+		if (e)
+			snprintf(kind, sizeof(kind), " %.*s", (int)(e - q - 1),
+				 q + 1);
+		for (; *h && o + 1 < sizeof(desc); h++)
+			if (*h != '`')
+				desc[o++] = *h;
+		desc[o] = '\0';
+		printf("  --%s%s  %s\n", eflags[i].name, kind, desc);
+	}
+	printf("exit codes: each verb's own, by verb:\n");
+	printf("  egress: 0 done; 1 invariants or the kernel said NO; 2 could "
+	       "not run (usage, no egress module, no privilege)\n");
+	return fflush(stdout) == 0 ? 0 : -1;
+}
+
+static const char *const subs[] = { "plan", "apply", "check", "drop", NULL };
+
+static int
+run_sub(const struct hostrun *hr, const char *sub, struct eargs *a,
+	struct refusals *r)
+{
+	if (strcmp(sub, "plan") == 0)
+		return egress_plan_verb(a, r);
+	if (strcmp(sub, "check") == 0)
+		return egress_check_verb(hr, a, r);
+	if (strcmp(sub, "apply") == 0)
+		return egress_apply_verb(hr, a, r);
+	return egress_drop_verb(hr, a, r);
+}
+
+int
+verb_egress(const struct hostrun *hr, int argc, char **argv)
+{
+	struct refusals r = {0};
+	struct eargs a;
+	const char *sub = argc > 1 ? argv[1] : NULL;
+	char tail[64];
+	int known = 0, rc;
+
+	for (size_t i = 0; sub && subs[i]; i++)
+		known |= strcmp(sub, subs[i]) == 0;
+	if (args_wants_help(argc - 1, argv + 1))
+		return egress_help(known ? sub : NULL) == 0 ? 0 : 2;
+	if (!known) {
+		refusals_add(&r, "no_command", "egress wants a sub-verb: plan, "
+			     "apply, check or drop%s%.40s; run: nova-sandbox "
+			     "help egress", sub ? "; got " : "", sub ? sub : "");
+		print_refusals(&r, NULL);
+		refusals_free(&r);
+		return 2;
+	}
+	memset(&a, 0, sizeof(a));
+	if (parse_flags(sub, argc - 2, argv + 2, &a, &r) < 0) {
+		out_line(stderr, "EGRESS REFUSED reason=no_command: out of "
+			 "memory reading the flags");
+		strv_free(&a.cidrs);
+		refusals_free(&r);
+		return 2;
+	}
+	snprintf(tail, sizeof(tail), "; run: nova-sandbox egress %s -h", sub);
+	rc = r.n ? print_refusals(&r, tail), 2 :
+	    run_sub(hr, sub, &a, &r);
+	strv_free(&a.cidrs);
+	refusals_free(&r);
+	return rc;
+}

@@ -1,0 +1,425 @@
+/* modules.c -- `nova-sandbox modules [--json]`: per configured module
+ * (every role of this platform, in config order) its file, name, version,
+ * ABI, roles, shape and whether it is available here.
+ *
+ *   MODULE role=<r> file=<f> path=<p> name=<n> version=<v> abi=<M>.<m>
+ *          roles=<wall,egress,place> [shape=<s>] available=<yes|no>
+ *          [why=<text>]
+ *   MODULE role=<r> file=<f> available=no refused=<token> why=<text>
+ *   MODULES OK platform=<p> config=<path|defaults> moduledir=<d> wall=<n|none>
+ *
+ * `why` is the last field and keeps its spaces (out_text). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "module/hostsvc.h"
+#include "module/loader.h"
+#include "base/out.h"
+#include "verbs/verbs.h"
+
+struct modrow {
+	const char *role;
+	struct module m;
+	int loaded;
+	int available;
+	const char *refused; /* token, when not loaded */
+	char *why;
+};
+
+struct modlist {
+	struct modrow *v;
+	size_t n;
+	const char *wall; /* name of the first available wall, or NULL */
+};
+
+struct rolefiles {
+	const char *name;
+	unsigned bit;
+	size_t off; /* the strv in struct config */
+};
+
+static const struct rolefiles rolefiles[] = {
+	{ "wall", NS_ROLE_WALL, offsetof(struct config, wall) },
+	{ "egress", NS_ROLE_EGRESS, offsetof(struct config, egress) },
+	{ "place", NS_ROLE_PLACE, offsetof(struct config, place) },
+};
+#define N_ROLEFILES (sizeof(rolefiles) / sizeof(rolefiles[0]))
+
+static const char *
+shape_name(uint32_t shape)
+{
+	static const char *const names[] = { "unknown", "restrict-self",
+					     "helper", "container" };
+
+	return shape < 4 ? names[shape] : names[0];
+}
+
+static int
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nova-sandbox modules [flags]\n"
+		"lists every module the config names for this platform (file, "
+		"name, version, ABI, roles, shape) and whether it is available "
+		"here\n"
+		"flags:\n"
+		"  --json  one JSON object on stdout\n"
+		"exit codes: each verb's own, by verb:\n"
+		"  modules: 0 a wall is available; 1 no wall is available; "
+		"2 could not run (usage, config refused)\n");
+	fflush(f);
+	return 0;
+}
+
+/* ---- what each module says -------------------------------------------- */
+
+static void
+ask_wall(const struct config *cfg, struct hostsvc *hs, struct modrow *row)
+{
+	struct ns_wall_facts facts;
+	enum load_status ls;
+
+	hs->stem = row->m.stem;
+	ls = loader_wall_facts(cfg, &hs->host, &row->m, &facts, &row->why);
+	row->available = ls == LOAD_OK;
+}
+
+static void
+ask_egress(struct hostsvc *hs, struct modrow *row)
+{
+	struct refusals r = { 0 };
+	struct refusals *saved = hs->refusals;
+	struct sbuf b = { 0 };
+
+	hs->stem = row->m.stem;
+	hs->refusals = &r;
+	row->available = row->m.egress.ready(&hs->host) == NS_OK;
+	hs->refusals = saved;
+	for (size_t i = 0; !row->available && i < r.n; i++)
+		sbuf_addf(&b, "%s%s: %s", i ? "; " : "", r.v[i].reason,
+			  r.v[i].text);
+	if (!row->available)
+		row->why = b.len ? sbuf_take(&b)
+				 : strdup("ready() failed and said nothing");
+	sbuf_free(&b);
+	refusals_free(&r);
+}
+
+static void
+ask(const struct config *cfg, struct hostsvc *hs, unsigned bit,
+    const char *file, struct modrow *row)
+{
+	enum load_status ls;
+
+	ls = loader_load(cfg, file, bit, &row->m, &row->why);
+	if (ls != LOAD_OK) {
+		row->refused = load_status_token(ls);
+		return;
+	}
+	row->loaded = 1;
+	if (bit == NS_ROLE_WALL)
+		ask_wall(cfg, hs, row);
+	else if (bit == NS_ROLE_EGRESS)
+		ask_egress(hs, row);
+	else
+		row->available = 1;
+}
+
+static struct modrow *
+new_row(struct modlist *ml)
+{
+	struct modrow *nv = realloc(ml->v, (ml->n + 1) * sizeof(*nv));
+
+	if (nv == NULL)
+		return NULL;
+	ml->v = nv;
+	memset(&nv[ml->n], 0, sizeof(nv[ml->n]));
+	return &nv[ml->n++];
+}
+
+static int
+collect(const struct config *cfg, struct hostsvc *hs, struct modlist *ml)
+{
+	for (size_t i = 0; i < N_ROLEFILES; i++) {
+		const struct strv *files = (const struct strv *)
+			((const char *)cfg + rolefiles[i].off);
+
+		for (size_t j = 0; j < files->n; j++) {
+			struct modrow *row = new_row(ml);
+
+			if (row == NULL)
+				return -1;
+			row->role = rolefiles[i].name;
+			ask(cfg, hs, rolefiles[i].bit, files->v[j], row);
+			if (row->available && rolefiles[i].bit == NS_ROLE_WALL &&
+			    ml->wall == NULL)
+				ml->wall = row->m.ops.name;
+		}
+	}
+	return 0;
+}
+
+static void
+modlist_free(struct modlist *ml)
+{
+	for (size_t i = 0; i < ml->n; i++) {
+		module_free(&ml->v[i].m);
+		free(ml->v[i].why);
+	}
+	free(ml->v);
+	memset(ml, 0, sizeof(*ml));
+}
+
+/* ---- lines ------------------------------------------------------------- */
+
+static void
+add_field(struct sbuf *b, const char *key, const char *val)
+{
+	char *f = out_field(val ? val : "");
+
+	sbuf_addf(b, " %s=%s", key, f ? f : "-");
+	free(f);
+}
+
+static char *
+roles_list(uint32_t roles)
+{
+	static const char *const names[] = { "wall", "egress", "place" };
+	struct sbuf b = { 0 };
+
+	for (unsigned i = 0; i < 3; i++)
+		if (roles & (1u << i))
+			sbuf_addf(&b, "%s%s", b.len ? "," : "", names[i]);
+	return sbuf_take(&b);
+}
+
+static void
+loaded_fields(struct sbuf *b, const struct modrow *row)
+{
+	const struct ns_backend_ops *o = &row->m.ops;
+	char *roles = roles_list(o->roles);
+
+	add_field(b, "path", row->m.path);
+	add_field(b, "name", o->name);
+	add_field(b, "version", o->version);
+	sbuf_addf(b, " abi=%u.%u", (unsigned)o->abi_major,
+		  (unsigned)o->abi_minor);
+	add_field(b, "roles", roles);
+	if (o->roles & NS_ROLE_WALL)
+		add_field(b, "shape", shape_name(row->m.wall.shape));
+	free(roles);
+}
+
+static void
+print_row(const struct modrow *row)
+{
+	struct sbuf b = { 0 };
+	char *why = row->why ? out_text(row->why) : NULL;
+
+	sbuf_add(&b, "MODULE");
+	add_field(&b, "role", row->role);
+	add_field(&b, "file", row->m.file);
+	if (row->loaded)
+		loaded_fields(&b, row);
+	sbuf_addf(&b, " available=%s", row->available ? "yes" : "no");
+	if (!row->loaded)
+		add_field(&b, "refused", row->refused);
+	if (!row->available)
+		sbuf_addf(&b, " why=%s", why && *why ? why : "-");
+	out_line(stdout, "%s", b.s ? b.s : "MODULE");
+	free(why);
+	sbuf_free(&b);
+}
+
+static void
+print_text(const struct config *cfg, const struct modlist *ml)
+{
+	struct sbuf b = { 0 };
+
+	for (size_t i = 0; i < ml->n; i++)
+		print_row(&ml->v[i]);
+	sbuf_add(&b, "MODULES OK");
+	add_field(&b, "platform", cfg->platform);
+	add_field(&b, "config", cfg->path ? cfg->path : "defaults");
+	add_field(&b, "moduledir", cfg->moduledir);
+	add_field(&b, "wall", ml->wall ? ml->wall : "none");
+	out_line(stdout, "%s", b.s ? b.s : "MODULES OK");
+	sbuf_free(&b);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void
+json_kv(struct sbuf *b, const char *key, const char *val, int comma)
+{
+	sbuf_addf(b, "%s\"%s\":", comma ? "," : "", key);
+	if (val == NULL)
+		sbuf_add(b, "null");
+	else
+		out_json_str(b, val);
+}
+
+static void
+json_roles(struct sbuf *b, uint32_t roles)
+{
+	static const char *const names[] = { "wall", "egress", "place" };
+	int n = 0;
+
+	sbuf_add(b, ",\"roles\":[");
+	for (unsigned i = 0; i < 3; i++)
+		if (roles & (1u << i))
+			sbuf_addf(b, "%s\"%s\"", n++ ? "," : "", names[i]);
+	sbuf_add(b, "]");
+}
+
+static void
+json_row(struct sbuf *b, const struct modrow *row)
+{
+	const struct ns_backend_ops *o = &row->m.ops;
+	char *roles = row->loaded ? roles_list(o->roles) : NULL;
+	char abi[32];
+
+	snprintf(abi, sizeof(abi), "%u.%u", (unsigned)o->abi_major,
+		 (unsigned)o->abi_minor);
+	json_kv(b, "role", row->role, 0);
+	json_kv(b, "file", row->m.file, 1);
+	json_kv(b, "path", row->m.path, 1);
+	json_kv(b, "name", row->loaded ? o->name : NULL, 1);
+	json_kv(b, "version", row->loaded ? o->version : NULL, 1);
+	json_kv(b, "abi", row->loaded ? abi : NULL, 1);
+	if (roles == NULL)
+		sbuf_add(b, ",\"roles\":null");
+	else
+		json_roles(b, o->roles);
+	json_kv(b, "shape", row->loaded && (o->roles & NS_ROLE_WALL) ?
+		shape_name(row->m.wall.shape) : NULL, 1);
+	sbuf_addf(b, ",\"available\":%s", row->available ? "true" : "false");
+	json_kv(b, "refused", row->loaded ? NULL : row->refused, 1);
+	json_kv(b, "why", row->available ? NULL : row->why, 1);
+	free(roles);
+}
+
+static void
+print_json(const struct config *cfg, const struct modlist *ml, int code)
+{
+	struct sbuf b = { 0 };
+
+	sbuf_addf(&b, "{\"result\":{\"verb\":\"modules\",\"status\":\"%s\","
+		  "\"exit\":%d}", code == 0 ? "ok" : "no_wall", code);
+	json_kv(&b, "platform", cfg->platform, 1);
+	json_kv(&b, "config", cfg->path ? cfg->path : "defaults", 1);
+	json_kv(&b, "moduledir", cfg->moduledir, 1);
+	json_kv(&b, "wall", ml->wall ? ml->wall : "none", 1);
+	sbuf_add(&b, ",\"modules\":[");
+	for (size_t i = 0; i < ml->n; i++) {
+		sbuf_add(&b, i ? ",{" : "{");
+		json_row(&b, &ml->v[i]);
+		sbuf_add(&b, "}");
+	}
+	sbuf_add(&b, "]}");
+	out_line(stdout, "%s", b.s ? b.s : "{}");
+	sbuf_free(&b);
+}
+
+/* ---- refusals and the verb ------------------------------------------------ */
+
+static int
+refused(const struct refusals *r, int json)
+{
+	if (json) {
+		out_json_refused("modules", 2, r);
+		return 2;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		char *t = out_text(r->v[i].text);
+
+		out_line(stderr, "MODULES REFUSED reason=%s: %s",
+			 r->v[i].reason, t ? t : "out of memory");
+		free(t);
+	}
+	return 2;
+}
+
+static int
+is_help(const char *s)
+{
+	return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0 ||
+	       strcmp(s, "-help") == 0 || strcmp(s, "--h") == 0;
+}
+
+/* 0 parsed, 1 help asked, 2 refused (r has why). */
+static int
+parse_args(int argc, char **argv, int *json, struct refusals *r)
+{
+	for (int i = 1; i < argc; i++)
+		if (is_help(argv[i]))
+			return 1;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			*json = 1;
+		else if (argv[i][0] == '-')
+			refusals_add(r, "bad_flag", "unknown flag %s; the flags "
+				     "of modules are --json; run: nova-sandbox "
+				     "help modules", argv[i]);
+		else
+			refusals_add(r, "bad_flag", "unexpected argument %s; "
+				     "run: nova-sandbox help modules", argv[i]);
+	}
+	return r->n ? 2 : 0;
+}
+
+static int
+run_modules(const struct config *cfg, int json)
+{
+	struct modlist ml = { 0 };
+	struct strv notes = { 0 };
+	struct hostsvc hs = { .prefix = "MODULES", .err = stderr,
+			      .cfg = cfg };
+	int code;
+
+	if (json)
+		hs.notes = &notes;
+	hostsvc_init(&hs);
+	if (collect(cfg, &hs, &ml) < 0) {
+		modlist_free(&ml);
+		strv_free(&notes);
+		out_line(stderr, "MODULES REFUSED reason=sandbox_failed: out "
+			 "of memory");
+		return 2;
+	}
+	code = ml.wall ? 0 : 1;
+	if (json)
+		print_json(cfg, &ml, code);
+	else
+		print_text(cfg, &ml);
+	modlist_free(&ml);
+	strv_free(&notes);
+	return code;
+}
+
+int
+verb_modules(const struct hostrun *hr, int argc, char **argv)
+{
+	struct refusals r = { 0 };
+	struct config cfg;
+	int json = 0, rc;
+
+	rc = parse_args(argc, argv, &json, &r);
+	if (rc == 1)
+		return usage(stdout);
+	if (rc == 0) {
+		rc = config_load(hr->config_path, hr->exe_dir, &cfg, &r);
+		if (rc < 0 && r.n == 0)
+			refusals_add(&r, "sandbox_failed", "out of memory "
+				     "reading the config");
+		if (rc == 0)
+			rc = run_modules(&cfg, json);
+		else
+			rc = refused(&r, json);
+		config_free(&cfg);
+	} else
+		rc = refused(&r, json);
+	refusals_free(&r);
+	return rc;
+}

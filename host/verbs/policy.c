@@ -1,0 +1,206 @@
+/* policy.c -- `nova-sandbox policy` (reference section 4): the wall
+ * the flags would build, as the module's text, on stdout.  Runs nothing. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/out.h"
+#include "wall/session.h"
+#include "verbs/verbs.h"
+
+#define POLICY_REMEDY "nova-sandbox help policy"
+
+/* sh on the caller's PATH: only to derive the roots a command brings. */
+static char *
+find_sh(void)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	struct sbuf b = {0};
+
+	for (p = path; p != NULL && *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (e == NULL)
+			e = p + strlen(p);
+		if (e == p || *p != '/')
+			continue;
+		sbuf_addf(&b, "%.*s/sh", (int)(e - p), p);
+		if (b.s != NULL && access(b.s, X_OK) == 0)
+			return sbuf_take(&b);
+		sbuf_free(&b);
+	}
+	return NULL;
+}
+
+static int
+json_refused(const struct refusals *r)
+{
+	out_json_refused("policy", 2, r);
+	return 2;
+}
+
+static int
+refused(const struct refusals *r, int json)
+{
+	if (json)
+		return json_refused(r);
+	args_print_refusals(stderr, "POLICY", r, POLICY_REMEDY, 0);
+	return 2;
+}
+
+static const char *
+owner_of(const char *flag)
+{
+	for (size_t i = 0; i < args_nflags; i++)
+		if (strcmp(args_flags[i].name, flag + 2) == 0)
+			return args_flags[i].owner;
+	return "another verb";
+}
+
+/* POLICY NOTE lines: the flags of other verbs, then the module's notes. */
+static void
+collect_notes(const struct args *a, struct wallctx *w, struct strv *out)
+{
+	for (size_t i = 0; i < a->others.n; i++)
+		strv_pushf(out, "%s is %s's flag and is ignored here: the "
+			   "policy printed is the same without it",
+			   a->others.v[i], owner_of(a->others.v[i]));
+	for (size_t i = 0; i < w->notes.n; i++)
+		strv_push(out, w->notes.v[i]);
+}
+
+static void
+json_ok(const struct wallctx *w, const struct policy *pol,
+	const struct strv *notes)
+{
+	struct sbuf b = {0};
+
+	sbuf_add(&b, "{\"result\":{\"verb\":\"policy\",\"status\":\"ok\","
+		 "\"exit\":0},\"payload\":");
+	out_json_str(&b, w->text.s ? w->text.s : "");
+	sbuf_add(&b, ",\"facts\":{\"backend\":");
+	out_json_str(&b, w->mod.ops.name);
+	sbuf_addf(&b, ",\"read\":%zu,\"read-noexec\":%zu,\"write\":%zu,"
+		  "\"bytes\":%zu,\"gpu\":", pol->reads.n, pol->reads_noexec.n,
+		  pol->writes.n, w->text.len);
+	out_json_str(&b, pol->gpu ? pol->gpu : "none");
+	sbuf_add(&b, "},\"notes\":[");
+	for (size_t i = 0; i < notes->n; i++) {
+		if (i)
+			sbuf_add(&b, ",");
+		out_json_str(&b, notes->v[i]);
+	}
+	sbuf_add(&b, "]}");
+	out_line(stdout, "%s", b.s ? b.s : "{}");
+	sbuf_free(&b);
+}
+
+static void
+lines_ok(const struct wallctx *w, const struct policy *pol,
+	 const struct strv *notes)
+{
+	char *be = out_field(w->mod.ops.name), *t;
+
+	fwrite(w->text.s ? w->text.s : "", 1, w->text.len, stdout);
+	fflush(stdout);
+	for (size_t i = 0; i < notes->n; i++) {
+		t = out_text(notes->v[i]);
+		out_line(stderr, "POLICY NOTE %s", t ? t : "");
+		free(t);
+	}
+	out_line(stderr, "POLICY OK backend=%s read=%zu read-noexec=%zu "
+		 "write=%zu bytes=%zu gpu=%s", be ? be : "-", pol->reads.n,
+		 pol->reads_noexec.n, pol->writes.n, w->text.len,
+		 pol->gpu ? pol->gpu : "none");
+	free(be);
+}
+
+static int
+render(struct wallctx *w, const struct args *a, const struct policy *pol)
+{
+	struct ns_policy view;
+	struct strv notes = {0};
+
+	policy_view(pol, &view);
+	if (w->mod.wall.render(&w->hs.host, &view) != NS_OK) {
+		if (w->r.n == 0)
+			refusals_add(&w->r, "sandbox_failed", "the wall module "
+				     "could not render the policy");
+		return refused(&w->r, a->json);
+	}
+	collect_notes(a, w, &notes);
+	for (size_t i = 0; i < pol->notes.n; i++)
+		strv_push(&notes, pol->notes.v[i]);
+	if (a->json)
+		json_ok(w, pol, &notes);
+	else
+		lines_ok(w, pol, &notes);
+	strv_free(&notes);
+	return 0;
+}
+
+static int
+build(struct wallctx *w, const struct hostrun *hr, struct args *a,
+      char **remedy_args)
+{
+	struct policy_input in = {0};
+	struct policy pol = {0};
+	struct refusals r = {0};
+	int json = a->json, code;
+
+	in.verb = "policy";
+	in.remedy_args = remedy_args;
+	if (wall_input(w, hr, a, &in) < 0 ||
+	    policy_build(&in, &pol, &r) < 0)
+		refusals_add(&r, "sandbox_failed", "out of memory");
+	code = r.n ? refused(&r, json) : render(w, a, &pol);
+	refusals_free(&r);
+	policy_free(&pol);
+	policy_input_free(&in);
+	return code;
+}
+
+static int
+default_command(struct args *a, struct refusals *r)
+{
+	char *sh;
+
+	if (a->saw_dashdash)
+		return 0;
+	sh = find_sh();
+	if (sh == NULL)
+		return refusals_add(r, "bad_read", "no sh on PATH to derive "
+				    "the roots from; pass -- <command>"), 1;
+	a->saw_dashdash = 1;
+	/* by name: found on PATH by the builder as the caller's would be, so
+	 * rule 5 says nothing about the system's sh -> dash link */
+	strv_push(&a->argv, "sh");
+	strv_push(&a->argv, "-c");
+	strv_push(&a->argv, "true");
+	free(sh);
+	return 0;
+}
+
+int
+verb_policy(const struct hostrun *hr, int argc, char **argv)
+{
+	struct wallctx w;
+	struct args a;
+	struct refusals r = {0};
+	int code;
+
+	if (args_wants_help(argc - 1, argv + 1))
+		return verb_help_for("policy") == 0 ? 0 : 2;
+	memset(&a, 0, sizeof(a));
+	memset(&w, 0, sizeof(w));
+	if (args_parse(ARGV_POLICY, argc - 1, argv + 1, &a, &r) != 0 ||
+	    default_command(&a, &r) != 0)
+		code = refused(&r, a.json);
+	else if (wall_open(&w, hr, "POLICY") != 0)
+		code = refused(&w.r, a.json);
+	else
+		code = build(&w, hr, &a, argv + 1);
+	refusals_free(&r);
+	wall_close(&w);
+	args_free(&a);
+	return code;
+}

@@ -1,0 +1,351 @@
+/* reap.c -- `nova-sandbox reap [--dry-run]` (reference section 9):
+ * clear the places a SIGKILLed run left, generic over place.list(); a
+ * live run's place is never touched. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wall/args.h"
+#include "conf/config.h"
+#include "module/hostsvc.h"
+#include "module/loader.h"
+#include "base/out.h"
+#include "run/run.h"
+#include "run/flow.h"
+#include "verbs/verbs.h"
+
+#define REAP_MAX_HOLDERS 4096
+
+struct reapctx {
+	struct config cfg;
+	struct module pm;
+	int loaded;
+	struct hostsvc hs;
+	struct refusals r;
+	struct sbuf text;
+	int dry;
+	size_t volumes, remained;
+};
+
+/* ---- pure -------------------------------------------------------------- */
+
+static char *
+field(char **p, const char *key)
+{
+	size_t k = strlen(key);
+	char *v, *sp;
+
+	if (strncmp(*p, key, k) != 0 || (*p)[k] != '=')
+		return NULL;
+	v = *p + k + 1;
+	sp = strchr(v, ' ');
+	if (sp != NULL)
+		*sp++ = '\0';
+	*p = sp != NULL ? sp : v + strlen(v);
+	return v;
+}
+
+int
+reap_parse_line(char *line, struct reap_entry *e)
+{
+	char *p = line, *owner, *end;
+
+	memset(e, 0, sizeof(*e));
+	e->name = field(&p, "name");
+	e->id = field(&p, "id");
+	if (e->name == NULL || e->id == NULL || !*e->name || !*e->id)
+		return -1;
+	if (strncmp(p, "root=", 5) == 0)
+		e->root = field(&p, "root");
+	owner = field(&p, "owner");
+	if (owner == NULL || strncmp(p, "start=", 6) != 0)
+		return -1;
+	e->start = p + 6;
+	errno = 0;
+	e->owner = strtol(owner, &end, 10);
+	if (errno || end == owner || *end || e->owner <= 0)
+		e->owner = -1;
+	return 0;
+}
+
+int
+reap_is_live(const struct reap_entry *e, int alive, int start_rc,
+	     const char *now)
+{
+	if (e->owner <= 0 || !alive)
+		return 0;
+	if (start_rc != 0)
+		return 1; /* unreadable: never take a possibly live run's */
+	return strcmp(e->start, "-") != 0 && strcmp(e->start, now) == 0;
+}
+
+/* ---- effects ------------------------------------------------------------ */
+
+static int
+pid_alive(long pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+static void
+reap_line(const char *name, size_t procs, int deleted)
+{
+	char *n = out_field(name);
+
+	out_line(stderr, "SANDBOX REAP volume=%s procs=%zu deleted=%s",
+		 n ? n : "-", procs, deleted ? "yes" : "no");
+	free(n);
+}
+
+/* Never init, never the tool itself, whatever the module listed. */
+static int
+signallable(int64_t pid)
+{
+	return pid > 1 && pid != (int64_t)getpid();
+}
+
+static size_t
+alive_count(const int64_t *pids, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (signallable(pids[i]) && pid_alive((long)pids[i]))
+			k++;
+	return k;
+}
+
+size_t
+reap_grace(const int64_t *pids, size_t n, unsigned ms)
+{
+	struct timespec step = { 0, 20 * 1000000L };
+	size_t left = alive_count(pids, n);
+
+	for (unsigned waited = 0; left > 0 && waited < ms; waited += 20) {
+		nanosleep(&step, NULL); /* EINTR: an early look, no harm */
+		left = alive_count(pids, n);
+	}
+	return left;
+}
+
+static void
+fill_place(const struct reap_entry *e, struct ns_place *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->struct_size = sizeof(*pl);
+	pl->root_fd = -1;
+	snprintf(pl->root, sizeof(pl->root), "%s", e->root ? e->root : "");
+	snprintf(pl->id, sizeof(pl->id), "%s", e->id);
+}
+
+static int
+owner_live(struct reapctx *c, const struct reap_entry *e)
+{
+	char now[256] = "";
+	int rc = -1;
+
+	if (c->pm.place.proc_start != NULL && e->owner > 0)
+		rc = c->pm.place.proc_start(&c->hs.host, e->owner, now,
+					    sizeof(now));
+	refusals_free(&c->r);
+	return reap_is_live(e, pid_alive(e->owner), rc, now);
+}
+
+static void
+signal_all(const int64_t *pids, size_t n, int sig)
+{
+	for (size_t i = 0; i < n; i++)
+		if (signallable(pids[i]))
+			kill((pid_t)pids[i], sig);
+}
+
+static int
+holders(struct reapctx *c, struct ns_place *pl, int64_t *pids, size_t *n)
+{
+	*n = 0;
+	if (c->pm.place.holders == NULL)
+		return 0;
+	if (c->pm.place.holders(&c->hs.host, pl, pids, REAP_MAX_HOLDERS, n) !=
+	    NS_OK)
+		return -1;
+	if (*n > REAP_MAX_HOLDERS)
+		*n = REAP_MAX_HOLDERS;
+	return 0;
+}
+
+static void
+say_refusals(struct reapctx *c)
+{
+	for (size_t i = 0; i < c->r.n; i++)
+		run_note(c->r.v[i].text);
+	refusals_free(&c->r);
+}
+
+static void
+one_place(struct reapctx *c, const struct reap_entry *e, int64_t *pids)
+{
+	struct ns_place pl;
+	size_t n = 0;
+	int gone;
+
+	fill_place(e, &pl);
+	c->volumes++;
+	if (owner_live(c, e)) {
+		holders(c, &pl, pids, &n);
+		refusals_free(&c->r);
+		reap_line(e->name, n, 0);
+		run_note("its owner is live (marker pid alive, start time "
+			 "unchanged): left alone");
+		return;
+	}
+	if (holders(c, &pl, pids, &n) != 0) {
+		say_refusals(c);
+		reap_line(e->name, 0, 0);
+		c->remained++;
+		return;
+	}
+	if (c->dry) {
+		reap_line(e->name, n, 0);
+		c->remained++;
+		return;
+	}
+	signal_all(pids, n, SIGTERM);
+	if (reap_grace(pids, n, RUN_GRACE_MS) > 0)
+		signal_all(pids, n, SIGKILL);
+	gone = c->pm.place.destroy(&c->hs.host, &pl) == NS_OK;
+	reap_line(e->name, n, gone);
+	if (gone)
+		return;
+	c->remained++;
+	say_refusals(c);
+	run_leak_line(e->name, e->id, pl.remedy[0] ? pl.remedy : "-");
+}
+
+static int
+walk(struct reapctx *c)
+{
+	int64_t *pids = calloc(REAP_MAX_HOLDERS, sizeof(*pids));
+	char *p = c->text.s, *nl;
+
+	if (pids == NULL)
+		return -1;
+	for (; p != NULL && *p; p = nl ? nl + 1 : NULL) {
+		struct reap_entry e;
+
+		nl = strchr(p, '\n');
+		if (nl != NULL)
+			*nl = '\0';
+		if (reap_parse_line(p, &e) == 0 &&
+		    strncmp(e.name, "nova-", 5) == 0)
+			one_place(c, &e, pids);
+		else
+			run_note("a place line that is not ours was skipped");
+	}
+	free(pids);
+	return 0;
+}
+
+/* ---- argv ------------------------------------------------------------------ */
+
+static int
+parse(int argc, char **argv, struct reapctx *c, struct refusals *r)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i], *n = w + (w[1] == '-' ? 2 : 1);
+		const char *eq = strchr(w, '=');
+		int v = 1;
+
+		if (w[0] != '-') {
+			refusals_add(r, "no_command", "unexpected argument %s; "
+				     "run: nova-sandbox help reap", w);
+		} else if (strncmp(n, "dry-run", 7) == 0 &&
+			   (n[7] == '\0' || n[7] == '=')) {
+			if (eq != NULL && args_parse_bool(eq + 1, &v) != 0)
+				refusals_add(r, "no_command", "--dry-run wants "
+					     "true or false, got %s", eq + 1);
+			c->dry = v;
+		} else {
+			refusals_add(r, "no_command", "unknown flag %.*s; the "
+				     "flags of reap are --dry-run; did you mean "
+				     "--dry-run?; run: nova-sandbox help reap",
+				     (int)(eq ? eq - w : (long)strlen(w)), w);
+		}
+	}
+	return r->n ? 1 : 0;
+}
+
+static int
+setup(struct reapctx *c, const struct hostrun *hr)
+{
+	int rc;
+
+	hostsvc_init(&c->hs);
+	c->hs.prefix = "SANDBOX";
+	c->hs.err = stderr;
+	c->hs.refusals = &c->r;
+	c->hs.text = &c->text;
+	c->hs.cfg = &c->cfg;
+	if (config_load(hr->config_path, hr->exe_dir, &c->cfg, &c->r) != 0)
+		return -1;
+	rc = loader_select_place(&c->cfg, &c->pm, &c->r);
+	c->loaded = rc == 0 || rc == 2;
+	c->hs.stem = c->pm.stem;
+	return rc == 0 ? 0 : -1;
+}
+
+static int
+refuse_all(struct refusals *r, int remedy_line)
+{
+	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
+	if (remedy_line)
+		out_line(stderr, "%s", REAP_REMEDY);
+	refusals_free(r);
+	return 125;
+}
+
+static int
+reap_run(struct reapctx *c)
+{
+	uint64_t t = run_now_ms();
+
+	run_step("list", 0);
+	if (c->pm.place.list(&c->hs.host) != NS_OK) {
+		if (c->r.n == 0)
+			refusals_add(&c->r, "volume_failed", "the place module "
+				     "could not list its places");
+		return refuse_all(&c->r, 0);
+	}
+	run_step("list", t);
+	if (walk(c) != 0)
+		return 125;
+	out_line(stderr, "SANDBOX REAP OK volumes=%zu", c->volumes);
+	return c->remained ? 3 : 0;
+}
+
+int
+verb_reap(const struct hostrun *hr, int argc, char **argv)
+{
+	struct reapctx c;
+	struct refusals r = {0};
+	int code;
+
+	if (args_wants_help(argc - 1, argv + 1) ||
+	    (argc > 1 && strcmp(argv[1], "help") == 0))
+		return reap_usage() == 0 ? 0 : 2;
+	memset(&c, 0, sizeof(c));
+	if (parse(argc, argv, &c, &r) != 0)
+		return refuse_all(&r, 1);
+	if (setup(&c, hr) != 0)
+		code = refuse_all(&c.r, 0);
+	else
+		code = reap_run(&c);
+	if (c.loaded)
+		module_free(&c.pm);
+	config_free(&c.cfg);
+	refusals_free(&c.r);
+	sbuf_free(&c.text);
+	return code;
+}

@@ -1,0 +1,39 @@
+/* run.c -- `nova-sandbox run` (reference section 8): one command in a
+ * disposable place, walled there, and the place taken away on every path
+ * out.  Five steps: look, create, run, kill, delete.  The flags are
+ * run/args.c, the flow run/flow.c, the supervisor run/supervise.c. */
+#include <string.h>
+
+#include "base/out.h"
+#include "run/flow.h"
+#include "run/run.h"
+#include "verbs/verbs.h"
+
+int
+verb_run(const struct hostrun *hr, int argc, char **argv)
+{
+	struct run_args a;
+	struct refusals r = {0};
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = run_parse(argc - 1, argv + 1, &a, &r);
+	/* a valid --status-fd carries every line from here, refusals too */
+	if (out_status_take(a.status_fd_s, &r) != 0)
+		rc = rc ? rc : 1;
+	if (rc == 0 && a.help) {
+		run_args_free(&a);
+		return verb_help_for("run") == 0 ? 0 : 2;
+	}
+	if (rc != 0) {
+		if (rc < 0)
+			refusals_add(&r, "sandbox_failed", "out of memory");
+		run_refuse(&r, 125);
+		out_line(stderr, "%s", RUN_REMEDY);
+		run_args_free(&a);
+		return 125;
+	}
+	rc = run_flow(hr, &a, argv + 1);
+	run_args_free(&a);
+	return rc;
+}

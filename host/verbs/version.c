@@ -1,0 +1,80 @@
+/* version.c -- `nova-sandbox version` (reference section 7):
+ * nova-sandbox <id> <os>/<arch> <toolchain> backend=<b> platform=<os> */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wall/args.h"
+#include "conf/config.h"
+#include "base/out.h"
+#include "os/os.h"
+#include "verbs/verbs.h"
+
+#ifndef NS_VERSION
+#define NS_VERSION "devel"
+#endif
+
+#define NS_STR2(x) #x
+#define NS_STR(x) NS_STR2(x)
+
+
+#if defined(__clang__)
+#define NS_TOOLCHAIN "c11-clang-" NS_STR(__clang_major__) "." \
+	NS_STR(__clang_minor__)
+#elif defined(__GNUC__)
+#define NS_TOOLCHAIN "c11-gcc-" NS_STR(__GNUC__) "." NS_STR(__GNUC_MINOR__)
+#else
+#define NS_TOOLCHAIN "c11-cc"
+#endif
+
+/* The backend the config selects first (its stem), without loading it:
+ * version runs no module code. */
+static char *
+configured_backend(const struct hostrun *hr)
+{
+	struct config cfg = {0};
+	struct refusals r = {0};
+	char *stem = NULL;
+
+	if (config_load(hr->config_path, hr->exe_dir, &cfg, &r) == 0 &&
+	    cfg.wall.n > 0)
+		stem = config_stem(cfg.wall.v[0]);
+	config_free(&cfg);
+	refusals_free(&r);
+	return stem ? stem : strdup("none");
+}
+
+static int
+print_version(const struct hostrun *hr)
+{
+	const char *plat = os_platform();
+	char *b = configured_backend(hr);
+	char *fv = out_field(NS_VERSION), *fb = out_field(b ? b : "none");
+	char *fp = out_field(plat), *ft = out_field(NS_TOOLCHAIN);
+	int rc = 2;
+
+	if (fv && fb && fp && ft &&
+	    out_line(stdout, "nova-sandbox %s %s/%s %s backend=%s platform=%s",
+		     fv, fp, os_arch(), ft, fb, fp) == 0)
+		rc = 0;
+	free(b);
+	free(fv);
+	free(fb);
+	free(fp);
+	free(ft);
+	return rc;
+}
+
+int
+verb_version(const struct hostrun *hr, int argc, char **argv)
+{
+	if (argc > 1 && args_wants_help(argc - 1, argv + 1))
+		return verb_help_for("version") == 0 ? 0 : 2;
+	if (argc > 1) {
+		out_line(stderr, "SANDBOX REFUSED reason=unknown_flag: version "
+			 "takes no flags and no arguments, got %d; run: "
+			 "nova-sandbox version", argc - 1);
+		return 2;
+	}
+	return print_version(hr);
+}

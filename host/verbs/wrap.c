@@ -1,0 +1,417 @@
+/* wrap.c -- the bare wrap: nova-sandbox --write D [flags] -- cmd
+ * (reference section 2).  Parse, load the wall, build the policy, prepare,
+ * print NOTE/OK, spawn, forward signals, reap, print DONE. */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/caps.h"
+#include "base/out.h"
+#include "policy/ttys.h"
+#include "wall/session.h"
+#include "verbs/verbs.h"
+
+#define BARE_REMEDY "nova-sandbox help"
+
+static volatile sig_atomic_t g_child;
+static volatile sig_atomic_t g_pending;
+
+/* Forward to the command only: no process group of our own (rule 12). */
+static void
+on_signal(int sig)
+{
+	int saved = errno;
+
+	if (g_child > 0)
+		kill((pid_t)g_child, sig);
+	else
+		g_pending = sig;
+	errno = saved;
+}
+
+static void
+install_forwarding(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Reap whatever is ready: the command (its status into *code) and the
+ * orphans the subreaper gets.  0, or -1 when the command was lost. */
+static int
+reap_ready(pid_t child, int *code)
+{
+	int st = 0;
+	pid_t p;
+
+	for (;;) {
+		p = waitpid(-1, &st, WNOHANG);
+		if (p > 0 && p == child)
+			*code = wait_exit_code(st);
+		if (p > 0 || (p < 0 && errno == EINTR))
+			continue;
+		return p == 0 || *code >= 0 ? 0 : -1;
+	}
+}
+
+static void
+tick_next(struct timespec *next)
+{
+	clock_gettime(CLOCK_MONOTONIC, next);
+	next->tv_sec += 1;
+}
+
+/* Sleep until a SIGCHLD (blocked), a forwarded signal or next; returns 1
+ * when next has passed.  No busy wait: sigtimedwait sleeps. */
+static int
+wait_tick(const struct timespec *next)
+{
+	struct timespec now, left;
+	sigset_t chld;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left.tv_sec = next->tv_sec - now.tv_sec;
+	left.tv_nsec = next->tv_nsec - now.tv_nsec;
+	if (left.tv_nsec < 0) {
+		left.tv_nsec += 1000000000L;
+		left.tv_sec--;
+	}
+	if (left.tv_sec < 0)
+		return 1;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	(void)sigtimedwait(&chld, NULL, &left);
+	return 0;
+}
+
+/* Count the command's tree (the tool's descendants); 1 when it was past a
+ * cap and has been killed (RUNAWAY printed, the status in *code).  A tree
+ * that cannot be counted is let run. */
+static int
+over_cap(const struct caps_limits *l, int *code)
+{
+	struct sbuf b = {0};
+	int over = caps_enforce(getpid(), l, &b);
+
+	if (over && b.s != NULL)
+		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
+	sbuf_free(&b);
+	if (over)
+		*code = CAPS_STATUS;
+	return over;
+}
+
+/* 1 when the tool has no child left: then the command's tree is empty
+ * (every orphan is reparented to the subreaper before its parent can be
+ * reaped), so the count at the end would find nothing. */
+static int
+tree_empty(void)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+	       errno == ECHILD;
+}
+
+/* Wait for the command, reaping the orphans that the subreaper gets and
+ * counting the tree every second and once more at the end (unless the
+ * tree is already empty); then every process the command left behind is
+ * frozen, killed and reaped (the kill of the caps, as at the end of
+ * `run`): nothing it started outlives DONE. */
+static int
+wait_child(pid_t child, const struct caps_limits *l)
+{
+	size_t left = 0;
+	struct timespec next;
+	int code = -1, capped = -1;
+
+	tick_next(&next);
+	while (code < 0) {
+		if (reap_ready(child, &code) != 0)
+			return 125;
+		if (code >= 0 || !wait_tick(&next))
+			continue;
+		if (over_cap(l, &capped))
+			return capped;
+		tick_next(&next);
+	}
+	if (!tree_empty()) {
+		if (over_cap(l, &capped))
+			return capped;
+		if (caps_kill_all(0, &left) != 0)
+			out_line(stderr, "SANDBOX NOTE %zu process(es) the command "
+				 "left behind are still running after SIGKILL",
+				 left);
+	}
+	(void)reap_ready(child, &code);
+	return code;
+}
+
+static const char *
+base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static int
+add_deletes(struct sbuf *b, const struct strv *writes)
+{
+	if (writes->n == 0)
+		return sbuf_add(b, "-");
+	for (size_t i = 0; i < writes->n; i++) {
+		char *f = out_field(writes->v[i]);
+
+		if (f == NULL || (i && sbuf_add(b, ",") < 0))
+			return free(f), -1;
+		for (const char *c = f; *c; c++)
+			if ((*c == ',' ? sbuf_add(b, "\\x2c") :
+			     sbuf_addn(b, c, 1)) < 0)
+				return free(f), -1;
+		free(f);
+	}
+	return 0;
+}
+
+static int
+ok_line(const struct wallctx *w, const struct policy *pol)
+{
+	struct sbuf b = {0};
+	char *cwd = out_field(pol->cwd), *b64 = out_b64url(pol->cwd);
+	char *cmd = out_field(base_name(pol->command));
+	char *be = out_field(w->mod.ops.name), *abi = out_field(w->facts.abi);
+	int rc = -1;
+
+	if (cwd && b64 && cmd && be && abi &&
+	    sbuf_addf(&b, "SANDBOX OK backend=%s abi=%s", be, abi) == 0 &&
+	    (w->facts.used[0] == '\0' ||
+	     sbuf_addf(&b, " used=%s", w->facts.used) == 0) &&
+	    sbuf_addf(&b, " read=%zu read-noexec=%zu write=%zu net=%s cwd=%s "
+		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s",
+		      pol->reads.n, pol->reads_noexec.n, pol->writes.n,
+		      wall_net_word(pol->net_deny), cwd, b64, pol->ancestors,
+		      cmd, pol->gpu ? pol->gpu : "none") == 0 &&
+	    ttys_field(&b, &pol->ttys) == 0 && sbuf_add(&b, " deletes=") == 0 &&
+	    add_deletes(&b, &pol->writes) == 0)
+		rc = out_line(stderr, "%s", b.s);
+	sbuf_free(&b);
+	free(cwd);
+	free(b64);
+	free(cmd);
+	free(be);
+	free(abi);
+	return rc;
+}
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+note(const char *fmt, ...)
+{
+	struct sbuf b = {0};
+	va_list ap;
+	char *t;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	t = out_text(b.s ? b.s : "");
+	out_line(stderr, "SANDBOX NOTE %s", t ? t : "");
+	free(t);
+	sbuf_free(&b);
+}
+
+static void
+notes(struct wallctx *w, const struct args *a, const struct policy *pol)
+{
+	struct sbuf names = {0};
+
+	if (a->acl != NULL)
+		note("--acl %s is accepted and ignored on linux; the wall is "
+		     "the same without it", a->acl);
+	for (size_t i = 0; i < pol->dropped.n; i++)
+		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
+	if (pol->dropped.n)
+		note("dropped from the child's environment: %s; "
+		     POLICY_DROPPED_WHY, names.s);
+	sbuf_free(&names);
+	for (size_t i = 0; i < pol->notes.n; i++)
+		note("%s", pol->notes.v[i]); /* caller paths through links */
+	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
+		note("%s", w->facts.clamp);
+	wall_print_notes(w, "SANDBOX");
+}
+
+static int
+refused(struct wallctx *w, const char *tok, const char *text)
+{
+	if (w->r.n == 0)
+		refusals_add(&w->r, tok, "%s", text);
+	args_print_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
+	return 125;
+}
+
+/* Subreaper, signal forwarding, SIGCHLD blocked (waited for, not caught;
+ * the child resets its mask) and RLIMIT_NPROC: the tool forks once after
+ * this. */
+static void
+parent_setup(const struct caps_limits *caps)
+{
+	sigset_t chld;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	install_forwarding();
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	(void)caps_limit_nproc(caps);
+}
+
+/* The write roots on a memory filesystem, by rule 5's descriptors (their
+ * growth is memory of the tree), and the base of the Shmem fallback for
+ * descriptors a count cannot read.  0, or -1 when a root could not be
+ * looked at or memory ran out: the cap would then miss that root. */
+static int
+watch_roots(const struct policy *pol, struct caps_watch *watch)
+{
+	for (size_t i = 0; i < pol->r_writes.n; i++)
+		if (caps_watch_fd(watch, pol->r_writes.v[i].fd) < 0)
+			return -1;
+	(void)caps_watch_shmem(watch);
+	return 0;
+}
+
+static int
+run_walled(struct wallctx *w, const struct policy *pol,
+	   const struct ns_policy *view, void *state,
+	   struct caps_watch *watch)
+{
+	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
+	struct ns_proc proc = { sizeof(proc), 0, 0 };
+	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM, watch };
+	char *cmd;
+	int code;
+
+	parent_setup(&caps);
+	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
+	    NS_OK || proc.pid <= 0)
+		return refused(w, "sandbox_failed", "the command could not "
+			       "be started inside the wall");
+	g_child = (sig_atomic_t)proc.pid;
+	if (g_pending)
+		kill((pid_t)proc.pid, g_pending);
+	code = wait_child((pid_t)proc.pid, &caps);
+	cmd = out_field(base_name(pol->command));
+	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
+	free(cmd);
+	return code;
+}
+
+static int
+prepared(struct wallctx *w, const struct args *a, struct policy *pol)
+{
+	struct ns_policy view;
+	struct caps_watch watch = {0};
+	void *state = NULL;
+	int code;
+
+	policy_view(pol, &view);
+	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
+		if (pol->tmp_created && pol->tmp != NULL)
+			rmdir(pol->tmp); /* a refusal creates nothing */
+		return refused(w, "sandbox_failed", "the wall could not be "
+			       "prepared");
+	}
+	code = watch_roots(pol, &watch);
+	policy_close_fds(pol); /* the ruleset is built: only the cwd's stays */
+	if (code != 0)
+		code = refused(w, "sandbox_failed", "a --write root's memory "
+			       "cannot be watched for the cap");
+	else {
+		notes(w, a, pol);
+		if (ok_line(w, pol) != 0)
+			code = 125;
+		else
+			code = run_walled(w, pol, &view, state, &watch);
+	}
+	caps_watch_free(&watch);
+	if (w->mod.wall.release != NULL)
+		w->mod.wall.release(&w->hs.host, state);
+	return code;
+}
+
+static int
+build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
+	      char **argv)
+{
+	struct policy_input in = {0};
+	struct policy pol = {0};
+	struct refusals r = {0};
+	int rc, code;
+
+	if (wall_input(w, hr, a, &in) < 0)
+		return refused(w, "sandbox_failed", "out of memory");
+	in.verb = NULL;
+	in.remedy_args = argv;
+	rc = policy_build(&in, &pol, &r);
+	if (rc == 0)
+		rc = ownfiles_check(hr, &w->cfg, &pol, &r);
+	if (rc != 0) {
+		if (rc < 0)
+			refusals_add(&r, "sandbox_failed", "out of memory");
+		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		code = refusals_all(&r, "not_found") ? 127 : 125;
+	} else {
+		code = prepared(w, a, &pol);
+	}
+	refusals_free(&r);
+	policy_free(&pol);
+	policy_input_free(&in);
+	return code;
+}
+
+int
+verb_wrap(const struct hostrun *hr, int argc, char **argv)
+{
+	struct wallctx w;
+	struct args a;
+	struct refusals r = {0};
+	int code, rc;
+
+	if (args_wants_help(argc, argv))
+		return verb_help();
+	memset(&a, 0, sizeof(a));
+	memset(&w, 0, sizeof(w));
+	rc = args_parse(ARGV_BARE, argc, argv, &a, &r);
+	/* a valid --status-fd carries every line from here, refusals too */
+	if (out_status_take(a.status_fd, &r) != 0)
+		rc = rc ? rc : 1;
+	if (rc != 0) {
+		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		refusals_free(&r);
+		args_free(&a);
+		return 125;
+	}
+	if (wall_open(&w, hr, "SANDBOX") != 0)
+		code = refused(&w, "no_sandbox", "no wall module could be "
+			       "loaded");
+	else
+		code = build_and_run(&w, hr, &a, argv);
+	wall_close(&w);
+	args_free(&a);
+	return code;
+}

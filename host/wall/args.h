@@ -1,0 +1,77 @@
+/* args.h -- the table-driven argv parser shared by the bare wrap, policy,
+ * probe and check, the refusal printer, and the entry points of the CLI
+ * verbs (host/verb_*.c).  One table (args.c) names every flag, its kind,
+ * the verbs that accept it, its owner for "is not a flag of" texts and
+ * its help line. */
+#ifndef NS_HOST_ARGS_H
+#define NS_HOST_ARGS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/util.h"
+#include "base/hostrun.h"
+
+/* The verbs that parse flags through the table. */
+#define ARGV_BARE 0x1u
+#define ARGV_POLICY 0x2u
+#define ARGV_PROBE 0x4u
+#define ARGV_CHECK 0x8u
+
+enum flag_kind { FK_SWITCH, FK_VALUE, FK_LIST };
+
+struct flagdef {
+	const char *name;  /* without dashes: "read-noexec" */
+	enum flag_kind kind;
+	unsigned verbs;    /* ARGV_* that accept it */
+	unsigned ignored;  /* ARGV_* that accept it with a NOTE, unused */
+	const char *owner; /* who owns it, for "is not a flag of <verb>" */
+	size_t off;        /* where it lands in struct args */
+	const char *help;  /* one line; the back-quoted word is the kind */
+};
+
+extern const struct flagdef args_flags[];
+extern const size_t args_nflags;
+
+struct args {
+	struct strv reads, reads_noexec, writes, net_allow;
+	struct strv argv;   /* after "--" */
+	struct strv others; /* flags of another verb, as "--name", in order */
+	const char *cwd, *tmp, *name, *gpu, *acl, *secret, *max;
+	const char *status_fd; /* --status-fd, validated (out_status_check) */
+	int net_deny, net_listen, json;
+	int saw_dashdash;
+};
+
+/* Parse argv (the words after the verb; for the bare form all words) for
+ * `verb` (one ARGV_*).  Every problem is added to r in argv order with the
+ * verb's token (bare: bad_flag for unknown flags, no_command otherwise;
+ * policy: no_command; probe: check; check: bad_flag).  For the bare form the
+ * missing "--" and the flags of other verbs follow.  Returns 0 when r got
+ * nothing, 1 when it did, -1 on ENOMEM. */
+int args_parse(unsigned verb, int argc, char **argv, struct args *a,
+	       struct refusals *r);
+void args_free(struct args *a);
+
+/* Is `s` one of -h --help -help --h? */
+int args_is_help(const char *s);
+/* Does argv (before any "--") ask for help? */
+int args_wants_help(int argc, char **argv);
+/* The flag of `verb` nearest to `name` (no dashes), or NULL. */
+const char *args_nearest(unsigned verb, const char *name);
+/* The edit distance of a and b (99 when either is 63 bytes or more). */
+size_t args_distance(const char *a, const char *b);
+/* Go strconv.ParseBool: 0/1 into *v, or -1. */
+int args_parse_bool(const char *s, int *v);
+
+/* Print every refusal as "<PREFIX> REFUSED reason=<tok>: <text>" to f,
+ * appending "; run: <remedy>" to a text with no remedy of its own.  With
+ * `paren`, the token is "check" and the original token goes in
+ * parentheses before the remedy (the probe's form). */
+void args_print_refusals(FILE *f, const char *prefix,
+			 const struct refusals *r, const char *remedy,
+			 int paren);
+/* Does the text already carry a remedy? */
+int args_has_remedy(const char *text);
+
+#endif

@@ -1,0 +1,52 @@
+/* session.h -- what the wall-using verbs (wrap, check, policy, probe)
+ * share: loading the wall through the config and the loader with the
+ * host services, and turning parsed flags into a policy_input. */
+#ifndef NS_HOST_WALL_SESSION_H
+#define NS_HOST_WALL_SESSION_H
+
+#include "wall/args.h"
+#include "conf/config.h"
+#include "module/hostsvc.h"
+#include "module/loader.h"
+#include "policy/ownfiles.h"
+#include "policy/policy.h"
+
+struct wallctx {
+	struct config cfg;
+	struct module mod;
+	struct ns_wall_facts facts;
+	struct hostsvc hs;
+	struct refusals r;   /* bad_config / no_sandbox / module refusals */
+	struct strv notes;   /* module notes, printed by the verb in order */
+	struct sbuf text;    /* render() output */
+	struct platform_roots roots;
+	int loaded;
+};
+
+/* Read the config and select the wall (the only module loaded).  prefix is
+ * the line prefix for the services.  Returns 0, 1 with refusals in w->r,
+ * or -1 on ENOMEM.  wall_close() in every case. */
+int wall_open(struct wallctx *w, const struct hostrun *hr,
+	      const char *prefix);
+void wall_close(struct wallctx *w);
+
+/* Move the parsed flags into in (a is left empty) and fill the caller's
+ * world: HOME, PATH, environment, caller homes, the wall's roots. */
+int wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
+	       struct policy_input *in);
+
+/* Print w->notes as "<prefix> NOTE <text>" on stderr, then clear them. */
+void wall_print_notes(struct wallctx *w, const char *prefix);
+
+/* The caller's homes (passwd's and $HOME, each once) appended to homes
+ * (the policy's home guard).  0, or -1 on ENOMEM. */
+int caller_homes(struct strv *homes);
+
+/* A wait status as an exit code: its own, 128+N for a signal, else 125
+ * (wrap's command, run's init and keeper). */
+int wait_exit_code(int st);
+
+/* "denied" or "nopromise". */
+const char *wall_net_word(int net_deny);
+
+#endif

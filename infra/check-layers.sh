@@ -1,0 +1,65 @@
+#!/bin/sh
+# infra/check-layers.sh -- host/ is rooms, each including only itself and
+# the rooms below it (docs/ARCHITECTURE.md).  Fails, naming the file, line
+# and the include, when an #include climbs the order, reaches into a
+# module, or names a file by a relative path; and when a file outside
+# host/os/ tests for a platform.  `make check-layers`; part of `make check`.
+set -eu
+cd "$(dirname "$0")/.."
+
+# bottom first; main.c (host/ itself) sits above every room
+ROOMS="base os conf module policy egress wall run verbs"
+
+rank() {
+	i=0
+	for r in $ROOMS; do
+		[ "$r" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+	echo 99
+}
+
+bad=0
+say() { echo "check-layers: $*" >&2; bad=1; }
+
+for f in $(find host -name '*.[ch]' | sort); do
+	rel=${f#host/}
+	case $rel in
+	*/*) room=${rel%%/*} ;;
+	*) room=top ;;
+	esac
+	if [ "$room" = top ]; then mine=100; else mine=$(rank "$room"); fi
+	[ "$mine" = 99 ] && say "$f: host/$room/ is not a room ($ROOMS)"
+	grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
+	sed 's/^\([0-9]*\):.*"\([^"]*\)".*/\1 \2/' | {
+	fail=0
+	while read -r line inc; do
+		case $inc in
+		*..*) echo "check-layers: $f:$line: \"$inc\" climbs by a relative path; name the room" >&2; fail=1; continue ;;
+		banned.h) continue ;;
+		ns_*.h) [ -f "api/$inc" ] && continue
+			echo "check-layers: $f:$line: \"$inc\" is not a public header in api/" >&2; fail=1; continue ;;
+		*/*) ;;
+		*) echo "check-layers: $f:$line: \"$inc\" names no room; write \"<room>/$inc\"" >&2; fail=1; continue ;;
+		esac
+		to=${inc%%/*}
+		r=$(rank "$to")
+		if [ "$r" = 99 ]; then
+			echo "check-layers: $f:$line: \"$inc\" is in no room of host/ ($ROOMS)" >&2; fail=1
+		elif [ "$r" -gt "$mine" ]; then
+			echo "check-layers: $f:$line: $room/ includes \"$inc\", a room above it" >&2; fail=1
+		fi
+		[ -f "host/$inc" ] || { echo "check-layers: $f:$line: host/$inc does not exist" >&2; fail=1; }
+	done
+	exit $fail
+	} || bad=1
+	case $rel in
+	os/*) ;;
+	*) if grep -n '^[[:space:]]*#[[:space:]]*\(if\|elif\|ifdef\|ifndef\).*\(_WIN32\|__APPLE__\|__linux__\|__MACH__\)' "$f" >/dev/null; then
+		say "$f: tests for a platform outside host/os/: $(grep -n '_WIN32\|__APPLE__\|__linux__\|__MACH__' "$f" | head -1)"
+	   fi ;;
+	esac
+done
+
+[ $bad = 0 ] && echo "check-layers: host/ includes only downward ($ROOMS, main.c)"
+exit $bad
