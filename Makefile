@@ -13,6 +13,9 @@
 #   make install              PREFIX DESTDIR BINDIR LIBDIR MODULEDIR
 #                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
 
+# A target whose recipe fails is deleted, never left half-written.
+.DELETE_ON_ERROR:
+
 VERSION     := 0.1.0
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
@@ -58,8 +61,10 @@ HOST_SRC  := $(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
                                 host/os/$(HOST_OS)/*.c))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
 HOST_LIB_OBJ := $(filter-out $(B)/obj/host/main.o,$(HOST_OBJ))
-HOST_LIBS := -ldl -liniparser
-HOST_INC  := -Ihost -Iapi -Iinfra -I/usr/include/iniparser
+INIPARSER_CFLAGS ?= -I/usr/include/iniparser
+INIPARSER_LIBS   ?= -liniparser
+HOST_LIBS := -ldl $(INIPARSER_LIBS)
+HOST_INC  := -Ihost -Iapi -Iinfra $(INIPARSER_CFLAGS)
 
 all: $(B)/bin/nova-sandbox modules fixtures helpers escape
 

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "wall/args.h"
 #include "base/out.h"
+#include "os/os.h"
 #include "verbs/verbs.h"
 
 extern char **environ;
@@ -16,17 +16,15 @@ extern char **environ;
 static char exe_buf[PATH_MAX];
 static char dir_buf[PATH_MAX];
 
-/* Our own binary from /proc/self/exe, and its directory. */
+/* Our own binary and its directory. */
 static void
 find_self(struct hostrun *hr)
 {
-	ssize_t n = readlink("/proc/self/exe", exe_buf, sizeof(exe_buf) - 1);
 	char *slash;
 
-	if (n <= 0)
+	if (os_self_exe(exe_buf, sizeof(exe_buf)) != 0)
 		return;
-	exe_buf[n] = '\0';
-	memcpy(dir_buf, exe_buf, (size_t)n + 1);
+	memcpy(dir_buf, exe_buf, strlen(exe_buf) + 1);
 	slash = strrchr(dir_buf, '/');
 	if (slash == NULL)
 		return;
@@ -39,8 +37,7 @@ find_self(struct hostrun *hr)
 static const char *
 config_from_env(void)
 {
-	if (getuid() != geteuid() || getgid() != getegid() ||
-	    getauxval(AT_SECURE) != 0)
+	if (os_is_setid())
 		return NULL;
 	return getenv("NOVA_SANDBOX_CONFIG");
 }

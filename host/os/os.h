@@ -5,6 +5,8 @@
 #ifndef NS_HOST_OS_H
 #define NS_HOST_OS_H
 
+#include <stddef.h>
+
 /* Whether a file the tool loads or reads as its own (a module, the config)
  * can be trusted: decided on the open descriptor, never by name again. */
 enum os_trust {
@@ -36,6 +38,15 @@ void *os_module_open(int fd, const char *path, char **why);
 void *os_module_sym(void *handle, const char *name);
 /* Only before any of the module's code ran. */
 void os_module_close(void *handle);
+
+/* ---- this process ------------------------------------------------------ */
+
+/* The absolute path of the running binary into buf (n bytes): 0, or -1
+ * when it cannot be found or does not fit. */
+int os_self_exe(char *buf, size_t n);
+/* Is this process set-id (or otherwise marked secure by the loader)?  Then
+ * the environment must not steer it. */
+int os_is_setid(void);
 
 /* ---- this platform ----------------------------------------------------- */
 
