@@ -593,10 +593,15 @@ home_guard(struct build *b)
 	for (size_t i = 0; i < homes->n && rc == 0 && !hit; i++) {
 		struct rpath h;
 		struct path_fail f;
+		/* a relative home is refused by the walk (EINVAL), skipped */
+		int w = path_walk(homes->v[i], build_uid(b), PATH_TRUST_LINKS,
+				  &h, NULL, &f);
 
-		if (homes->v[i][0] != '/' ||
-		    path_walk(homes->v[i], build_uid(b), PATH_TRUST_LINKS, &h,
-			      NULL, &f) != 0) {
+		if (w != 0) {
+			/* a home not walked for want of memory is not a home
+			 * that is not there: the guard fails closed */
+			if (w < 0)
+				rc = -1;
 			path_fail_free(&f);
 			continue;
 		}
