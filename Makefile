@@ -132,9 +132,12 @@ escape: $(ESC_BIN)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 UNIT_COMMON := $(sort $(wildcard tests/unit/common/*.c))
+# a suite's own link flags: UNIT_LDFLAGS_<suite>
+UNIT_LDFLAGS_test_oom := $(foreach f,malloc calloc realloc strdup strndup \
+	realpath vasprintf asprintf,-Wl,--wrap=$(f))
 $(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(HOST_DEFS) $(HOST_INC) \
+	$(CC) $(ALLCFLAGS) $(HOST_DEFS) $(HOST_INC) $(UNIT_LDFLAGS_$*) \
 		-o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) -lcunit
 
 # a module's own suites: modules/<m>/tests/test_*.c, linked with that

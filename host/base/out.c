@@ -345,18 +345,20 @@ int
 out_json_refused(const char *verb, int exit_code, const struct refusals *r)
 {
 	struct sbuf b = {0};
-	int rc;
+	int rc, oom = refusals_failed(r);
 
 	sbuf_addf(&b, "{\"result\":{\"verb\":\"%s\",\"status\":\"refused\","
 		  "\"exit\":%d,\"remedy\":\"nova-sandbox %s -h\",\"why\":[",
 		  verb, exit_code, verb);
-	for (size_t i = 0; i < r->n; i++) {
+	if (oom) /* a failed list says so, alone, never a shorter list */
+		out_json_str(&b, REFUSED_OOM_REASON ": " REFUSED_OOM_TEXT);
+	for (size_t i = 0; !oom && i < r->n; i++) {
 		struct sbuf one = {0};
 
 		sbuf_addf(&one, "%s: %s", r->v[i].reason, r->v[i].text);
 		if (i)
 			sbuf_add(&b, ",");
-		out_json_str(&b, one.s ? one.s : "");
+		out_json_str(&b, sbuf_str(&one));
 		sbuf_free(&one);
 	}
 	rc = sbuf_add(&b, "]}}");
@@ -364,4 +366,11 @@ out_json_refused(const char *verb, int exit_code, const struct refusals *r)
 		rc = out_line(stdout, "%s", b.s);
 	sbuf_free(&b);
 	return rc;
+}
+
+int
+out_refused_oom(FILE *f, const char *prefix)
+{
+	return out_line(f, "%s REFUSED reason=" REFUSED_OOM_REASON ": "
+			REFUSED_OOM_TEXT, prefix);
 }

@@ -22,6 +22,9 @@ int out_json_str(struct sbuf *b, const char *s);
  * {"result":{"verb":V,"status":"refused","exit":E,"remedy":"nova-sandbox V -h",
  * "why":["<reason>: <text>",...]}}.  Returns 0, or -1 when it could not. */
 int out_json_refused(const char *verb, int exit_code, const struct refusals *r);
+/* The one line a failed refusal list (refusals_failed) prints as, on f:
+ * "<prefix> REFUSED reason=sandbox_failed: out of memory". */
+int out_refused_oom(FILE *f, const char *prefix);
 /* Shell-quote one argument so it pastes back as itself. */
 int out_shell_quote(struct sbuf *b, const char *s);
 

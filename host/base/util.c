@@ -2,10 +2,13 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Room for `want` elements of `elem` bytes; -1 (nothing changed) when that
+ * size overflows or realloc fails. */
 static int
 grow(void **v, size_t *cap, size_t want, size_t elem)
 {
@@ -14,9 +17,13 @@ grow(void **v, size_t *cap, size_t want, size_t elem)
 
 	if (want <= *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : 8;
+	if (elem == 0 || want > SIZE_MAX / elem)
+		return -1;
+	ncap = *cap ? *cap : 8;
 	while (ncap < want)
-		ncap *= 2;
+		ncap = ncap > SIZE_MAX / 2 ? want : ncap * 2;
+	if (ncap > SIZE_MAX / elem)
+		ncap = want;
 	nv = realloc(*v, ncap * elem);
 	if (nv == NULL)
 		return -1;
@@ -25,16 +32,27 @@ grow(void **v, size_t *cap, size_t want, size_t elem)
 	return 0;
 }
 
+/* Record a failed append in *oom; -1 always. */
+static int
+stuck(int *oom)
+{
+	*oom = 1;
+	return -1;
+}
+
 int
 strv_push(struct strv *sv, const char *s)
 {
 	char *c;
 
-	if (grow((void **)&sv->v, &sv->cap, sv->n + 2, sizeof(char *)) < 0)
+	if (sv->oom)
 		return -1;
+	if (s == NULL || sv->n > SIZE_MAX - 2 ||
+	    grow((void **)&sv->v, &sv->cap, sv->n + 2, sizeof(char *)) < 0)
+		return stuck(&sv->oom);
 	c = strdup(s);
 	if (c == NULL)
-		return -1;
+		return stuck(&sv->oom);
 	sv->v[sv->n++] = c;
 	sv->v[sv->n] = NULL;
 	return 0;
@@ -47,11 +65,15 @@ strv_pushf(struct strv *sv, const char *fmt, ...)
 	va_list ap;
 	int rc;
 
+	if (sv->oom)
+		return -1;
 	va_start(ap, fmt);
 	rc = sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	if (rc == 0)
-		rc = strv_push(sv, b.s ? b.s : "");
+		rc = strv_push(sv, sbuf_str(&b));
+	else
+		stuck(&sv->oom);
 	sbuf_free(&b);
 	return rc;
 }
@@ -93,13 +115,23 @@ strv_free(struct strv *sv)
 	free(sv->v);
 	sv->v = NULL;
 	sv->n = sv->cap = 0;
+	sv->oom = 0;
+}
+
+int
+strv_failed(const struct strv *sv)
+{
+	return sv->oom != 0;
 }
 
 int
 sbuf_addn(struct sbuf *b, const char *s, size_t n)
 {
-	if (grow((void **)&b->s, &b->cap, b->len + n + 1, 1) < 0)
+	if (b->oom)
 		return -1;
+	if (n > SIZE_MAX - 1 - b->len ||
+	    grow((void **)&b->s, &b->cap, b->len + n + 1, 1) < 0)
+		return stuck(&b->oom);
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
@@ -118,13 +150,14 @@ sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
 	va_list cp;
 	int n;
 
+	if (b->oom)
+		return -1;
 	va_copy(cp, ap);
 	n = vsnprintf(NULL, 0, fmt, cp);
 	va_end(cp);
-	if (n < 0)
-		return -1;
-	if (grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1) < 0)
-		return -1;
+	if (n < 0 || (size_t)n > SIZE_MAX - 1 - b->len ||
+	    grow((void **)&b->s, &b->cap, b->len + (size_t)n + 1, 1) < 0)
+		return stuck(&b->oom);
 	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
 	return 0;
@@ -147,6 +180,10 @@ sbuf_take(struct sbuf *b)
 {
 	char *s = b->s;
 
+	if (b->oom) {
+		sbuf_free(b);
+		return NULL;
+	}
 	if (s == NULL)
 		s = strdup("");
 	b->s = NULL;
@@ -160,6 +197,38 @@ sbuf_free(struct sbuf *b)
 	free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
+	b->oom = 0;
+}
+
+const char *
+sbuf_str(const struct sbuf *b)
+{
+	return b->s ? b->s : "";
+}
+
+int
+sbuf_failed(const struct sbuf *b)
+{
+	return b->oom != 0;
+}
+
+/* A failed list is never empty: a caller that asks "any refusal?" with
+ * r->n fails closed.  Its one entry is static (never freed): */
+static char oom_text[] = REFUSED_OOM_TEXT;
+static struct refusal oom_only = { REFUSED_OOM_REASON, oom_text };
+
+static int
+refusals_stuck(struct refusals *r)
+{
+	r->oom = 1;
+	if (r->n > 0)
+		return -1;
+	if (r->cap > 0)
+		r->v[0] = oom_only;
+	else
+		r->v = &oom_only; /* cap stays 0: not ours to free */
+	r->n = 1;
+	return -1;
 }
 
 int
@@ -167,17 +236,18 @@ refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
 	      va_list ap)
 {
 	struct sbuf b = {0};
+	char *text;
 
+	if (r->oom)
+		return -1;
 	if (grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v)) < 0)
-		return -1;
-	if (sbuf_vaddf(&b, fmt, ap) < 0) {
-		sbuf_free(&b);
-		return -1;
-	}
+		return refusals_stuck(r);
+	sbuf_vaddf(&b, fmt, ap);
+	text = sbuf_take(&b); /* NULL when the text failed */
+	if (text == NULL)
+		return refusals_stuck(r);
 	r->v[r->n].reason = reason;
-	r->v[r->n].text = sbuf_take(&b);
-	if (r->v[r->n].text == NULL)
-		return -1;
+	r->v[r->n].text = text;
 	r->n++;
 	return 0;
 }
@@ -197,7 +267,7 @@ refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
 int
 refusals_all(const struct refusals *r, const char *reason)
 {
-	if (r->n == 0)
+	if (r->n == 0 || r->oom)
 		return 0;
 	for (size_t i = 0; i < r->n; i++)
 		if (strcmp(r->v[i].reason, reason) != 0)
@@ -209,10 +279,25 @@ void
 refusals_free(struct refusals *r)
 {
 	for (size_t i = 0; i < r->n; i++)
-		free(r->v[i].text);
-	free(r->v);
+		if (r->v[i].text != oom_text)
+			free(r->v[i].text);
+	if (r->v != &oom_only)
+		free(r->v);
 	r->v = NULL;
 	r->n = r->cap = 0;
+	r->oom = 0;
+}
+
+int
+refusals_failed(const struct refusals *r)
+{
+	return r->oom != 0;
+}
+
+void
+refusals_oom(struct refusals *r)
+{
+	refusals_stuck(r);
 }
 
 int

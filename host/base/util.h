@@ -8,11 +8,20 @@
 #include "banned.h" /* infra/: the functions this project never calls */
 
 
-/* A NULL-terminated vector of owned strings; v[n] == NULL always. */
+/* Allocation failures stick.  struct strv, struct sbuf and struct refusals
+ * remember the first failed append (oom); every later append is then a
+ * no-op returning -1, so a list or string is never silently shorter than
+ * what was asked: a caller builds it without checking each call and tests
+ * strv_failed()/sbuf_failed()/refusals_failed() ONCE before using it.
+ * *_free() resets the flag with the rest. */
+
+/* A NULL-terminated vector of owned strings; v[n] == NULL always (v may be
+ * NULL while n == 0). */
 struct strv {
 	char **v;
 	size_t n;
 	size_t cap;
+	int oom;    /* an append failed: the vector is incomplete */
 };
 
 int strv_push(struct strv *sv, const char *s);          /* copies s */
@@ -22,12 +31,15 @@ int strv_contains(const struct strv *sv, const char *s);
 /* Sort sv in place and return how many distinct strings it holds. */
 size_t strv_count_unique(struct strv *sv);
 void strv_free(struct strv *sv);
+/* 1 when an append failed (the vector is short), else 0. */
+int strv_failed(const struct strv *sv);
 
 /* A heap string builder. */
 struct sbuf {
 	char *s;
 	size_t len;
 	size_t cap;
+	int oom;    /* an append failed: the string is incomplete */
 };
 
 int sbuf_add(struct sbuf *b, const char *s);
@@ -36,8 +48,13 @@ int sbuf_addf(struct sbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int sbuf_vaddf(struct sbuf *b, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
-char *sbuf_take(struct sbuf *b); /* returns s ("" when empty), resets b */
+/* Returns s ("" when empty) and resets b; NULL (b freed) when an append
+ * failed or "" cannot be allocated. */
+char *sbuf_take(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
+/* The string so far, "" when empty (never NULL); b keeps it. */
+const char *sbuf_str(const struct sbuf *b);
+int sbuf_failed(const struct sbuf *b);
 /* A formatted heap string, or NULL when it could not be built. */
 char *str_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -51,14 +68,27 @@ struct refusals {
 	struct refusal *v;
 	size_t n;
 	size_t cap;
+	int oom;    /* an add failed: the list is incomplete and prints as
+		       the one REFUSED_OOM line, never as a shorter list */
 };
+
+/* What a printer prints, alone, for a failed list (after "<PREFIX> "). */
+#define REFUSED_OOM_REASON "sandbox_failed"
+#define REFUSED_OOM_TEXT "out of memory"
 
 int refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
 		  va_list ap) __attribute__((format(printf, 3, 0)));
+/* 1 when r holds refusals and every one has `reason` (0 for a failed list). */
 int refusals_all(const struct refusals *r, const char *reason);
 void refusals_free(struct refusals *r);
+int refusals_failed(const struct refusals *r);
+/* Mark r failed: an allocation the caller made failed (it then prints as
+ * the one out-of-memory line).  A failed list is never empty (r->n >= 1,
+ * its own entry "sandbox_failed: out of memory" when nothing else was
+ * added), so a caller that tests r->n for "refused?" fails closed. */
+void refusals_oom(struct refusals *r);
 
 /* Strict unsigned parser: digits only, no sign, no spaces; 0 on success. */
 int parse_u64(const char *s, unsigned long long max, unsigned long long *out);

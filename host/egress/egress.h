@@ -107,7 +107,8 @@ struct egress_plan {
  * refusals; returns how many. */
 int egress_check_input(const struct egress_input *in, struct refusals *r);
 /* Resolve, pin, refuse pins in denied ranges, render.  Returns 0, or 1
- * with refusals (resolve_failed, bad_address), -1 on ENOMEM. */
+ * with refusals (resolve_failed, bad_address), -1 on ENOMEM (r is then
+ * refusals_failed; a failed in->names fails the same way). */
 int egress_build(const struct egress_input *in, struct egress_plan *p,
 		 struct refusals *r);
 void egress_plan_free(struct egress_plan *p);

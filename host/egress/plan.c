@@ -298,7 +298,7 @@ int
 egress_build(const struct egress_input *in, struct egress_plan *p,
 	     struct refusals *r)
 {
-	struct pins pins = { NULL, 0, { NULL, 0, 0 } };
+	struct pins pins = { NULL, 0, { 0 } };
 	struct timespec t0;
 	int bad = 0;
 
@@ -324,6 +324,13 @@ egress_build(const struct egress_input *in, struct egress_plan *p,
 		in->step(in->step_ctx, 1, ms_since(&t0));
 	if (!bad)
 		render(in, p, &pins);
+	/* a plan text cut short could end before its drop rules */
+	if (sbuf_failed(&p->text) || sbuf_failed(&pins.notes) ||
+	    strv_failed(&p->notes) || strv_failed(&in->names) ||
+	    refusals_failed(r))
+		bad = -1;
+	if (bad < 0)
+		refusals_oom(r);
 	free(pins.all);
 	sbuf_free(&pins.notes);
 	return bad;

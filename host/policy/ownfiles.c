@@ -710,10 +710,10 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	cache_free(&o);
 	free(o.roots);
 	if (o.nomem)
-		return -1;
-	if (r->n == before)
+		refusals_oom(r); /* one line, never a shorter list */
+	if (r->n == before && !refusals_failed(r))
 		return 0;
 	if (pol->tmp_created && pol->tmp != NULL && rmdir(pol->tmp) == 0)
 		pol->tmp_created = 0; /* a refusal creates nothing (rule 8) */
-	return 1;
+	return refusals_failed(r) ? -1 : 1;
 }

@@ -852,8 +852,8 @@ walk_finish(struct walk *w, struct rpath *out)
 	return 0;
 }
 
-int
-path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
+static int
+walk_path(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	  struct strv *links, struct path_fail *fail)
 {
 	struct walk w = {.uid = uid, .flags = flags, .links = links,
@@ -893,6 +893,17 @@ path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	free(w.todo);
 	ws_free(&w.ws);
 	return rc;
+}
+
+int
+path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
+	  struct strv *links, struct path_fail *fail)
+{
+	int rc = walk_path(p, uid, flags, out, links, fail);
+
+	/* a walk cut short for want of memory is no answer about the path:
+	 * never "absent" (a skipped root, a home the guard passes over) */
+	return rc == 1 && fail->err == ENOMEM ? -1 : rc;
 }
 
 /* ---- rule 5 on one caller path ------------------------------------ */

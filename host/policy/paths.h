@@ -73,7 +73,8 @@ struct path_fail {
  * the one before, and a link is read from its own descriptor and judged
  * (path_plantable) before its target is walked.  Every link followed is
  * pushed to links as "<link> -> <target>" (links may be NULL).  0 with
- * *out filled, 1 with *fail filled, -1 on allocation failure. */
+ * *out filled, 1 with *fail filled, -1 on allocation failure (ENOMEM
+ * anywhere in the walk; *fail is still to be freed). */
 int path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	      struct strv *links, struct path_fail *fail);
 /* Why uid could have made or replaced a link (lnk) in the directory dir,

@@ -593,10 +593,15 @@ home_guard(struct build *b)
 	for (size_t i = 0; i < homes->n && rc == 0 && !hit; i++) {
 		struct rpath h;
 		struct path_fail f;
+		/* a relative home is refused by the walk (EINVAL), skipped */
+		int w = path_walk(homes->v[i], build_uid(b), PATH_TRUST_LINKS,
+				  &h, NULL, &f);
 
-		if (homes->v[i][0] != '/' ||
-		    path_walk(homes->v[i], build_uid(b), PATH_TRUST_LINKS, &h,
-			      NULL, &f) != 0) {
+		if (w != 0) {
+			/* a home not walked for want of memory is not a home
+			 * that is not there: the guard fails closed */
+			if (w < 0)
+				rc = -1;
 			path_fail_free(&f);
 			continue;
 		}
@@ -1070,7 +1075,7 @@ policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		      strv_pushf(out, "TMPPREFIX=%s/zsh", tmp) < 0) ? -1 : 0;
 	if (rc == 0 && dropped->n > 1)
 		qsort(dropped->v, dropped->n, sizeof(char *), cmp_str);
-	return rc;
+	return rc < 0 || strv_failed(out) || strv_failed(dropped) ? -1 : 0;
 }
 
 /* ---- the build ---------------------------------------------------- */
@@ -1117,6 +1122,32 @@ assemble(struct build *b)
 	return policy_child_env(in->env, pol->tmp, &pol->env, &pol->dropped);
 }
 
+/* Did building a list the policy depends on fail?  A lost entry of any of
+ * them could widen the wall (a --read, a caller's home for the guard, an
+ * argument, a scrubbed variable back): the build then fails whole. */
+static int
+input_failed(const struct policy_input *in)
+{
+	return strv_failed(&in->reads) || strv_failed(&in->reads_noexec) ||
+	       strv_failed(&in->writes) || strv_failed(&in->net_allow) ||
+	       strv_failed(&in->argv) || strv_failed(&in->caller_homes);
+}
+
+static int
+built_failed(const struct policy *pol)
+{
+	const struct strv *lists[] = {
+		&pol->roots, &pol->opt_roots, &pol->reads, &pol->reads_noexec,
+		&pol->writes, &pol->write_files, &pol->ttys, &pol->net_allow,
+		&pol->argv, &pol->env, &pol->dropped, &pol->notes,
+	};
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (strv_failed(lists[i]))
+			return 1;
+	return 0;
+}
+
 static void
 policy_init_fds(struct policy *pol)
 {
@@ -1144,16 +1175,20 @@ policy_build(const struct policy_input *in, struct policy *pol,
 	paths_cache_reset();
 	memset(pol, 0, sizeof(*pol));
 	policy_init_fds(pol);
-	rc = gather(&b);
+	rc = input_failed(in) ? -1 : gather(&b);
 	if (rc == 0 && r->n == n0)
 		rc = assemble(&b);
+	if (rc == 0 && built_failed(pol))
+		rc = -1; /* before make_tmp: a failed build creates nothing */
 	if (rc == 0 && r->n == n0 && in->create_tmp && in->tmp == NULL)
 		rc = make_tmp(&b);
 	paths_cache_reset(); /* no walked directory stays open */
-	if (rc == 0 && r->n == n0)
+	if (rc < 0 || refusals_failed(r))
+		refusals_oom(r); /* one line, never a shorter list */
+	if (rc == 0 && r->n == n0 && !refusals_failed(r))
 		return 0;
 	policy_free(pol);
-	return rc < 0 ? -1 : 1;
+	return rc < 0 || refusals_failed(r) ? -1 : 1;
 }
 
 void

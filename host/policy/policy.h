@@ -87,7 +87,10 @@ struct policy {
 };
 
 /* Build.  Returns 0 with *pol filled and r empty, or 1 with every
- * independent refusal in r (nothing created), or -1 on allocation failure.
+ * independent refusal in r (nothing created), or -1 on allocation failure
+ * (r then refusals_failed: it prints as the one sandbox_failed line).  An
+ * input list that failed while it was built (strv_failed: the caller's
+ * reads, writes, argv, homes ...) fails the build the same way.
  * Exit-code choice (127 iff all not_found) is the caller's. */
 int policy_build(const struct policy_input *in, struct policy *pol,
 		 struct refusals *r);

@@ -171,6 +171,8 @@ preflight(struct runctx *c, struct refusals *r)
 		for (size_t i = 0; i < c->w.r.n; i++)
 			refusals_add(r, c->w.r.v[i].reason, "%s",
 				     c->w.r.v[i].text);
+		if (refusals_failed(&c->w.r))
+			refusals_oom(r);
 		return 1;
 	}
 	if (load_place(c, r) != 0)
@@ -193,8 +195,12 @@ preflight(struct runctx *c, struct refusals *r)
 	if (c->a->go)
 		go_reads(c, r);
 	flag_notes(c->a);
-	if (caller_homes(&c->homes) < 0)
-		refusals_add(r, "sandbox_failed", "out of memory");
+	/* a read, a home of the guard, an argument or an artifact lost to
+	 * an allocation: one sandbox_failed line, before anything runs */
+	if (caller_homes(&c->homes) < 0 || strv_failed(&c->reads) ||
+	    strv_failed(&c->a->reads) || strv_failed(&c->a->argv) ||
+	    strv_failed(&c->a->artifacts))
+		refusals_oom(r);
 	return r->n ? 1 : 0;
 }
 
@@ -320,6 +326,7 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
 	if (child_env(c, home, &env) < 0 || strv_push(&in.writes, root) < 0)
 		return -1;
+	/* a failed copy is sticky: policy_build refuses a failed list */
 	for (size_t i = 0; i < c->reads.n; i++)
 		strv_push(&in.reads, c->reads.v[i]);
 	for (size_t i = 0; i < c->a->argv.n; i++)
@@ -452,7 +459,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	rc = keeper_policy(c, &pol, &r);
 	if (rc != 0) {
 		if (rc < 0)
-			refusals_add(&r, "sandbox_failed", "out of memory");
+			refusals_oom(&r);
 		keeper_fail(sock, &r, refusals_all(&r, "not_found") ? 127 : 125);
 	}
 	policy_view(&pol, &view);

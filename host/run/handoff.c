@@ -465,7 +465,10 @@ handoff_copy(int root_fd, const char *out, const char *name,
 	h.st = st;
 	h.outfd = -1;
 	*why = NULL;
-	if (fstat(root_fd, &sb) != 0)
+	if (strv_failed(named)) /* a shorter list would copy less, silently */
+		rc = fail(&h, "the artifact list could not be built: out of "
+			  "memory");
+	else if (fstat(root_fd, &sb) != 0)
 		rc = fail(&h, "the place's root cannot be read: %s",
 			  strerror(errno));
 	else {

@@ -66,7 +66,9 @@ join_refusals(const char *lead, const struct refusals *r)
 	struct sbuf b = {0};
 
 	sbuf_add(&b, lead);
-	for (size_t i = 0; i < r->n; i++)
+	if (refusals_failed(r))
+		sbuf_add(&b, ": " REFUSED_OOM_REASON ": " REFUSED_OOM_TEXT);
+	for (size_t i = 0; !refusals_failed(r) && i < r->n; i++)
 		sbuf_addf(&b, "%s%s: %s", i ? "; " : ": ", r->v[i].reason,
 			  r->v[i].text);
 	return sbuf_take(&b);

@@ -210,6 +210,10 @@ parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 static void
 print_refusals(const struct refusals *r, const char *tail)
 {
+	if (refusals_failed(r)) {
+		out_refused_oom(stderr, "EGRESS");
+		return;
+	}
 	for (size_t i = 0; i < r->n; i++) {
 		char *t = out_text(r->v[i].text);
 
@@ -339,6 +343,8 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 			refusals_add(r, "bad_cidr", "--bench-cidr wants an "
 				     "address/prefix such as 198.51.100.0/24, "
 				     "got %.60s", a->cidrs.v[i]);
+	if (strv_failed(&a->cidrs) || strv_failed(&in->names))
+		refusals_oom(r); /* a lost deny or name: never a plan */
 }
 
 static void
@@ -414,9 +420,10 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 	} else {
 		rc = egress_build(&in, &p, r);
 		print_notes(&p.notes);
+		if (rc < 0)
+			refusals_oom(r); /* said: never a silent exit 2 */
 		if (rc != 0)
-			rc = rc < 0 || r->n == 0 ? 2 :
-			    cannot_run(r, plan_remedy);
+			rc = r->n == 0 ? 2 : cannot_run(r, plan_remedy);
 		else
 			rc = plan_finish(a, &p, r);
 	}

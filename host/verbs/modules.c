@@ -331,6 +331,8 @@ refused(const struct refusals *r, int json)
 		out_json_refused("modules", 2, r);
 		return 2;
 	}
+	if (refusals_failed(r))
+		return out_refused_oom(stderr, "MODULES"), 2;
 	for (size_t i = 0; i < r->n; i++) {
 		char *t = out_text(r->v[i].text);
 

@@ -45,6 +45,10 @@ say_refusals(struct probe *p, const struct refusals *r)
 		args_print_refusals(stderr, "PROBE", r, PROBE_REMEDY, 1);
 		return;
 	}
+	if (refusals_failed(r)) {
+		strv_push(&p->why, REFUSED_OOM_REASON ": " REFUSED_OOM_TEXT);
+		return;
+	}
 	for (size_t i = 0; i < r->n; i++)
 		strv_pushf(&p->why, "%s: %s", r->v[i].reason, r->v[i].text);
 }

@@ -476,6 +476,10 @@ void
 args_print_refusals(FILE *f, const char *prefix, const struct refusals *r,
 		    const char *remedy, int paren)
 {
+	if (refusals_failed(r)) {
+		out_refused_oom(f, prefix);
+		return;
+	}
 	for (size_t i = 0; i < r->n; i++) {
 		char *t = compose(&r->v[i], remedy, paren), *e;
 		const char *tok = r->v[i].reason;

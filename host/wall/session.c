@@ -50,6 +50,8 @@ wall_close(struct wallctx *w)
 	sbuf_free(&w->text);
 }
 
+/* The move keeps a failed list failed (its oom flag goes with it): the
+ * policy builder refuses it whole. */
 static void
 move_strv(struct strv *to, struct strv *from)
 {
@@ -69,7 +71,7 @@ caller_homes(struct strv *homes)
 	if (h != NULL && h[0] != '\0' && !strv_contains(homes, h) &&
 	    strv_push(homes, h) < 0)
 		return -1;
-	return 0;
+	return strv_failed(homes) ? -1 : 0;
 }
 
 int
