@@ -136,7 +136,7 @@ dispatch(const struct hostrun *hr, int argc, char **argv)
 		if (strcmp(w, verbtab[i].name) == 0)
 			return verbtab[i].fn(hr, argc, argv);
 	if (strcmp(w, "worktree") == 0)
-		return args_wants_help(argc - 1, argv + 1) ?
+		return flags_wants_help(argc - 1, argv + 1) ?
 		    verb_help_for(w) == 0 ? 0 : verb_help() :
 		    not_built(w, 2);
 	if (w[0] != '-')
