@@ -7,7 +7,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "wall/args.h"
+#include "base/flags.h"
 #include "base/out.h"
 #include "verbs/verbs.h"
 

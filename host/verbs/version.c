@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wall/args.h"
+#include "base/flags.h"
 #include "conf/config.h"
 #include "base/out.h"
 #include "os/os.h"
