@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wall/args.h"
+#include "base/flags.h"
 #include "base/out.h"
 #include "os/os.h"
 #include "verbs/verbs.h"
@@ -133,7 +133,7 @@ dispatch(const struct hostrun *hr, int argc, char **argv)
 		if (strcmp(w, verbtab[i].name) == 0)
 			return verbtab[i].fn(hr, argc, argv);
 	if (strcmp(w, "worktree") == 0)
-		return args_wants_help(argc - 1, argv + 1) ?
+		return flags_wants_help(argc - 1, argv + 1) ?
 		    verb_help_for(w) == 0 ? 0 : verb_help() :
 		    not_built(w, 2);
 	if (w[0] != '-')

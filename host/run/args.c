@@ -6,41 +6,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wall/args.h"
+#include "base/flags.h"
 #include "base/out.h"
 #include "run/run.h"
 
-enum rkind { RK_SWITCH, RK_VALUE, RK_LIST };
-
-struct rflag {
-	const char *name;
-	enum rkind kind;
-	size_t off;
-};
-
 #define ROFF(m) offsetof(struct run_args, m)
 
-static const struct rflag rflags[] = {
-	{ "name", RK_VALUE, ROFF(name) },
-	{ "size", RK_VALUE, ROFF(size_s) },
-	{ "timeout", RK_VALUE, ROFF(timeout_s) },
-	{ "go", RK_SWITCH, ROFF(go) },
-	{ "read", RK_LIST, ROFF(reads) },
-	{ "container", RK_VALUE, ROFF(container) },
-	{ "max-procs", RK_VALUE, ROFF(max_procs_s) },
-	{ "max-mem", RK_VALUE, ROFF(max_mem_s) },
-	{ "out", RK_VALUE, ROFF(out) },
-	{ "artifact", RK_LIST, ROFF(artifacts) },
-	{ "out-max-bytes", RK_VALUE, ROFF(out_max_s) },
-	{ "out-max-files", RK_VALUE, ROFF(out_files_s) },
-	{ "out-max-depth", RK_VALUE, ROFF(out_depth_s) },
-	{ "scratch", RK_VALUE, ROFF(scratch) },
-	{ "place", RK_VALUE, ROFF(place) },
-	{ "memory", RK_VALUE, ROFF(memory) },
-	{ "cpu", RK_VALUE, ROFF(cpu) },
-	{ "status-fd", RK_VALUE, ROFF(status_fd_s) },
+/* run's own flags (the engine, base/flags.h); the help lines are
+ * run/help.c's usage. */
+static const struct flagdef rflags[] = {
+	{ "name", FK_VALUE, 1, 0, NULL, ROFF(name),
+	  "1-32 characters: a letter or digit, then letters, digits, - _ ." },
+	{ "size", FK_VALUE, 1, 0, NULL, ROFF(size_s),
+	  "the place's cap: digits[.frac][k|m|g|t][b]" },
+	{ "timeout", FK_VALUE, 1, 0, NULL, ROFF(timeout_s),
+	  "a Go duration; then SIGTERM, 2 s, SIGKILL, exit 124" },
+	{ "go", FK_SWITCH, 1, 0, NULL, ROFF(go),
+	  "add go env GOROOT and GOMODCACHE as read roots" },
+	{ "read", FK_LIST, 1, 0, NULL, ROFF(reads),
+	  "a directory the command may read and execute (repeatable)" },
+	{ "container", FK_VALUE, 1, 0, NULL, ROFF(container),
+	  "another platform's flag" },
+	{ "max-procs", FK_VALUE, 1, 0, NULL, ROFF(max_procs_s),
+	  "the process cap (default 256)" },
+	{ "max-mem", FK_VALUE, 1, 0, NULL, ROFF(max_mem_s),
+	  "the memory cap (default 8g)" },
+	{ "out", FK_VALUE, 1, 0, NULL, ROFF(out),
+	  "copy the artifacts to <dir>/<name>/ before the delete" },
+	{ "artifact", FK_LIST, 1, 0, NULL, ROFF(artifacts),
+	  "a path relative to <place>/work to copy (repeatable)" },
+	{ "out-max-bytes", FK_VALUE, 1, 0, NULL, ROFF(out_max_s),
+	  "the cap on the total copied" },
+	{ "out-max-files", FK_VALUE, 1, 0, NULL, ROFF(out_files_s),
+	  "the cap on the files and directories copied" },
+	{ "out-max-depth", FK_VALUE, 1, 0, NULL, ROFF(out_depth_s),
+	  "the cap on path components below work/" },
+	{ "scratch", FK_VALUE, 1, 0, NULL, ROFF(scratch),
+	  "another platform's flag" },
+	{ "place", FK_VALUE, 1, 0, NULL, ROFF(place),
+	  "another platform's flag" },
+	{ "memory", FK_VALUE, 1, 0, NULL, ROFF(memory),
+	  "another platform's flag" },
+	{ "cpu", FK_VALUE, 1, 0, NULL, ROFF(cpu),
+	  "another platform's flag" },
+	{ "status-fd", FK_VALUE, 1, 0, NULL, ROFF(status_fd_s),
+	  "the tool's SANDBOX lines go to descriptor n instead of stderr" },
 };
-#define N_RFLAGS (sizeof(rflags) / sizeof(rflags[0]))
+
+/* run reads its words so: "--" ends them (a value may be "--"), -x and
+ * --x alike, an unknown flag alone (no suggestion), every token
+ * no_command. */
+static const struct flagspec rspec = {
+	.defs = rflags,
+	.ndefs = sizeof(rflags) / sizeof(rflags[0]),
+	.verb = 1,
+	.verbname = "run",
+	.remedy = "nova-sandbox help run",
+	.near = FN_NONE,
+	.single = FS_ALL,
+	.foreign = FF_UNKNOWN,
+	.tok_unknown = "no_command",
+	.tok_positional = "no_command",
+	.tok_value = "no_command",
+	.opts = FO_DASHDASH,
+	.remedy_on = FR_UNKNOWN,
+	.argv_off = ROFF(argv),
+	.saw_off = ROFF(saw_dashdash),
+};
 
 int
 run_valid_name(const char *s)
@@ -187,21 +219,7 @@ run_valid_artifact(const char *s)
 	return 0;
 }
 
-static const struct rflag *
-find_rflag(const char *name, size_t len)
-{
-	for (size_t i = 0; i < N_RFLAGS; i++)
-		if (strlen(rflags[i].name) == len &&
-		    strncmp(rflags[i].name, name, len) == 0)
-			return &rflags[i];
-	return NULL;
-}
-
 struct rstate {
-	int argc;
-	char **argv;
-	int i;
-	struct run_args *a;
 	struct refusals *r;
 	int nomem;
 };
@@ -221,82 +239,6 @@ rrefuse(struct rstate *s, const char *tok, const char *fmt, ...)
 		s->nomem = 1;
 	va_end(ap);
 	sbuf_free(&b);
-}
-
-static void
-take_value(struct rstate *s, const struct rflag *f, const char *eq)
-{
-	const char *v = eq;
-	unsigned char *base = (unsigned char *)s->a;
-
-	if (v == NULL) {
-		if (s->i + 1 >= s->argc) {
-			rrefuse(s, "no_command", "--%s wants a value", f->name);
-			return;
-		}
-		v = s->argv[++s->i];
-	}
-	if (f->kind == RK_LIST) {
-		if (strv_push((struct strv *)(base + f->off), v) < 0)
-			s->nomem = 1;
-		return;
-	}
-	memcpy(base + f->off, &v, sizeof(v));
-}
-
-static void
-take_switch(struct rstate *s, const struct rflag *f, const char *eq)
-{
-	int v = 1;
-
-	if (eq != NULL && args_parse_bool(eq, &v) != 0) {
-		rrefuse(s, "no_command", "--%s wants true or false, got %s",
-			f->name, eq);
-		return;
-	}
-	memcpy((unsigned char *)s->a + f->off, &v, sizeof(v));
-}
-
-static void
-one_word(struct rstate *s)
-{
-	const char *w = s->argv[s->i], *n = w, *eq;
-	const struct rflag *f;
-
-	if (w[0] != '-' || w[1] == '\0') {
-		rrefuse(s, "no_command", "unexpected argument %s", w);
-		return;
-	}
-	n += n[1] == '-' ? 2 : 1;
-	eq = strchr(n, '=');
-	f = find_rflag(n, eq ? (size_t)(eq - n) : strlen(n));
-	if (f == NULL) {
-		char *fl = strndup(w, eq ? (size_t)(eq - w) : strlen(w));
-
-		rrefuse(s, "no_command", "unknown flag %s; run: nova-sandbox "
-			"help run", fl ? fl : w);
-		free(fl);
-		return;
-	}
-	if (f->kind == RK_SWITCH)
-		take_switch(s, f, eq ? eq + 1 : NULL);
-	else
-		take_value(s, f, eq ? eq + 1 : NULL);
-}
-
-static void
-scan(struct rstate *s)
-{
-	for (s->i = 0; s->i < s->argc; s->i++) {
-		if (strcmp(s->argv[s->i], "--") == 0) {
-			s->a->saw_dashdash = 1;
-			for (int j = s->i + 1; j < s->argc; j++)
-				if (strv_push(&s->a->argv, s->argv[j]) < 0)
-					s->nomem = 1;
-			return;
-		}
-		one_word(s);
-	}
 }
 
 static void
@@ -422,18 +364,14 @@ validate(struct rstate *s, struct run_args *a)
 int
 run_parse(int argc, char **argv, struct run_args *a, struct refusals *r)
 {
-	struct rstate s = { argc, argv, 0, a, r, 0 };
+	struct rstate s = { r, 0 };
 
-	if (args_wants_help(argc, argv)) {
+	if (flags_help(argc, argv, FH_WORD)) {
 		a->help = 1;
 		return 0;
 	}
-	for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "help") == 0)
-			a->help = 1;
-	if (a->help)
-		return 0;
-	scan(&s);
+	if (flags_parse(&rspec, argc, argv, a, r) < 0)
+		s.nomem = 1;
 	validate(&s, a);
 	if (s.nomem)
 		return -1;

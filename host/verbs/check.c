@@ -1,8 +1,10 @@
 /* check.c -- `nova-sandbox check [--json]` (reference section 3):
  * what the wall can enforce here.  Never touches the caller's files. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/flags.h"
 #include "base/out.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
@@ -14,50 +16,49 @@ struct checkres {
 	char *note; /* heap */
 };
 
-/* Is w a spelling of --json?  1 yes (value in *on), 0 no, -1 bad bool. */
-static int
-json_word(const char *w, int *on)
-{
-	const char *n;
+struct checkargs {
+	int json;
+};
 
-	if (w[0] != '-')
-		return 0;
-	n = w[1] == '-' ? w + 2 : w + 1;
-	if (strncmp(n, "json", 4) != 0)
-		return 0;
-	*on = 1;
-	if (n[4] == '\0')
-		return 1;
-	if (n[4] != '=')
-		return 0;
-	return args_parse_bool(n + 5, on) == 0 ? 1 : -1;
-}
+static const struct flagdef check_flags[] = {
+	{ "json", FK_SWITCH, 1, 0, NULL, offsetof(struct checkargs, json),
+	  "print one JSON object on stdout instead of lines" },
+};
 
-/* The first problem only (reference: the first non---json argument). */
+/* check reads its words so: -json and --json[=bool] alike, an unknown
+ * flag alone (no suggestion), every problem with check's remedy. */
+static const struct flagspec check_spec = {
+	.defs = check_flags,
+	.ndefs = sizeof(check_flags) / sizeof(check_flags[0]),
+	.verb = 1,
+	.verbname = "check",
+	.remedy = "nova-sandbox help check",
+	.near = FN_NONE,
+	.single = FS_ALL,
+	.foreign = FF_UNKNOWN,
+	.tok_unknown = "bad_flag",
+	.tok_positional = "bad_flag",
+	.tok_value = "bad_flag",
+	.opts = FO_LONE_DASH,
+	.remedy_on = FR_UNKNOWN | FR_POSITIONAL | FR_BOOL,
+};
+
+/* The first problem only (reference: the first non---json argument) into
+ * why; every --json counts. */
 static int
 parse_check(int argc, char **argv, int *json, struct sbuf *why)
 {
-	int on, k, bad = 0;
+	struct checkargs a = { 0 };
+	struct refusals r = { 0 };
+	int rc = flags_parse(&check_spec, argc - 1, argv + 1, &a, &r);
 
-	for (int i = 1; i < argc; i++) {
-		k = json_word(argv[i], &on);
-		if (k == 1) {
-			*json = on;
-			continue;
-		}
-		if (bad++)
-			continue;
-		if (k < 0)
-			sbuf_addf(why, "--json wants true or false, got %s",
-				  strchr(argv[i], '=') + 1);
-		else if (argv[i][0] == '-')
-			sbuf_addf(why, "unknown flag %.*s",
-				  (int)strcspn(argv[i], "="), argv[i]);
-		else
-			sbuf_addf(why, "unexpected argument %s", argv[i]);
-		sbuf_add(why, "; run: nova-sandbox help check");
-	}
-	return bad;
+	*json = a.json;
+	if (rc < 0)
+		sbuf_add(why, "out of memory reading the flags");
+	else if (rc > 0)
+		sbuf_add(why, r.v[0].text);
+	refusals_free(&r);
+	return rc != 0;
 }
 
 static char *
@@ -157,7 +158,7 @@ verb_check(const struct hostrun *hr, int argc, char **argv)
 	struct sbuf why = {0};
 	int json = 0, rc;
 
-	if (args_wants_help(argc - 1, argv + 1))
+	if (flags_wants_help(argc - 1, argv + 1))
 		return verb_help_for("check") == 0 ? 0 : 2;
 	if (parse_check(argc, argv, &json, &why) != 0) {
 		rc = refuse_check(why.s ? why.s : "", json);

@@ -3,6 +3,7 @@
  * the grammar, the resolution, the renderer and the auditor; the
  * configured egress module (nftegress.so on linux) owns the kernel. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,36 +29,35 @@ struct eargs {
 	int live;
 };
 
-enum { EF_VALUE, EF_LIST, EF_SWITCH };
+/* The sub-verbs, as bits of flagdef.verbs. */
+#define E_PLAN 0x1u
+#define E_APPLY 0x2u
+#define E_CHECK 0x4u
+#define E_DROP 0x8u
+#define EOFF(m) offsetof(struct eargs, m)
 
-static const struct eflag {
-	const char *name;
-	int kind;
-	size_t off;
-	const char *subs; /* the sub-verbs it belongs to, for help */
-	const char *help;
-} eflags[] = {
-	{ "bench-cidr", EF_LIST, offsetof(struct eargs, cidrs), "plan",
+static const struct flagdef eflags[] = {
+	{ "bench-cidr", FK_LIST, E_PLAN, 0, NULL, EOFF(cidrs),
 	  "a `cidr` of another bench, denied (repeatable)" },
-	{ "live", EF_SWITCH, offsetof(struct eargs, live), "check",
+	{ "live", FK_SWITCH, E_CHECK, 0, NULL, EOFF(live),
 	  "audit the table the kernel holds for --run (with --plan: and "
 	  "compare it with that plan)" },
-	{ "model-host", EF_VALUE, offsetof(struct eargs, model_host), "plan",
+	{ "model-host", FK_VALUE, E_PLAN, 0, NULL, EOFF(model_host),
 	  "the ONE model `host` of this run; the policy file must carry it" },
-	{ "out", EF_VALUE, offsetof(struct eargs, out), "plan",
+	{ "out", FK_VALUE, E_PLAN, 0, NULL, EOFF(out),
 	  "the plan `file` to write (0600; its directory must exist)" },
-	{ "plan", EF_VALUE, offsetof(struct eargs, plan), "apply check",
+	{ "plan", FK_VALUE, E_APPLY | E_CHECK, 0, NULL, EOFF(plan),
 	  "the plan `file` to apply or audit" },
-	{ "policy", EF_VALUE, offsetof(struct eargs, policy), "plan",
+	{ "policy", FK_VALUE, E_PLAN, 0, NULL, EOFF(policy),
 	  "the allowlist `file` (infra/image/egress.txt)" },
-	{ "resolver", EF_VALUE, offsetof(struct eargs, resolver), "plan",
+	{ "resolver", FK_VALUE, E_PLAN, 0, NULL, EOFF(resolver),
 	  "the resolver `ip` asked on port 53 and the only DNS allowed" },
-	{ "run", EF_VALUE, offsetof(struct eargs, run), "plan apply check drop",
-	  "the run `id`, 1-32 of [A-Za-z0-9_]; the table is "
+	{ "run", FK_VALUE, E_PLAN | E_APPLY | E_CHECK | E_DROP, 0, NULL,
+	  EOFF(run), "the run `id`, 1-32 of [A-Za-z0-9_]; the table is "
 	  "nova_egress_<id>" },
-	{ "uid", EF_VALUE, offsetof(struct eargs, uid), "plan",
+	{ "uid", FK_VALUE, E_PLAN, 0, NULL, EOFF(uid),
 	  "the card's `uid`: an output chain on meta skuid" },
-	{ "veth", EF_VALUE, offsetof(struct eargs, veth), "plan",
+	{ "veth", FK_VALUE, E_PLAN, 0, NULL, EOFF(veth),
 	  "the card's interface `name`: forward and input chains on "
 	  "iifname" },
 };
@@ -69,140 +69,41 @@ static const char *const plan_remedy = "run: nova-sandbox egress plan --run "
 
 /* ---- flags ------------------------------------------------------------ */
 
-static const struct eflag *
-find_flag(const char *w, size_t n)
-{
-	for (size_t i = 0; i < NEFLAGS; i++)
-		if (strlen(eflags[i].name) == n &&
-		    strncmp(eflags[i].name, w, n) == 0)
-			return &eflags[i];
-	return NULL;
-}
+static const char *const subs[] = { "plan", "apply", "check", "drop", NULL };
 
-/* Is `sub` one of the words of f->subs? */
-static int
-flag_of(const struct eflag *f, const char *sub)
+/* The bit of a sub-verb (E_*), or 0. */
+static unsigned
+sub_bit(const char *sub)
 {
-	size_t n = strlen(sub);
-
-	for (const char *p = f->subs; *p; p += strcspn(p, " "),
-	     p += *p == ' ')
-		if (strcspn(p, " ") == n && strncmp(p, sub, n) == 0)
-			return 1;
+	for (size_t i = 0; sub && subs[i]; i++)
+		if (strcmp(sub, subs[i]) == 0)
+			return 1u << i;
 	return 0;
 }
 
-/* "; the flags of egress <sub> are --a, --b[; did you mean --x?]; run:
- * nova-sandbox egress <sub> -h".  `near` NULL: no nearest match. */
-static int
-flags_tail(struct sbuf *b, const char *sub, const char *near)
-{
-	const struct eflag *best = NULL;
-	size_t bd = 3, d;
-	int rc = sbuf_addf(b, "; the flags of egress %s are", sub), k = 0;
-
-	for (size_t i = 0; i < NEFLAGS; i++) {
-		if (!flag_of(&eflags[i], sub))
-			continue;
-		rc |= sbuf_addf(b, "%s --%s", k++ ? "," : "", eflags[i].name);
-		d = near ? args_distance(near, eflags[i].name) : 99;
-		if (d < bd && d < strlen(near)) {
-			bd = d;
-			best = &eflags[i];
-		}
-	}
-	if (best != NULL)
-		rc |= sbuf_addf(b, "; did you mean --%s?", best->name);
-	return rc | sbuf_addf(b, "; run: nova-sandbox egress %s -h", sub);
-}
-
-/* A flag egress does not know, or one of another sub-verb: bad_flag,
- * naming this sub-verb's flags (and the nearest to an unknown one). */
-static int
-not_ours(const char *sub, const char *name, size_t n, int known,
-	 struct refusals *r)
-{
-	struct sbuf b = {0};
-	char *w = strndup(name, n);
-	int rc = w == NULL ? -1 : 0;
-
-	if (rc == 0 && known)
-		rc = sbuf_addf(&b, "--%s is not a flag of egress %s", w, sub) |
-		     flags_tail(&b, sub, NULL);
-	else if (rc == 0)
-		rc = sbuf_addf(&b, "unknown flag --%s", w) |
-		     flags_tail(&b, sub, w);
-	if (rc == 0)
-		rc = refusals_add(r, "bad_flag", "%s", b.s);
-	sbuf_free(&b);
-	free(w);
-	return rc;
-}
-
-static int
-set_flag(const struct eflag *f, struct eargs *a, const char *v,
-	 struct refusals *r)
-{
-	char *base = (char *)a;
-	int on = 1;
-
-	if (f->kind == EF_LIST)
-		return strv_push((struct strv *)(base + f->off), v);
-	if (f->kind == EF_SWITCH) {
-		if (v != NULL && strcmp(v, "true") != 0 && strcmp(v, "1") != 0)
-			on = 0;
-		*(int *)(base + f->off) = on;
-		return 0;
-	}
-	if (*(const char **)(base + f->off) != NULL)
-		return refusals_add(r, "no_command", "--%s is given twice; "
-				    "name it once", f->name);
-	*(const char **)(base + f->off) = v;
-	return 0;
-}
-
-static int
-one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
-	 struct refusals *r)
-{
-	const char *w = argv[*i], *n, *eq;
-	size_t len;
-	const struct eflag *f;
-
-	if (w[0] != '-' || w[1] == '\0')
-		return refusals_add(r, "no_command", "unexpected argument "
-				    "%.60s; run: nova-sandbox egress %s -h",
-				    w, sub);
-	n = w + (w[1] == '-' ? 2 : 1);
-	eq = strchr(n, '=');
-	len = eq ? (size_t)(eq - n) : strlen(n);
-	f = find_flag(n, len);
-	if (f == NULL || !flag_of(f, sub)) {
-		/* its value, if it had one: one refusal, not two */
-		if (eq == NULL && (f == NULL || f->kind != EF_SWITCH) &&
-		    *i + 1 < argc && argv[*i + 1][0] != '-')
-			++*i;
-		return not_ours(sub, n, len, f != NULL, r);
-	}
-	if (eq != NULL || f->kind == EF_SWITCH)
-		return set_flag(f, a, eq ? eq + 1 : NULL, r);
-	if (*i + 1 >= argc)
-		return refusals_add(r, "no_command", "--%s wants a value",
-				    f->name);
-	return set_flag(f, a, argv[++*i], r);
-}
-
-/* 0, or -1 when memory ran out (a refusal may be missing: never run). */
+/* 0, or -1 when memory ran out (a refusal may be missing: never run).
+ * Every problem into r: a flag of another sub-verb or none is bad_flag,
+ * naming this sub-verb's flags (and the nearest to an unknown one); a
+ * value flag given twice is refused. */
 static int
 parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 	    struct refusals *r)
 {
-	int rc = 0;
+	char name[32], lead[48], remedy[48];
+	struct flagspec s = {
+		.defs = eflags, .ndefs = NEFLAGS, .verb = sub_bit(sub),
+		.verbname = name, .remedy = remedy, .list_lead = lead,
+		.near = FN_EDIT, .single = FS_ALL, .foreign = FF_UNKNOWN,
+		.tok_unknown = "bad_flag", .tok_positional = "no_command",
+		.tok_value = "no_command",
+		.opts = FO_SKIP_VALUE | FO_LAX_BOOL | FO_ONCE | FO_SHOW_LONG,
+		.remedy_on = FR_UNKNOWN | FR_POSITIONAL, .word_max = 60,
+	};
 
-	for (int i = 0; i < argc; i++)
-		if (one_word(sub, argc, argv, &i, a, r) < 0)
-			rc = -1;
-	return rc;
+	snprintf(name, sizeof(name), "egress %s", sub);
+	snprintf(lead, sizeof(lead), "the flags of egress %s are", sub);
+	snprintf(remedy, sizeof(remedy), "nova-sandbox egress %s -h", sub);
+	return flags_parse(&s, argc, argv, a, r) < 0 ? -1 : 0;
 }
 
 /* ---- printing ---------------------------------------------------------- */
@@ -731,7 +632,7 @@ egress_help(const char *sub)
 		const char *e = q ? strchr(q + 1, '`') : NULL;
 		size_t o = 0;
 
-		if (sub && !flag_of(&eflags[i], sub))
+		if (sub && !(eflags[i].verbs & sub_bit(sub)))
 			continue;
 		kind[0] = '\0';
 		if (e)
@@ -748,8 +649,6 @@ egress_help(const char *sub)
 	       "not run (usage, no egress module, no privilege)\n");
 	return fflush(stdout) == 0 ? 0 : -1;
 }
-
-static const char *const subs[] = { "plan", "apply", "check", "drop", NULL };
 
 static int
 run_sub(const struct hostrun *hr, const char *sub, struct eargs *a,
@@ -771,11 +670,9 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 	struct eargs a;
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	char tail[64];
-	int known = 0, rc;
+	int known = sub_bit(sub) != 0, rc;
 
-	for (size_t i = 0; sub && subs[i]; i++)
-		known |= strcmp(sub, subs[i]) == 0;
-	if (args_wants_help(argc - 1, argv + 1))
+	if (flags_wants_help(argc - 1, argv + 1))
 		return egress_help(known ? sub : NULL) == 0 ? 0 : 2;
 	if (!known) {
 		refusals_add(&r, "no_command", "egress wants a sub-verb: plan, "

@@ -9,10 +9,12 @@
  *   MODULES OK platform=<p> config=<path|defaults> moduledir=<d> wall=<n|none>
  *
  * `why` is the last field and keeps its spaces (out_text). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/flags.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
 #include "base/out.h"
@@ -343,32 +345,49 @@ refused(const struct refusals *r, int json)
 	return 2;
 }
 
-static int
-is_help(const char *s)
-{
-	return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0 ||
-	       strcmp(s, "-help") == 0 || strcmp(s, "--h") == 0;
-}
+struct modargs {
+	int json;
+};
 
-/* 0 parsed, 1 help asked, 2 refused (r has why). */
+static const struct flagdef modules_flags[] = {
+	{ "json", FK_SWITCH, 1, 0, NULL, offsetof(struct modargs, json),
+	  "print one JSON object on stdout instead of lines" },
+};
+
+/* modules reads its words so: only "--json" itself (no -json, no =v),
+ * every token bad_flag. */
+static const struct flagspec modules_spec = {
+	.defs = modules_flags,
+	.ndefs = sizeof(modules_flags) / sizeof(modules_flags[0]),
+	.verb = 1,
+	.verbname = "modules",
+	.remedy = "nova-sandbox help modules",
+	.list_lead = "the flags of modules are",
+	.near = FN_NONE,
+	.single = FS_NONE,
+	.foreign = FF_UNKNOWN,
+	.tok_unknown = "bad_flag",
+	.tok_positional = "bad_flag",
+	.tok_value = "bad_flag",
+	.opts = FO_LONE_DASH | FO_NO_EQ,
+	.remedy_on = FR_UNKNOWN | FR_POSITIONAL,
+};
+
+/* 0 parsed, 1 help asked (a help word anywhere), 2 refused (r has why). */
 static int
 parse_args(int argc, char **argv, int *json, struct refusals *r)
 {
-	for (int i = 1; i < argc; i++)
-		if (is_help(argv[i]))
-			return 1;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			*json = 1;
-		else if (argv[i][0] == '-')
-			refusals_add(r, "bad_flag", "unknown flag %s; the flags "
-				     "of modules are --json; run: nova-sandbox "
-				     "help modules", argv[i]);
-		else
-			refusals_add(r, "bad_flag", "unexpected argument %s; "
-				     "run: nova-sandbox help modules", argv[i]);
-	}
-	return r->n ? 2 : 0;
+	struct modargs a = { 0 };
+	int rc;
+
+	if (flags_help(argc - 1, argv + 1, FH_PAST_DD))
+		return 1;
+	rc = flags_parse(&modules_spec, argc - 1, argv + 1, &a, r);
+	*json = a.json;
+	if (rc < 0)
+		refusals_add(r, "sandbox_failed", "out of memory reading the "
+			     "flags");
+	return rc ? 2 : 0;
 }
 
 static int

@@ -188,7 +188,7 @@ verb_policy(const struct hostrun *hr, int argc, char **argv)
 	struct refusals r = {0};
 	int code;
 
-	if (args_wants_help(argc - 1, argv + 1))
+	if (flags_wants_help(argc - 1, argv + 1))
 		return verb_help_for("policy") == 0 ? 0 : 2;
 	memset(&a, 0, sizeof(a));
 	memset(&w, 0, sizeof(w));

@@ -424,7 +424,7 @@ verb_probe(const struct hostrun *hr, int argc, char **argv)
 	struct probe *p;
 	int code;
 
-	if (args_wants_help(argc - 1, argv + 1))
+	if (flags_wants_help(argc - 1, argv + 1))
 		return verb_help_for("probe") == 0 ? 0 : 2;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)

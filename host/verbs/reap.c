@@ -2,6 +2,7 @@
  * clear the places a SIGKILLed run left, generic over place.list(); a
  * live run's place is never touched. */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,34 +249,31 @@ walk(struct reapctx *c)
 	return 0;
 }
 
-/* ---- argv ------------------------------------------------------------------ */
+/* ---- flags ----------------------------------------------------------------- */
 
-static int
-parse(int argc, char **argv, struct reapctx *c, struct refusals *r)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *w = argv[i], *n = w + (w[1] == '-' ? 2 : 1);
-		const char *eq = strchr(w, '=');
-		int v = 1;
+static const struct flagdef reap_flags[] = {
+	{ "dry-run", FK_SWITCH, 1, 0, NULL, offsetof(struct reapctx, dry),
+	  "list what would be cleared, clear nothing" },
+};
 
-		if (w[0] != '-') {
-			refusals_add(r, "no_command", "unexpected argument %s; "
-				     "run: nova-sandbox help reap", w);
-		} else if (strncmp(n, "dry-run", 7) == 0 &&
-			   (n[7] == '\0' || n[7] == '=')) {
-			if (eq != NULL && args_parse_bool(eq + 1, &v) != 0)
-				refusals_add(r, "no_command", "--dry-run wants "
-					     "true or false, got %s", eq + 1);
-			c->dry = v;
-		} else {
-			refusals_add(r, "no_command", "unknown flag %.*s; the "
-				     "flags of reap are --dry-run; did you mean "
-				     "--dry-run?; run: nova-sandbox help reap",
-				     (int)(eq ? eq - w : (long)strlen(w)), w);
-		}
-	}
-	return r->n ? 1 : 0;
-}
+/* reap reads its words so: -x and --x alike ("-" too), an unknown flag
+ * is pointed at --dry-run, every token no_command. */
+static const struct flagspec reap_spec = {
+	.defs = reap_flags,
+	.ndefs = sizeof(reap_flags) / sizeof(reap_flags[0]),
+	.verb = 1,
+	.verbname = "reap",
+	.remedy = "nova-sandbox help reap",
+	.list_lead = "the flags of reap are",
+	.near = FN_FIRST,
+	.single = FS_ALL,
+	.foreign = FF_UNKNOWN,
+	.tok_unknown = "no_command",
+	.tok_positional = "no_command",
+	.tok_value = "no_command",
+	.opts = FO_LONE_DASH,
+	.remedy_on = FR_UNKNOWN | FR_POSITIONAL,
+};
 
 static int
 setup(struct reapctx *c, const struct hostrun *hr)
@@ -332,11 +330,10 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 	struct refusals r = {0};
 	int code;
 
-	if (args_wants_help(argc - 1, argv + 1) ||
-	    (argc > 1 && strcmp(argv[1], "help") == 0))
+	if (flags_help(argc - 1, argv + 1, FH_WORD_FIRST))
 		return reap_usage() == 0 ? 0 : 2;
 	memset(&c, 0, sizeof(c));
-	if (parse(argc, argv, &c, &r) != 0)
+	if (flags_parse(&reap_spec, argc - 1, argv + 1, &c, &r) != 0)
 		return refuse_all(&r, 1);
 	if (setup(&c, hr) != 0)
 		code = refuse_all(&c.r, 0);

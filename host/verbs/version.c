@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wall/args.h"
+#include "base/flags.h"
 #include "conf/config.h"
 #include "base/out.h"
 #include "os/os.h"
@@ -68,7 +68,7 @@ print_version(const struct hostrun *hr)
 int
 verb_version(const struct hostrun *hr, int argc, char **argv)
 {
-	if (argc > 1 && args_wants_help(argc - 1, argv + 1))
+	if (argc > 1 && flags_wants_help(argc - 1, argv + 1))
 		return verb_help_for("version") == 0 ? 0 : 2;
 	if (argc > 1) {
 		out_line(stderr, "SANDBOX REFUSED reason=unknown_flag: version "

@@ -392,7 +392,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	struct refusals r = {0};
 	int code, rc;
 
-	if (args_wants_help(argc, argv))
+	if (flags_wants_help(argc, argv))
 		return verb_help();
 	memset(&a, 0, sizeof(a));
 	memset(&w, 0, sizeof(w));

@@ -1,6 +1,6 @@
-/* args.c -- the one flag table and the parser every flag verb shares
+/* args.c -- the flag table of the bare wrap, policy, probe and check, and
+ * how each of them reads it with the flag engine (base/flags.h)
  * (reference section 2 "Flags", sections 4 and 5 step 1). */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,15 +24,15 @@ const struct flagdef args_flags[] = {
 	  "no IP networking at all (refused where it cannot be kept)" },
 	{ "net-listen", FK_SWITCH, ALL3, 0, NULL, OFF(net_listen),
 	  "the command may listen (never with --net-deny)" },
-	{ "net-allow", FK_LIST, BP, 0, NULL, OFF(net_allow),
+	{ "net-allow", FK_LIST, BP, 0, "the bare form", OFF(net_allow),
 	  "a loopback `host:port` the command may reach (repeatable; "
 	  "grants nothing on linux)" },
-	{ "cwd", FK_VALUE, BP, 0, NULL, OFF(cwd),
+	{ "cwd", FK_VALUE, BP, 0, "the bare form", OFF(cwd),
 	  "the working `dir`, inside a --write (default: the first --write)" },
-	{ "tmp", FK_VALUE, BP, 0, NULL, OFF(tmp),
+	{ "tmp", FK_VALUE, BP, 0, "the bare form", OFF(tmp),
 	  "the temp `dir`, inside a --write (default: "
 	  "<first --write>/.nova-sandbox-tmp, created)" },
-	{ "name", FK_VALUE, BP, 0, NULL, OFF(name),
+	{ "name", FK_VALUE, BP, 0, "the bare form", OFF(name),
 	  "a `container` name (accepted and ignored off windows)" },
 	{ "acl", FK_VALUE, ARGV_BARE, ARGV_POLICY, "the bare form", OFF(acl),
 	  "`tool|caller` whose ACL applies (accepted and ignored here)" },
@@ -51,16 +51,6 @@ const struct flagdef args_flags[] = {
 	  "print one JSON object on stdout instead of lines" },
 };
 const size_t args_nflags = sizeof(args_flags) / sizeof(args_flags[0]);
-
-struct pstate {
-	unsigned verb;
-	int argc;
-	char **argv;
-	int i;
-	struct args *a;
-	struct refusals *r;
-	int nomem;
-};
 
 static const char *
 verb_token(unsigned verb)
@@ -84,333 +74,96 @@ verb_remedy(unsigned verb)
 	}
 }
 
-static void refuse(struct pstate *ps, const char *tok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-refuse(struct pstate *ps, const char *tok, const char *fmt, ...)
+static const char *
+verb_name(unsigned verb)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (refusals_vadd(ps->r, tok, fmt, ap) < 0)
-		ps->nomem = 1;
-	va_end(ap);
+	return verb == ARGV_PROBE ? "probe" : verb == ARGV_POLICY ? "policy" :
+	    verb == ARGV_CHECK ? "check" : "the bare form";
 }
 
-int
-args_is_help(const char *s)
+/* The values the engine cannot judge alone: --max, and the bare form's
+ * --status-fd and --acl. */
+static int
+check_value(const struct flagspec *s, const struct flagdef *f, const char *v,
+	    struct refusals *r)
 {
-	return strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0 ||
-	    strcmp(s, "-help") == 0 || strcmp(s, "--h") == 0;
-}
+	unsigned long long n;
+	const char *tok = s->tok_value;
+	const char *why;
+	int fd;
 
-int
-args_wants_help(int argc, char **argv)
-{
-	for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (args_is_help(argv[i]))
-			return 1;
+	if (strcmp(f->name, "max") == 0 && parse_u64(v, ~0ULL, &n) != 0)
+		return refusals_add(r, tok, "--max wants a non-negative "
+				    "integer, got %s", v) < 0 ? -1 : 1;
+	if (strcmp(f->name, "status-fd") == 0 && s->verb == ARGV_BARE &&
+	    out_status_check(v, &fd, &why) != 0)
+		return refusals_add(r, "bad_status_fd", OUT_STATUS_WANTS "%s%s",
+				    v, why) < 0 ? -1 : 1;
+	if (strcmp(f->name, "acl") == 0 && s->verb == ARGV_BARE &&
+	    strcmp(v, "tool") != 0 && strcmp(v, "caller") != 0)
+		return refusals_add(r, tok, "--acl wants tool or caller, got %s",
+				    v) < 0 ? -1 : 1;
 	return 0;
 }
 
-int
-args_parse_bool(const char *s, int *v)
+/* How `verb` reads its words (flags.h). */
+static void
+wall_spec(unsigned verb, struct flagspec *s)
 {
-	static const char *const yes[] = { "1", "t", "T", "TRUE", "true",
-		"True", NULL };
-	static const char *const no[] = { "0", "f", "F", "FALSE", "false",
-		"False", NULL };
-
-	for (size_t i = 0; yes[i]; i++)
-		if (strcmp(s, yes[i]) == 0)
-			return *v = 1, 0;
-	for (size_t i = 0; no[i]; i++)
-		if (strcmp(s, no[i]) == 0)
-			return *v = 0, 0;
-	return -1;
-}
-
-static size_t
-lev(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64], prev, tmp;
-
-	if (lb >= 63 || la >= 63)
-		return 99;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			tmp = row[j];
-			row[j] = prev + (a[i - 1] != b[j - 1]);
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			if (tmp + 1 < row[j])
-				row[j] = tmp + 1;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
-size_t
-args_distance(const char *a, const char *b)
-{
-	return lev(a, b);
-}
-
-static int
-listed(unsigned verb, const struct flagdef *f)
-{
+	memset(s, 0, sizeof(*s));
+	s->defs = args_flags;
+	s->ndefs = args_nflags;
+	s->verb = verb;
 	/* the bare form lists every flag it knows, its own and the three of
 	 * other verbs it names (secret, max, json) */
-	return verb == ARGV_BARE || (f->verbs & verb) != 0;
+	s->lists = verb == ARGV_BARE ? ~0u : verb;
+	s->verbname = verb_name(verb);
+	s->remedy = verb_remedy(verb);
+	s->list_lead = verb == ARGV_BARE ? "the flags are" : NULL;
+	s->near = FN_EDIT_PREFIX;
+	s->single = FS_SWITCH;
+	s->foreign = verb == ARGV_PROBE ? FF_REFUSE : FF_COLLECT;
+	s->tok_unknown = verb_token(verb);
+	s->tok_positional = verb == ARGV_PROBE ? "check" :
+	    verb == ARGV_CHECK ? "bad_flag" : "no_command";
+	s->tok_value = verb == ARGV_PROBE ? "check" : "no_command";
+	s->opts = FO_DASHDASH | FO_VALUE_NOT_DD | FO_SKIP_VALUE;
+	s->remedy_on = FR_UNKNOWN | FR_POSITIONAL | FR_BOOL | FR_FOREIGN;
+	s->argv_off = OFF(argv);
+	s->saw_off = OFF(saw_dashdash);
+	s->others_off = OFF(others);
+	s->check = check_value;
 }
 
 const char *
 args_nearest(unsigned verb, const char *name)
 {
-	const char *best = NULL;
-	size_t bd = 3, d, n = strlen(name);
+	struct flagspec s;
 
-	for (size_t i = 0; i < args_nflags; i++) {
-		if (!listed(verb, &args_flags[i]))
-			continue;
-		d = lev(name, args_flags[i].name);
-		if (d < bd && d < n) {
-			bd = d;
-			best = args_flags[i].name;
-		}
-	}
-	for (size_t i = 0; best == NULL && n >= 3 && i < args_nflags; i++)
-		if (listed(verb, &args_flags[i]) &&
-		    strncmp(args_flags[i].name, name, n) == 0)
-			best = args_flags[i].name;
-	return best;
-}
-
-static char *
-flag_list(unsigned verb)
-{
-	struct sbuf b = {0};
-
-	for (size_t i = 0; i < args_nflags; i++) {
-		if (!listed(verb, &args_flags[i]))
-			continue;
-		if (b.len && sbuf_add(&b, ", ") < 0)
-			break;
-		sbuf_addf(&b, "--%s", args_flags[i].name);
-	}
-	return sbuf_take(&b);
-}
-
-static const struct flagdef *
-lookup(const char *name, size_t n)
-{
-	for (size_t i = 0; i < args_nflags; i++)
-		if (strlen(args_flags[i].name) == n &&
-		    strncmp(args_flags[i].name, name, n) == 0)
-			return &args_flags[i];
-	return NULL;
-}
-
-static void
-unknown_flag(struct pstate *ps, const char *w, size_t dashes, size_t n,
-	     int has_eq)
-{
-	struct sbuf b = {0};
-	char *shown = strndup(w, dashes + n), *list, *near;
-	const char *nr;
-
-	if (!has_eq && ps->i + 1 < ps->argc && ps->argv[ps->i + 1][0] != '-')
-		ps->i++; /* its value, if it had one: one refusal, not two */
-	if (shown == NULL || (near = strndup(w + dashes, n)) == NULL) {
-		free(shown);
-		ps->nomem = 1;
-		return;
-	}
-	sbuf_addf(&b, "unknown flag %s", shown);
-	if (ps->verb == ARGV_BARE && (list = flag_list(ps->verb)) != NULL) {
-		sbuf_addf(&b, "; the flags are %s", list);
-		free(list);
-	}
-	if ((nr = args_nearest(ps->verb, near)) != NULL)
-		sbuf_addf(&b, "; did you mean --%s?", nr);
-	sbuf_addf(&b, "; run: %s", verb_remedy(ps->verb));
-	refuse(ps, verb_token(ps->verb), "%s", b.s ? b.s : "");
-	sbuf_free(&b);
-	free(shown);
-	free(near);
-}
-
-static const char *
-take_value(struct pstate *ps, const struct flagdef *f, const char *eq)
-{
-	if (eq != NULL)
-		return eq + 1;
-	if (ps->i + 1 < ps->argc && strcmp(ps->argv[ps->i + 1], "--") != 0)
-		return ps->argv[++ps->i];
-	refuse(ps, ps->verb == ARGV_PROBE ? "check" : "no_command",
-	       "--%s wants a value", f->name);
-	return NULL;
-}
-
-static int
-check_value(struct pstate *ps, const struct flagdef *f, const char *v)
-{
-	unsigned long long n;
-	const char *tok = ps->verb == ARGV_PROBE ? "check" : "no_command";
-	const char *why;
-	int fd;
-
-	if (strcmp(f->name, "max") == 0 && parse_u64(v, ~0ULL, &n) != 0) {
-		refuse(ps, tok, "--max wants a non-negative integer, got %s",
-		       v);
-		return -1;
-	}
-	if (strcmp(f->name, "status-fd") == 0 && ps->verb == ARGV_BARE &&
-	    out_status_check(v, &fd, &why) != 0) {
-		refuse(ps, "bad_status_fd", OUT_STATUS_WANTS "%s%s", v, why);
-		return -1;
-	}
-	if (strcmp(f->name, "acl") == 0 && ps->verb == ARGV_BARE &&
-	    strcmp(v, "tool") != 0 && strcmp(v, "caller") != 0) {
-		refuse(ps, tok, "--acl wants tool or caller, got %s", v);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-switch_value(struct pstate *ps, const struct flagdef *f, const char *eq)
-{
-	int v = 1;
-
-	if (eq != NULL && args_parse_bool(eq + 1, &v) != 0) {
-		refuse(ps, ps->verb == ARGV_PROBE ? "check" : "no_command",
-		       "--%s wants true or false, got %s; run: %s",
-		       f->name, eq + 1, verb_remedy(ps->verb));
-		return -1;
-	}
-	return v;
-}
-
-static void
-store(struct pstate *ps, const struct flagdef *f, const char *v, int sw)
-{
-	char *base = (char *)ps->a + f->off;
-
-	if (f->kind == FK_SWITCH)
-		*(int *)(void *)base = sw;
-	else if (f->kind == FK_VALUE)
-		*(const char **)(void *)base = v;
-	else if (strv_push((struct strv *)(void *)base, v) < 0)
-		ps->nomem = 1;
-}
-
-static void
-foreign(struct pstate *ps, const struct flagdef *f)
-{
-	char shown[32];
-
-	snprintf(shown, sizeof(shown), "--%s", f->name);
-	if (ps->verb == ARGV_PROBE) {
-		refuse(ps, "check", "%s is not a flag of probe; it is %s's; "
-		       "run: nova-sandbox help probe",
-		       shown, f->owner ? f->owner : "the bare form");
-		return;
-	}
-	if (!strv_contains(&ps->a->others, shown) &&
-	    strv_push(&ps->a->others, shown) < 0)
-		ps->nomem = 1;
-}
-
-static void
-known_flag(struct pstate *ps, const struct flagdef *f, const char *eq)
-{
-	const char *v = NULL;
-	int sw = 0;
-
-	if (f->kind == FK_SWITCH) {
-		if ((sw = switch_value(ps, f, eq)) < 0)
-			return;
-	} else if ((v = take_value(ps, f, eq)) == NULL ||
-		   check_value(ps, f, v) != 0) {
-		return;
-	}
-	if (f->verbs & ps->verb)
-		store(ps, f, v, sw);
-	else
-		foreign(ps, f);
-}
-
-static void
-flag_word(struct pstate *ps, const char *w)
-{
-	size_t dashes = w[1] == '-' ? 2 : 1, n;
-	const char *name = w + dashes, *eq = strchr(name, '=');
-	const struct flagdef *f;
-
-	n = eq ? (size_t)(eq - name) : strlen(name);
-	f = lookup(name, n);
-	if (f == NULL || (dashes == 1 && f->kind != FK_SWITCH))
-		unknown_flag(ps, w, dashes, n, eq != NULL);
-	else
-		known_flag(ps, f, eq);
-}
-
-static void
-bare_tail(struct pstate *ps)
-{
-	if (!ps->a->saw_dashdash)
-		refuse(ps, "no_command", "no -- before the command: the form "
-		       "is nova-sandbox --write <dir> -- <command> <args...>; "
-		       "run: nova-sandbox help");
-	for (size_t i = 0; i < args_nflags; i++) {
-		char shown[32];
-
-		if (args_flags[i].verbs & ARGV_BARE)
-			continue;
-		snprintf(shown, sizeof(shown), "--%s", args_flags[i].name);
-		if (strv_contains(&ps->a->others, shown))
-			refuse(ps, "no_command", "%s is not a flag of the bare "
-			       "form; it is %s's; run: nova-sandbox help",
-			       shown, args_flags[i].owner);
-	}
+	wall_spec(verb, &s);
+	return flags_nearest(&s, name);
 }
 
 int
 args_parse(unsigned verb, int argc, char **argv, struct args *a,
 	   struct refusals *r)
 {
-	struct pstate ps = { verb, argc, argv, 0, a, r, 0 };
+	struct flagspec s;
 	size_t before = r->n;
-	const char *w;
 
-	for (; ps.i < argc && !ps.nomem; ps.i++) {
-		w = argv[ps.i];
-		if (strcmp(w, "--") == 0) {
-			a->saw_dashdash = 1;
-			for (int j = ps.i + 1; j < argc; j++)
-				if (strv_push(&a->argv, argv[j]) < 0)
-					ps.nomem = 1;
-			break;
-		}
-		if (w[0] == '-' && w[1] != '\0')
-			flag_word(&ps, w);
-		else
-			refuse(&ps, verb == ARGV_PROBE ? "check" :
-			       verb == ARGV_CHECK ? "bad_flag" : "no_command",
-			       "unexpected argument %s; run: %s", w,
-			       verb_remedy(verb));
-	}
-	if (verb == ARGV_BARE && !ps.nomem)
-		bare_tail(&ps);
-	if (ps.nomem)
+	wall_spec(verb, &s);
+	if (flags_parse(&s, argc, argv, a, r) < 0)
 		return -1;
+	if (verb == ARGV_BARE) {
+		if (!a->saw_dashdash &&
+		    refusals_add(r, "no_command", "no -- before the command: "
+				 "the form is nova-sandbox --write <dir> -- "
+				 "<command> <args...>; run: nova-sandbox "
+				 "help") < 0)
+			return -1;
+		if (flags_refuse_others(&s, &a->others, "no_command", r) < 0)
+			return -1;
+	}
 	return r->n > before;
 }
 

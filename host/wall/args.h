@@ -1,14 +1,14 @@
-/* args.h -- the table-driven argv parser shared by the bare wrap, policy,
- * probe and check, the refusal printer, and the entry points of the CLI
- * verbs (host/verb_*.c).  One table (args.c) names every flag, its kind,
- * the verbs that accept it, its owner for "is not a flag of" texts and
- * its help line. */
+/* args.h -- the flags of the bare wrap, policy, probe and check: one
+ * table (args.c) for the flag engine (base/flags.h) naming every flag, its
+ * kind, the verbs that accept it, its owner for "is not a flag of" texts
+ * and its help line; and the refusal printer the verbs share. */
 #ifndef NS_HOST_ARGS_H
 #define NS_HOST_ARGS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/flags.h"
 #include "base/util.h"
 #include "base/hostrun.h"
 
@@ -17,18 +17,6 @@
 #define ARGV_POLICY 0x2u
 #define ARGV_PROBE 0x4u
 #define ARGV_CHECK 0x8u
-
-enum flag_kind { FK_SWITCH, FK_VALUE, FK_LIST };
-
-struct flagdef {
-	const char *name;  /* without dashes: "read-noexec" */
-	enum flag_kind kind;
-	unsigned verbs;    /* ARGV_* that accept it */
-	unsigned ignored;  /* ARGV_* that accept it with a NOTE, unused */
-	const char *owner; /* who owns it, for "is not a flag of <verb>" */
-	size_t off;        /* where it lands in struct args */
-	const char *help;  /* one line; the back-quoted word is the kind */
-};
 
 extern const struct flagdef args_flags[];
 extern const size_t args_nflags;
@@ -53,16 +41,8 @@ int args_parse(unsigned verb, int argc, char **argv, struct args *a,
 	       struct refusals *r);
 void args_free(struct args *a);
 
-/* Is `s` one of -h --help -help --h? */
-int args_is_help(const char *s);
-/* Does argv (before any "--") ask for help? */
-int args_wants_help(int argc, char **argv);
 /* The flag of `verb` nearest to `name` (no dashes), or NULL. */
 const char *args_nearest(unsigned verb, const char *name);
-/* The edit distance of a and b (99 when either is 63 bytes or more). */
-size_t args_distance(const char *a, const char *b);
-/* Go strconv.ParseBool: 0/1 into *v, or -1. */
-int args_parse_bool(const char *s, int *v);
 
 /* Print every refusal as "<PREFIX> REFUSED reason=<tok>: <text>" to f,
  * appending "; run: <remedy>" to a text with no remedy of its own.  With

@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (size_t k = 0; k < sizeof(verbs) / sizeof(verbs[0]); k++)
 		one_verb(k, argc, argv);
-	(void)args_wants_help(argc, argv);
+	(void)flags_wants_help(argc, argv);
 	for (int i = 0; i < argc; i++)
 		(void)args_nearest(ARGV_BARE, argv[i]);
 	fz_argv_free(argv);

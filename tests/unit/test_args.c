@@ -233,13 +233,13 @@ test_help_words(void)
 	char *a1[] = { "--write", "/w", "-h", NULL };
 	char *a2[] = { "--write", "/w", "--", "x", "--help", NULL };
 
-	CU_ASSERT_TRUE(args_is_help("-h"));
-	CU_ASSERT_TRUE(args_is_help("--help"));
-	CU_ASSERT_TRUE(args_is_help("-help"));
-	CU_ASSERT_TRUE(args_is_help("--h"));
-	CU_ASSERT_FALSE(args_is_help("help"));
-	CU_ASSERT_TRUE(args_wants_help(3, a1));
-	CU_ASSERT_FALSE(args_wants_help(5, a2)); /* after --: the command's */
+	CU_ASSERT_TRUE(flags_is_help("-h"));
+	CU_ASSERT_TRUE(flags_is_help("--help"));
+	CU_ASSERT_TRUE(flags_is_help("-help"));
+	CU_ASSERT_TRUE(flags_is_help("--h"));
+	CU_ASSERT_FALSE(flags_is_help("help"));
+	CU_ASSERT_TRUE(flags_wants_help(3, a1));
+	CU_ASSERT_FALSE(flags_wants_help(5, a2)); /* after --: the command's */
 }
 
 static void
