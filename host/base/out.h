@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "base/exit.h"
 #include "base/util.h"
 
 /* Field rendering: control characters, every whitespace character and '='

@@ -242,14 +242,14 @@ run_decide(struct sv *s, uint64_t now, int caught)
 	if (caught && !s->signalled) {
 		s->signalled = 1;
 		if (s->code < 0)
-			s->code = 128 + caught;
+			s->code = NS_EXIT_SIGNAL + caught;
 		if (s->grace_at == 0)
 			s->grace_at = now + RUN_GRACE_MS;
 	}
 	if (s->timeout_at && now >= s->timeout_at && !s->timed_out) {
 		s->timed_out = 1;
 		if (s->code < 0)
-			s->code = 124;
+			s->code = NS_EXIT_TIMEOUT;
 		if (s->grace_at == 0 || s->grace_at > now + RUN_GRACE_MS)
 			s->grace_at = now + RUN_GRACE_MS;
 		act |= RUN_SV_TIMEOUT;
@@ -315,7 +315,7 @@ run_supervise(struct sv *s, const struct run_args *a)
 	}
 	if (s->code >= 0)
 		return s->code;
-	return kcode >= 0 ? kcode : 125;
+	return kcode >= 0 ? kcode : NS_EXIT_REFUSED;
 }
 
 /* The usual end of a run: its namespace is already going (the place's

@@ -138,14 +138,14 @@ refuse_check(const char *why, int json)
 		struct refusals r = {0};
 
 		refusals_add(&r, "bad_flag", "%s", why);
-		out_json_refused("check", 2, &r);
+		out_json_refused("check", NS_EXIT_USAGE, &r);
 		refusals_free(&r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	t = out_text(why);
 	out_line(stderr, "CHECK REFUSED reason=bad_flag: %s", t ? t : "");
 	free(t);
-	return 2;
+	return NS_EXIT_USAGE;
 }
 
 int
@@ -156,7 +156,7 @@ verb_check(const struct hostrun *hr, int argc, char **argv)
 	int json = 0, rc;
 
 	if (args_wants_help(argc - 1, argv + 1))
-		return verb_help_for("check") == 0 ? 0 : 2;
+		return verb_help_for("check") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	if (parse_check(argc, argv, &json, &why) != 0) {
 		rc = refuse_check(why.s ? why.s : "", json);
 		sbuf_free(&why);
@@ -169,5 +169,5 @@ verb_check(const struct hostrun *hr, int argc, char **argv)
 	else
 		line_out(&c);
 	free(c.note);
-	return 0;
+	return NS_EXIT_OK;
 }

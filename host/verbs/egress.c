@@ -227,7 +227,7 @@ cannot_run(const struct refusals *r, const char *remedy)
 {
 	print_refusals(r, NULL);
 	out_line(stderr, "%s", remedy);
-	return 2;
+	return NS_EXIT_USAGE;
 }
 
 /* Said-NO problems: each line with the help remedy, no remedy line. */
@@ -235,7 +235,7 @@ static int
 said_no(const struct refusals *r)
 {
 	print_refusals(r, "; run: nova-sandbox egress -h");
-	return 1;
+	return NS_EXIT_EGRESS_NO;
 }
 
 /* ---- files ------------------------------------------------------------- */
@@ -492,7 +492,7 @@ static int
 mod_exit(int st, const struct refusals *r, const char *remedy)
 {
 	if (r->n == 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	if (st == NS_E_REFUSED)
 		return said_no(r);
 	return cannot_run(r, remedy);
@@ -769,14 +769,14 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 	for (size_t i = 0; sub && subs[i]; i++)
 		known |= strcmp(sub, subs[i]) == 0;
 	if (args_wants_help(argc - 1, argv + 1))
-		return egress_help(known ? sub : NULL) == 0 ? 0 : 2;
+		return egress_help(known ? sub : NULL) == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	if (!known) {
 		refusals_add(&r, "no_command", "egress wants a sub-verb: plan, "
 			     "apply, check or drop%s%.40s; run: nova-sandbox "
 			     "help egress", sub ? "; got " : "", sub ? sub : "");
 		print_refusals(&r, NULL);
 		refusals_free(&r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	memset(&a, 0, sizeof(a));
 	if (parse_flags(sub, argc - 2, argv + 2, &a, &r) < 0) {
@@ -784,10 +784,10 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 			 "memory reading the flags");
 		strv_free(&a.cidrs);
 		refusals_free(&r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	snprintf(tail, sizeof(tail), "; run: nova-sandbox egress %s -h", sub);
-	rc = r.n ? print_refusals(&r, tail), 2 :
+	rc = r.n ? print_refusals(&r, tail), NS_EXIT_USAGE :
 	    run_sub(hr, sub, &a, &r);
 	strv_free(&a.cidrs);
 	refusals_free(&r);

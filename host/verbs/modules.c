@@ -328,8 +328,8 @@ static int
 refused(const struct refusals *r, int json)
 {
 	if (json) {
-		out_json_refused("modules", 2, r);
-		return 2;
+		out_json_refused("modules", NS_EXIT_USAGE, r);
+		return NS_EXIT_USAGE;
 	}
 	for (size_t i = 0; i < r->n; i++) {
 		char *t = out_text(r->v[i].text);
@@ -338,7 +338,7 @@ refused(const struct refusals *r, int json)
 			 r->v[i].reason, t ? t : "out of memory");
 		free(t);
 	}
-	return 2;
+	return NS_EXIT_USAGE;
 }
 
 static int
@@ -386,9 +386,9 @@ run_modules(const struct config *cfg, int json)
 		strv_free(&notes);
 		out_line(stderr, "MODULES REFUSED reason=sandbox_failed: out "
 			 "of memory");
-		return 2;
+		return NS_EXIT_USAGE;
 	}
-	code = ml.wall ? 0 : 1;
+	code = ml.wall ? NS_EXIT_OK : NS_EXIT_NO_WALL;
 	if (json)
 		print_json(cfg, &ml, code);
 	else

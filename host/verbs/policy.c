@@ -34,8 +34,8 @@ find_sh(void)
 static int
 json_refused(const struct refusals *r)
 {
-	out_json_refused("policy", 2, r);
-	return 2;
+	out_json_refused("policy", NS_EXIT_USAGE, r);
+	return NS_EXIT_USAGE;
 }
 
 static int
@@ -44,7 +44,7 @@ refused(const struct refusals *r, int json)
 	if (json)
 		return json_refused(r);
 	args_print_refusals(stderr, "POLICY", r, POLICY_REMEDY, 0);
-	return 2;
+	return NS_EXIT_USAGE;
 }
 
 static const char *
@@ -189,7 +189,7 @@ verb_policy(const struct hostrun *hr, int argc, char **argv)
 	int code;
 
 	if (args_wants_help(argc - 1, argv + 1))
-		return verb_help_for("policy") == 0 ? 0 : 2;
+		return verb_help_for("policy") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	memset(&a, 0, sizeof(a));
 	memset(&w, 0, sizeof(w));
 	if (args_parse(ARGV_POLICY, argc - 1, argv + 1, &a, &r) != 0 ||

@@ -343,14 +343,14 @@ static int
 run_steps(struct probe *p)
 {
 	if (control(p) != 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	if (walled(p, "write_outside", 0, p->outside) < 0 ||
 	    (p->secret && walled(p, "read_secret", 0, p->secret) < 0) ||
 	    walled(p, "write_inside", 1, p->inside) < 0 ||
 	    walled(p, "read_root", 1, p->pol.command) < 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	unlink(p->outside); /* a wall that leaked left it behind */
-	return p->passed == p->steps ? 0 : 1;
+	return p->passed == p->steps ? NS_EXIT_OK : NS_EXIT_PROBE_WRONG;
 }
 
 static int
@@ -379,7 +379,7 @@ prepare_and_run(struct probe *p)
 			refusals_add(&p->w.r, "no_sandbox", "the wall could "
 				     "not be prepared");
 		say_refusals(p, &p->w.r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	policy_close_fds(&p->pol); /* the ruleset is built */
 	wall_print_notes(&p->w, "PROBE");
@@ -397,20 +397,20 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 	if (args_parse(ARGV_PROBE, argc - 1, argv + 1, &p->a, &p->r) != 0) {
 		p->json = p->a.json;
 		say_refusals(p, &p->r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	p->json = p->a.json;
 	if (p->a.saw_dashdash) {
 		refuse1(p, "check", "probe runs no command: -- is not part of "
 			"probe; run: nova-sandbox help probe");
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	if (wall_open(&p->w, hr, "PROBE") != 0) {
 		say_refusals(p, &p->w.r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	if (gather(p, hr, argv + 1) != 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	return prepare_and_run(p);
 }
 
@@ -421,13 +421,14 @@ verb_probe(const struct hostrun *hr, int argc, char **argv)
 	int code;
 
 	if (args_wants_help(argc - 1, argv + 1))
-		return verb_help_for("probe") == 0 ? 0 : 2;
+		return verb_help_for("probe") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
-		return 2;
+		return NS_EXIT_USAGE;
 	code = probe_main(p, hr, argc, argv);
 	if (p->json)
-		json_end(p, code == 0 ? "ok" : code == 1 ? "failed" :
+		json_end(p, code == NS_EXIT_OK ? "ok" :
+			 code == NS_EXIT_PROBE_WRONG ? "failed" :
 			 "refused", code);
 	policy_free(&p->pol);
 	policy_input_free(&p->in);

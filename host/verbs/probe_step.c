@@ -152,7 +152,7 @@ not_a_child(const char *why)
 		 "(%s); nothing was opened; run: nova-sandbox probe --write "
 		 "<dir>", t ? t : "");
 	free(t);
-	return 2;
+	return NS_EXIT_USAGE;
 }
 
 static int
@@ -210,7 +210,7 @@ verb_probe_step(const struct hostrun *hr, int argc, char **argv)
 			 "write_inside, read_root; run: nova-sandbox help probe",
 			 t ? t : "");
 		free(t);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	return do_step(argv[2], argv[3]);
 }

@@ -303,7 +303,7 @@ refuse_all(struct refusals *r, int remedy_line)
 	if (remedy_line)
 		out_line(stderr, "%s", REAP_REMEDY);
 	refusals_free(r);
-	return 125;
+	return NS_EXIT_REFUSED;
 }
 
 static int
@@ -320,9 +320,9 @@ reap_run(struct reapctx *c)
 	}
 	run_step("list", t);
 	if (walk(c) != 0)
-		return 125;
+		return NS_EXIT_REFUSED;
 	out_line(stderr, "SANDBOX REAP OK volumes=%zu", c->volumes);
-	return c->remained ? 3 : 0;
+	return c->remained ? NS_EXIT_LEAK : NS_EXIT_OK;
 }
 
 int
@@ -334,7 +334,7 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 
 	if (args_wants_help(argc - 1, argv + 1) ||
 	    (argc > 1 && strcmp(argv[1], "help") == 0))
-		return reap_usage() == 0 ? 0 : 2;
+		return reap_usage() == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	memset(&c, 0, sizeof(c));
 	if (parse(argc, argv, &c, &r) != 0)
 		return refuse_all(&r, 1);

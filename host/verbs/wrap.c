@@ -141,7 +141,7 @@ wait_child(pid_t child, const struct caps_limits *l)
 	tick_next(&next);
 	while (code < 0) {
 		if (reap_ready(child, &code) != 0)
-			return 125;
+			return NS_EXIT_REFUSED;
 		if (code >= 0 || !wait_tick(&next))
 			continue;
 		if (over_cap(l, &capped))
@@ -262,7 +262,7 @@ refused(struct wallctx *w, const char *tok, const char *text)
 	if (w->r.n == 0)
 		refusals_add(&w->r, tok, "%s", text);
 	args_print_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
-	return 125;
+	return NS_EXIT_REFUSED;
 }
 
 /* Subreaper, signal forwarding, SIGCHLD blocked (waited for, not caught;
@@ -344,7 +344,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	else {
 		notes(w, a, pol);
 		if (ok_line(w, pol) != 0)
-			code = 125;
+			code = NS_EXIT_REFUSED;
 		else
 			code = run_walled(w, pol, &view, state, &watch);
 	}
@@ -374,7 +374,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		if (rc < 0)
 			refusals_add(&r, "sandbox_failed", "out of memory");
 		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
-		code = refusals_all(&r, "not_found") ? 127 : 125;
+		code = refusals_all(&r, "not_found") ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED;
 	} else {
 		code = prepared(w, a, &pol);
 	}
@@ -404,7 +404,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		refusals_free(&r);
 		args_free(&a);
-		return 125;
+		return NS_EXIT_REFUSED;
 	}
 	if (wall_open(&w, hr, "SANDBOX") != 0)
 		code = refused(&w, "no_sandbox", "no wall module could be "

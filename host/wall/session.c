@@ -78,8 +78,8 @@ wait_exit_code(int st)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 125;
+		return NS_EXIT_SIGNAL + WTERMSIG(st);
+	return NS_EXIT_REFUSED;
 }
 
 int
