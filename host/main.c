@@ -64,7 +64,7 @@ not_built(const char *verb, int code)
 	snprintf(text, sizeof(text), "%s is not built in this version: it "
 		 "is not yet implemented on this platform; run: nova-sandbox "
 		 "help", verb);
-	return refuse_line("no_sandbox", text, code);
+	return refuse_line(REASON_NO_SANDBOX, text, code);
 }
 
 static int
@@ -77,7 +77,7 @@ unknown_verb(const char *w)
 	out_json_str(&b, w);
 	sbuf_add(&b, "; available: check, egress, modules, policy, probe, "
 		 "reap, run, version; run: nova-sandbox help");
-	rc = refuse_line("unknown_verb", b.s ? b.s : "", NS_EXIT_USAGE);
+	rc = refuse_line(REASON_UNKNOWN_VERB, b.s ? b.s : "", NS_EXIT_USAGE);
 	sbuf_free(&b);
 	return rc;
 }
@@ -152,11 +152,11 @@ main(int argc, char **argv)
 	find_self(&hr);
 	hr.config_path = config_from_env();
 	if (argc < 2)
-		return refuse_line("no_command", "no arguments: name a verb, "
+		return refuse_line(REASON_NO_COMMAND, "no arguments: name a verb, "
 				   "or --write <dir> -- <command>; run: "
 				   "nova-sandbox help", NS_EXIT_USAGE);
 	if (hr.exe == NULL)
-		return refuse_line("sandbox_failed", "cannot read "
+		return refuse_line(REASON_SANDBOX_FAILED, "cannot read "
 				   "/proc/self/exe to find the module "
 				   "directory; run: nova-sandbox help", NS_EXIT_REFUSED);
 	return dispatch(&hr, argc - 1, argv + 1);

@@ -283,7 +283,7 @@ out_status_take(const char *s, struct refusals *r)
 	if (s == NULL || out_status_check(s, &fd, &why) != 0 ||
 	    out_status_set(fd) == 0)
 		return 0;
-	refusals_add(r, "bad_status_fd", "--status-fd %d cannot be made "
+	refusals_add(r, REASON_BAD_STATUS_FD, "--status-fd %d cannot be made "
 		     "close-on-exec (%s); --status-fd wants an open, writable "
 		     "descriptor of 3 or above", fd, strerror(errno));
 	return 1;

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "banned.h" /* infra/: the functions this project never calls */
+#include "base/reasons.h" /* the reason tokens of struct refusal */
 
 
 /* A NULL-terminated vector of owned strings; v[n] == NULL always. */

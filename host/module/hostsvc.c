@@ -34,10 +34,10 @@ token(const char *reason)
 	size_t n;
 
 	if (reason == NULL)
-		return "sandbox_failed";
+		return REASON_SANDBOX_FAILED;
 	n = strspn(reason, "abcdefghijklmnopqrstuvwxyz_");
 	if (n == 0 || n > 32 || reason[n] != '\0')
-		return "sandbox_failed";
+		return REASON_SANDBOX_FAILED;
 	return reason;
 }
 

@@ -231,7 +231,7 @@ take_value(struct rstate *s, const struct rflag *f, const char *eq)
 
 	if (v == NULL) {
 		if (s->i + 1 >= s->argc) {
-			rrefuse(s, "no_command", "--%s wants a value", f->name);
+			rrefuse(s, REASON_NO_COMMAND, "--%s wants a value", f->name);
 			return;
 		}
 		v = s->argv[++s->i];
@@ -250,7 +250,7 @@ take_switch(struct rstate *s, const struct rflag *f, const char *eq)
 	int v = 1;
 
 	if (eq != NULL && args_parse_bool(eq, &v) != 0) {
-		rrefuse(s, "no_command", "--%s wants true or false, got %s",
+		rrefuse(s, REASON_NO_COMMAND, "--%s wants true or false, got %s",
 			f->name, eq);
 		return;
 	}
@@ -264,7 +264,7 @@ one_word(struct rstate *s)
 	const struct rflag *f;
 
 	if (w[0] != '-' || w[1] == '\0') {
-		rrefuse(s, "no_command", "unexpected argument %s", w);
+		rrefuse(s, REASON_NO_COMMAND, "unexpected argument %s", w);
 		return;
 	}
 	n += n[1] == '-' ? 2 : 1;
@@ -273,7 +273,7 @@ one_word(struct rstate *s)
 	if (f == NULL) {
 		char *fl = strndup(w, eq ? (size_t)(eq - w) : strlen(w));
 
-		rrefuse(s, "no_command", "unknown flag %s; run: nova-sandbox "
+		rrefuse(s, REASON_NO_COMMAND, "unknown flag %s; run: nova-sandbox "
 			"help run", fl ? fl : w);
 		free(fl);
 		return;
@@ -315,19 +315,19 @@ check_windows(struct rstate *s, struct run_args *a)
 	unsigned long long cpu;
 
 	if (a->scratch != NULL)
-		rrefuse(s, "bad_scratch", "--scratch %s is for windows; the "
+		rrefuse(s, REASON_BAD_SCRATCH, "--scratch %s is for windows; the "
 			"place is made here", a->scratch);
 	if (a->memory != NULL && run_parse_size(a->memory, &u) != 0)
-		rrefuse(s, "bad_memory", "--memory wants a positive size like "
+		rrefuse(s, REASON_BAD_MEMORY, "--memory wants a positive size like "
 			"4g, got %s", a->memory);
 	if (a->cpu != NULL && (parse_u64(a->cpu, 100, &cpu) != 0 || cpu < 1))
-		rrefuse(s, "bad_cpu", "--cpu wants a percentage 1..100, got "
+		rrefuse(s, REASON_BAD_CPU, "--cpu wants a percentage 1..100, got "
 			"%s", a->cpu);
 	if (a->place != NULL && strcmp(a->place, "wsb") == 0)
-		rrefuse(s, "no_wsb", "--place wsb needs Windows Sandbox; it "
+		rrefuse(s, REASON_NO_WSB, "--place wsb needs Windows Sandbox; it "
 			"is windows-only%s", "");
 	else if (a->place != NULL && strcmp(a->place, "job") != 0)
-		rrefuse(s, "bad_place", "--place wants job or wsb, got %s",
+		rrefuse(s, REASON_BAD_PLACE, "--place wants job or wsb, got %s",
 			a->place);
 }
 
@@ -350,7 +350,7 @@ check_count(struct rstate *s, const char *v, const char *flag,
 	unsigned long long n = def;
 
 	if (v != NULL && (parse_u64(v, top, &n) != 0 || n == 0))
-		rrefuse(s, "bad_out_max", "%s wants a whole number 1..%llu like "
+		rrefuse(s, REASON_BAD_OUT_MAX, "%s wants a whole number 1..%llu like "
 			"%llu, got %s", flag, top, def, v);
 	*out = n;
 }
@@ -360,19 +360,19 @@ check_out(struct rstate *s, struct run_args *a)
 {
 	if (a->out == NULL && (a->artifacts.n || a->out_max_s ||
 			       a->out_files_s || a->out_depth_s))
-		rrefuse(s, "no_out", "--artifact, --out-max-bytes, "
+		rrefuse(s, REASON_NO_OUT, "--artifact, --out-max-bytes, "
 			"--out-max-files and --out-max-depth need --out "
 			"<dir>%s", "");
 	if (a->out != NULL && a->out[0] != '/')
-		rrefuse(s, "no_out", "--out wants an absolute directory, got "
+		rrefuse(s, REASON_NO_OUT, "--out wants an absolute directory, got "
 			"%s", a->out);
 	for (size_t i = 0; i < a->artifacts.n; i++)
 		if (run_valid_artifact(a->artifacts.v[i]) != 0)
-			rrefuse(s, "bad_artifact", "--artifact wants a relative "
+			rrefuse(s, REASON_BAD_ARTIFACT, "--artifact wants a relative "
 				"path inside the place with no . or .. "
 				"element, got \"%s\"", a->artifacts.v[i]);
 	a->out_max = RUN_OUT_MAX_DEFAULT;
-	check_size(s, a->out_max_s, "bad_out_max", "--out-max-bytes",
+	check_size(s, a->out_max_s, REASON_BAD_OUT_MAX, "--out-max-bytes",
 		   &a->out_max);
 	check_count(s, a->out_files_s, "--out-max-files",
 		    RUN_OUT_FILES_DEFAULT, RUN_OUT_FILES_TOP, &a->out_max_files);
@@ -387,36 +387,36 @@ validate(struct rstate *s, struct run_args *a)
 	const char *why;
 
 	if (a->name == NULL || run_valid_name(a->name) != 0)
-		rrefuse(s, "no_name", "--name wants 1-32 characters, a letter "
+		rrefuse(s, REASON_NO_NAME, "--name wants 1-32 characters, a letter "
 			"or digit first, then letters, digits, - _ or . "
 			"(got \"%s\")", a->name ? a->name : "");
 	if (a->size_s == NULL || run_parse_size(a->size_s, &a->size) != 0)
-		rrefuse(s, "bad_size", "--size wants a positive size like 8g "
+		rrefuse(s, REASON_BAD_SIZE, "--size wants a positive size like 8g "
 			"(digits, one optional fraction, k/m/g/t, optional b), "
 			"got \"%s\"", a->size_s ? a->size_s : "");
 	check_windows(s, a);
 	if (a->max_procs_s != NULL &&
 	    (parse_u64(a->max_procs_s, 1ULL << 31, &mp) != 0 || mp == 0))
-		rrefuse(s, "bad_max_procs", "--max-procs wants a positive "
+		rrefuse(s, REASON_BAD_MAX_PROCS, "--max-procs wants a positive "
 			"integer, got %s", a->max_procs_s);
 	a->max_procs = mp;
 	a->max_mem = 8ULL << 30;
-	check_size(s, a->max_mem_s, "bad_max_mem", "--max-mem", &a->max_mem);
+	check_size(s, a->max_mem_s, REASON_BAD_MAX_MEM, "--max-mem", &a->max_mem);
 	if (a->timeout_s != NULL &&
 	    run_parse_duration(a->timeout_s, &a->timeout_ms) != 0)
-		rrefuse(s, "bad_timeout", "--timeout wants a duration above "
+		rrefuse(s, REASON_BAD_TIMEOUT, "--timeout wants a duration above "
 			"zero like 30m or 1h30m, got %s", a->timeout_s);
 	if (a->container != NULL && !container_ok(a->container))
-		rrefuse(s, "no_container", "--container wants disk<digits>, "
+		rrefuse(s, REASON_NO_CONTAINER, "--container wants disk<digits>, "
 			"got %s", a->container);
 	check_out(s, a);
 	a->status_fd = -1;
 	if (a->status_fd_s != NULL &&
 	    out_status_check(a->status_fd_s, &a->status_fd, &why) != 0)
-		rrefuse(s, "bad_status_fd", OUT_STATUS_WANTS "%s%s",
+		rrefuse(s, REASON_BAD_STATUS_FD, OUT_STATUS_WANTS "%s%s",
 			a->status_fd_s, why);
 	if (!a->saw_dashdash || a->argv.n == 0)
-		rrefuse(s, "no_command", "name the command after --%s", "");
+		rrefuse(s, REASON_NO_COMMAND, "name the command after --%s", "");
 }
 
 int

@@ -120,7 +120,7 @@ go_reads(struct runctx *c, struct refusals *r)
 	char *line, *save = NULL;
 
 	if (go_env(&out) != 0) {
-		refusals_add(r, "bad_read", "--go could not run `go env GOROOT "
+		refusals_add(r, REASON_BAD_READ, "--go could not run `go env GOROOT "
 			     "GOMODCACHE` (go on PATH); install Go, or drop "
 			     "--go and name the roots with --read");
 		sbuf_free(&out);
@@ -131,7 +131,7 @@ go_reads(struct runctx *c, struct refusals *r)
 		char *res = NULL;
 		struct refusals ignore = {0};
 
-		if (policy_resolve_dir("--go", "bad_read", line, &res,
+		if (policy_resolve_dir("--go", REASON_BAD_READ, line, &res,
 				       &ignore) == 0 && res != NULL) {
 			strv_push(&c->reads, res);
 			strv_push(&added, res);
@@ -180,7 +180,7 @@ preflight(struct runctx *c, struct refusals *r)
 		struct strv notes = {0};
 		char *res = NULL;
 
-		if (policy_resolve_dir_noted("--read", "bad_read",
+		if (policy_resolve_dir_noted("--read", REASON_BAD_READ,
 					     c->a->reads.v[i], &res, &notes,
 					     r) == 0 && res != NULL) {
 			strv_push(&c->reads, res);
@@ -194,7 +194,7 @@ preflight(struct runctx *c, struct refusals *r)
 		go_reads(c, r);
 	flag_notes(c->a);
 	if (caller_homes(&c->homes) < 0)
-		refusals_add(r, "sandbox_failed", "out of memory");
+		refusals_add(r, REASON_SANDBOX_FAILED, "out of memory");
 	return r->n ? 1 : 0;
 }
 
@@ -210,14 +210,14 @@ hidden_check(struct runctx *c, struct refusals *r)
 		return;
 	for (size_t i = 0; i < c->reads.n; i++)
 		if (policy_inside(c->reads.v[i], hid))
-			refusals_add(r, "bad_read", "--read %s is under %s, "
+			refusals_add(r, REASON_BAD_READ, "--read %s is under %s, "
 				     "which the place (%s) is mounted over: it "
 				     "would not be there inside; name a "
 				     "directory outside %s", c->reads.v[i], hid,
 				     c->pm.ops.name, hid);
 	if (strchr(cmd, '/') != NULL && realpath(cmd, real) != NULL &&
 	    policy_inside(real, hid))
-		refusals_add(r, "bad_read", "the command %s is under %s, "
+		refusals_add(r, REASON_BAD_READ, "the command %s is under %s, "
 			     "which the place (%s) is mounted over: it would "
 			     "not be there inside; install it outside %s", real,
 			     hid, c->pm.ops.name, hid);
@@ -272,7 +272,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	relay_install();
 	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0) {
-		refusals_add(&c->w.r, "sandbox_failed", "the command could "
+		refusals_add(&c->w.r, REASON_SANDBOX_FAILED, "the command could "
 			     "not be started inside the wall");
 		run_refuse(&c->w.r, NS_EXIT_REFUSED);
 		_exit(NS_EXIT_REFUSED);
@@ -408,7 +408,7 @@ static void __attribute__((noreturn))
 keeper_fail(int sock, struct refusals *r, int code)
 {
 	if (r->n == 0)
-		refusals_add(r, "sandbox_failed", "the place could not be "
+		refusals_add(r, REASON_SANDBOX_FAILED, "the place could not be "
 			     "entered");
 	run_refuse(r, NS_EXIT_REFUSED);
 	kmsg_send(sock, 'F', code, -1);
@@ -428,7 +428,7 @@ keeper_enter(struct runctx *c, int sock, pid_t sup)
 		c->place.root_fd = open(c->place.root, O_PATH | O_DIRECTORY |
 					O_NOFOLLOW | O_CLOEXEC);
 	if (c->place.root_fd < 0) {
-		refusals_add(&c->pr, "volume_failed", "cannot open the place "
+		refusals_add(&c->pr, REASON_VOLUME_FAILED, "cannot open the place "
 			     "%s: %s", c->place.root, strerror(errno));
 		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
 	}
@@ -452,8 +452,8 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	rc = keeper_policy(c, &pol, &r);
 	if (rc != 0) {
 		if (rc < 0)
-			refusals_add(&r, "sandbox_failed", "out of memory");
-		keeper_fail(sock, &r, refusals_all(&r, "not_found") ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED);
+			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
+		keeper_fail(sock, &r, refusals_all(&r, REASON_NOT_FOUND) ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED);
 	}
 	policy_view(&pol, &view);
 	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
@@ -556,7 +556,7 @@ handoff(struct runctx *c, int code)
 		struct refusals r = {0};
 
 		run_step("out", t);
-		refusals_add(&r, "out_failed", "%s; run: nova-sandbox help run",
+		refusals_add(&r, REASON_OUT_FAILED, "%s; run: nova-sandbox help run",
 			     why ? why : "the handoff failed");
 		run_refuse(&r, NS_EXIT_REFUSED);
 		free(why);
@@ -713,7 +713,7 @@ look_and_create(struct runctx *c)
 		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	run_step("look", t);
 	if (exists) {
-		refusals_add(&c->pr, "volume_exists", "a place named %s "
+		refusals_add(&c->pr, REASON_VOLUME_EXISTS, "a place named %s "
 			     "already exists; nothing was made; pick another "
 			     "--name", c->a->name);
 		return run_refuse(&c->pr, NS_EXIT_REFUSED);

@@ -137,7 +137,7 @@ refuse_check(const char *why, int json)
 	if (json) {
 		struct refusals r = {0};
 
-		refusals_add(&r, "bad_flag", "%s", why);
+		refusals_add(&r, REASON_BAD_FLAG, "%s", why);
 		out_json_refused("check", NS_EXIT_USAGE, &r);
 		refusals_free(&r);
 		return NS_EXIT_USAGE;

@@ -133,7 +133,7 @@ not_ours(const char *sub, const char *name, size_t n, int known,
 		rc = sbuf_addf(&b, "unknown flag --%s", w) |
 		     flags_tail(&b, sub, w);
 	if (rc == 0)
-		rc = refusals_add(r, "bad_flag", "%s", b.s);
+		rc = refusals_add(r, REASON_BAD_FLAG, "%s", b.s);
 	sbuf_free(&b);
 	free(w);
 	return rc;
@@ -155,7 +155,7 @@ set_flag(const struct eflag *f, struct eargs *a, const char *v,
 		return 0;
 	}
 	if (*(const char **)(base + f->off) != NULL)
-		return refusals_add(r, "no_command", "--%s is given twice; "
+		return refusals_add(r, REASON_NO_COMMAND, "--%s is given twice; "
 				    "name it once", f->name);
 	*(const char **)(base + f->off) = v;
 	return 0;
@@ -170,7 +170,7 @@ one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
 	const struct eflag *f;
 
 	if (w[0] != '-' || w[1] == '\0')
-		return refusals_add(r, "no_command", "unexpected argument "
+		return refusals_add(r, REASON_NO_COMMAND, "unexpected argument "
 				    "%.60s; run: nova-sandbox egress %s -h",
 				    w, sub);
 	n = w + (w[1] == '-' ? 2 : 1);
@@ -187,7 +187,7 @@ one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
 	if (eq != NULL || f->kind == EF_SWITCH)
 		return set_flag(f, a, eq ? eq + 1 : NULL, r);
 	if (*i + 1 >= argc)
-		return refusals_add(r, "no_command", "--%s wants a value",
+		return refusals_add(r, REASON_NO_COMMAND, "--%s wants a value",
 				    f->name);
 	return set_flag(f, a, argv[++*i], r);
 }
@@ -311,13 +311,13 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	char *why = NULL;
 
 	if (a->out == NULL)
-		refusals_add(r, "no_command", "egress plan writes the plan to "
+		refusals_add(r, REASON_NO_COMMAND, "egress plan writes the plan to "
 			     "--out <file>; name it");
 	if (a->policy == NULL)
-		refusals_add(r, "bad_policy", "--policy wants the allowlist "
+		refusals_add(r, REASON_BAD_POLICY, "--policy wants the allowlist "
 			     "file, infra/image/egress.txt");
 	else if (read_file(a->policy, POLICY_MAX_MIB, pol, &why) < 0)
-		refusals_add(r, "bad_policy", "%s: cannot be read: %s",
+		refusals_add(r, REASON_BAD_POLICY, "%s: cannot be read: %s",
 			     a->policy, why ? why : "-");
 	else
 		egress_parse_policy(a->policy, pol->s, pol->len, &in->names,
@@ -325,18 +325,18 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	free(why);
 	if (a->resolver == NULL || ns_egress_parse_addr(a->resolver, 0,
 						     &in->resolver) < 0)
-		refusals_add(r, "bad_resolver", "--resolver wants the IP "
+		refusals_add(r, REASON_BAD_RESOLVER, "--resolver wants the IP "
 			     "address of the resolver%s%.60s", a->resolver ?
 			     ", got " : "", a->resolver ? a->resolver : "");
 	in->cidrs = calloc(a->cidrs.n + 1, sizeof(in->cidrs[0]));
 	if (in->cidrs == NULL)	/* never a plan without its bench denies */
-		refusals_add(r, "bad_cidr", "out of memory reading "
+		refusals_add(r, REASON_BAD_CIDR, "out of memory reading "
 			     "--bench-cidr");
 	for (size_t i = 0; in->cidrs && i < a->cidrs.n; i++)
 		if (parse_cidr(a->cidrs.v[i], &in->cidrs[in->n_cidrs]) == 0)
 			in->n_cidrs++;
 		else
-			refusals_add(r, "bad_cidr", "--bench-cidr wants an "
+			refusals_add(r, REASON_BAD_CIDR, "--bench-cidr wants an "
 				     "address/prefix such as 198.51.100.0/24, "
 				     "got %.60s", a->cidrs.v[i]);
 }
@@ -362,7 +362,7 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 	if (egress_audit(p->text.s, p->text.len, &au, r) != 0)
 		return said_no(r);
 	if (egress_write_plan(a->out, p->text.s, p->text.len, &why) < 0) {
-		refusals_add(r, "bad_out", "--out %s cannot be written: %s "
+		refusals_add(r, REASON_BAD_OUT, "--out %s cannot be written: %s "
 			     "(its directory must exist)", a->out, why);
 		free(why);
 		return cannot_run(r, plan_remedy);
@@ -452,14 +452,14 @@ mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
 	if (config_load(hr->config_path, hr->exe_dir, &e->cfg, r) != 0)
 		return -1;
 	if (e->cfg.egress.n == 0)
-		return refusals_add(r, "no_egress", "no egress module is "
+		return refusals_add(r, REASON_NO_EGRESS, "no egress module is "
 				    "configured for %s (the config's [%s] "
 				    "egress = <file>)", e->cfg.platform,
 				    e->cfg.platform), -1;
 	ls = loader_load(&e->cfg, e->cfg.egress.v[0], NS_ROLE_EGRESS, &e->m,
 			 &why);
 	if (ls != LOAD_OK) {
-		refusals_add(r, "no_egress", "the egress module %s was "
+		refusals_add(r, REASON_NO_EGRESS, "the egress module %s was "
 			     "refused: %s: %s", e->cfg.egress.v[0],
 			     load_status_token(ls), why ? why : "-");
 		free(why);
@@ -471,7 +471,7 @@ mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
 		return -1;
 	if (e->m.egress.ready(&e->hs.host) != NS_OK) {
 		if (r->n == 0)
-			refusals_add(r, "no_egress", "the egress module is "
+			refusals_add(r, REASON_NO_EGRESS, "the egress module is "
 				     "not usable here");
 		return -1;
 	}
@@ -507,7 +507,7 @@ load_plan(const char *path, struct sbuf *b, struct refusals *r)
 
 	if (read_file(path, PLAN_MAX_MIB, b, &why) == 0)
 		return 0;
-	refusals_add(r, "bad_plan", "--plan %s cannot be read: %s", path,
+	refusals_add(r, REASON_BAD_PLAN, "--plan %s cannot be read: %s", path,
 		     why ? why : "-");
 	free(why);
 	return -1;
@@ -533,7 +533,7 @@ compare_live(const struct sbuf *plan, const struct sbuf *live,
 	int same = a != NULL && b != NULL && strcmp(a, b) == 0;
 
 	if (!same)
-		refusals_add(r, "live_mismatch", "the kernel's table is not "
+		refusals_add(r, REASON_LIVE_MISMATCH, "the kernel's table is not "
 			     "the plan: someone changed it, or it was "
 			     "applied from another plan");
 	free(a);
@@ -580,10 +580,10 @@ egress_check_verb(const struct hostrun *hr, struct eargs *a,
 	int rc;
 
 	if (a->plan == NULL && !a->live)
-		refusals_add(r, "no_command", "egress check wants --plan "
+		refusals_add(r, REASON_NO_COMMAND, "egress check wants --plan "
 			     "<file>, or --live --run <id>");
 	if (a->live && !egress_run_ok(a->run))
-		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_]");
+		refusals_add(r, REASON_NO_NAME, "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0 && a->plan != NULL)
 		load_plan(a->plan, &plan, r);
 	if (r->n != 0)
@@ -608,10 +608,10 @@ apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
 	char want[64];
 
 	if (a->plan == NULL)
-		refusals_add(r, "no_command", "egress apply wants --plan "
+		refusals_add(r, REASON_NO_COMMAND, "egress apply wants --plan "
 			     "<file>");
 	if (!egress_run_ok(a->run))
-		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_]");
+		refusals_add(r, REASON_NO_NAME, "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0)
 		load_plan(a->plan, plan, r);
 	if (r->n != 0)
@@ -620,7 +620,7 @@ apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
 		return 1;
 	egress_table_name(a->run, want, sizeof(want));
 	if (strcmp(au.table, want) != 0) {
-		refusals_add(r, "plan_mismatch", "the plan's table is %s but "
+		refusals_add(r, REASON_PLAN_MISMATCH, "the plan's table is %s but "
 			     "--run %s wants %s", au.table, a->run, want);
 		return 2;
 	}
@@ -685,7 +685,7 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 
 	memset(&e, 0, sizeof(e));
 	if (!egress_run_ok(a->run))
-		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_] "
+		refusals_add(r, REASON_NO_NAME, "--run wants 1-32 of [A-Za-z0-9_] "
 			     "(nothing was sent)");
 	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
 		rc = cannot_run(r, drop_remedy);
@@ -771,7 +771,7 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 	if (args_wants_help(argc - 1, argv + 1))
 		return egress_help(known ? sub : NULL) == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	if (!known) {
-		refusals_add(&r, "no_command", "egress wants a sub-verb: plan, "
+		refusals_add(&r, REASON_NO_COMMAND, "egress wants a sub-verb: plan, "
 			     "apply, check or drop%s%.40s; run: nova-sandbox "
 			     "help egress", sub ? "; got " : "", sub ? sub : "");
 		print_refusals(&r, NULL);

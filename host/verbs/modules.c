@@ -359,11 +359,11 @@ parse_args(int argc, char **argv, int *json, struct refusals *r)
 		if (strcmp(argv[i], "--json") == 0)
 			*json = 1;
 		else if (argv[i][0] == '-')
-			refusals_add(r, "bad_flag", "unknown flag %s; the flags "
+			refusals_add(r, REASON_BAD_FLAG, "unknown flag %s; the flags "
 				     "of modules are --json; run: nova-sandbox "
 				     "help modules", argv[i]);
 		else
-			refusals_add(r, "bad_flag", "unexpected argument %s; "
+			refusals_add(r, REASON_BAD_FLAG, "unexpected argument %s; "
 				     "run: nova-sandbox help modules", argv[i]);
 	}
 	return r->n ? 2 : 0;
@@ -411,7 +411,7 @@ verb_modules(const struct hostrun *hr, int argc, char **argv)
 	if (rc == 0) {
 		rc = config_load(hr->config_path, hr->exe_dir, &cfg, &r);
 		if (rc < 0 && r.n == 0)
-			refusals_add(&r, "sandbox_failed", "out of memory "
+			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory "
 				     "reading the config");
 		if (rc == 0)
 			rc = run_modules(&cfg, json);

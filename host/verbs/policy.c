@@ -123,7 +123,7 @@ render(struct wallctx *w, const struct args *a, const struct policy *pol)
 	policy_view(pol, &view);
 	if (w->mod.wall.render(&w->hs.host, &view) != NS_OK) {
 		if (w->r.n == 0)
-			refusals_add(&w->r, "sandbox_failed", "the wall module "
+			refusals_add(&w->r, REASON_SANDBOX_FAILED, "the wall module "
 				     "could not render the policy");
 		return refused(&w->r, a->json);
 	}
@@ -151,7 +151,7 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in.remedy_args = remedy_args;
 	if (wall_input(w, hr, a, &in) < 0 ||
 	    policy_build(&in, &pol, &r) < 0)
-		refusals_add(&r, "sandbox_failed", "out of memory");
+		refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
 	code = r.n ? refused(&r, json) : render(w, a, &pol);
 	refusals_free(&r);
 	policy_free(&pol);
@@ -168,7 +168,7 @@ default_command(struct args *a, struct refusals *r)
 		return 0;
 	sh = find_sh();
 	if (sh == NULL)
-		return refusals_add(r, "bad_read", "no sh on PATH to derive "
+		return refusals_add(r, REASON_BAD_READ, "no sh on PATH to derive "
 				    "the roots from; pass -- <command>"), 1;
 	a->saw_dashdash = 1;
 	/* by name: found on PATH by the builder as the caller's would be, so

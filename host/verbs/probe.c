@@ -60,7 +60,7 @@ refuse1(struct probe *p, const char *tok, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	if (refusals_vadd(&r, tok, fmt, ap) < 0)
-		refusals_add(&r, "sandbox_failed", "out of memory");
+		refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
 	va_end(ap);
 	say_refusals(p, &r);
 	refusals_free(&r);
@@ -140,19 +140,19 @@ resolve_secret(struct probe *p)
 	if (s == NULL)
 		return;
 	if (*s == '\0' || bad_chars(s) || s[0] != '/') {
-		refusals_add(&p->r, "bad_read", "--secret %s must be an "
+		refusals_add(&p->r, REASON_BAD_READ, "--secret %s must be an "
 			     "absolute path to a file with no control "
 			     "character", *s ? s : "\"\"");
 		return;
 	}
 	real = realpath(s, NULL);
 	if (real == NULL) {
-		refusals_add(&p->r, "bad_read", "--secret %s cannot be "
+		refusals_add(&p->r, REASON_BAD_READ, "--secret %s cannot be "
 			     "resolved (%s)", s, strerror(errno));
 		return;
 	}
 	if (stat(real, &st) != 0 || S_ISDIR(st.st_mode)) {
-		refusals_add(&p->r, "bad_read", "--secret %s is a directory, "
+		refusals_add(&p->r, REASON_BAD_READ, "--secret %s is a directory, "
 			     "not a file", s);
 		free(real);
 		return;
@@ -181,7 +181,7 @@ placement(struct probe *p)
 	size_t k = strrchr(w, '/') - w;
 
 	if (p->secret && (d = inside_lists(&p->pol, p->secret)) != NULL)
-		return refuse1(p, "secret_inside_allow", "--secret %s is "
+		return refuse1(p, REASON_SECRET_INSIDE_ALLOW, "--secret %s is "
 			       "inside %s; the secret is never inside either "
 			       "list: name a file outside every --read and "
 			       "--write", p->a.secret, d), 1;
@@ -191,7 +191,7 @@ placement(struct probe *p)
 	sbuf_addf(&b, "%s/.nova-sandbox-probe-inside", w);
 	p->inside = sbuf_take(&b);
 	if ((d = inside_lists(&p->pol, p->outside)) != NULL)
-		return refuse1(p, "probe_outside_inside", "the outside path %s "
+		return refuse1(p, REASON_PROBE_OUTSIDE_INSIDE, "the outside path %s "
 			       "is inside %s; run: nova-sandbox probe with a "
 			       "first --write whose parent is outside every "
 			       "--read and --write", p->outside, d), 1;
@@ -206,7 +206,7 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 	if (wall_input(&p->w, hr, &p->a, &p->in) < 0 ||
 	    strv_push(&p->in.argv, hr->exe) < 0 ||
 	    strv_push(&p->in.argv, "probe-step") < 0)
-		return refusals_add(&p->r, "check", "out of memory"), 1;
+		return refusals_add(&p->r, REASON_CHECK, "out of memory"), 1;
 	p->in.saw_dashdash = 1;
 	p->in.stdio_ttys = 0; /* a step's stdout and stderr are /dev/null */
 	resolve_secret(p);
@@ -215,7 +215,7 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 		p->in.create_tmp = 0;
 	if (policy_build(&p->in, &p->pol, &p->r) < 0 || (p->r.n == 0 &&
 	    ownfiles_check(hr, &p->w.cfg, &p->pol, &p->r) < 0))
-		refusals_add(&p->r, "check", "out of memory");
+		refusals_add(&p->r, REASON_CHECK, "out of memory");
 	if (p->r.n) {
 		say_refusals(p, &p->r);
 		return 1;
@@ -240,7 +240,7 @@ control(struct probe *p)
 	step_line(p, "write_outside_control", "allow", ok ? "allow" : "deny",
 		  p->outside);
 	if (!ok)
-		return refuse1(p, "probe_outside_unwritable", "cannot write %s "
+		return refuse1(p, REASON_PROBE_OUTSIDE_UNWRITABLE, "cannot write %s "
 			       "outside the wall, so a denial there would "
 			       "prove nothing; run: nova-sandbox probe with a "
 			       "--write whose parent is writable",
@@ -323,7 +323,7 @@ walled(struct probe *p, const char *name, int expect_allow, const char *path)
 
 	if (code == -2) {
 		if (p->w.r.n == 0)
-			refusals_add(&p->w.r, "check", "%s could not be started "
+			refusals_add(&p->w.r, REASON_CHECK, "%s could not be started "
 				     "inside the wall", name);
 		say_refusals(p, &p->w.r);
 		return -1;
@@ -334,7 +334,7 @@ walled(struct probe *p, const char *name, int expect_allow, const char *path)
 	if (strcmp(got, exp) == 0)
 		p->passed++;
 	else
-		refuse1(p, "check", "%s expected %s and got %s at %s; run: "
+		refuse1(p, REASON_CHECK, "%s expected %s and got %s at %s; run: "
 			"nova-sandbox help probe", name, exp, got, path);
 	return 0;
 }
@@ -376,7 +376,7 @@ prepare_and_run(struct probe *p)
 	if (p->w.mod.wall.prepare(&p->w.hs.host, &p->view, &p->state) !=
 	    NS_OK) {
 		if (p->w.r.n == 0)
-			refusals_add(&p->w.r, "no_sandbox", "the wall could "
+			refusals_add(&p->w.r, REASON_NO_SANDBOX, "the wall could "
 				     "not be prepared");
 		say_refusals(p, &p->w.r);
 		return NS_EXIT_USAGE;
@@ -401,7 +401,7 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 	}
 	p->json = p->a.json;
 	if (p->a.saw_dashdash) {
-		refuse1(p, "check", "probe runs no command: -- is not part of "
+		refuse1(p, REASON_CHECK, "probe runs no command: -- is not part of "
 			"probe; run: nova-sandbox help probe");
 		return NS_EXIT_USAGE;
 	}

@@ -259,16 +259,16 @@ parse(int argc, char **argv, struct reapctx *c, struct refusals *r)
 		int v = 1;
 
 		if (w[0] != '-') {
-			refusals_add(r, "no_command", "unexpected argument %s; "
+			refusals_add(r, REASON_NO_COMMAND, "unexpected argument %s; "
 				     "run: nova-sandbox help reap", w);
 		} else if (strncmp(n, "dry-run", 7) == 0 &&
 			   (n[7] == '\0' || n[7] == '=')) {
 			if (eq != NULL && args_parse_bool(eq + 1, &v) != 0)
-				refusals_add(r, "no_command", "--dry-run wants "
+				refusals_add(r, REASON_NO_COMMAND, "--dry-run wants "
 					     "true or false, got %s", eq + 1);
 			c->dry = v;
 		} else {
-			refusals_add(r, "no_command", "unknown flag %.*s; the "
+			refusals_add(r, REASON_NO_COMMAND, "unknown flag %.*s; the "
 				     "flags of reap are --dry-run; did you mean "
 				     "--dry-run?; run: nova-sandbox help reap",
 				     (int)(eq ? eq - w : (long)strlen(w)), w);
@@ -314,7 +314,7 @@ reap_run(struct reapctx *c)
 	run_step("list", 0);
 	if (c->pm.place.list(&c->hs.host) != NS_OK) {
 		if (c->r.n == 0)
-			refusals_add(&c->r, "volume_failed", "the place module "
+			refusals_add(&c->r, REASON_VOLUME_FAILED, "the place module "
 				     "could not list its places");
 		return refuse_all(&c->r, 0);
 	}

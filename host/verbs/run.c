@@ -27,7 +27,7 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 	}
 	if (rc != 0) {
 		if (rc < 0)
-			refusals_add(&r, "sandbox_failed", "out of memory");
+			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
 		run_refuse(&r, NS_EXIT_REFUSED);
 		out_line(stderr, "%s", RUN_REMEDY);
 		run_args_free(&a);

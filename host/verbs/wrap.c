@@ -309,7 +309,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	parent_setup(&caps);
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0)
-		return refused(w, "sandbox_failed", "the command could not "
+		return refused(w, REASON_SANDBOX_FAILED, "the command could not "
 			       "be started inside the wall");
 	g_child = (sig_atomic_t)proc.pid;
 	if (g_pending)
@@ -333,13 +333,13 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
 		if (pol->tmp_created && pol->tmp != NULL)
 			rmdir(pol->tmp); /* a refusal creates nothing */
-		return refused(w, "sandbox_failed", "the wall could not be "
+		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "
 			       "prepared");
 	}
 	code = watch_roots(pol, &watch);
 	policy_close_fds(pol); /* the ruleset is built: only the cwd's stays */
 	if (code != 0)
-		code = refused(w, "sandbox_failed", "a --write root's memory "
+		code = refused(w, REASON_SANDBOX_FAILED, "a --write root's memory "
 			       "cannot be watched for the cap");
 	else {
 		notes(w, a, pol);
@@ -364,7 +364,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	int rc, code;
 
 	if (wall_input(w, hr, a, &in) < 0)
-		return refused(w, "sandbox_failed", "out of memory");
+		return refused(w, REASON_SANDBOX_FAILED, "out of memory");
 	in.verb = NULL;
 	in.remedy_args = argv;
 	rc = policy_build(&in, &pol, &r);
@@ -372,9 +372,9 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		rc = ownfiles_check(hr, &w->cfg, &pol, &r);
 	if (rc != 0) {
 		if (rc < 0)
-			refusals_add(&r, "sandbox_failed", "out of memory");
+			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
 		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
-		code = refusals_all(&r, "not_found") ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED;
+		code = refusals_all(&r, REASON_NOT_FOUND) ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED;
 	} else {
 		code = prepared(w, a, &pol);
 	}
@@ -407,7 +407,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 		return NS_EXIT_REFUSED;
 	}
 	if (wall_open(&w, hr, "SANDBOX") != 0)
-		code = refused(&w, "no_sandbox", "no wall module could be "
+		code = refused(&w, REASON_NO_SANDBOX, "no wall module could be "
 			       "loaded");
 	else
 		code = build_and_run(&w, hr, &a, argv);

@@ -65,8 +65,8 @@ struct pstate {
 static const char *
 verb_token(unsigned verb)
 {
-	return verb == ARGV_PROBE ? "check" :
-	    verb == ARGV_POLICY ? "no_command" : "bad_flag";
+	return verb == ARGV_PROBE ? REASON_CHECK :
+	    verb == ARGV_POLICY ? REASON_NO_COMMAND : REASON_BAD_FLAG;
 }
 
 static const char *
@@ -253,7 +253,7 @@ take_value(struct pstate *ps, const struct flagdef *f, const char *eq)
 		return eq + 1;
 	if (ps->i + 1 < ps->argc && strcmp(ps->argv[ps->i + 1], "--") != 0)
 		return ps->argv[++ps->i];
-	refuse(ps, ps->verb == ARGV_PROBE ? "check" : "no_command",
+	refuse(ps, ps->verb == ARGV_PROBE ? REASON_CHECK : REASON_NO_COMMAND,
 	       "--%s wants a value", f->name);
 	return NULL;
 }
@@ -262,7 +262,7 @@ static int
 check_value(struct pstate *ps, const struct flagdef *f, const char *v)
 {
 	unsigned long long n;
-	const char *tok = ps->verb == ARGV_PROBE ? "check" : "no_command";
+	const char *tok = ps->verb == ARGV_PROBE ? REASON_CHECK : REASON_NO_COMMAND;
 	const char *why;
 	int fd;
 
@@ -273,7 +273,7 @@ check_value(struct pstate *ps, const struct flagdef *f, const char *v)
 	}
 	if (strcmp(f->name, "status-fd") == 0 && ps->verb == ARGV_BARE &&
 	    out_status_check(v, &fd, &why) != 0) {
-		refuse(ps, "bad_status_fd", OUT_STATUS_WANTS "%s%s", v, why);
+		refuse(ps, REASON_BAD_STATUS_FD, OUT_STATUS_WANTS "%s%s", v, why);
 		return -1;
 	}
 	if (strcmp(f->name, "acl") == 0 && ps->verb == ARGV_BARE &&
@@ -290,7 +290,7 @@ switch_value(struct pstate *ps, const struct flagdef *f, const char *eq)
 	int v = 1;
 
 	if (eq != NULL && args_parse_bool(eq + 1, &v) != 0) {
-		refuse(ps, ps->verb == ARGV_PROBE ? "check" : "no_command",
+		refuse(ps, ps->verb == ARGV_PROBE ? REASON_CHECK : REASON_NO_COMMAND,
 		       "--%s wants true or false, got %s; run: %s",
 		       f->name, eq + 1, verb_remedy(ps->verb));
 		return -1;
@@ -318,7 +318,7 @@ foreign(struct pstate *ps, const struct flagdef *f)
 
 	snprintf(shown, sizeof(shown), "--%s", f->name);
 	if (ps->verb == ARGV_PROBE) {
-		refuse(ps, "check", "%s is not a flag of probe; it is %s's; "
+		refuse(ps, REASON_CHECK, "%s is not a flag of probe; it is %s's; "
 		       "run: nova-sandbox help probe",
 		       shown, f->owner ? f->owner : "the bare form");
 		return;
@@ -366,7 +366,7 @@ static void
 bare_tail(struct pstate *ps)
 {
 	if (!ps->a->saw_dashdash)
-		refuse(ps, "no_command", "no -- before the command: the form "
+		refuse(ps, REASON_NO_COMMAND, "no -- before the command: the form "
 		       "is nova-sandbox --write <dir> -- <command> <args...>; "
 		       "run: nova-sandbox help");
 	for (size_t i = 0; i < args_nflags; i++) {
@@ -376,7 +376,7 @@ bare_tail(struct pstate *ps)
 			continue;
 		snprintf(shown, sizeof(shown), "--%s", args_flags[i].name);
 		if (strv_contains(&ps->a->others, shown))
-			refuse(ps, "no_command", "%s is not a flag of the bare "
+			refuse(ps, REASON_NO_COMMAND, "%s is not a flag of the bare "
 			       "form; it is %s's; run: nova-sandbox help",
 			       shown, args_flags[i].owner);
 	}
@@ -402,8 +402,8 @@ args_parse(unsigned verb, int argc, char **argv, struct args *a,
 		if (w[0] == '-' && w[1] != '\0')
 			flag_word(&ps, w);
 		else
-			refuse(&ps, verb == ARGV_PROBE ? "check" :
-			       verb == ARGV_CHECK ? "bad_flag" : "no_command",
+			refuse(&ps, verb == ARGV_PROBE ? REASON_CHECK :
+			       verb == ARGV_CHECK ? REASON_BAD_FLAG : REASON_NO_COMMAND,
 			       "unexpected argument %s; run: %s", w,
 			       verb_remedy(verb));
 	}
@@ -441,9 +441,9 @@ args_has_remedy(const char *t)
 static int
 probe_own_token(const char *tok)
 {
-	static const char *const own[] = { "check", "secret_inside_allow",
-		"probe_outside_inside", "probe_outside_unwritable",
-		"no_sandbox", "net_unenforceable", "probe_step_not_a_child",
+	static const char *const own[] = { REASON_CHECK, REASON_SECRET_INSIDE_ALLOW,
+		REASON_PROBE_OUTSIDE_INSIDE, REASON_PROBE_OUTSIDE_UNWRITABLE,
+		REASON_NO_SANDBOX, REASON_NET_UNENFORCEABLE, REASON_PROBE_STEP_NOT_A_CHILD,
 		NULL };
 
 	for (size_t i = 0; own[i]; i++)
@@ -481,7 +481,7 @@ args_print_refusals(FILE *f, const char *prefix, const struct refusals *r,
 		const char *tok = r->v[i].reason;
 
 		if (paren && !probe_own_token(tok))
-			tok = "check";
+			tok = REASON_CHECK;
 		e = t ? out_text(t) : NULL;
 		out_line(f, "%s REFUSED reason=%s: %s", prefix, tok,
 			 e ? e : "out of memory");
