@@ -48,11 +48,7 @@ config_from_env(void)
 static int
 refuse_line(const char *tok, const char *text, int code)
 {
-	char *t = out_text(text);
-
-	out_line(stderr, "SANDBOX REFUSED reason=%s: %s", tok,
-		 t ? t : "out of memory");
-	free(t);
+	out_refused("SANDBOX", tok, text, NULL);
 	return code;
 }
 

@@ -175,6 +175,7 @@ refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
 		return -1;
 	}
 	r->v[r->n].reason = reason;
+	r->v[r->n].remedy = NULL;
 	r->v[r->n].text = sbuf_take(&b);
 	if (r->v[r->n].text == NULL)
 		return -1;
@@ -191,6 +192,21 @@ refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
 	va_start(ap, fmt);
 	rc = refusals_vadd(r, reason, fmt, ap);
 	va_end(ap);
+	return rc;
+}
+
+int
+refusals_addr(struct refusals *r, const char *reason, const char *remedy,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = refusals_vadd(r, reason, fmt, ap);
+	va_end(ap);
+	if (rc == 0)
+		r->v[r->n - 1].remedy = remedy;
 	return rc;
 }
 

@@ -143,10 +143,11 @@ chain_done(struct auditst *st, struct chainst *c)
 	    c->base.hook < NS_EGRESS_HOOK_OUTPUT || c->base.hook > NS_EGRESS_HOOK_INPUT ||
 	    !c->base.policy_accept || c->base.prio != 0 ||
 	    strcmp(c->name, ns_egress_hook_name(c->base.hook)) != 0) {
-		refusals_add(st->r, REASON_BAD_CHAIN, "chain %s (line %u) wants "
-			     "\"type filter hook output|forward|input "
-			     "priority filter; policy accept;\" first and a "
-			     "name equal to its hook", c->name, c->line);
+		refusals_addr(st->r, REASON_BAD_CHAIN, REMEDY_IN_TEXT,
+			      "chain %s (line %u) wants "
+			      "\"type filter hook output|forward|input "
+			      "priority filter; policy accept;\" first and a "
+			      "name equal to its hook", c->name, c->line);
 		return;
 	}
 	want = c->base.hook == NS_EGRESS_HOOK_OUTPUT ? NS_EGRESS_SEL_UID : NS_EGRESS_SEL_IIF;
@@ -189,8 +190,9 @@ on_line(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 	case NS_EGRESS_LINE_BLANK:
 		return;
 	case NS_EGRESS_LINE_BAD:
-		refusals_add(st->r, REASON_BAD_RULE, "line %u: cannot be read; "
-			     "wants %s", ln, l->why);
+		refusals_addr(st->r, REASON_BAD_RULE, REMEDY_IN_TEXT,
+			      "line %u: cannot be read; "
+			      "wants %s", ln, l->why);
 		return;
 	case NS_EGRESS_LINE_TABLE:
 		on_table(st, l, ln);
@@ -349,9 +351,10 @@ egress_audit(const char *text, size_t len, struct egress_audit *a,
 		refusals_add(r, REASON_BAD_TABLE, "no table: the plan is one table "
 			     "inet nova_egress_<run>");
 	else if (a->chains == 0)
-		refusals_add(r, REASON_BAD_CHAIN, "no chain: the table wants "
-			     "chain output (--uid) or chain forward and chain "
-			     "input (--veth)");
+		refusals_addr(r, REASON_BAD_CHAIN, REMEDY_IN_TEXT,
+			      "no chain: the table wants "
+			      "chain output (--uid) or chain forward and chain "
+			      "input (--veth)");
 	free(st.c.rules);
 	free(st.c.lines);
 	return (int)(r->n - before);

@@ -58,34 +58,39 @@ egress_check_input(const struct egress_input *in, struct refusals *r)
 	int n = 0;
 
 	if (!egress_run_ok(in->run))
-		n += refusals_add(r, REASON_NO_NAME, "--run wants 1-32 of "
-				  "[A-Za-z0-9_] (it names the table "
-				  "nova_egress_<run>)") >= 0;
+		n += refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+				   "--run wants 1-32 of "
+				   "[A-Za-z0-9_] (it names the table "
+				   "nova_egress_<run>)") >= 0;
 	if (in->uid != NULL && (strlen(in->uid) > 10 ||
 				parse_u64(in->uid, 4294967295ULL, &v) != 0))
-		n += refusals_add(r, REASON_BAD_UID, "--uid wants a numeric uid "
-				  "(at most 10 digits, below 2^32), got "
-				  "%.40s", in->uid) >= 0;
+		n += refusals_addr(r, REASON_BAD_UID, REMEDY_IN_TEXT,
+				   "--uid wants a numeric uid "
+				   "(at most 10 digits, below 2^32), got "
+				   "%.40s", in->uid) >= 0;
 	if (in->veth != NULL && !egress_veth_ok(in->veth))
-		n += refusals_add(r, REASON_BAD_VETH, "--veth wants an interface "
-				  "name, 1-15 of [A-Za-z0-9-_.@]") >= 0;
+		n += refusals_addr(r, REASON_BAD_VETH, REMEDY_IN_TEXT,
+				   "--veth wants an interface "
+				   "name, 1-15 of [A-Za-z0-9-_.@]") >= 0;
 	if (in->uid == NULL && in->veth == NULL)
-		n += refusals_add(r, REASON_NO_SELECTOR, "name --uid <n> (the "
-				  "card's uid) or --veth <if> (the card's "
-				  "interface): an unscoped default deny would "
-				  "wall the bench itself") >= 0;
+		n += refusals_addr(r, REASON_NO_SELECTOR, REMEDY_IN_TEXT,
+				   "name --uid <n> (the "
+				   "card's uid) or --veth <if> (the card's "
+				   "interface): an unscoped default deny would "
+				   "wall the bench itself") >= 0;
 	for (size_t i = 0; egress_base_names[i]; i++)
 		if (!strv_contains(&in->names, egress_base_names[i]))
 			n += refusals_add(r, REASON_BAD_POLICY, "%s must carry the "
 					  "base name %s", in->policy_path,
 					  egress_base_names[i]) >= 0;
 	if (in->model_host == NULL || !strv_contains(&in->names, in->model_host))
-		n += refusals_add(r, REASON_BAD_MODEL_HOST, "--model-host wants "
-				  "a host the policy file %s already carries "
-				  "(a new host is a reviewed change to that "
-				  "file, not a flag)%s%.80s", in->policy_path,
-				  in->model_host ? "; got " : "",
-				  in->model_host ? in->model_host : "") >= 0;
+		n += refusals_addr(r, REASON_BAD_MODEL_HOST, REMEDY_IN_TEXT,
+				   "--model-host wants "
+				   "a host the policy file %s already carries "
+				   "(a new host is a reviewed change to that "
+				   "file, not a flag)%s%.80s", in->policy_path,
+				   in->model_host ? "; got " : "",
+				   in->model_host ? in->model_host : "") >= 0;
 	if (in->resolver.fam != 0 &&
 	    egress_addr_denied(&in->resolver, in->cidrs, in->n_cidrs, &what))
 		n += refusals_add(r, REASON_BAD_RESOLVER, "--resolver is inside a "

@@ -34,6 +34,9 @@ struct build {
 
 /* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
 #define ADD(r, ...) (refusals_add((r), __VA_ARGS__) < 0 ? -1 : 0)
+/* ... for a text that ends with its own remedy (struct refusal). */
+#define ADD_SAID(r, tok, ...) \
+	(refusals_addr((r), (tok), REMEDY_IN_TEXT, __VA_ARGS__) < 0 ? -1 : 0)
 
 /* ---- flags that are not paths ------------------------------------- */
 
@@ -57,8 +60,9 @@ check_gpu(struct build *b)
 		b->pol->gpu = "metal";
 		return 0;
 	}
-	return ADD(b->r, REASON_BAD_GPU, "--gpu wants none or metal, got %s",
-		   b->in->gpu);
+	return ADD_SAID(b->r, REASON_BAD_GPU,
+			"--gpu wants none or metal, got %s",
+			b->in->gpu);
 }
 
 static int
@@ -119,9 +123,10 @@ check_net(struct build *b)
 		return -1;
 	for (size_t i = 0; i < na->n; i++)
 		if (!net_allow_ok(na->v[i]) &&
-		    ADD(b->r, REASON_BAD_NET, "--net-allow %s wants host:port, the "
-			"host localhost or a loopback address (127.0.0.0/8, "
-			"[::1]) and the port 1-65535", na->v[i]) < 0)
+		    ADD_SAID(b->r, REASON_BAD_NET,
+			     "--net-allow %s wants host:port, the "
+			     "host localhost or a loopback address (127.0.0.0/8, "
+			     "[::1]) and the port 1-65535", na->v[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -134,9 +139,10 @@ check_command_and_write(struct build *b)
 		"and its arguments after --") < 0)
 		return -1;
 	if (b->in->writes.n == 0 &&
-	    ADD(b->r, REASON_BAD_WRITE, "no --write was given, and refusing to "
-		"guess one: name --write <dir>, the directory the command "
-		"may change") < 0)
+	    ADD_SAID(b->r, REASON_BAD_WRITE,
+		     "no --write was given, and refusing to "
+		     "guess one: name --write <dir>, the directory the command "
+		     "may change") < 0)
 		return -1;
 	return 0;
 }
@@ -285,13 +291,15 @@ static int
 refuse_tmp(struct build *b, int err)
 {
 	if (err == ENOTDIR)
-		return ADD(b->r, REASON_BAD_WRITE, "the default temp directory %s "
-			   "exists and is not a directory (a symlink there is "
-			   "never followed): remove it, or name --tmp <dir> "
-			   "inside a --write", b->pol->tmp);
-	return ADD(b->r, REASON_BAD_WRITE, "the default temp directory %s cannot "
-		   "be made (%s): name --tmp <dir> inside a --write",
-		   b->pol->tmp, strerror(err));
+		return ADD_SAID(b->r, REASON_BAD_WRITE,
+				"the default temp directory %s "
+				"exists and is not a directory (a symlink there is "
+				"never followed): remove it, or name --tmp <dir> "
+				"inside a --write", b->pol->tmp);
+	return ADD_SAID(b->r, REASON_BAD_WRITE,
+			"the default temp directory %s cannot "
+			"be made (%s): name --tmp <dir> inside a --write",
+			b->pol->tmp, strerror(err));
 }
 
 static int
@@ -380,7 +388,7 @@ refuse_home(struct build *b, const char *fmt, ...)
 	if (rc == 0)
 		rc = home_remedy(&s, b);
 	if (rc == 0)
-		rc = ADD(b->r, REASON_HOME_OUTSIDE, "%s", s.s);
+		rc = ADD_SAID(b->r, REASON_HOME_OUTSIDE, "%s", s.s); /* run: */
 	sbuf_free(&s);
 	return rc;
 }

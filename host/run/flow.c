@@ -556,8 +556,9 @@ handoff(struct runctx *c, int code)
 		struct refusals r = {0};
 
 		run_step("out", t);
-		refusals_add(&r, REASON_OUT_FAILED, "%s; run: nova-sandbox help run",
-			     why ? why : "the handoff failed");
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT,
+			      "%s; run: nova-sandbox help run",
+			      why ? why : "the handoff failed");
 		run_refuse(&r, NS_EXIT_REFUSED);
 		free(why);
 		return code == 0 ? NS_EXIT_REFUSED : code;

@@ -149,16 +149,13 @@ run_step(const char *step, uint64_t since)
 void
 run_note(const char *text)
 {
-	char *t = out_text(text);
-
-	out_line(stderr, "SANDBOX NOTE %s", t ? t : "");
-	free(t);
+	out_note("SANDBOX", text);
 }
 
 int
 run_refuse(struct refusals *r, int code)
 {
-	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
+	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
 	refusals_free(r);
 	return code;
 }

@@ -132,8 +132,6 @@ line_out(const struct checkres *c)
 static int
 refuse_check(const char *why, int json)
 {
-	char *t;
-
 	if (json) {
 		struct refusals r = {0};
 
@@ -142,9 +140,7 @@ refuse_check(const char *why, int json)
 		refusals_free(&r);
 		return NS_EXIT_USAGE;
 	}
-	t = out_text(why);
-	out_line(stderr, "CHECK REFUSED reason=bad_flag: %s", t ? t : "");
-	free(t);
+	out_refused("CHECK", REASON_BAD_FLAG, why, NULL);
 	return NS_EXIT_USAGE;
 }
 

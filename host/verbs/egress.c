@@ -133,7 +133,8 @@ not_ours(const char *sub, const char *name, size_t n, int known,
 		rc = sbuf_addf(&b, "unknown flag --%s", w) |
 		     flags_tail(&b, sub, w);
 	if (rc == 0)
-		rc = refusals_add(r, REASON_BAD_FLAG, "%s", b.s);
+		rc = refusals_addr(r, REASON_BAD_FLAG, REMEDY_IN_TEXT, "%s",
+				   b.s); /* flags_tail ends with the remedy */
 	sbuf_free(&b);
 	free(w);
 	return rc;
@@ -170,9 +171,10 @@ one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
 	const struct eflag *f;
 
 	if (w[0] != '-' || w[1] == '\0')
-		return refusals_add(r, REASON_NO_COMMAND, "unexpected argument "
-				    "%.60s; run: nova-sandbox egress %s -h",
-				    w, sub);
+		return refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+				     "unexpected argument "
+				     "%.60s; run: nova-sandbox egress %s -h",
+				     w, sub);
 	n = w + (w[1] == '-' ? 2 : 1);
 	eq = strchr(n, '=');
 	len = eq ? (size_t)(eq - n) : strlen(n);
@@ -187,8 +189,9 @@ one_word(const char *sub, int argc, char **argv, int *i, struct eargs *a,
 	if (eq != NULL || f->kind == EF_SWITCH)
 		return set_flag(f, a, eq ? eq + 1 : NULL, r);
 	if (*i + 1 >= argc)
-		return refusals_add(r, REASON_NO_COMMAND, "--%s wants a value",
-				    f->name);
+		return refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+				     "--%s wants a value",
+				     f->name);
 	return set_flag(f, a, argv[++*i], r);
 }
 
@@ -207,18 +210,11 @@ parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 
 /* ---- printing ---------------------------------------------------------- */
 
+/* Every refusal; remedy (NULL: none) ends a text that names none. */
 static void
-print_refusals(const struct refusals *r, const char *tail)
+print_refusals(const struct refusals *r, const char *remedy)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		char *t = out_text(r->v[i].text);
-
-		out_line(stderr, "EGRESS REFUSED reason=%s: %s%s",
-			 r->v[i].reason, t ? t : "",
-			 tail && !args_has_remedy(r->v[i].text) ? tail :
-			 "");
-		free(t);
-	}
+	out_refusals(stderr, "EGRESS", r, remedy, 0);
 }
 
 /* Could-not-run problems: each line, then the sub-verb's remedy line. */
@@ -234,7 +230,7 @@ cannot_run(const struct refusals *r, const char *remedy)
 static int
 said_no(const struct refusals *r)
 {
-	print_refusals(r, "; run: nova-sandbox egress -h");
+	print_refusals(r, "nova-sandbox egress -h");
 	return NS_EXIT_EGRESS_NO;
 }
 
@@ -314,8 +310,9 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 		refusals_add(r, REASON_NO_COMMAND, "egress plan writes the plan to "
 			     "--out <file>; name it");
 	if (a->policy == NULL)
-		refusals_add(r, REASON_BAD_POLICY, "--policy wants the allowlist "
-			     "file, infra/image/egress.txt");
+		refusals_addr(r, REASON_BAD_POLICY, REMEDY_IN_TEXT,
+			      "--policy wants the allowlist "
+			      "file, infra/image/egress.txt");
 	else if (read_file(a->policy, POLICY_MAX_MIB, pol, &why) < 0)
 		refusals_add(r, REASON_BAD_POLICY, "%s: cannot be read: %s",
 			     a->policy, why ? why : "-");
@@ -325,9 +322,10 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	free(why);
 	if (a->resolver == NULL || ns_egress_parse_addr(a->resolver, 0,
 						     &in->resolver) < 0)
-		refusals_add(r, REASON_BAD_RESOLVER, "--resolver wants the IP "
-			     "address of the resolver%s%.60s", a->resolver ?
-			     ", got " : "", a->resolver ? a->resolver : "");
+		refusals_addr(r, REASON_BAD_RESOLVER, REMEDY_IN_TEXT,
+			      "--resolver wants the IP "
+			      "address of the resolver%s%.60s", a->resolver ?
+			      ", got " : "", a->resolver ? a->resolver : "");
 	in->cidrs = calloc(a->cidrs.n + 1, sizeof(in->cidrs[0]));
 	if (in->cidrs == NULL)	/* never a plan without its bench denies */
 		refusals_add(r, REASON_BAD_CIDR, "out of memory reading "
@@ -336,9 +334,10 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 		if (parse_cidr(a->cidrs.v[i], &in->cidrs[in->n_cidrs]) == 0)
 			in->n_cidrs++;
 		else
-			refusals_add(r, REASON_BAD_CIDR, "--bench-cidr wants an "
-				     "address/prefix such as 198.51.100.0/24, "
-				     "got %.60s", a->cidrs.v[i]);
+			refusals_addr(r, REASON_BAD_CIDR, REMEDY_IN_TEXT,
+				      "--bench-cidr wants an "
+				      "address/prefix such as 198.51.100.0/24, "
+				      "got %.60s", a->cidrs.v[i]);
 }
 
 static void
@@ -381,12 +380,8 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 static void
 print_notes(const struct strv *notes)
 {
-	for (size_t i = 0; i < notes->n; i++) {
-		char *t = out_text(notes->v[i]);
-
-		out_line(stderr, "EGRESS NOTE %s", t ? t : "");
-		free(t);
-	}
+	for (size_t i = 0; i < notes->n; i++)
+		out_note("EGRESS", notes->v[i]);
 }
 
 static int
@@ -580,10 +575,12 @@ egress_check_verb(const struct hostrun *hr, struct eargs *a,
 	int rc;
 
 	if (a->plan == NULL && !a->live)
-		refusals_add(r, REASON_NO_COMMAND, "egress check wants --plan "
-			     "<file>, or --live --run <id>");
+		refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+			      "egress check wants --plan "
+			      "<file>, or --live --run <id>");
 	if (a->live && !egress_run_ok(a->run))
-		refusals_add(r, REASON_NO_NAME, "--run wants 1-32 of [A-Za-z0-9_]");
+		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+			      "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0 && a->plan != NULL)
 		load_plan(a->plan, &plan, r);
 	if (r->n != 0)
@@ -608,10 +605,12 @@ apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
 	char want[64];
 
 	if (a->plan == NULL)
-		refusals_add(r, REASON_NO_COMMAND, "egress apply wants --plan "
-			     "<file>");
+		refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+			      "egress apply wants --plan "
+			      "<file>");
 	if (!egress_run_ok(a->run))
-		refusals_add(r, REASON_NO_NAME, "--run wants 1-32 of [A-Za-z0-9_]");
+		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+			      "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0)
 		load_plan(a->plan, plan, r);
 	if (r->n != 0)
@@ -620,8 +619,9 @@ apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
 		return 1;
 	egress_table_name(a->run, want, sizeof(want));
 	if (strcmp(au.table, want) != 0) {
-		refusals_add(r, REASON_PLAN_MISMATCH, "the plan's table is %s but "
-			     "--run %s wants %s", au.table, a->run, want);
+		refusals_addr(r, REASON_PLAN_MISMATCH, REMEDY_IN_TEXT,
+			      "the plan's table is %s but "
+			      "--run %s wants %s", au.table, a->run, want);
 		return 2;
 	}
 	return 0;
@@ -685,8 +685,9 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 
 	memset(&e, 0, sizeof(e));
 	if (!egress_run_ok(a->run))
-		refusals_add(r, REASON_NO_NAME, "--run wants 1-32 of [A-Za-z0-9_] "
-			     "(nothing was sent)");
+		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+			      "--run wants 1-32 of [A-Za-z0-9_] "
+			      "(nothing was sent)");
 	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
 		rc = cannot_run(r, drop_remedy);
 	} else if ((st = e.m.egress.drop(&e.hs.host, a->run)) != NS_OK) {
@@ -771,22 +772,23 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 	if (args_wants_help(argc - 1, argv + 1))
 		return egress_help(known ? sub : NULL) == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	if (!known) {
-		refusals_add(&r, REASON_NO_COMMAND, "egress wants a sub-verb: plan, "
-			     "apply, check or drop%s%.40s; run: nova-sandbox "
-			     "help egress", sub ? "; got " : "", sub ? sub : "");
+		refusals_addr(&r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+			      "egress wants a sub-verb: plan, "
+			      "apply, check or drop%s%.40s; run: nova-sandbox "
+			      "help egress", sub ? "; got " : "", sub ? sub : "");
 		print_refusals(&r, NULL);
 		refusals_free(&r);
 		return NS_EXIT_USAGE;
 	}
 	memset(&a, 0, sizeof(a));
 	if (parse_flags(sub, argc - 2, argv + 2, &a, &r) < 0) {
-		out_line(stderr, "EGRESS REFUSED reason=no_command: out of "
-			 "memory reading the flags");
+		out_refused("EGRESS", REASON_NO_COMMAND, "out of memory "
+			    "reading the flags", NULL);
 		strv_free(&a.cidrs);
 		refusals_free(&r);
 		return NS_EXIT_USAGE;
 	}
-	snprintf(tail, sizeof(tail), "; run: nova-sandbox egress %s -h", sub);
+	snprintf(tail, sizeof(tail), "nova-sandbox egress %s -h", sub);
 	rc = r.n ? print_refusals(&r, tail), NS_EXIT_USAGE :
 	    run_sub(hr, sub, &a, &r);
 	strv_free(&a.cidrs);

@@ -331,13 +331,7 @@ refused(const struct refusals *r, int json)
 		out_json_refused("modules", NS_EXIT_USAGE, r);
 		return NS_EXIT_USAGE;
 	}
-	for (size_t i = 0; i < r->n; i++) {
-		char *t = out_text(r->v[i].text);
-
-		out_line(stderr, "MODULES REFUSED reason=%s: %s",
-			 r->v[i].reason, t ? t : "out of memory");
-		free(t);
-	}
+	out_refusals(stderr, "MODULES", r, NULL, 0);
 	return NS_EXIT_USAGE;
 }
 
@@ -359,12 +353,14 @@ parse_args(int argc, char **argv, int *json, struct refusals *r)
 		if (strcmp(argv[i], "--json") == 0)
 			*json = 1;
 		else if (argv[i][0] == '-')
-			refusals_add(r, REASON_BAD_FLAG, "unknown flag %s; the flags "
-				     "of modules are --json; run: nova-sandbox "
-				     "help modules", argv[i]);
+			refusals_addr(r, REASON_BAD_FLAG, REMEDY_IN_TEXT,
+				      "unknown flag %s; the flags "
+				      "of modules are --json; run: nova-sandbox "
+				      "help modules", argv[i]);
 		else
-			refusals_add(r, REASON_BAD_FLAG, "unexpected argument %s; "
-				     "run: nova-sandbox help modules", argv[i]);
+			refusals_addr(r, REASON_BAD_FLAG, REMEDY_IN_TEXT,
+				      "unexpected argument %s; "
+				      "run: nova-sandbox help modules", argv[i]);
 	}
 	return r->n ? 2 : 0;
 }
@@ -384,8 +380,8 @@ run_modules(const struct config *cfg, int json)
 	if (collect(cfg, &hs, &ml) < 0) {
 		modlist_free(&ml);
 		strv_free(&notes);
-		out_line(stderr, "MODULES REFUSED reason=sandbox_failed: out "
-			 "of memory");
+		out_refused("MODULES", REASON_SANDBOX_FAILED, "out of memory",
+			    NULL);
 		return NS_EXIT_USAGE;
 	}
 	code = ml.wall ? NS_EXIT_OK : NS_EXIT_NO_WALL;

@@ -43,7 +43,7 @@ refused(const struct refusals *r, int json)
 {
 	if (json)
 		return json_refused(r);
-	args_print_refusals(stderr, "POLICY", r, POLICY_REMEDY, 0);
+	out_refusals(stderr, "POLICY", r, POLICY_REMEDY, 0);
 	return NS_EXIT_USAGE;
 }
 
@@ -98,15 +98,12 @@ static void
 lines_ok(const struct wallctx *w, const struct policy *pol,
 	 const struct strv *notes)
 {
-	char *be = out_field(w->mod.ops.name), *t;
+	char *be = out_field(w->mod.ops.name);
 
 	fwrite(w->text.s ? w->text.s : "", 1, w->text.len, stdout);
 	fflush(stdout);
-	for (size_t i = 0; i < notes->n; i++) {
-		t = out_text(notes->v[i]);
-		out_line(stderr, "POLICY NOTE %s", t ? t : "");
-		free(t);
-	}
+	for (size_t i = 0; i < notes->n; i++)
+		out_note("POLICY", notes->v[i]);
 	out_line(stderr, "POLICY OK backend=%s read=%zu read-noexec=%zu "
 		 "write=%zu bytes=%zu gpu=%s", be ? be : "-", pol->reads.n,
 		 pol->reads_noexec.n, pol->writes.n, w->text.len,
@@ -168,8 +165,9 @@ default_command(struct args *a, struct refusals *r)
 		return 0;
 	sh = find_sh();
 	if (sh == NULL)
-		return refusals_add(r, REASON_BAD_READ, "no sh on PATH to derive "
-				    "the roots from; pass -- <command>"), 1;
+		return refusals_addr(r, REASON_BAD_READ, REMEDY_IN_TEXT,
+				     "no sh on PATH to derive "
+				     "the roots from; pass -- <command>"), 1;
 	a->saw_dashdash = 1;
 	/* by name: found on PATH by the builder as the caller's would be, so
 	 * rule 5 says nothing about the system's sh -> dash link */

@@ -42,18 +42,20 @@ static void
 say_refusals(struct probe *p, const struct refusals *r)
 {
 	if (!p->json) {
-		args_print_refusals(stderr, "PROBE", r, PROBE_REMEDY, 1);
+		out_refusals(stderr, "PROBE", r, PROBE_REMEDY, 1);
 		return;
 	}
 	for (size_t i = 0; i < r->n; i++)
 		strv_pushf(&p->why, "%s: %s", r->v[i].reason, r->v[i].text);
 }
 
-static void refuse1(struct probe *p, const char *tok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* remedy: as struct refusal's (NULL: the printer's). */
+static void refuse1(struct probe *p, const char *tok, const char *remedy,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
-refuse1(struct probe *p, const char *tok, const char *fmt, ...)
+refuse1(struct probe *p, const char *tok, const char *remedy,
+	const char *fmt, ...)
 {
 	struct refusals r = {0};
 	va_list ap;
@@ -61,6 +63,8 @@ refuse1(struct probe *p, const char *tok, const char *fmt, ...)
 	va_start(ap, fmt);
 	if (refusals_vadd(&r, tok, fmt, ap) < 0)
 		refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
+	else
+		r.v[r.n - 1].remedy = remedy;
 	va_end(ap);
 	say_refusals(p, &r);
 	refusals_free(&r);
@@ -181,7 +185,8 @@ placement(struct probe *p)
 	size_t k = strrchr(w, '/') - w;
 
 	if (p->secret && (d = inside_lists(&p->pol, p->secret)) != NULL)
-		return refuse1(p, REASON_SECRET_INSIDE_ALLOW, "--secret %s is "
+		return refuse1(p, REASON_SECRET_INSIDE_ALLOW, NULL,
+			       "--secret %s is "
 			       "inside %s; the secret is never inside either "
 			       "list: name a file outside every --read and "
 			       "--write", p->a.secret, d), 1;
@@ -191,7 +196,8 @@ placement(struct probe *p)
 	sbuf_addf(&b, "%s/.nova-sandbox-probe-inside", w);
 	p->inside = sbuf_take(&b);
 	if ((d = inside_lists(&p->pol, p->outside)) != NULL)
-		return refuse1(p, REASON_PROBE_OUTSIDE_INSIDE, "the outside path %s "
+		return refuse1(p, REASON_PROBE_OUTSIDE_INSIDE, REMEDY_IN_TEXT,
+			       "the outside path %s "
 			       "is inside %s; run: nova-sandbox probe with a "
 			       "first --write whose parent is outside every "
 			       "--read and --write", p->outside, d), 1;
@@ -240,7 +246,8 @@ control(struct probe *p)
 	step_line(p, "write_outside_control", "allow", ok ? "allow" : "deny",
 		  p->outside);
 	if (!ok)
-		return refuse1(p, REASON_PROBE_OUTSIDE_UNWRITABLE, "cannot write %s "
+		return refuse1(p, REASON_PROBE_OUTSIDE_UNWRITABLE, REMEDY_IN_TEXT,
+			       "cannot write %s "
 			       "outside the wall, so a denial there would "
 			       "prove nothing; run: nova-sandbox probe with a "
 			       "--write whose parent is writable",
@@ -334,7 +341,8 @@ walled(struct probe *p, const char *name, int expect_allow, const char *path)
 	if (strcmp(got, exp) == 0)
 		p->passed++;
 	else
-		refuse1(p, REASON_CHECK, "%s expected %s and got %s at %s; run: "
+		refuse1(p, REASON_CHECK, REMEDY_IN_TEXT,
+			"%s expected %s and got %s at %s; run: "
 			"nova-sandbox help probe", name, exp, got, path);
 	return 0;
 }
@@ -401,7 +409,8 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 	}
 	p->json = p->a.json;
 	if (p->a.saw_dashdash) {
-		refuse1(p, REASON_CHECK, "probe runs no command: -- is not part of "
+		refuse1(p, REASON_CHECK, REMEDY_IN_TEXT,
+			"probe runs no command: -- is not part of "
 			"probe; run: nova-sandbox help probe");
 		return NS_EXIT_USAGE;
 	}

@@ -259,19 +259,22 @@ parse(int argc, char **argv, struct reapctx *c, struct refusals *r)
 		int v = 1;
 
 		if (w[0] != '-') {
-			refusals_add(r, REASON_NO_COMMAND, "unexpected argument %s; "
-				     "run: nova-sandbox help reap", w);
+			refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+				      "unexpected argument %s; "
+				      "run: nova-sandbox help reap", w);
 		} else if (strncmp(n, "dry-run", 7) == 0 &&
 			   (n[7] == '\0' || n[7] == '=')) {
 			if (eq != NULL && args_parse_bool(eq + 1, &v) != 0)
-				refusals_add(r, REASON_NO_COMMAND, "--dry-run wants "
-					     "true or false, got %s", eq + 1);
+				refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+					      "--dry-run wants "
+					      "true or false, got %s", eq + 1);
 			c->dry = v;
 		} else {
-			refusals_add(r, REASON_NO_COMMAND, "unknown flag %.*s; the "
-				     "flags of reap are --dry-run; did you mean "
-				     "--dry-run?; run: nova-sandbox help reap",
-				     (int)(eq ? eq - w : (long)strlen(w)), w);
+			refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+				      "unknown flag %.*s; the "
+				      "flags of reap are --dry-run; did you mean "
+				      "--dry-run?; run: nova-sandbox help reap",
+				      (int)(eq ? eq - w : (long)strlen(w)), w);
 		}
 	}
 	return r->n ? 1 : 0;
@@ -299,7 +302,7 @@ setup(struct reapctx *c, const struct hostrun *hr)
 static int
 refuse_all(struct refusals *r, int remedy_line)
 {
-	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
+	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
 	if (remedy_line)
 		out_line(stderr, "%s", REAP_REMEDY);
 	refusals_free(r);

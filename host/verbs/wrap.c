@@ -126,6 +126,8 @@ tree_empty(void)
 	       errno == ECHILD;
 }
 
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Wait for the command, reaping the orphans that the subreaper gets and
  * counting the tree every second and once more at the end (unless the
  * tree is already empty); then every process the command left behind is
@@ -152,9 +154,8 @@ wait_child(pid_t child, const struct caps_limits *l)
 		if (over_cap(l, &capped))
 			return capped;
 		if (caps_kill_all(0, &left) != 0)
-			out_line(stderr, "SANDBOX NOTE %zu process(es) the command "
-				 "left behind are still running after SIGKILL",
-				 left);
+			note("%zu process(es) the command left behind are "
+			     "still running after SIGKILL", left);
 	}
 	(void)reap_ready(child, &code);
 	return code;
@@ -217,21 +218,16 @@ ok_line(const struct wallctx *w, const struct policy *pol)
 	return rc;
 }
 
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 static void
 note(const char *fmt, ...)
 {
 	struct sbuf b = {0};
 	va_list ap;
-	char *t;
 
 	va_start(ap, fmt);
 	sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	t = out_text(b.s ? b.s : "");
-	out_line(stderr, "SANDBOX NOTE %s", t ? t : "");
-	free(t);
+	out_note("SANDBOX", b.s ? b.s : "");
 	sbuf_free(&b);
 }
 
@@ -261,7 +257,7 @@ refused(struct wallctx *w, const char *tok, const char *text)
 {
 	if (w->r.n == 0)
 		refusals_add(&w->r, tok, "%s", text);
-	args_print_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
+	out_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
 	return NS_EXIT_REFUSED;
 }
 
@@ -373,7 +369,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	if (rc != 0) {
 		if (rc < 0)
 			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
-		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		code = refusals_all(&r, REASON_NOT_FOUND) ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED;
 	} else {
 		code = prepared(w, a, &pol);
@@ -401,7 +397,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	if (out_status_take(a.status_fd, &r) != 0)
 		rc = rc ? rc : 1;
 	if (rc != 0) {
-		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		refusals_free(&r);
 		args_free(&a);
 		return NS_EXIT_REFUSED;

@@ -95,6 +95,8 @@ refuse(struct pstate *ps, const char *tok, const char *fmt, ...)
 	va_start(ap, fmt);
 	if (refusals_vadd(ps->r, tok, fmt, ap) < 0)
 		ps->nomem = 1;
+	else /* every refusal of the flag parser says its own remedy */
+		ps->r->v[ps->r->n - 1].remedy = REMEDY_IN_TEXT;
 	va_end(ap);
 }
 
@@ -423,69 +425,4 @@ args_free(struct args *a)
 	strv_free(&a->net_allow);
 	strv_free(&a->argv);
 	strv_free(&a->others);
-}
-
-int
-args_has_remedy(const char *t)
-{
-	static const char *const mark[] = { "run:", "wants ", "remedy=",
-		" -h", "--help", "pass --", "name --", "nova-sandbox help",
-		NULL };
-
-	for (size_t i = 0; mark[i]; i++)
-		if (strstr(t, mark[i]) != NULL)
-			return 1;
-	return 0;
-}
-
-static int
-probe_own_token(const char *tok)
-{
-	static const char *const own[] = { REASON_CHECK, REASON_SECRET_INSIDE_ALLOW,
-		REASON_PROBE_OUTSIDE_INSIDE, REASON_PROBE_OUTSIDE_UNWRITABLE,
-		REASON_NO_SANDBOX, REASON_NET_UNENFORCEABLE, REASON_PROBE_STEP_NOT_A_CHILD,
-		NULL };
-
-	for (size_t i = 0; own[i]; i++)
-		if (strcmp(tok, own[i]) == 0)
-			return 1;
-	return 0;
-}
-
-static char *
-compose(const struct refusal *rf, const char *remedy, int paren)
-{
-	struct sbuf b = {0};
-	const char *run = strstr(rf->text, "; run:");
-	int tag = paren && !probe_own_token(rf->reason);
-
-	if (tag && run != NULL) {
-		sbuf_addn(&b, rf->text, (size_t)(run - rf->text));
-		sbuf_addf(&b, " (%s)%s", rf->reason, run);
-	} else {
-		sbuf_add(&b, rf->text);
-		if (tag)
-			sbuf_addf(&b, " (%s)", rf->reason);
-		if (!args_has_remedy(rf->text) && remedy != NULL)
-			sbuf_addf(&b, "; run: %s", remedy);
-	}
-	return sbuf_take(&b);
-}
-
-void
-args_print_refusals(FILE *f, const char *prefix, const struct refusals *r,
-		    const char *remedy, int paren)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		char *t = compose(&r->v[i], remedy, paren), *e;
-		const char *tok = r->v[i].reason;
-
-		if (paren && !probe_own_token(tok))
-			tok = REASON_CHECK;
-		e = t ? out_text(t) : NULL;
-		out_line(f, "%s REFUSED reason=%s: %s", prefix, tok,
-			 e ? e : "out of memory");
-		free(t);
-		free(e);
-	}
 }

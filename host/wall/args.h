@@ -64,14 +64,4 @@ size_t args_distance(const char *a, const char *b);
 /* Go strconv.ParseBool: 0/1 into *v, or -1. */
 int args_parse_bool(const char *s, int *v);
 
-/* Print every refusal as "<PREFIX> REFUSED reason=<tok>: <text>" to f,
- * appending "; run: <remedy>" to a text with no remedy of its own.  With
- * `paren`, the token is "check" and the original token goes in
- * parentheses before the remedy (the probe's form). */
-void args_print_refusals(FILE *f, const char *prefix,
-			 const struct refusals *r, const char *remedy,
-			 int paren);
-/* Does the text already carry a remedy? */
-int args_has_remedy(const char *text);
-
 #endif

@@ -110,12 +110,8 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 void
 wall_print_notes(struct wallctx *w, const char *prefix)
 {
-	for (size_t i = 0; i < w->notes.n; i++) {
-		char *t = out_text(w->notes.v[i]);
-
-		out_line(stderr, "%s NOTE %s", prefix, t ? t : "");
-		free(t);
-	}
+	for (size_t i = 0; i < w->notes.n; i++)
+		out_note(prefix, w->notes.v[i]);
 	strv_free(&w->notes);
 }
 
