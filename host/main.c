@@ -45,11 +45,7 @@ config_from_env(void)
 static int
 refuse_line(const char *tok, const char *text, int code)
 {
-	char *t = out_text(text);
-
-	out_line(stderr, "SANDBOX REFUSED reason=%s: %s", tok,
-		 t ? t : "out of memory");
-	free(t);
+	out_refused("SANDBOX", tok, text, NULL);
 	return code;
 }
 
@@ -61,7 +57,7 @@ not_built(const char *verb, int code)
 	snprintf(text, sizeof(text), "%s is not built in this version: it "
 		 "is not yet implemented on this platform; run: nova-sandbox "
 		 "help", verb);
-	return refuse_line("no_sandbox", text, code);
+	return refuse_line(REASON_NO_SANDBOX, text, code);
 }
 
 static int
@@ -74,7 +70,7 @@ unknown_verb(const char *w)
 	out_json_str(&b, w);
 	sbuf_add(&b, "; available: check, egress, modules, policy, probe, "
 		 "reap, run, version; run: nova-sandbox help");
-	rc = refuse_line("unknown_verb", b.s ? b.s : "", 2);
+	rc = refuse_line(REASON_UNKNOWN_VERB, b.s ? b.s : "", NS_EXIT_USAGE);
 	sbuf_free(&b);
 	return rc;
 }
@@ -100,7 +96,7 @@ help_verb(const struct hostrun *hr, int argc, char **argv)
 		return verb_modules(hr, 2, sub);
 	}
 	if (verb_help_for(argv[1]) == 0)
-		return 0;
+		return NS_EXIT_OK;
 	return verb_help();
 }
 
@@ -134,8 +130,8 @@ dispatch(const struct hostrun *hr, int argc, char **argv)
 			return verbtab[i].fn(hr, argc, argv);
 	if (strcmp(w, "worktree") == 0)
 		return flags_wants_help(argc - 1, argv + 1) ?
-		    verb_help_for(w) == 0 ? 0 : verb_help() :
-		    not_built(w, 2);
+		    verb_help_for(w) == 0 ? NS_EXIT_OK : verb_help() :
+		    not_built(w, NS_EXIT_USAGE);
 	if (w[0] != '-')
 		return unknown_verb(w);
 	return verb_wrap(hr, argc, argv);
@@ -149,12 +145,12 @@ main(int argc, char **argv)
 	find_self(&hr);
 	hr.config_path = config_from_env();
 	if (argc < 2)
-		return refuse_line("no_command", "no arguments: name a verb, "
+		return refuse_line(REASON_NO_COMMAND, "no arguments: name a verb, "
 				   "or --write <dir> -- <command>; run: "
-				   "nova-sandbox help", 2);
+				   "nova-sandbox help", NS_EXIT_USAGE);
 	if (hr.exe == NULL)
-		return refuse_line("sandbox_failed", "cannot read "
+		return refuse_line(REASON_SANDBOX_FAILED, "cannot read "
 				   "/proc/self/exe to find the module "
-				   "directory; run: nova-sandbox help", 125);
+				   "directory; run: nova-sandbox help", NS_EXIT_REFUSED);
 	return dispatch(&hr, argc - 1, argv + 1);
 }

@@ -18,18 +18,31 @@ struct walk {
 	int nomem;
 };
 
-static void refuse(struct walk *w, const char *tok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static void refuse(struct walk *w, const char *tok, const char *remedy,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* One problem; remedy is the refusal's (struct refusal): REMEDY_IN_TEXT
+ * when the text ends with it, NULL for the verb's own. */
 static void
-refuse(struct walk *w, const char *tok, const char *fmt, ...)
+refuse(struct walk *w, const char *tok, const char *remedy, const char *fmt,
+       ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (refusals_vadd(w->r, tok, fmt, ap) < 0)
 		w->nomem = 1;
+	else
+		w->r->v[w->r->n - 1].remedy = remedy;
 	va_end(ap);
+}
+
+/* The remedy of a problem of kind `fr`: in its text when the spec ends
+ * such problems with it, else the verb's. */
+static const char *
+remedy_of(const struct flagspec *s, unsigned fr)
+{
+	return (s->remedy_on & fr) && s->remedy ? REMEDY_IN_TEXT : NULL;
 }
 
 /* "; run: <remedy>" when the spec ends problems of kind `fr` with it. */
@@ -198,7 +211,7 @@ unknown(struct walk *w, const char *word, const char *name, size_t n,
 	if (b.s == NULL)
 		w->nomem = 1;
 	else
-		refuse(w, s->tok_unknown, "%s", b.s);
+		refuse(w, s->tok_unknown, remedy_of(s, FR_UNKNOWN), "%s", b.s);
 	sbuf_free(&b);
 	free(nm);
 }
@@ -212,7 +225,8 @@ foreign(struct walk *w, const struct flagdef *f)
 	char shown[64];
 
 	if (s->foreign == FF_REFUSE) {
-		refuse(w, s->tok_unknown, "--%s is not a flag of %s%s%s%s%s%s",
+		refuse(w, s->tok_unknown, remedy_of(s, FR_FOREIGN),
+		       "--%s is not a flag of %s%s%s%s%s%s",
 		       f->name, s->verbname, f->owner ? "; it is " : "",
 		       f->owner ? f->owner : "", f->owner ? "'s" : "",
 		       run_lead(s, FR_FOREIGN), run_tail(s, FR_FOREIGN));
@@ -237,7 +251,8 @@ flags_refuse_others(const struct flagspec *s, const struct strv *others,
 			continue;
 		snprintf(shown, sizeof(shown), "--%s", f->name);
 		if (strv_contains(others, shown) &&
-		    refusals_add(r, tok, "%s is not a flag of %s; it is %s's%s%s",
+		    refusals_addr(r, tok, remedy_of(s, FR_FOREIGN),
+				  "%s is not a flag of %s; it is %s's%s%s",
 				 shown, s->verbname, f->owner ? f->owner : "",
 				 run_lead(s, FR_FOREIGN),
 				 run_tail(s, FR_FOREIGN)) < 0)
@@ -256,7 +271,8 @@ value_of(struct walk *w, const struct flagdef *f, const char *eq)
 	if (w->i + 1 < w->argc && (!(w->s->opts & FO_VALUE_NOT_DD) ||
 				   strcmp(w->argv[w->i + 1], "--") != 0))
 		return w->argv[++w->i];
-	refuse(w, w->s->tok_value, "--%s wants a value", f->name);
+	refuse(w, w->s->tok_value, REMEDY_IN_TEXT, "--%s wants a value",
+	       f->name);
 	return NULL;
 }
 
@@ -273,7 +289,8 @@ switch_of(struct walk *w, const struct flagdef *f, const char *eq)
 		return strcmp(eq + 1, "true") == 0 || strcmp(eq + 1, "1") == 0;
 	if (flags_parse_bool(eq + 1, &v) == 0)
 		return v;
-	refuse(w, s->tok_value, "--%s wants true or false, got %s%s%s",
+	refuse(w, s->tok_value, REMEDY_IN_TEXT,
+	       "--%s wants true or false, got %s%s%s",
 	       f->name, eq + 1, run_lead(s, FR_BOOL), run_tail(s, FR_BOOL));
 	return -1;
 }
@@ -292,7 +309,7 @@ store(struct walk *w, const struct flagdef *f, const char *v, int sw)
 	} else {
 		memcpy(&old, at, sizeof(old));
 		if (old != NULL && (w->s->opts & FO_ONCE))
-			refuse(w, w->s->tok_value, "--%s is given twice; name it "
+			refuse(w, w->s->tok_value, NULL, "--%s is given twice; name it "
 			       "once", f->name);
 		else
 			memcpy(at, &v, sizeof(v));
@@ -387,6 +404,7 @@ flags_parse(const struct flagspec *s, int argc, char **argv, void *out,
 			flag_word(&w, word);
 		else
 			refuse(&w, s->tok_positional,
+			       remedy_of(s, FR_POSITIONAL),
 			       "unexpected argument %.*s%s%s",
 			       s->word_max > 0 ? s->word_max : INT_MAX, word,
 			       run_lead(s, FR_POSITIONAL),

@@ -283,9 +283,10 @@ out_status_take(const char *s, struct refusals *r)
 	if (s == NULL || out_status_check(s, &fd, &why) != 0 ||
 	    out_status_set(fd) == 0)
 		return 0;
-	refusals_add(r, "bad_status_fd", "--status-fd %d cannot be made "
-		     "close-on-exec (%s); --status-fd wants an open, writable "
-		     "descriptor of 3 or above", fd, strerror(errno));
+	refusals_addr(r, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT, "--status-fd %d "
+		      "cannot be made "
+		      "close-on-exec (%s); --status-fd wants an open, writable "
+		      "descriptor of 3 or above", fd, strerror(errno));
 	return 1;
 }
 
@@ -373,4 +374,133 @@ out_refused_oom(FILE *f, const char *prefix)
 {
 	return out_line(f, "%s REFUSED reason=" REFUSED_OOM_REASON ": "
 			REFUSED_OOM_TEXT, prefix);
+}
+
+/* ---- the line kinds: REFUSED, NOTE, key=value ------------------------- */
+
+/* "<prefix> <kind> <text>" with text text-escaped. */
+static int
+text_line(FILE *f, const char *prefix, const char *kind, const char *text)
+{
+	char *t = out_text(text ? text : "");
+	int rc;
+
+	rc = out_line(f, "%s %s%s", prefix, kind, t ? t : "out of memory");
+	if (t == NULL)
+		rc = -1;
+	free(t);
+	return rc;
+}
+
+int
+out_refused(const char *prefix, const char *reason, const char *text,
+	    const char *remedy)
+{
+	struct sbuf b = {0};
+	int rc;
+
+	sbuf_addf(&b, "REFUSED reason=%s: ", reason);
+	if (remedy != NULL && *remedy != '\0') {
+		struct sbuf t = {0};
+
+		sbuf_addf(&t, "%s; run: %s", text ? text : "", remedy);
+		rc = b.s && t.s ? text_line(stderr, prefix, b.s, t.s) : -1;
+		sbuf_free(&t);
+	} else {
+		rc = b.s ? text_line(stderr, prefix, b.s, text) : -1;
+	}
+	sbuf_free(&b);
+	return rc;
+}
+
+int
+out_note(const char *prefix, const char *text)
+{
+	return text_line(stderr, prefix, "NOTE ", text);
+}
+
+int
+out_note_to(FILE *f, const char *prefix, const char *text)
+{
+	return text_line(f, prefix, "NOTE ", text);
+}
+
+int
+out_kv(struct sbuf *b, const char *key, const char *value)
+{
+	char *v = out_field(value);
+	int rc;
+
+	if (v == NULL)
+		return -1;
+	rc = sbuf_addf(b, "%s%s=%s", b->len ? " " : "", key, v);
+	free(v);
+	return rc;
+}
+
+/* The probe's own tokens: printed as they are; every other token of the
+ * probe's form becomes "check" with the original in parentheses. */
+static int
+probe_own_token(const char *tok)
+{
+	static const char *const own[] = { REASON_CHECK,
+		REASON_SECRET_INSIDE_ALLOW, REASON_PROBE_OUTSIDE_INSIDE,
+		REASON_PROBE_OUTSIDE_UNWRITABLE, REASON_NO_SANDBOX,
+		REASON_NET_UNENFORCEABLE, REASON_PROBE_STEP_NOT_A_CHILD, NULL };
+
+	for (size_t i = 0; own[i]; i++)
+		if (strcmp(tok, own[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* One refusal's text as printed: the text, in the probe's form the token
+ * in parentheses before the remedy, then the remedy: the refusal's own,
+ * else `remedy`; none when the text carries it (REMEDY_IN_TEXT). */
+static char *
+compose(const struct refusal *rf, const char *remedy, int tag)
+{
+	struct sbuf b = {0};
+	const char *rm = rf->remedy != NULL ? rf->remedy : remedy;
+	const char *run = NULL;
+
+	if (tag && rm != NULL && *rm == '\0')
+		run = strstr(rf->text, "; run:"); /* the tag goes before it */
+	if (run != NULL) {
+		sbuf_addn(&b, rf->text, (size_t)(run - rf->text));
+		sbuf_addf(&b, " (%s)%s", rf->reason, run);
+		return sbuf_take(&b);
+	}
+	sbuf_add(&b, rf->text);
+	if (tag)
+		sbuf_addf(&b, " (%s)", rf->reason);
+	if (rm != NULL && *rm != '\0')
+		sbuf_addf(&b, "; run: %s", rm);
+	return sbuf_take(&b);
+}
+
+
+
+int
+out_refusals(FILE *f, const char *prefix, const struct refusals *r,
+	     const char *remedy, int paren)
+{
+	int rc = 0;
+
+	if (refusals_failed(r))
+		return out_refused_oom(f, prefix);
+	for (size_t i = 0; i < r->n; i++) {
+		const char *tok = r->v[i].reason;
+		int tag = paren && !probe_own_token(tok);
+		char *t = compose(&r->v[i], remedy, tag);
+		struct sbuf k = {0};
+
+		sbuf_addf(&k, "REFUSED reason=%s: ", tag ? REASON_CHECK : tok);
+		if (k.s == NULL || text_line(f, prefix, k.s,
+					     t ? t : "out of memory") != 0)
+			rc = -1;
+		sbuf_free(&k);
+		free(t);
+	}
+	return rc;
 }

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "base/exit.h"
 #include "base/util.h"
 
 /* Field rendering: control characters, every whitespace character and '='
@@ -25,6 +26,27 @@ int out_json_refused(const char *verb, int exit_code, const struct refusals *r);
 /* The one line a failed refusal list (refusals_failed) prints as, on f:
  * "<prefix> REFUSED reason=sandbox_failed: out of memory". */
 int out_refused_oom(FILE *f, const char *prefix);
+/* The line kinds (section 3 "Lines"); each leaves in one out_line().
+ * "<prefix> REFUSED reason=<reason>: <text>[; run: <remedy>]" on stderr,
+ * the text and remedy text-escaped; remedy NULL or "": the text is whole.
+ * Returns 0, or -1 when it could not (it still prints "out of memory"). */
+int out_refused(const char *prefix, const char *reason, const char *text,
+		const char *remedy);
+/* "<prefix> NOTE <text>" on stderr, the text text-escaped. */
+int out_note(const char *prefix, const char *text);
+/* The same to f (a module's notes go where its host services say). */
+int out_note_to(FILE *f, const char *prefix, const char *text);
+/* Append "key=<value>" to b (after a ' ' when b is not empty), the value
+ * field-escaped (an empty or NULL value is "-").  0, or -1. */
+int out_kv(struct sbuf *b, const char *key, const char *value);
+/* Every refusal of r as a REFUSED line to f: its text, then its remedy
+ * (struct refusal): its own, else "; run: <remedy>" (none when remedy is
+ * NULL), nothing when the text carries it.  With `paren` (the probe's
+ * form) every token but the probe's own is printed as "check" and goes in
+ * parentheses after the text, before the remedy.  0, or -1. */
+int out_refusals(FILE *f, const char *prefix, const struct refusals *r,
+		 const char *remedy, int paren);
+
 /* Shell-quote one argument so it pastes back as itself. */
 int out_shell_quote(struct sbuf *b, const char *s);
 

@@ -215,7 +215,8 @@ sbuf_failed(const struct sbuf *b)
 /* A failed list is never empty: a caller that asks "any refusal?" with
  * r->n fails closed.  Its one entry is static (never freed): */
 static char oom_text[] = REFUSED_OOM_TEXT;
-static struct refusal oom_only = { REFUSED_OOM_REASON, oom_text };
+static struct refusal oom_only = { REFUSED_OOM_REASON, oom_text,
+				    REMEDY_IN_TEXT };
 
 static int
 refusals_stuck(struct refusals *r)
@@ -247,6 +248,7 @@ refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
 	if (text == NULL)
 		return refusals_stuck(r);
 	r->v[r->n].reason = reason;
+	r->v[r->n].remedy = NULL;
 	r->v[r->n].text = text;
 	r->n++;
 	return 0;
@@ -261,6 +263,21 @@ refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
 	va_start(ap, fmt);
 	rc = refusals_vadd(r, reason, fmt, ap);
 	va_end(ap);
+	return rc;
+}
+
+int
+refusals_addr(struct refusals *r, const char *reason, const char *remedy,
+	      const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = refusals_vadd(r, reason, fmt, ap);
+	va_end(ap);
+	if (rc == 0)
+		r->v[r->n - 1].remedy = remedy;
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "banned.h" /* infra/: the functions this project never calls */
+#include "base/reasons.h" /* the reason tokens of struct refusal */
 
 
 /* Allocation failures stick.  struct strv, struct sbuf and struct refusals
@@ -58,11 +59,17 @@ int sbuf_failed(const struct sbuf *b);
 /* A formatted heap string, or NULL when it could not be built. */
 char *str_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* One independent problem (rule 16): a reason token and a text. */
+/* One independent problem (rule 16): a reason token, a text and what to do
+ * about it.  The remedy is a static string: NULL, the printer appends the
+ * verb's remedy ("; run: <remedy>", see out_refusals); REMEDY_IN_TEXT, the
+ * text already ends with its remedy and nothing is appended; else that
+ * command, appended as "; run: <remedy>". */
 struct refusal {
-	const char *reason; /* static token */
+	const char *reason; /* static token, base/reasons.h */
 	char *text;         /* owned */
+	const char *remedy; /* static, see above */
 };
+#define REMEDY_IN_TEXT ""
 
 struct refusals {
 	struct refusal *v;
@@ -73,13 +80,16 @@ struct refusals {
 };
 
 /* What a printer prints, alone, for a failed list (after "<PREFIX> "). */
-#define REFUSED_OOM_REASON "sandbox_failed"
+#define REFUSED_OOM_REASON "sandbox_failed" /* REASON_SANDBOX_FAILED, as a literal */
 #define REFUSED_OOM_TEXT "out of memory"
 
 int refusals_add(struct refusals *r, const char *reason, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int refusals_vadd(struct refusals *r, const char *reason, const char *fmt,
 		  va_list ap) __attribute__((format(printf, 3, 0)));
+/* refusals_add with the refusal's own remedy (see struct refusal). */
+int refusals_addr(struct refusals *r, const char *reason, const char *remedy,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* 1 when r holds refusals and every one has `reason` (0 for a failed list). */
 int refusals_all(const struct refusals *r, const char *reason);
 void refusals_free(struct refusals *r);

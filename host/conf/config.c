@@ -96,7 +96,7 @@ bad(struct cload *cl, unsigned line, const char *fmt, ...)
 	if (rc == 0)
 		rc = sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	if (rc < 0 || refusals_add(cl->r, "bad_config", "%s", b.s) < 0)
+	if (rc < 0 || refusals_add(cl->r, REASON_BAD_CONFIG, "%s", b.s) < 0)
 		cl->nomem = 1;
 	sbuf_free(&b);
 }
@@ -806,7 +806,7 @@ config_check_options(const struct config *cfg, const char *stem,
 
 		if (strcmp(o->section, stem) != 0 || in_list(accepted, o->key))
 			continue;
-		refusals_add(r, "bad_config", "%s:%u: unknown key \"%s\" in "
+		refusals_add(r, REASON_BAD_CONFIG, "%s:%u: unknown key \"%s\" in "
 			     "[%s]; the keys of [%s] are %s", cfg->path ?
 			     cfg->path : "-", o->line, o->key, stem, stem,
 			     keys && *keys ? keys : "none (the module takes "

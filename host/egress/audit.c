@@ -35,7 +35,7 @@ rule_problems(struct auditst *st, const struct chainst *c, size_t i,
 	if (x->sel != want_sel || x->sel != first->sel ||
 	    (x->sel == NS_EGRESS_SEL_UID && x->uid != first->uid) ||
 	    (x->sel == NS_EGRESS_SEL_IIF && memcmp(x->ifname, first->ifname, 16)))
-		refusals_add(st->r, "unscoped_rule", "line %u: every rule of "
+		refusals_add(st->r, REASON_UNSCOPED_RULE, "line %u: every rule of "
 			     "chain %s must start with the chain's one "
 			     "selector (%s)", ln, c->name, want_sel == NS_EGRESS_SEL_UID ?
 			     "meta skuid <n> in output" :
@@ -45,18 +45,18 @@ rule_problems(struct auditst *st, const struct chainst *c, size_t i,
 	if (x->l4 == 58) {
 		if (c->base.hook != NS_EGRESS_HOOK_INPUT || x->daddr.fam != 0 ||
 		    x->icmp_type == NS_EGRESS_ICMP6_RA)
-			refusals_add(st->r, "allow_port", "line %u: icmpv6 is "
+			refusals_add(st->r, REASON_ALLOW_PORT, "line %u: icmpv6 is "
 				     "accepted only for neighbour discovery "
 				     "(router/neighbour solicit, neighbour "
 				     "advert) in the input chain", ln);
 		return;
 	}
 	if (x->daddr.fam == 0 || x->daddr.plen != full)
-		refusals_add(st->r, "allow_any", "line %u: an accept names "
+		refusals_add(st->r, REASON_ALLOW_ANY, "line %u: an accept names "
 			     "exactly ONE address (no prefix, no \"any\")", ln);
 	if (!((x->l4 == 6 && x->dport == 443) ||
 	      (x->l4 == 17 && x->dport == 53)))
-		refusals_add(st->r, "allow_port", "line %u: an accept is tcp "
+		refusals_add(st->r, REASON_ALLOW_PORT, "line %u: an accept is tcp "
 			     "dport 443 or udp dport 53 (DNS to the resolver) "
 			     "and nothing else", ln);
 }
@@ -98,7 +98,7 @@ deny_order(struct auditst *st, const struct chainst *c)
 		}
 		if (!open || (i == c->n - 1 && is_bare(x)))
 			continue;
-		refusals_add(st->r, "deny_after_accept", "line %u: chain %s "
+		refusals_add(st->r, REASON_DENY_AFTER_ACCEPT, "line %u: chain %s "
 			     "drops after its first accept (line %u): every "
 			     "drop comes before the accepts, only the bare "
 			     "selector drop ends the chain", c->lines[i],
@@ -119,13 +119,13 @@ chain_tail(struct auditst *st, const struct chainst *c, int want_sel)
 			break;
 	}
 	if (!md)
-		refusals_add(st->r, "no_metadata_deny", "chain %s (line %u) "
+		refusals_add(st->r, REASON_NO_METADATA_DENY, "chain %s (line %u) "
 			     "must drop ip daddr 169.254.169.254 by name, "
 			     "before any accept", c->name, c->line);
 	last = c->n ? &c->rules[c->n - 1] : NULL;
 	if (last == NULL || last->accept || !is_bare(last) ||
 	    last->sel != want_sel)
-		refusals_add(st->r, "no_default_deny", "chain %s (line %u) "
+		refusals_add(st->r, REASON_NO_DEFAULT_DENY, "chain %s (line %u) "
 			     "must end in its bare selector drop", c->name,
 			     c->line);
 }
@@ -143,10 +143,11 @@ chain_done(struct auditst *st, struct chainst *c)
 	    c->base.hook < NS_EGRESS_HOOK_OUTPUT || c->base.hook > NS_EGRESS_HOOK_INPUT ||
 	    !c->base.policy_accept || c->base.prio != 0 ||
 	    strcmp(c->name, ns_egress_hook_name(c->base.hook)) != 0) {
-		refusals_add(st->r, "bad_chain", "chain %s (line %u) wants "
-			     "\"type filter hook output|forward|input "
-			     "priority filter; policy accept;\" first and a "
-			     "name equal to its hook", c->name, c->line);
+		refusals_addr(st->r, REASON_BAD_CHAIN, REMEDY_IN_TEXT,
+			      "chain %s (line %u) wants "
+			      "\"type filter hook output|forward|input "
+			      "priority filter; policy accept;\" first and a "
+			      "name equal to its hook", c->name, c->line);
 		return;
 	}
 	want = c->base.hook == NS_EGRESS_HOOK_OUTPUT ? NS_EGRESS_SEL_UID : NS_EGRESS_SEL_IIF;
@@ -162,20 +163,20 @@ on_table(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 	const char *run = l->name + strlen("nova_egress_");
 
 	if (st->depth != 0) {
-		refusals_add(st->r, "bad_rule", "line %u: a table inside a "
+		refusals_add(st->r, REASON_BAD_RULE, "line %u: a table inside a "
 			     "table (unbalanced braces)", ln);
 		return;
 	}
 	st->depth = 1;
 	if (++st->tables > 1) {
-		refusals_add(st->r, "bad_table", "line %u: exactly one table, "
+		refusals_add(st->r, REASON_BAD_TABLE, "line %u: exactly one table, "
 			     "table inet nova_egress_<run>", ln);
 		return;
 	}
 	snprintf(st->a->table, sizeof(st->a->table), "%s", l->name);
 	if (strcmp(l->family, "inet") != 0 ||
 	    strncmp(l->name, "nova_egress_", 12) != 0 || !egress_run_ok(run))
-		refusals_add(st->r, "bad_table", "line %u: the table is table "
+		refusals_add(st->r, REASON_BAD_TABLE, "line %u: the table is table "
 			     "inet nova_egress_<run>, got %s %s", ln,
 			     l->family, l->name);
 }
@@ -189,15 +190,16 @@ on_line(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 	case NS_EGRESS_LINE_BLANK:
 		return;
 	case NS_EGRESS_LINE_BAD:
-		refusals_add(st->r, "bad_rule", "line %u: cannot be read; "
-			     "wants %s", ln, l->why);
+		refusals_addr(st->r, REASON_BAD_RULE, REMEDY_IN_TEXT,
+			      "line %u: cannot be read; "
+			      "wants %s", ln, l->why);
 		return;
 	case NS_EGRESS_LINE_TABLE:
 		on_table(st, l, ln);
 		return;
 	case NS_EGRESS_LINE_CHAIN:
 		if (st->depth != 1) {
-			refusals_add(st->r, "bad_rule", "line %u: a chain "
+			refusals_add(st->r, REASON_BAD_RULE, "line %u: a chain "
 				     "belongs directly inside the table", ln);
 			return;
 		}
@@ -209,7 +211,7 @@ on_line(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 		return;
 	case NS_EGRESS_LINE_BASE:
 		if (st->depth != 2 || c->has_base || c->n > 0) {
-			refusals_add(st->r, "bad_chain", "line %u: the type/"
+			refusals_add(st->r, REASON_BAD_CHAIN, "line %u: the type/"
 				     "hook/policy line comes first in a "
 				     "chain, once", ln);
 			return;
@@ -219,12 +221,12 @@ on_line(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 		return;
 	case NS_EGRESS_LINE_RULE:
 		if (st->depth != 2) {
-			refusals_add(st->r, "bad_rule", "line %u: a rule "
+			refusals_add(st->r, REASON_BAD_RULE, "line %u: a rule "
 				     "outside a chain", ln);
 			return;
 		}
 		if (c->n == MAXRULES) {
-			refusals_add(st->r, "bad_rule", "line %u: more than "
+			refusals_add(st->r, REASON_BAD_RULE, "line %u: more than "
 				     "%d rules in one chain", ln, MAXRULES);
 			return;
 		}
@@ -235,7 +237,7 @@ on_line(struct auditst *st, const struct ns_egress_line *l, unsigned ln)
 		if (st->depth == 2)
 			chain_done(st, c);
 		else if (st->depth == 0)
-			refusals_add(st->r, "bad_rule", "line %u: unbalanced "
+			refusals_add(st->r, REASON_BAD_RULE, "line %u: unbalanced "
 				     "braces", ln);
 		st->depth = st->depth > 0 ? st->depth - 1 : 0;
 		return;
@@ -343,15 +345,16 @@ egress_audit(const char *text, size_t len, struct egress_audit *a,
 		i = e + 1;
 	}
 	if (st.depth != 0)
-		refusals_add(r, "bad_rule", "unbalanced braces: %d left open "
+		refusals_add(r, REASON_BAD_RULE, "unbalanced braces: %d left open "
 			     "at the end", st.depth);
 	if (st.tables == 0)
-		refusals_add(r, "bad_table", "no table: the plan is one table "
+		refusals_add(r, REASON_BAD_TABLE, "no table: the plan is one table "
 			     "inet nova_egress_<run>");
 	else if (a->chains == 0)
-		refusals_add(r, "bad_chain", "no chain: the table wants "
-			     "chain output (--uid) or chain forward and chain "
-			     "input (--veth)");
+		refusals_addr(r, REASON_BAD_CHAIN, REMEDY_IN_TEXT,
+			      "no chain: the table wants "
+			      "chain output (--uid) or chain forward and chain "
+			      "input (--veth)");
 	free(st.c.rules);
 	free(st.c.lines);
 	return (int)(r->n - before);

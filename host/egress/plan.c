@@ -58,37 +58,42 @@ egress_check_input(const struct egress_input *in, struct refusals *r)
 	int n = 0;
 
 	if (!egress_run_ok(in->run))
-		n += refusals_add(r, "no_name", "--run wants 1-32 of "
-				  "[A-Za-z0-9_] (it names the table "
-				  "nova_egress_<run>)") >= 0;
+		n += refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+				   "--run wants 1-32 of "
+				   "[A-Za-z0-9_] (it names the table "
+				   "nova_egress_<run>)") >= 0;
 	if (in->uid != NULL && (strlen(in->uid) > 10 ||
 				parse_u64(in->uid, 4294967295ULL, &v) != 0))
-		n += refusals_add(r, "bad_uid", "--uid wants a numeric uid "
-				  "(at most 10 digits, below 2^32), got "
-				  "%.40s", in->uid) >= 0;
+		n += refusals_addr(r, REASON_BAD_UID, REMEDY_IN_TEXT,
+				   "--uid wants a numeric uid "
+				   "(at most 10 digits, below 2^32), got "
+				   "%.40s", in->uid) >= 0;
 	if (in->veth != NULL && !egress_veth_ok(in->veth))
-		n += refusals_add(r, "bad_veth", "--veth wants an interface "
-				  "name, 1-15 of [A-Za-z0-9-_.@]") >= 0;
+		n += refusals_addr(r, REASON_BAD_VETH, REMEDY_IN_TEXT,
+				   "--veth wants an interface "
+				   "name, 1-15 of [A-Za-z0-9-_.@]") >= 0;
 	if (in->uid == NULL && in->veth == NULL)
-		n += refusals_add(r, "no_selector", "name --uid <n> (the "
-				  "card's uid) or --veth <if> (the card's "
-				  "interface): an unscoped default deny would "
-				  "wall the bench itself") >= 0;
+		n += refusals_addr(r, REASON_NO_SELECTOR, REMEDY_IN_TEXT,
+				   "name --uid <n> (the "
+				   "card's uid) or --veth <if> (the card's "
+				   "interface): an unscoped default deny would "
+				   "wall the bench itself") >= 0;
 	for (size_t i = 0; egress_base_names[i]; i++)
 		if (!strv_contains(&in->names, egress_base_names[i]))
-			n += refusals_add(r, "bad_policy", "%s must carry the "
+			n += refusals_add(r, REASON_BAD_POLICY, "%s must carry the "
 					  "base name %s", in->policy_path,
 					  egress_base_names[i]) >= 0;
 	if (in->model_host == NULL || !strv_contains(&in->names, in->model_host))
-		n += refusals_add(r, "bad_model_host", "--model-host wants "
-				  "a host the policy file %s already carries "
-				  "(a new host is a reviewed change to that "
-				  "file, not a flag)%s%.80s", in->policy_path,
-				  in->model_host ? "; got " : "",
-				  in->model_host ? in->model_host : "") >= 0;
+		n += refusals_addr(r, REASON_BAD_MODEL_HOST, REMEDY_IN_TEXT,
+				   "--model-host wants "
+				   "a host the policy file %s already carries "
+				   "(a new host is a reviewed change to that "
+				   "file, not a flag)%s%.80s", in->policy_path,
+				   in->model_host ? "; got " : "",
+				   in->model_host ? in->model_host : "") >= 0;
 	if (in->resolver.fam != 0 &&
 	    egress_addr_denied(&in->resolver, in->cidrs, in->n_cidrs, &what))
-		n += refusals_add(r, "bad_resolver", "--resolver is inside a "
+		n += refusals_add(r, REASON_BAD_RESOLVER, "--resolver is inside a "
 				  "denied range (%s): name a resolver the "
 				  "card may reach", what) >= 0;
 	return n;
@@ -124,7 +129,7 @@ pin_name(const struct egress_input *in, const char *name, struct pins *p,
 
 	if (in->lookup(in->lookup_ctx, &in->resolver, name, got, max, &n,
 		       &why) != 0 || n == 0) {
-		refusals_add(r, "resolve_failed", "%s: %s", name, why ? why :
+		refusals_add(r, REASON_RESOLVE_FAILED, "%s: %s", name, why ? why :
 			     "no A or AAAA record");
 		free(why);
 		return 1;
@@ -144,7 +149,7 @@ pin_name(const struct egress_input *in, const char *name, struct pins *p,
 		sbuf_addf(&p->notes, " %s", a);
 		if (egress_addr_denied(&got[i], in->cidrs, in->n_cidrs,
 				       &what)) {
-			refusals_add(r, "bad_address", "%s resolved to %s, "
+			refusals_add(r, REASON_BAD_ADDRESS, "%s resolved to %s, "
 				     "inside a denied range (%s): poisoned or "
 				     "rebinding; nothing was written", name,
 				     a, what);

@@ -89,14 +89,14 @@ policy_line(const char *path, unsigned lineno, const char *s, size_t n,
 	if (a == b)
 		return 0;
 	if (b - a >= sizeof(name))
-		return refusals_add(r, "bad_policy", "%s:%u: a hostname of "
+		return refusals_add(r, REASON_BAD_POLICY, "%s:%u: a hostname of "
 				    "at most 253 characters", path, lineno) <
 		    0 ? -1 : 1;
 	for (size_t i = a; i < b; i++)
 		name[i - a] = (char)tolower((unsigned char)s[i]);
 	name[b - a] = '\0';
 	if (strcspn(name, " \t\r\v\f") != b - a || !egress_name_ok(name))
-		return refusals_add(r, "bad_policy", "%s:%u: one DNS name "
+		return refusals_add(r, REASON_BAD_POLICY, "%s:%u: one DNS name "
 				    "per line (two or more labels of a-z 0-9 "
 				    "-, the last starting with a letter), "
 				    "got %.80s", path, lineno, name) < 0 ?
@@ -115,7 +115,7 @@ egress_parse_policy(const char *path, const char *text, size_t len,
 	int bad = 0, k;
 
 	if (memchr(text, '\0', len) != NULL)
-		return refusals_add(r, "bad_policy", "%s: a text file (it "
+		return refusals_add(r, REASON_BAD_POLICY, "%s: a text file (it "
 				    "holds a NUL byte)", path) < 0 ? -1 : 1;
 	while (i < len) {
 		e = i;
@@ -128,7 +128,7 @@ egress_parse_policy(const char *path, const char *text, size_t len,
 		i = e + 1;
 	}
 	if (bad == 0 && names->n == 0) {
-		if (refusals_add(r, "bad_policy", "%s: at least the base names "
+		if (refusals_add(r, REASON_BAD_POLICY, "%s: at least the base names "
 				 "github.com, api.github.com, "
 				 "objects.githubusercontent.com (the file is "
 				 "empty)", path) < 0)

@@ -10,7 +10,6 @@ static void
 svc_note(void *cookie, const char *text)
 {
 	struct hostsvc *hs = cookie;
-	char *t;
 
 	if (text == NULL)
 		text = "";
@@ -20,10 +19,7 @@ svc_note(void *cookie, const char *text)
 	}
 	if (hs->err == NULL)
 		return;
-	t = out_text(text);
-	out_line(hs->err, "%s NOTE %s", hs->prefix ? hs->prefix : "SANDBOX",
-		 t ? t : "-");
-	free(t);
+	out_note_to(hs->err, hs->prefix ? hs->prefix : "SANDBOX", text);
 }
 
 /* A module's reason must look like a token; it lives in the module's
@@ -34,11 +30,28 @@ token(const char *reason)
 	size_t n;
 
 	if (reason == NULL)
-		return "sandbox_failed";
+		return REASON_SANDBOX_FAILED;
 	n = strspn(reason, "abcdefghijklmnopqrstuvwxyz_");
 	if (n == 0 || n > 32 || reason[n] != '\0')
-		return "sandbox_failed";
+		return REASON_SANDBOX_FAILED;
 	return reason;
+}
+
+/* The ABI gives a module's refusal a text only, which "says what is wrong
+ * and what would fix it"; the host cannot ask which part is the remedy.
+ * A text that names one in the tool's own words (docs/SPEC-SANDBOX.md
+ * section 3) is taken whole; any other gets the verb's remedy appended. */
+static const char *
+module_remedy(const char *t)
+{
+	static const char *const mark[] = { "run:", "wants ", "remedy=",
+		" -h", "--help", "pass --", "name --", "nova-sandbox help",
+		NULL };
+
+	for (size_t i = 0; mark[i]; i++)
+		if (strstr(t, mark[i]) != NULL)
+			return REMEDY_IN_TEXT;
+	return NULL;
 }
 
 static void
@@ -46,9 +59,11 @@ svc_refuse(void *cookie, const char *reason, const char *text)
 {
 	struct hostsvc *hs = cookie;
 
+	if (text == NULL)
+		text = "";
 	if (hs->refusals != NULL)
-		refusals_add(hs->refusals, token(reason), "%s",
-			     text ? text : "");
+		refusals_addr(hs->refusals, token(reason),
+			      module_remedy(text), "%s", text);
 }
 
 static void

@@ -415,7 +415,7 @@ shim_refuse(void *cookie, const char *reason, const char *text)
 	struct shim *s = cookie;
 
 	sbuf_addf(&s->refused, "%s%s: %s", s->refused.len ? "; " : "",
-		  reason ? reason : "sandbox_failed", text ? text : "");
+		  reason ? reason : REASON_SANDBOX_FAILED, text ? text : "");
 }
 
 static void
@@ -517,14 +517,14 @@ loader_select_wall(const struct config *cfg, const struct ns_host *host,
 			ls = loader_wall_facts(cfg, host, m, facts, &why);
 		if (ls == LOAD_OK)
 			return 0;
-		refusals_add(r, "no_sandbox", "wall module %s refused (%s): %s",
+		refusals_add(r, REASON_NO_SANDBOX, "wall module %s refused (%s): %s",
 			     m->path ? m->path : cfg->wall.v[i],
 			     load_status_token(ls), why ? why : "");
 		free(why);
 		module_free(m);
 	}
 	if (cfg->wall.n == 0)
-		refusals_add(r, "no_sandbox", "no wall module is configured for "
+		refusals_add(r, REASON_NO_SANDBOX, "no wall module is configured for "
 			     "%s in %s; name one as wall = <file> in [%s]",
 			     cfg->platform, cfg->path ? cfg->path : "defaults",
 			     cfg->platform);
@@ -538,7 +538,7 @@ loader_select_place(const struct config *cfg, struct module *m,
 	char *why = NULL;
 
 	if (cfg->place.n == 0)
-		return refusals_add(r, "no_sandbox", "no place module is "
+		return refusals_add(r, REASON_NO_SANDBOX, "no place module is "
 				    "configured for %s; add place = nsplace.so "
 				    "to its section of the config",
 				    cfg->platform), 1;
@@ -551,7 +551,7 @@ loader_select_place(const struct config *cfg, struct module *m,
 			return config_check_options(cfg, m->stem,
 						    m->ops.options, r) ? 2 : 0;
 		}
-		refusals_add(r, "no_sandbox", "place module %s refused (%s): "
+		refusals_add(r, REASON_NO_SANDBOX, "place module %s refused (%s): "
 			     "%s", cfg->place.v[i], load_status_token(ls),
 			     why ? why : "");
 		free(why);

@@ -67,7 +67,7 @@ add_root(struct own *o, const struct rpath *rp, struct refusals *r)
 	if (rp->path == NULL)
 		return 0;
 	if (rp->fd < 0 || fstat(rp->fd, &st) != 0) {
-		refusals_add(r, "sandbox_failed", "cannot look at the write root "
+		refusals_add(r, REASON_SANDBOX_FAILED, "cannot look at the write root "
 			     "%s to keep the tool's own files out of it",
 			     rp->path);
 		return -1;
@@ -176,7 +176,7 @@ refuse(struct own *o, const struct stat *el, const char *at, int root,
 	if (names > 1)
 		snprintf(how, sizeof(how), ", which has %lu names: another may "
 			 "be", names);
-	if (refusals_add(o->r, "wall_writable", "the tool's own %s %s is "
+	if (refusals_add(o->r, REASON_WALL_WRITABLE, "the tool's own %s %s is "
 			 "within the wall's reach: the command (uid %u) may "
 			 "change %s%s in the write root %s, so %s; %s %s",
 			 o->what, o->path, (unsigned)o->uid, at[0] ? at : "/",
@@ -670,7 +670,7 @@ check_state_reads(struct own *o, const struct policy *pol)
 		if (pol->rules[i].path == NULL ||
 		    !in_chain(&c, rfd, pol->rules[i].path))
 			continue;
-		if (refusals_add(o->r, "names_reachable", "the tool's own "
+		if (refusals_add(o->r, REASON_NAMES_REACHABLE, "the tool's own "
 				 "run-name directory %s is within the wall's "
 				 "reach: the command (uid %u) may read it "
 				 "through the read root %s, so a walled "

@@ -915,13 +915,14 @@ path_refuse_planted(const char *flag, const char *reason, const char *p,
 	char *real = realpath(p, NULL);
 	int rc;
 
-	if (flag[0] == '-')
-		rc = refusals_add(r, reason, "%s %s resolves through the "
-				  "symlink %s -> %s, which the command's user "
-				  "could have made or replaced (%s): a link the "
-				  "command could have planted is never followed; "
-				  "name %s %s", flag, p, f->link, f->target,
-				  f->why, flag, real ? real : "<the real path>");
+	if (flag[0] == '-') /* "name --<flag> <real>" is the remedy */
+		rc = refusals_addr(r, reason, REMEDY_IN_TEXT,
+				   "%s %s resolves through the "
+				   "symlink %s -> %s, which the command's user "
+				   "could have made or replaced (%s): a link the "
+				   "command could have planted is never followed; "
+				   "name %s %s", flag, p, f->link, f->target,
+				   f->why, flag, real ? real : "<the real path>");
 	else
 		rc = refusals_add(r, reason, "%s %s resolves through the "
 				  "symlink %s -> %s, which the command's user "

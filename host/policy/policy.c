@@ -34,6 +34,9 @@ struct build {
 
 /* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
 #define ADD(r, ...) (refusals_add((r), __VA_ARGS__) < 0 ? -1 : 0)
+/* ... for a text that ends with its own remedy (struct refusal). */
+#define ADD_SAID(r, tok, ...) \
+	(refusals_addr((r), (tok), REMEDY_IN_TEXT, __VA_ARGS__) < 0 ? -1 : 0)
 
 /* ---- flags that are not paths ------------------------------------- */
 
@@ -57,8 +60,9 @@ check_gpu(struct build *b)
 		b->pol->gpu = "metal";
 		return 0;
 	}
-	return ADD(b->r, "bad_gpu", "--gpu wants none or metal, got %s",
-		   b->in->gpu);
+	return ADD_SAID(b->r, REASON_BAD_GPU,
+			"--gpu wants none or metal, got %s",
+			b->in->gpu);
 }
 
 static int
@@ -113,15 +117,16 @@ check_net(struct build *b)
 	const struct strv *na = &b->in->net_allow;
 
 	if (b->in->net_deny && b->in->net_listen &&
-	    ADD(b->r, "bad_net", "--net-deny and --net-listen cannot both be "
+	    ADD(b->r, REASON_BAD_NET, "--net-deny and --net-listen cannot both be "
 		"given: --net-deny closes what --net-listen opens; pass one "
 		"of them") < 0)
 		return -1;
 	for (size_t i = 0; i < na->n; i++)
 		if (!net_allow_ok(na->v[i]) &&
-		    ADD(b->r, "bad_net", "--net-allow %s wants host:port, the "
-			"host localhost or a loopback address (127.0.0.0/8, "
-			"[::1]) and the port 1-65535", na->v[i]) < 0)
+		    ADD_SAID(b->r, REASON_BAD_NET,
+			     "--net-allow %s wants host:port, the "
+			     "host localhost or a loopback address (127.0.0.0/8, "
+			     "[::1]) and the port 1-65535", na->v[i]) < 0)
 			return -1;
 	return 0;
 }
@@ -130,13 +135,14 @@ static int
 check_command_and_write(struct build *b)
 {
 	if (b->in->argv.n == 0 &&
-	    ADD(b->r, "no_command", "no command after --: name the command "
+	    ADD(b->r, REASON_NO_COMMAND, "no command after --: name the command "
 		"and its arguments after --") < 0)
 		return -1;
 	if (b->in->writes.n == 0 &&
-	    ADD(b->r, "bad_write", "no --write was given, and refusing to "
-		"guess one: name --write <dir>, the directory the command "
-		"may change") < 0)
+	    ADD_SAID(b->r, REASON_BAD_WRITE,
+		     "no --write was given, and refusing to "
+		     "guess one: name --write <dir>, the directory the command "
+		     "may change") < 0)
 		return -1;
 	return 0;
 }
@@ -188,7 +194,7 @@ clash(struct build *b, const struct rpaths *x, const char *fx,
 	for (size_t i = 0; i < x->n; i++)
 		for (size_t j = 0; j < y->n; j++)
 			if (rpath_same(&x->v[i], &y->v[j]) &&
-			    ADD(b->r, "bad_read", "%s and %s both name %s: "
+			    ADD(b->r, REASON_BAD_READ, "%s and %s both name %s: "
 				"name it once, with the one flag that grants "
 				"what the command needs", fx, fy,
 				x->v[i].path) < 0)
@@ -202,11 +208,11 @@ resolve_caller_dirs(struct build *b)
 	const struct policy_input *in = b->in;
 	struct policy *pol = b->pol;
 
-	if (resolve_list(b, &in->reads, "--read", "bad_read", &pol->reads,
+	if (resolve_list(b, &in->reads, "--read", REASON_BAD_READ, &pol->reads,
 			 &pol->r_reads) < 0 ||
-	    resolve_list(b, &in->reads_noexec, "--read-noexec", "bad_read",
+	    resolve_list(b, &in->reads_noexec, "--read-noexec", REASON_BAD_READ,
 			 &pol->reads_noexec, &pol->r_reads_noexec) < 0 ||
-	    resolve_list(b, &in->writes, "--write", "bad_write", &pol->writes,
+	    resolve_list(b, &in->writes, "--write", REASON_BAD_WRITE, &pol->writes,
 			 &pol->r_writes) < 0)
 		return -1;
 	if (clash(b, &pol->r_reads, "--read", &pol->r_writes, "--write") < 0 ||
@@ -256,7 +262,7 @@ check_cwd(struct build *b)
 			return -1;
 		return rpath_dup(&b->pol->r_writes.v[0], &b->pol->r_cwd);
 	}
-	return resolve_in_write(b, "--cwd", "bad_cwd", b->in->cwd,
+	return resolve_in_write(b, "--cwd", REASON_BAD_CWD, b->in->cwd,
 				&b->pol->cwd, &b->pol->r_cwd);
 }
 
@@ -285,13 +291,15 @@ static int
 refuse_tmp(struct build *b, int err)
 {
 	if (err == ENOTDIR)
-		return ADD(b->r, "bad_write", "the default temp directory %s "
-			   "exists and is not a directory (a symlink there is "
-			   "never followed): remove it, or name --tmp <dir> "
-			   "inside a --write", b->pol->tmp);
-	return ADD(b->r, "bad_write", "the default temp directory %s cannot "
-		   "be made (%s): name --tmp <dir> inside a --write",
-		   b->pol->tmp, strerror(err));
+		return ADD_SAID(b->r, REASON_BAD_WRITE,
+				"the default temp directory %s "
+				"exists and is not a directory (a symlink there is "
+				"never followed): remove it, or name --tmp <dir> "
+				"inside a --write", b->pol->tmp);
+	return ADD_SAID(b->r, REASON_BAD_WRITE,
+			"the default temp directory %s cannot "
+			"be made (%s): name --tmp <dir> inside a --write",
+			b->pol->tmp, strerror(err));
 }
 
 static int
@@ -318,7 +326,7 @@ check_tmp(struct build *b)
 {
 	if (b->in->tmp == NULL)
 		return default_tmp(b);
-	return resolve_in_write(b, "--tmp", "bad_write", b->in->tmp,
+	return resolve_in_write(b, "--tmp", REASON_BAD_WRITE, b->in->tmp,
 				&b->pol->tmp, &b->pol->r_tmp);
 }
 
@@ -380,7 +388,7 @@ refuse_home(struct build *b, const char *fmt, ...)
 	if (rc == 0)
 		rc = home_remedy(&s, b);
 	if (rc == 0)
-		rc = ADD(b->r, "home_outside", "%s", s.s);
+		rc = ADD_SAID(b->r, REASON_HOME_OUTSIDE, "%s", s.s); /* run: */
 	sbuf_free(&s);
 	return rc;
 }
@@ -494,13 +502,13 @@ static int
 refuse_exec_fd(struct build *b, const char *p, const struct rpath *rp)
 {
 	if (S_ISDIR(rp->mode))
-		return ADD(b->r, "not_executable", "%s is a directory: name an "
+		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s is a directory: name an "
 			   "executable file", p);
 	if (!S_ISREG(rp->mode) || !fd_executable(rp->fd))
-		return ADD(b->r, "not_executable", "%s is not executable by "
+		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s is not executable by "
 			   "this user: name a file this user may execute", p);
 	if (path_bad_char(rp->path))
-		return ADD(b->r, "not_executable", "%s resolves to a path "
+		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s resolves to a path "
 			   "holding a control character, '\"' or '\\', which "
 			   "a generated policy cannot carry: name a file "
 			   "without them", p);
@@ -541,10 +549,10 @@ settle_command(struct build *b, const char *cand, int named)
 	if (rc == 0)
 		rc = settle_walked(b, cand, named ? &links : NULL);
 	else if (rc == 1 && f.link != NULL)
-		rc = path_refuse_planted("the command", "not_executable", cand,
+		rc = path_refuse_planted("the command", REASON_NOT_EXECUTABLE, cand,
 					 &f, b->r) < 0 ? -1 : 0;
 	else if (rc == 1)
-		rc = ADD(b->r, "not_executable", "%s cannot be found (%s): "
+		rc = ADD(b->r, REASON_NOT_EXECUTABLE, "%s cannot be found (%s): "
 			 "name an executable file", cand, strerror(f.err));
 	path_fail_free(&f);
 	strv_free(&links);
@@ -563,13 +571,13 @@ resolve_command(struct build *b)
 	name = b->in->argv.v[0];
 	if (strchr(name, '/') != NULL) {
 		if ((cand = path_abs(name)) == NULL)
-			return ADD(b->r, "not_executable", "%s cannot be found "
+			return ADD(b->r, REASON_NOT_EXECUTABLE, "%s cannot be found "
 				   "(the working directory is unknown): name an "
 				   "executable file", name);
 	} else if (look_path(b, name, &cand) < 0) {
 		return -1;
 	} else if (cand == NULL) {
-		return ADD(b->r, "not_found", "command %s is not on PATH: name "
+		return ADD(b->r, REASON_NOT_FOUND, "command %s is not on PATH: name "
 			   "it by its absolute path after --", name);
 	}
 	rc = settle_command(b, cand, strchr(name, '/') != NULL);
@@ -607,7 +615,7 @@ home_guard(struct build *b)
 		}
 		hit = !inside_caller(b->pol, &h) && rpath_inside(&h, dir);
 		if (hit)
-			rc = ADD(b->r, "bad_read", "the command's directory %s "
+			rc = ADD(b->r, REASON_BAD_READ, "the command's directory %s "
 				 "is, or holds, the home directory %s and would "
 				 "become a read root: move the command into a "
 				 "directory such as %s/bin", dir->path, h.path,

@@ -65,9 +65,9 @@ static const struct flagspec rspec = {
 	.near = FN_NONE,
 	.single = FS_ALL,
 	.foreign = FF_UNKNOWN,
-	.tok_unknown = "no_command",
-	.tok_positional = "no_command",
-	.tok_value = "no_command",
+	.tok_unknown = REASON_NO_COMMAND,
+	.tok_positional = REASON_NO_COMMAND,
+	.tok_value = REASON_NO_COMMAND,
 	.opts = FO_DASHDASH,
 	.remedy_on = FR_UNKNOWN,
 	.argv_off = ROFF(argv),
@@ -224,18 +224,20 @@ struct rstate {
 	int nomem;
 };
 
-static void rrefuse(struct rstate *s, const char *tok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* remedy: as struct refusal's (NULL: the printer's). */
+static void rrefuse(struct rstate *s, const char *tok, const char *remedy,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
-rrefuse(struct rstate *s, const char *tok, const char *fmt, ...)
+rrefuse(struct rstate *s, const char *tok, const char *remedy,
+	const char *fmt, ...)
 {
 	struct sbuf b = {0};
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (sbuf_vaddf(&b, fmt, ap) < 0 ||
-	    refusals_add(s->r, tok, "%s", b.s ? b.s : "") < 0)
+	    refusals_addr(s->r, tok, remedy, "%s", b.s ? b.s : "") < 0)
 		s->nomem = 1;
 	va_end(ap);
 	sbuf_free(&b);
@@ -246,7 +248,8 @@ check_size(struct rstate *s, const char *v, const char *tok,
 	   const char *flag, uint64_t *out)
 {
 	if (v != NULL && run_parse_size(v, out) != 0)
-		rrefuse(s, tok, "%s wants a positive size like %s, got %s",
+		rrefuse(s, tok, REMEDY_IN_TEXT,
+			"%s wants a positive size like %s, got %s",
 			flag, strcmp(flag, "--max-mem") ? "64m" : "8g", v);
 }
 
@@ -257,19 +260,24 @@ check_windows(struct rstate *s, struct run_args *a)
 	unsigned long long cpu;
 
 	if (a->scratch != NULL)
-		rrefuse(s, "bad_scratch", "--scratch %s is for windows; the "
+		rrefuse(s, REASON_BAD_SCRATCH, NULL,
+			"--scratch %s is for windows; the "
 			"place is made here", a->scratch);
 	if (a->memory != NULL && run_parse_size(a->memory, &u) != 0)
-		rrefuse(s, "bad_memory", "--memory wants a positive size like "
+		rrefuse(s, REASON_BAD_MEMORY, REMEDY_IN_TEXT,
+			"--memory wants a positive size like "
 			"4g, got %s", a->memory);
 	if (a->cpu != NULL && (parse_u64(a->cpu, 100, &cpu) != 0 || cpu < 1))
-		rrefuse(s, "bad_cpu", "--cpu wants a percentage 1..100, got "
+		rrefuse(s, REASON_BAD_CPU, REMEDY_IN_TEXT,
+			"--cpu wants a percentage 1..100, got "
 			"%s", a->cpu);
 	if (a->place != NULL && strcmp(a->place, "wsb") == 0)
-		rrefuse(s, "no_wsb", "--place wsb needs Windows Sandbox; it "
+		rrefuse(s, REASON_NO_WSB, NULL,
+			"--place wsb needs Windows Sandbox; it "
 			"is windows-only%s", "");
 	else if (a->place != NULL && strcmp(a->place, "job") != 0)
-		rrefuse(s, "bad_place", "--place wants job or wsb, got %s",
+		rrefuse(s, REASON_BAD_PLACE, REMEDY_IN_TEXT,
+			"--place wants job or wsb, got %s",
 			a->place);
 }
 
@@ -292,7 +300,8 @@ check_count(struct rstate *s, const char *v, const char *flag,
 	unsigned long long n = def;
 
 	if (v != NULL && (parse_u64(v, top, &n) != 0 || n == 0))
-		rrefuse(s, "bad_out_max", "%s wants a whole number 1..%llu like "
+		rrefuse(s, REASON_BAD_OUT_MAX, REMEDY_IN_TEXT,
+			"%s wants a whole number 1..%llu like "
 			"%llu, got %s", flag, top, def, v);
 	*out = n;
 }
@@ -302,19 +311,21 @@ check_out(struct rstate *s, struct run_args *a)
 {
 	if (a->out == NULL && (a->artifacts.n || a->out_max_s ||
 			       a->out_files_s || a->out_depth_s))
-		rrefuse(s, "no_out", "--artifact, --out-max-bytes, "
+		rrefuse(s, REASON_NO_OUT, NULL, "--artifact, --out-max-bytes, "
 			"--out-max-files and --out-max-depth need --out "
 			"<dir>%s", "");
 	if (a->out != NULL && a->out[0] != '/')
-		rrefuse(s, "no_out", "--out wants an absolute directory, got "
+		rrefuse(s, REASON_NO_OUT, REMEDY_IN_TEXT,
+			"--out wants an absolute directory, got "
 			"%s", a->out);
 	for (size_t i = 0; i < a->artifacts.n; i++)
 		if (run_valid_artifact(a->artifacts.v[i]) != 0)
-			rrefuse(s, "bad_artifact", "--artifact wants a relative "
+			rrefuse(s, REASON_BAD_ARTIFACT, REMEDY_IN_TEXT,
+				"--artifact wants a relative "
 				"path inside the place with no . or .. "
 				"element, got \"%s\"", a->artifacts.v[i]);
 	a->out_max = RUN_OUT_MAX_DEFAULT;
-	check_size(s, a->out_max_s, "bad_out_max", "--out-max-bytes",
+	check_size(s, a->out_max_s, REASON_BAD_OUT_MAX, "--out-max-bytes",
 		   &a->out_max);
 	check_count(s, a->out_files_s, "--out-max-files",
 		    RUN_OUT_FILES_DEFAULT, RUN_OUT_FILES_TOP, &a->out_max_files);
@@ -329,36 +340,43 @@ validate(struct rstate *s, struct run_args *a)
 	const char *why;
 
 	if (a->name == NULL || run_valid_name(a->name) != 0)
-		rrefuse(s, "no_name", "--name wants 1-32 characters, a letter "
+		rrefuse(s, REASON_NO_NAME, REMEDY_IN_TEXT,
+			"--name wants 1-32 characters, a letter "
 			"or digit first, then letters, digits, - _ or . "
 			"(got \"%s\")", a->name ? a->name : "");
 	if (a->size_s == NULL || run_parse_size(a->size_s, &a->size) != 0)
-		rrefuse(s, "bad_size", "--size wants a positive size like 8g "
+		rrefuse(s, REASON_BAD_SIZE, REMEDY_IN_TEXT,
+			"--size wants a positive size like 8g "
 			"(digits, one optional fraction, k/m/g/t, optional b), "
 			"got \"%s\"", a->size_s ? a->size_s : "");
 	check_windows(s, a);
 	if (a->max_procs_s != NULL &&
 	    (parse_u64(a->max_procs_s, 1ULL << 31, &mp) != 0 || mp == 0))
-		rrefuse(s, "bad_max_procs", "--max-procs wants a positive "
+		rrefuse(s, REASON_BAD_MAX_PROCS, REMEDY_IN_TEXT,
+			"--max-procs wants a positive "
 			"integer, got %s", a->max_procs_s);
 	a->max_procs = mp;
 	a->max_mem = 8ULL << 30;
-	check_size(s, a->max_mem_s, "bad_max_mem", "--max-mem", &a->max_mem);
+	check_size(s, a->max_mem_s, REASON_BAD_MAX_MEM, "--max-mem", &a->max_mem);
 	if (a->timeout_s != NULL &&
 	    run_parse_duration(a->timeout_s, &a->timeout_ms) != 0)
-		rrefuse(s, "bad_timeout", "--timeout wants a duration above "
+		rrefuse(s, REASON_BAD_TIMEOUT, REMEDY_IN_TEXT,
+			"--timeout wants a duration above "
 			"zero like 30m or 1h30m, got %s", a->timeout_s);
 	if (a->container != NULL && !container_ok(a->container))
-		rrefuse(s, "no_container", "--container wants disk<digits>, "
+		rrefuse(s, REASON_NO_CONTAINER, REMEDY_IN_TEXT,
+			"--container wants disk<digits>, "
 			"got %s", a->container);
 	check_out(s, a);
 	a->status_fd = -1;
 	if (a->status_fd_s != NULL &&
 	    out_status_check(a->status_fd_s, &a->status_fd, &why) != 0)
-		rrefuse(s, "bad_status_fd", OUT_STATUS_WANTS "%s%s",
+		rrefuse(s, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT,
+			OUT_STATUS_WANTS "%s%s",
 			a->status_fd_s, why);
 	if (!a->saw_dashdash || a->argv.n == 0)
-		rrefuse(s, "no_command", "name the command after --%s", "");
+		rrefuse(s, REASON_NO_COMMAND, NULL,
+			"name the command after --%s", "");
 }
 
 int

@@ -14,11 +14,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "base/exit.h"
 #include "base/util.h"
 
 #define CAPS_PROCS 256ULL          /* default process cap */
 #define CAPS_MEM   (8ULL << 30)    /* default RSS cap: 8 GiB */
-#define CAPS_STATUS 137            /* the wrap's status past a cap */
+#define CAPS_STATUS NS_EXIT_CAP           /* the wrap's status past a cap */
 #define CAPS_FD_MEMBER 4096        /* descriptors looked at per member */
 #define CAPS_FD_TICK 65536         /* ... and per count, all members */
 

@@ -120,7 +120,7 @@ go_reads(struct runctx *c, struct refusals *r)
 	char *line, *save = NULL;
 
 	if (go_env(&out) != 0) {
-		refusals_add(r, "bad_read", "--go could not run `go env GOROOT "
+		refusals_add(r, REASON_BAD_READ, "--go could not run `go env GOROOT "
 			     "GOMODCACHE` (go on PATH); install Go, or drop "
 			     "--go and name the roots with --read");
 		sbuf_free(&out);
@@ -131,7 +131,7 @@ go_reads(struct runctx *c, struct refusals *r)
 		char *res = NULL;
 		struct refusals ignore = {0};
 
-		if (policy_resolve_dir("--go", "bad_read", line, &res,
+		if (policy_resolve_dir("--go", REASON_BAD_READ, line, &res,
 				       &ignore) == 0 && res != NULL) {
 			strv_push(&c->reads, res);
 			strv_push(&added, res);
@@ -182,7 +182,7 @@ preflight(struct runctx *c, struct refusals *r)
 		struct strv notes = {0};
 		char *res = NULL;
 
-		if (policy_resolve_dir_noted("--read", "bad_read",
+		if (policy_resolve_dir_noted("--read", REASON_BAD_READ,
 					     c->a->reads.v[i], &res, &notes,
 					     r) == 0 && res != NULL) {
 			strv_push(&c->reads, res);
@@ -216,14 +216,14 @@ hidden_check(struct runctx *c, struct refusals *r)
 		return;
 	for (size_t i = 0; i < c->reads.n; i++)
 		if (policy_inside(c->reads.v[i], hid))
-			refusals_add(r, "bad_read", "--read %s is under %s, "
+			refusals_add(r, REASON_BAD_READ, "--read %s is under %s, "
 				     "which the place (%s) is mounted over: it "
 				     "would not be there inside; name a "
 				     "directory outside %s", c->reads.v[i], hid,
 				     c->pm.ops.name, hid);
 	if (strchr(cmd, '/') != NULL && realpath(cmd, real) != NULL &&
 	    policy_inside(real, hid))
-		refusals_add(r, "bad_read", "the command %s is under %s, "
+		refusals_add(r, REASON_BAD_READ, "the command %s is under %s, "
 			     "which the place (%s) is mounted over: it would "
 			     "not be there inside; install it outside %s", real,
 			     hid, c->pm.ops.name, hid);
@@ -262,12 +262,12 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 {
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
-	int st, code = 125;
+	int st, code = NS_EXIT_REFUSED;
 	pid_t p;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != keeper)
-		_exit(125);
+		_exit(NS_EXIT_REFUSED);
 	/* a parent outside our PID namespace reads as 0: the place made one
 	 * (its pid 1 may be the place's own, e.g. nsplace's /proc anchor) */
 	g_own_ns = keeper == 0;
@@ -278,10 +278,10 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	relay_install();
 	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0) {
-		refusals_add(&c->w.r, "sandbox_failed", "the command could "
+		refusals_add(&c->w.r, REASON_SANDBOX_FAILED, "the command could "
 			     "not be started inside the wall");
-		run_refuse(&c->w.r, 125);
-		_exit(125);
+		run_refuse(&c->w.r, NS_EXIT_REFUSED);
+		_exit(NS_EXIT_REFUSED);
 	}
 	g_cmd = (sig_atomic_t)proc.pid;
 	for (;;) {
@@ -415,9 +415,9 @@ static void __attribute__((noreturn))
 keeper_fail(int sock, struct refusals *r, int code)
 {
 	if (r->n == 0)
-		refusals_add(r, "sandbox_failed", "the place could not be "
+		refusals_add(r, REASON_SANDBOX_FAILED, "the place could not be "
 			     "entered");
-	run_refuse(r, 125);
+	run_refuse(r, NS_EXIT_REFUSED);
 	kmsg_send(sock, 'F', code, -1);
 	_exit(code);
 }
@@ -427,17 +427,17 @@ keeper_enter(struct runctx *c, int sock, pid_t sup)
 {
 	if (c->pm.place.enter != NULL &&
 	    c->pm.place.enter(&c->phs.host, &c->place) != NS_OK)
-		keeper_fail(sock, &c->pr, 125);
+		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != sup)
-		_exit(125);
+		_exit(NS_EXIT_REFUSED);
 	if (c->place.root_fd < 0)
 		c->place.root_fd = open(c->place.root, O_PATH | O_DIRECTORY |
 					O_NOFOLLOW | O_CLOEXEC);
 	if (c->place.root_fd < 0) {
-		refusals_add(&c->pr, "volume_failed", "cannot open the place "
+		refusals_add(&c->pr, REASON_VOLUME_FAILED, "cannot open the place "
 			     "%s: %s", c->place.root, strerror(errno));
-		keeper_fail(sock, &c->pr, 125);
+		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
 	}
 	return kmsg_send(sock, 'R', 0, c->place.root_fd);
 }
@@ -455,20 +455,21 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 
 	memset(&pol, 0, sizeof(pol));
 	if (keeper_enter(c, sock, sup) != 0)
-		_exit(125);
+		_exit(NS_EXIT_REFUSED);
 	rc = keeper_policy(c, &pol, &r);
 	if (rc != 0) {
 		if (rc < 0)
 			refusals_oom(&r);
-		keeper_fail(sock, &r, refusals_all(&r, "not_found") ? 127 : 125);
+		keeper_fail(sock, &r, refusals_all(&r, REASON_NOT_FOUND) ?
+			    NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED);
 	}
 	policy_view(&pol, &view);
 	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
-		keeper_fail(sock, &c->w.r, 125);
+		keeper_fail(sock, &c->w.r, NS_EXIT_REFUSED);
 	policy_close_fds(&pol); /* the ruleset is built: only the cwd's stays */
 	if (kmsg_send(sock, 'P', 0, -1) != 0 || kmsg_recv(sock, &m, &fd) != 0 ||
 	    m.type != 'G')
-		_exit(125);
+		_exit(NS_EXIT_REFUSED);
 	keeper_notes(c, &pol);
 	ok_line(c, &pol);
 	init = fork();
@@ -479,10 +480,10 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	kmsg_send(sock, 'I', init, -1);
 	close(sock);
 	if (init < 0)
-		_exit(125);
+		_exit(NS_EXIT_REFUSED);
 	while (waitpid(init, &st, 0) < 0)
 		if (errno != EINTR)
-			_exit(125);
+			_exit(NS_EXIT_REFUSED);
 	_exit(wait_exit_code(st));
 }
 
@@ -563,11 +564,12 @@ handoff(struct runctx *c, int code)
 		struct refusals r = {0};
 
 		run_step("out", t);
-		refusals_add(&r, "out_failed", "%s; run: nova-sandbox help run",
-			     why ? why : "the handoff failed");
-		run_refuse(&r, 125);
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT,
+			      "%s; run: nova-sandbox help run",
+			      why ? why : "the handoff failed");
+		run_refuse(&r, NS_EXIT_REFUSED);
 		free(why);
-		return code == 0 ? 125 : code;
+		return code == 0 ? NS_EXIT_REFUSED : code;
 	}
 	run_step("out", t);
 	n = out_field(c->a->name);
@@ -613,7 +615,7 @@ finish(struct runctx *c, struct sv *s, int code, int ran)
 	run_step("kill", 0);
 	killed = run_kill_all(&left) == 0;
 	run_step("kill", t);
-	if (ran && code != 0 && code < 124)
+	if (ran && code != 0 && code < NS_EXIT_TIMEOUT)
 		run_note("the command exited non-zero; the linux wall does not "
 			 "report its denials: a path it needs may be missing a "
 			 "--read");
@@ -640,7 +642,7 @@ finish(struct runctx *c, struct sv *s, int code, int ran)
 	if (gone)
 		return code;
 	leak_line(c, s, left);
-	return 3;
+	return NS_EXIT_LEAK;
 }
 
 static int
@@ -665,11 +667,11 @@ supervise_run(struct runctx *c, struct sv *s, int sock)
 	}
 	if (ty != 'P')
 		return finish(c, s, ty == 'F' ? (int)m.val :
-			      run_caught() ? 128 + run_caught() : 125, 0);
+			      run_caught() ? NS_EXIT_SIGNAL + run_caught() : NS_EXIT_REFUSED, 0);
 	t = run_now_ms();
 	run_step("run", 0);
 	if (kmsg_send(sock, 'G', 0, -1) != 0)
-		return finish(c, s, 125, 0);
+		return finish(c, s, NS_EXIT_REFUSED, 0);
 	ty = await(sock, &m, &fd);
 	if (ty == 'I' && m.val > 0) {
 		s->init = (pid_t)m.val;
@@ -717,20 +719,20 @@ look_and_create(struct runctx *c)
 
 	run_step("look", 0);
 	if (c->pm.place.look(&c->phs.host, c->a->name, &exists) != NS_OK)
-		return run_refuse(&c->pr, 125);
+		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	run_step("look", t);
 	if (exists) {
-		refusals_add(&c->pr, "volume_exists", "a place named %s "
+		refusals_add(&c->pr, REASON_VOLUME_EXISTS, "a place named %s "
 			     "already exists; nothing was made; pick another "
 			     "--name", c->a->name);
-		return run_refuse(&c->pr, 125);
+		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	}
 	c->t0 = run_now_ms();
 	run_step("create", 0);
 	c->place.struct_size = sizeof(c->place);
 	c->place.root_fd = -1;
 	if (c->pm.place.create(&c->phs.host, &req, &c->place) != NS_OK)
-		return run_refuse(&c->pr, 125);
+		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	c->created = 1;
 	return 0;
 }
@@ -745,11 +747,11 @@ run_created(struct runctx *c, struct refusals *r)
 	hidden_check(c, r);
 	if (r->n) {
 		create_done(c);
-		run_refuse(r, 125);
-		return finish(c, &s, 125, 0);
+		run_refuse(r, NS_EXIT_REFUSED);
+		return finish(c, &s, NS_EXIT_REFUSED, 0);
 	}
 	code = start_keeper(c);
-	return code >= 0 ? code : finish(c, &s, 125, 0);
+	return code >= 0 ? code : finish(c, &s, NS_EXIT_REFUSED, 0);
 }
 
 static void
@@ -778,10 +780,10 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 	c.args = args;
 	c.t0 = run_now_ms();
 	if (preflight(&c, &r) != 0) {
-		run_refuse(&r, 125);
+		run_refuse(&r, NS_EXIT_REFUSED);
 		out_line(stderr, "%s", RUN_REMEDY);
 		ctx_free(&c);
-		return 125;
+		return NS_EXIT_REFUSED;
 	}
 	code = look_and_create(&c);
 	if (code == 0)

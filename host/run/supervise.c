@@ -149,16 +149,13 @@ run_step(const char *step, uint64_t since)
 void
 run_note(const char *text)
 {
-	char *t = out_text(text);
-
-	out_line(stderr, "SANDBOX NOTE %s", t ? t : "");
-	free(t);
+	out_note("SANDBOX", text);
 }
 
 int
 run_refuse(struct refusals *r, int code)
 {
-	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
+	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
 	refusals_free(r);
 	return code;
 }
@@ -242,14 +239,14 @@ run_decide(struct sv *s, uint64_t now, int caught)
 	if (caught && !s->signalled) {
 		s->signalled = 1;
 		if (s->code < 0)
-			s->code = 128 + caught;
+			s->code = NS_EXIT_SIGNAL + caught;
 		if (s->grace_at == 0)
 			s->grace_at = now + RUN_GRACE_MS;
 	}
 	if (s->timeout_at && now >= s->timeout_at && !s->timed_out) {
 		s->timed_out = 1;
 		if (s->code < 0)
-			s->code = 124;
+			s->code = NS_EXIT_TIMEOUT;
 		if (s->grace_at == 0 || s->grace_at > now + RUN_GRACE_MS)
 			s->grace_at = now + RUN_GRACE_MS;
 		act |= RUN_SV_TIMEOUT;
@@ -315,7 +312,7 @@ run_supervise(struct sv *s, const struct run_args *a)
 	}
 	if (s->code >= 0)
 		return s->code;
-	return kcode >= 0 ? kcode : 125;
+	return kcode >= 0 ? kcode : NS_EXIT_REFUSED;
 }
 
 /* The usual end of a run: its namespace is already going (the place's

@@ -36,9 +36,9 @@ static const struct flagspec check_spec = {
 	.near = FN_NONE,
 	.single = FS_ALL,
 	.foreign = FF_UNKNOWN,
-	.tok_unknown = "bad_flag",
-	.tok_positional = "bad_flag",
-	.tok_value = "bad_flag",
+	.tok_unknown = REASON_BAD_FLAG,
+	.tok_positional = REASON_BAD_FLAG,
+	.tok_value = REASON_BAD_FLAG,
 	.opts = FO_LONE_DASH,
 	.remedy_on = FR_UNKNOWN | FR_POSITIONAL | FR_BOOL,
 };
@@ -135,20 +135,16 @@ line_out(const struct checkres *c)
 static int
 refuse_check(const char *why, int json)
 {
-	char *t;
-
 	if (json) {
 		struct refusals r = {0};
 
-		refusals_add(&r, "bad_flag", "%s", why);
-		out_json_refused("check", 2, &r);
+		refusals_add(&r, REASON_BAD_FLAG, "%s", why);
+		out_json_refused("check", NS_EXIT_USAGE, &r);
 		refusals_free(&r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
-	t = out_text(why);
-	out_line(stderr, "CHECK REFUSED reason=bad_flag: %s", t ? t : "");
-	free(t);
-	return 2;
+	out_refused("CHECK", REASON_BAD_FLAG, why, NULL);
+	return NS_EXIT_USAGE;
 }
 
 int
@@ -159,7 +155,7 @@ verb_check(const struct hostrun *hr, int argc, char **argv)
 	int json = 0, rc;
 
 	if (flags_wants_help(argc - 1, argv + 1))
-		return verb_help_for("check") == 0 ? 0 : 2;
+		return verb_help_for("check") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	if (parse_check(argc, argv, &json, &why) != 0) {
 		rc = refuse_check(why.s ? why.s : "", json);
 		sbuf_free(&why);
@@ -172,5 +168,5 @@ verb_check(const struct hostrun *hr, int argc, char **argv)
 	else
 		line_out(&c);
 	free(c.note);
-	return 0;
+	return NS_EXIT_OK;
 }

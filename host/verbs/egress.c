@@ -94,8 +94,8 @@ parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 		.defs = eflags, .ndefs = NEFLAGS, .verb = sub_bit(sub),
 		.verbname = name, .remedy = remedy, .list_lead = lead,
 		.near = FN_EDIT, .single = FS_ALL, .foreign = FF_UNKNOWN,
-		.tok_unknown = "bad_flag", .tok_positional = "no_command",
-		.tok_value = "no_command",
+		.tok_unknown = REASON_BAD_FLAG, .tok_positional = REASON_NO_COMMAND,
+		.tok_value = REASON_NO_COMMAND,
 		.opts = FO_SKIP_VALUE | FO_LAX_BOOL | FO_ONCE | FO_SHOW_LONG,
 		.remedy_on = FR_UNKNOWN | FR_POSITIONAL, .word_max = 60,
 	};
@@ -108,22 +108,11 @@ parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 
 /* ---- printing ---------------------------------------------------------- */
 
+/* Every refusal; remedy (NULL: none) ends a text that names none. */
 static void
-print_refusals(const struct refusals *r, const char *tail)
+print_refusals(const struct refusals *r, const char *remedy)
 {
-	if (refusals_failed(r)) {
-		out_refused_oom(stderr, "EGRESS");
-		return;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		char *t = out_text(r->v[i].text);
-
-		out_line(stderr, "EGRESS REFUSED reason=%s: %s%s",
-			 r->v[i].reason, t ? t : "",
-			 tail && !args_has_remedy(r->v[i].text) ? tail :
-			 "");
-		free(t);
-	}
+	out_refusals(stderr, "EGRESS", r, remedy, 0);
 }
 
 /* Could-not-run problems: each line, then the sub-verb's remedy line. */
@@ -132,15 +121,15 @@ cannot_run(const struct refusals *r, const char *remedy)
 {
 	print_refusals(r, NULL);
 	out_line(stderr, "%s", remedy);
-	return 2;
+	return NS_EXIT_USAGE;
 }
 
 /* Said-NO problems: each line with the help remedy, no remedy line. */
 static int
 said_no(const struct refusals *r)
 {
-	print_refusals(r, "; run: nova-sandbox egress -h");
-	return 1;
+	print_refusals(r, "nova-sandbox egress -h");
+	return NS_EXIT_EGRESS_NO;
 }
 
 /* ---- files ------------------------------------------------------------- */
@@ -216,13 +205,14 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	char *why = NULL;
 
 	if (a->out == NULL)
-		refusals_add(r, "no_command", "egress plan writes the plan to "
+		refusals_add(r, REASON_NO_COMMAND, "egress plan writes the plan to "
 			     "--out <file>; name it");
 	if (a->policy == NULL)
-		refusals_add(r, "bad_policy", "--policy wants the allowlist "
-			     "file, infra/image/egress.txt");
+		refusals_addr(r, REASON_BAD_POLICY, REMEDY_IN_TEXT,
+			      "--policy wants the allowlist "
+			      "file, infra/image/egress.txt");
 	else if (read_file(a->policy, POLICY_MAX_MIB, pol, &why) < 0)
-		refusals_add(r, "bad_policy", "%s: cannot be read: %s",
+		refusals_add(r, REASON_BAD_POLICY, "%s: cannot be read: %s",
 			     a->policy, why ? why : "-");
 	else
 		egress_parse_policy(a->policy, pol->s, pol->len, &in->names,
@@ -230,20 +220,22 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	free(why);
 	if (a->resolver == NULL || ns_egress_parse_addr(a->resolver, 0,
 						     &in->resolver) < 0)
-		refusals_add(r, "bad_resolver", "--resolver wants the IP "
-			     "address of the resolver%s%.60s", a->resolver ?
-			     ", got " : "", a->resolver ? a->resolver : "");
+		refusals_addr(r, REASON_BAD_RESOLVER, REMEDY_IN_TEXT,
+			      "--resolver wants the IP "
+			      "address of the resolver%s%.60s", a->resolver ?
+			      ", got " : "", a->resolver ? a->resolver : "");
 	in->cidrs = calloc(a->cidrs.n + 1, sizeof(in->cidrs[0]));
 	if (in->cidrs == NULL)	/* never a plan without its bench denies */
-		refusals_add(r, "bad_cidr", "out of memory reading "
+		refusals_add(r, REASON_BAD_CIDR, "out of memory reading "
 			     "--bench-cidr");
 	for (size_t i = 0; in->cidrs && i < a->cidrs.n; i++)
 		if (parse_cidr(a->cidrs.v[i], &in->cidrs[in->n_cidrs]) == 0)
 			in->n_cidrs++;
 		else
-			refusals_add(r, "bad_cidr", "--bench-cidr wants an "
-				     "address/prefix such as 198.51.100.0/24, "
-				     "got %.60s", a->cidrs.v[i]);
+			refusals_addr(r, REASON_BAD_CIDR, REMEDY_IN_TEXT,
+				      "--bench-cidr wants an "
+				      "address/prefix such as 198.51.100.0/24, "
+				      "got %.60s", a->cidrs.v[i]);
 	if (strv_failed(&a->cidrs) || strv_failed(&in->names))
 		refusals_oom(r); /* a lost deny or name: never a plan */
 }
@@ -269,7 +261,7 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 	if (egress_audit(p->text.s, p->text.len, &au, r) != 0)
 		return said_no(r);
 	if (egress_write_plan(a->out, p->text.s, p->text.len, &why) < 0) {
-		refusals_add(r, "bad_out", "--out %s cannot be written: %s "
+		refusals_add(r, REASON_BAD_OUT, "--out %s cannot be written: %s "
 			     "(its directory must exist)", a->out, why);
 		free(why);
 		return cannot_run(r, plan_remedy);
@@ -288,12 +280,8 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 static void
 print_notes(const struct strv *notes)
 {
-	for (size_t i = 0; i < notes->n; i++) {
-		char *t = out_text(notes->v[i]);
-
-		out_line(stderr, "EGRESS NOTE %s", t ? t : "");
-		free(t);
-	}
+	for (size_t i = 0; i < notes->n; i++)
+		out_note("EGRESS", notes->v[i]);
 }
 
 static int
@@ -360,14 +348,14 @@ mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
 	if (config_load(hr->config_path, hr->exe_dir, &e->cfg, r) != 0)
 		return -1;
 	if (e->cfg.egress.n == 0)
-		return refusals_add(r, "no_egress", "no egress module is "
+		return refusals_add(r, REASON_NO_EGRESS, "no egress module is "
 				    "configured for %s (the config's [%s] "
 				    "egress = <file>)", e->cfg.platform,
 				    e->cfg.platform), -1;
 	ls = loader_load(&e->cfg, e->cfg.egress.v[0], NS_ROLE_EGRESS, &e->m,
 			 &why);
 	if (ls != LOAD_OK) {
-		refusals_add(r, "no_egress", "the egress module %s was "
+		refusals_add(r, REASON_NO_EGRESS, "the egress module %s was "
 			     "refused: %s: %s", e->cfg.egress.v[0],
 			     load_status_token(ls), why ? why : "-");
 		free(why);
@@ -379,7 +367,7 @@ mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
 		return -1;
 	if (e->m.egress.ready(&e->hs.host) != NS_OK) {
 		if (r->n == 0)
-			refusals_add(r, "no_egress", "the egress module is "
+			refusals_add(r, REASON_NO_EGRESS, "the egress module is "
 				     "not usable here");
 		return -1;
 	}
@@ -400,7 +388,7 @@ static int
 mod_exit(int st, const struct refusals *r, const char *remedy)
 {
 	if (r->n == 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	if (st == NS_E_REFUSED)
 		return said_no(r);
 	return cannot_run(r, remedy);
@@ -415,7 +403,7 @@ load_plan(const char *path, struct sbuf *b, struct refusals *r)
 
 	if (read_file(path, PLAN_MAX_MIB, b, &why) == 0)
 		return 0;
-	refusals_add(r, "bad_plan", "--plan %s cannot be read: %s", path,
+	refusals_add(r, REASON_BAD_PLAN, "--plan %s cannot be read: %s", path,
 		     why ? why : "-");
 	free(why);
 	return -1;
@@ -441,7 +429,7 @@ compare_live(const struct sbuf *plan, const struct sbuf *live,
 	int same = a != NULL && b != NULL && strcmp(a, b) == 0;
 
 	if (!same)
-		refusals_add(r, "live_mismatch", "the kernel's table is not "
+		refusals_add(r, REASON_LIVE_MISMATCH, "the kernel's table is not "
 			     "the plan: someone changed it, or it was "
 			     "applied from another plan");
 	free(a);
@@ -469,6 +457,8 @@ check_live(const struct hostrun *hr, struct eargs *a, struct sbuf *plan,
 	st = e.m.egress.read_live(&e.hs.host, a->run);
 	if (st != NS_OK)
 		rc = mod_exit(st, r, check_remedy);
+	else if (sbuf_failed(&e.text)) /* a live ruleset cut short: never audited */
+		rc = (refusals_oom(r), cannot_run(r, check_remedy));
 	else if (egress_audit(e.text.s ? e.text.s : "", e.text.len, &au,
 			      r) != 0 ||
 		 (plan->s != NULL && compare_live(plan, &e.text, r) < 0))
@@ -488,10 +478,12 @@ egress_check_verb(const struct hostrun *hr, struct eargs *a,
 	int rc;
 
 	if (a->plan == NULL && !a->live)
-		refusals_add(r, "no_command", "egress check wants --plan "
-			     "<file>, or --live --run <id>");
+		refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+			      "egress check wants --plan "
+			      "<file>, or --live --run <id>");
 	if (a->live && !egress_run_ok(a->run))
-		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_]");
+		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+			      "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0 && a->plan != NULL)
 		load_plan(a->plan, &plan, r);
 	if (r->n != 0)
@@ -516,10 +508,12 @@ apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
 	char want[64];
 
 	if (a->plan == NULL)
-		refusals_add(r, "no_command", "egress apply wants --plan "
-			     "<file>");
+		refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+			      "egress apply wants --plan "
+			      "<file>");
 	if (!egress_run_ok(a->run))
-		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_]");
+		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+			      "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0)
 		load_plan(a->plan, plan, r);
 	if (r->n != 0)
@@ -528,8 +522,9 @@ apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
 		return 1;
 	egress_table_name(a->run, want, sizeof(want));
 	if (strcmp(au.table, want) != 0) {
-		refusals_add(r, "plan_mismatch", "the plan's table is %s but "
-			     "--run %s wants %s", au.table, a->run, want);
+		refusals_addr(r, REASON_PLAN_MISMATCH, REMEDY_IN_TEXT,
+			      "the plan's table is %s but "
+			      "--run %s wants %s", au.table, a->run, want);
 		return 2;
 	}
 	return 0;
@@ -593,8 +588,9 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 
 	memset(&e, 0, sizeof(e));
 	if (!egress_run_ok(a->run))
-		refusals_add(r, "no_name", "--run wants 1-32 of [A-Za-z0-9_] "
-			     "(nothing was sent)");
+		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
+			      "--run wants 1-32 of [A-Za-z0-9_] "
+			      "(nothing was sent)");
 	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
 		rc = cannot_run(r, drop_remedy);
 	} else if ((st = e.m.egress.drop(&e.hs.host, a->run)) != NS_OK) {
@@ -673,25 +669,26 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 	int known = sub_bit(sub) != 0, rc;
 
 	if (flags_wants_help(argc - 1, argv + 1))
-		return egress_help(known ? sub : NULL) == 0 ? 0 : 2;
+		return egress_help(known ? sub : NULL) == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	if (!known) {
-		refusals_add(&r, "no_command", "egress wants a sub-verb: plan, "
-			     "apply, check or drop%s%.40s; run: nova-sandbox "
-			     "help egress", sub ? "; got " : "", sub ? sub : "");
+		refusals_addr(&r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+			      "egress wants a sub-verb: plan, "
+			      "apply, check or drop%s%.40s; run: nova-sandbox "
+			      "help egress", sub ? "; got " : "", sub ? sub : "");
 		print_refusals(&r, NULL);
 		refusals_free(&r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	memset(&a, 0, sizeof(a));
 	if (parse_flags(sub, argc - 2, argv + 2, &a, &r) < 0) {
-		out_line(stderr, "EGRESS REFUSED reason=no_command: out of "
-			 "memory reading the flags");
+		out_refused("EGRESS", REASON_NO_COMMAND, "out of memory "
+			    "reading the flags", NULL);
 		strv_free(&a.cidrs);
 		refusals_free(&r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
-	snprintf(tail, sizeof(tail), "; run: nova-sandbox egress %s -h", sub);
-	rc = r.n ? print_refusals(&r, tail), 2 :
+	snprintf(tail, sizeof(tail), "nova-sandbox egress %s -h", sub);
+	rc = r.n ? print_refusals(&r, tail), NS_EXIT_USAGE :
 	    run_sub(hr, sub, &a, &r);
 	strv_free(&a.cidrs);
 	refusals_free(&r);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exit.h"
 #include "wall/args.h"
 #include "run/run.h"
 #include "verbs/verbs.h"
@@ -123,7 +124,7 @@ verb_help(void)
 {
 	for (size_t i = 0; banner[i]; i++)
 		printf("%s\n", banner[i]);
-	return fflush(stdout) == 0 ? 0 : 2;
+	return fflush(stdout) == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 }
 
 struct verbdoc {

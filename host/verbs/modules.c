@@ -330,19 +330,11 @@ static int
 refused(const struct refusals *r, int json)
 {
 	if (json) {
-		out_json_refused("modules", 2, r);
-		return 2;
+		out_json_refused("modules", NS_EXIT_USAGE, r);
+		return NS_EXIT_USAGE;
 	}
-	if (refusals_failed(r))
-		return out_refused_oom(stderr, "MODULES"), 2;
-	for (size_t i = 0; i < r->n; i++) {
-		char *t = out_text(r->v[i].text);
-
-		out_line(stderr, "MODULES REFUSED reason=%s: %s",
-			 r->v[i].reason, t ? t : "out of memory");
-		free(t);
-	}
-	return 2;
+	out_refusals(stderr, "MODULES", r, NULL, 0);
+	return NS_EXIT_USAGE;
 }
 
 struct modargs {
@@ -366,9 +358,9 @@ static const struct flagspec modules_spec = {
 	.near = FN_NONE,
 	.single = FS_NONE,
 	.foreign = FF_UNKNOWN,
-	.tok_unknown = "bad_flag",
-	.tok_positional = "bad_flag",
-	.tok_value = "bad_flag",
+	.tok_unknown = REASON_BAD_FLAG,
+	.tok_positional = REASON_BAD_FLAG,
+	.tok_value = REASON_BAD_FLAG,
 	.opts = FO_LONE_DASH | FO_NO_EQ,
 	.remedy_on = FR_UNKNOWN | FR_POSITIONAL,
 };
@@ -385,7 +377,7 @@ parse_args(int argc, char **argv, int *json, struct refusals *r)
 	rc = flags_parse(&modules_spec, argc - 1, argv + 1, &a, r);
 	*json = a.json;
 	if (rc < 0)
-		refusals_add(r, "sandbox_failed", "out of memory reading the "
+		refusals_add(r, REASON_SANDBOX_FAILED, "out of memory reading the "
 			     "flags");
 	return rc ? 2 : 0;
 }
@@ -405,11 +397,11 @@ run_modules(const struct config *cfg, int json)
 	if (collect(cfg, &hs, &ml) < 0) {
 		modlist_free(&ml);
 		strv_free(&notes);
-		out_line(stderr, "MODULES REFUSED reason=sandbox_failed: out "
-			 "of memory");
-		return 2;
+		out_refused("MODULES", REASON_SANDBOX_FAILED, "out of memory",
+			    NULL);
+		return NS_EXIT_USAGE;
 	}
-	code = ml.wall ? 0 : 1;
+	code = ml.wall ? NS_EXIT_OK : NS_EXIT_NO_WALL;
 	if (json)
 		print_json(cfg, &ml, code);
 	else
@@ -432,7 +424,7 @@ verb_modules(const struct hostrun *hr, int argc, char **argv)
 	if (rc == 0) {
 		rc = config_load(hr->config_path, hr->exe_dir, &cfg, &r);
 		if (rc < 0 && r.n == 0)
-			refusals_add(&r, "sandbox_failed", "out of memory "
+			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory "
 				     "reading the config");
 		if (rc == 0)
 			rc = run_modules(&cfg, json);

@@ -34,8 +34,8 @@ find_sh(void)
 static int
 json_refused(const struct refusals *r)
 {
-	out_json_refused("policy", 2, r);
-	return 2;
+	out_json_refused("policy", NS_EXIT_USAGE, r);
+	return NS_EXIT_USAGE;
 }
 
 static int
@@ -43,8 +43,8 @@ refused(const struct refusals *r, int json)
 {
 	if (json)
 		return json_refused(r);
-	args_print_refusals(stderr, "POLICY", r, POLICY_REMEDY, 0);
-	return 2;
+	out_refusals(stderr, "POLICY", r, POLICY_REMEDY, 0);
+	return NS_EXIT_USAGE;
 }
 
 static const char *
@@ -98,15 +98,12 @@ static void
 lines_ok(const struct wallctx *w, const struct policy *pol,
 	 const struct strv *notes)
 {
-	char *be = out_field(w->mod.ops.name), *t;
+	char *be = out_field(w->mod.ops.name);
 
 	fwrite(w->text.s ? w->text.s : "", 1, w->text.len, stdout);
 	fflush(stdout);
-	for (size_t i = 0; i < notes->n; i++) {
-		t = out_text(notes->v[i]);
-		out_line(stderr, "POLICY NOTE %s", t ? t : "");
-		free(t);
-	}
+	for (size_t i = 0; i < notes->n; i++)
+		out_note("POLICY", notes->v[i]);
 	out_line(stderr, "POLICY OK backend=%s read=%zu read-noexec=%zu "
 		 "write=%zu bytes=%zu gpu=%s", be ? be : "-", pol->reads.n,
 		 pol->reads_noexec.n, pol->writes.n, w->text.len,
@@ -123,13 +120,19 @@ render(struct wallctx *w, const struct args *a, const struct policy *pol)
 	policy_view(pol, &view);
 	if (w->mod.wall.render(&w->hs.host, &view) != NS_OK) {
 		if (w->r.n == 0)
-			refusals_add(&w->r, "sandbox_failed", "the wall module "
+			refusals_add(&w->r, REASON_SANDBOX_FAILED, "the wall module "
 				     "could not render the policy");
 		return refused(&w->r, a->json);
 	}
 	collect_notes(a, w, &notes);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		strv_push(&notes, pol->notes.v[i]);
+	if (sbuf_failed(&w->text) || strv_failed(&notes)) {
+		/* a ruleset or a note cut short is never printed as the policy */
+		strv_free(&notes);
+		refusals_oom(&w->r);
+		return refused(&w->r, a->json);
+	}
 	if (a->json)
 		json_ok(w, pol, &notes);
 	else
@@ -151,7 +154,7 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in.remedy_args = remedy_args;
 	if (wall_input(w, hr, a, &in) < 0 ||
 	    policy_build(&in, &pol, &r) < 0)
-		refusals_add(&r, "sandbox_failed", "out of memory");
+		refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
 	code = r.n ? refused(&r, json) : render(w, a, &pol);
 	refusals_free(&r);
 	policy_free(&pol);
@@ -168,8 +171,9 @@ default_command(struct args *a, struct refusals *r)
 		return 0;
 	sh = find_sh();
 	if (sh == NULL)
-		return refusals_add(r, "bad_read", "no sh on PATH to derive "
-				    "the roots from; pass -- <command>"), 1;
+		return refusals_addr(r, REASON_BAD_READ, REMEDY_IN_TEXT,
+				     "no sh on PATH to derive "
+				     "the roots from; pass -- <command>"), 1;
 	a->saw_dashdash = 1;
 	/* by name: found on PATH by the builder as the caller's would be, so
 	 * rule 5 says nothing about the system's sh -> dash link */
@@ -189,7 +193,7 @@ verb_policy(const struct hostrun *hr, int argc, char **argv)
 	int code;
 
 	if (flags_wants_help(argc - 1, argv + 1))
-		return verb_help_for("policy") == 0 ? 0 : 2;
+		return verb_help_for("policy") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	memset(&a, 0, sizeof(a));
 	memset(&w, 0, sizeof(w));
 	if (args_parse(ARGV_POLICY, argc - 1, argv + 1, &a, &r) != 0 ||

@@ -42,7 +42,7 @@ static void
 say_refusals(struct probe *p, const struct refusals *r)
 {
 	if (!p->json) {
-		args_print_refusals(stderr, "PROBE", r, PROBE_REMEDY, 1);
+		out_refusals(stderr, "PROBE", r, PROBE_REMEDY, 1);
 		return;
 	}
 	if (refusals_failed(r)) {
@@ -53,18 +53,22 @@ say_refusals(struct probe *p, const struct refusals *r)
 		strv_pushf(&p->why, "%s: %s", r->v[i].reason, r->v[i].text);
 }
 
-static void refuse1(struct probe *p, const char *tok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* remedy: as struct refusal's (NULL: the printer's). */
+static void refuse1(struct probe *p, const char *tok, const char *remedy,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
-refuse1(struct probe *p, const char *tok, const char *fmt, ...)
+refuse1(struct probe *p, const char *tok, const char *remedy,
+	const char *fmt, ...)
 {
 	struct refusals r = {0};
 	va_list ap;
 
 	va_start(ap, fmt);
 	if (refusals_vadd(&r, tok, fmt, ap) < 0)
-		refusals_add(&r, "sandbox_failed", "out of memory");
+		refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
+	else
+		r.v[r.n - 1].remedy = remedy;
 	va_end(ap);
 	say_refusals(p, &r);
 	refusals_free(&r);
@@ -144,19 +148,19 @@ resolve_secret(struct probe *p)
 	if (s == NULL)
 		return;
 	if (*s == '\0' || bad_chars(s) || s[0] != '/') {
-		refusals_add(&p->r, "bad_read", "--secret %s must be an "
+		refusals_add(&p->r, REASON_BAD_READ, "--secret %s must be an "
 			     "absolute path to a file with no control "
 			     "character", *s ? s : "\"\"");
 		return;
 	}
 	real = realpath(s, NULL);
 	if (real == NULL) {
-		refusals_add(&p->r, "bad_read", "--secret %s cannot be "
+		refusals_add(&p->r, REASON_BAD_READ, "--secret %s cannot be "
 			     "resolved (%s)", s, strerror(errno));
 		return;
 	}
 	if (stat(real, &st) != 0 || S_ISDIR(st.st_mode)) {
-		refusals_add(&p->r, "bad_read", "--secret %s is a directory, "
+		refusals_add(&p->r, REASON_BAD_READ, "--secret %s is a directory, "
 			     "not a file", s);
 		free(real);
 		return;
@@ -185,7 +189,8 @@ placement(struct probe *p)
 	size_t k = strrchr(w, '/') - w;
 
 	if (p->secret && (d = inside_lists(&p->pol, p->secret)) != NULL)
-		return refuse1(p, "secret_inside_allow", "--secret %s is "
+		return refuse1(p, REASON_SECRET_INSIDE_ALLOW, NULL,
+			       "--secret %s is "
 			       "inside %s; the secret is never inside either "
 			       "list: name a file outside every --read and "
 			       "--write", p->a.secret, d), 1;
@@ -195,7 +200,8 @@ placement(struct probe *p)
 	sbuf_addf(&b, "%s/.nova-sandbox-probe-inside", w);
 	p->inside = sbuf_take(&b);
 	if ((d = inside_lists(&p->pol, p->outside)) != NULL)
-		return refuse1(p, "probe_outside_inside", "the outside path %s "
+		return refuse1(p, REASON_PROBE_OUTSIDE_INSIDE, REMEDY_IN_TEXT,
+			       "the outside path %s "
 			       "is inside %s; run: nova-sandbox probe with a "
 			       "first --write whose parent is outside every "
 			       "--read and --write", p->outside, d), 1;
@@ -210,7 +216,7 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 	if (wall_input(&p->w, hr, &p->a, &p->in) < 0 ||
 	    strv_push(&p->in.argv, hr->exe) < 0 ||
 	    strv_push(&p->in.argv, "probe-step") < 0)
-		return refusals_add(&p->r, "check", "out of memory"), 1;
+		return refusals_add(&p->r, REASON_CHECK, "out of memory"), 1;
 	p->in.saw_dashdash = 1;
 	p->in.stdio_ttys = 0; /* a step's stdout and stderr are /dev/null */
 	resolve_secret(p);
@@ -219,7 +225,7 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 		p->in.create_tmp = 0;
 	if (policy_build(&p->in, &p->pol, &p->r) < 0 || (p->r.n == 0 &&
 	    ownfiles_check(hr, &p->w.cfg, &p->pol, &p->r) < 0))
-		refusals_add(&p->r, "check", "out of memory");
+		refusals_add(&p->r, REASON_CHECK, "out of memory");
 	if (p->r.n) {
 		say_refusals(p, &p->r);
 		return 1;
@@ -244,7 +250,8 @@ control(struct probe *p)
 	step_line(p, "write_outside_control", "allow", ok ? "allow" : "deny",
 		  p->outside);
 	if (!ok)
-		return refuse1(p, "probe_outside_unwritable", "cannot write %s "
+		return refuse1(p, REASON_PROBE_OUTSIDE_UNWRITABLE, REMEDY_IN_TEXT,
+			       "cannot write %s "
 			       "outside the wall, so a denial there would "
 			       "prove nothing; run: nova-sandbox probe with a "
 			       "--write whose parent is writable",
@@ -327,7 +334,7 @@ walled(struct probe *p, const char *name, int expect_allow, const char *path)
 
 	if (code == -2) {
 		if (p->w.r.n == 0)
-			refusals_add(&p->w.r, "check", "%s could not be started "
+			refusals_add(&p->w.r, REASON_CHECK, "%s could not be started "
 				     "inside the wall", name);
 		say_refusals(p, &p->w.r);
 		return -1;
@@ -338,7 +345,8 @@ walled(struct probe *p, const char *name, int expect_allow, const char *path)
 	if (strcmp(got, exp) == 0)
 		p->passed++;
 	else
-		refuse1(p, "check", "%s expected %s and got %s at %s; run: "
+		refuse1(p, REASON_CHECK, REMEDY_IN_TEXT,
+			"%s expected %s and got %s at %s; run: "
 			"nova-sandbox help probe", name, exp, got, path);
 	return 0;
 }
@@ -347,14 +355,14 @@ static int
 run_steps(struct probe *p)
 {
 	if (control(p) != 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	if (walled(p, "write_outside", 0, p->outside) < 0 ||
 	    (p->secret && walled(p, "read_secret", 0, p->secret) < 0) ||
 	    walled(p, "write_inside", 1, p->inside) < 0 ||
 	    walled(p, "read_root", 1, p->pol.command) < 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	unlink(p->outside); /* a wall that leaked left it behind */
-	return p->passed == p->steps ? 0 : 1;
+	return p->passed == p->steps ? NS_EXIT_OK : NS_EXIT_PROBE_WRONG;
 }
 
 static int
@@ -380,10 +388,10 @@ prepare_and_run(struct probe *p)
 	if (p->w.mod.wall.prepare(&p->w.hs.host, &p->view, &p->state) !=
 	    NS_OK) {
 		if (p->w.r.n == 0)
-			refusals_add(&p->w.r, "no_sandbox", "the wall could "
+			refusals_add(&p->w.r, REASON_NO_SANDBOX, "the wall could "
 				     "not be prepared");
 		say_refusals(p, &p->w.r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	policy_close_fds(&p->pol); /* the ruleset is built */
 	wall_print_notes(&p->w, "PROBE");
@@ -401,20 +409,21 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 	if (args_parse(ARGV_PROBE, argc - 1, argv + 1, &p->a, &p->r) != 0) {
 		p->json = p->a.json;
 		say_refusals(p, &p->r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	p->json = p->a.json;
 	if (p->a.saw_dashdash) {
-		refuse1(p, "check", "probe runs no command: -- is not part of "
+		refuse1(p, REASON_CHECK, REMEDY_IN_TEXT,
+			"probe runs no command: -- is not part of "
 			"probe; run: nova-sandbox help probe");
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	if (wall_open(&p->w, hr, "PROBE") != 0) {
 		say_refusals(p, &p->w.r);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	if (gather(p, hr, argv + 1) != 0)
-		return 2;
+		return NS_EXIT_USAGE;
 	return prepare_and_run(p);
 }
 
@@ -425,13 +434,14 @@ verb_probe(const struct hostrun *hr, int argc, char **argv)
 	int code;
 
 	if (flags_wants_help(argc - 1, argv + 1))
-		return verb_help_for("probe") == 0 ? 0 : 2;
+		return verb_help_for("probe") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
-		return 2;
+		return NS_EXIT_USAGE;
 	code = probe_main(p, hr, argc, argv);
 	if (p->json)
-		json_end(p, code == 0 ? "ok" : code == 1 ? "failed" :
+		json_end(p, code == NS_EXIT_OK ? "ok" :
+			 code == NS_EXIT_PROBE_WRONG ? "failed" :
 			 "refused", code);
 	policy_free(&p->pol);
 	policy_input_free(&p->in);

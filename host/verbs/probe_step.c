@@ -145,14 +145,13 @@ guard(const struct hostrun *hr, const char *nonce)
 static int
 not_a_child(const char *why)
 {
-	char *t = out_text(why);
+	char *t = str_fmt("probe-step is run only by nova-sandbox probe, as "
+			  "its child (%s); nothing was opened", why);
 
-	out_line(stderr, "PROBE REFUSED reason=probe_step_not_a_child: "
-		 "probe-step is run only by nova-sandbox probe, as its child "
-		 "(%s); nothing was opened; run: nova-sandbox probe --write "
-		 "<dir>", t ? t : "");
+	out_refused("PROBE", REASON_PROBE_STEP_NOT_A_CHILD, t ? t :
+		    "out of memory", "nova-sandbox probe --write <dir>");
 	free(t);
-	return 2;
+	return NS_EXIT_USAGE;
 }
 
 static int
@@ -204,13 +203,13 @@ verb_probe_step(const struct hostrun *hr, int argc, char **argv)
 	if ((why = guard(hr, argv[1])) != NULL)
 		return not_a_child(why);
 	if (!known_step(argv[2])) {
-		t = out_text(argv[2]);
-		out_line(stderr, "PROBE REFUSED reason=check: %s is not a probe "
-			 "step; the steps are write_outside, read_secret, "
-			 "write_inside, read_root; run: nova-sandbox help probe",
-			 t ? t : "");
+		t = str_fmt("%s is not a probe step; the steps are "
+			    "write_outside, read_secret, write_inside, "
+			    "read_root", argv[2]);
+		out_refused("PROBE", REASON_CHECK, t ? t : "out of memory",
+			    "nova-sandbox help probe");
 		free(t);
-		return 2;
+		return NS_EXIT_USAGE;
 	}
 	return do_step(argv[2], argv[3]);
 }

@@ -268,9 +268,9 @@ static const struct flagspec reap_spec = {
 	.near = FN_FIRST,
 	.single = FS_ALL,
 	.foreign = FF_UNKNOWN,
-	.tok_unknown = "no_command",
-	.tok_positional = "no_command",
-	.tok_value = "no_command",
+	.tok_unknown = REASON_NO_COMMAND,
+	.tok_positional = REASON_NO_COMMAND,
+	.tok_value = REASON_NO_COMMAND,
 	.opts = FO_LONE_DASH,
 	.remedy_on = FR_UNKNOWN | FR_POSITIONAL,
 };
@@ -297,11 +297,11 @@ setup(struct reapctx *c, const struct hostrun *hr)
 static int
 refuse_all(struct refusals *r, int remedy_line)
 {
-	args_print_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
+	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
 	if (remedy_line)
 		out_line(stderr, "%s", REAP_REMEDY);
 	refusals_free(r);
-	return 125;
+	return NS_EXIT_REFUSED;
 }
 
 static int
@@ -310,17 +310,19 @@ reap_run(struct reapctx *c)
 	uint64_t t = run_now_ms();
 
 	run_step("list", 0);
-	if (c->pm.place.list(&c->hs.host) != NS_OK) {
+	if (c->pm.place.list(&c->hs.host) != NS_OK || sbuf_failed(&c->text)) {
+		if (sbuf_failed(&c->text)) /* a place lost from the list */
+			refusals_oom(&c->r);
 		if (c->r.n == 0)
-			refusals_add(&c->r, "volume_failed", "the place module "
+			refusals_add(&c->r, REASON_VOLUME_FAILED, "the place module "
 				     "could not list its places");
 		return refuse_all(&c->r, 0);
 	}
 	run_step("list", t);
 	if (walk(c) != 0)
-		return 125;
+		return NS_EXIT_REFUSED;
 	out_line(stderr, "SANDBOX REAP OK volumes=%zu", c->volumes);
-	return c->remained ? 3 : 0;
+	return c->remained ? NS_EXIT_LEAK : NS_EXIT_OK;
 }
 
 int
@@ -331,7 +333,7 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 	int code;
 
 	if (flags_help(argc - 1, argv + 1, FH_WORD_FIRST))
-		return reap_usage() == 0 ? 0 : 2;
+		return reap_usage() == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	memset(&c, 0, sizeof(c));
 	if (flags_parse(&reap_spec, argc - 1, argv + 1, &c, &r) != 0)
 		return refuse_all(&r, 1);

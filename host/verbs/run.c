@@ -23,15 +23,15 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 		rc = rc ? rc : 1;
 	if (rc == 0 && a.help) {
 		run_args_free(&a);
-		return verb_help_for("run") == 0 ? 0 : 2;
+		return verb_help_for("run") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	}
 	if (rc != 0) {
 		if (rc < 0)
-			refusals_add(&r, "sandbox_failed", "out of memory");
-		run_refuse(&r, 125);
+			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
+		run_refuse(&r, NS_EXIT_REFUSED);
 		out_line(stderr, "%s", RUN_REMEDY);
 		run_args_free(&a);
-		return 125;
+		return NS_EXIT_REFUSED;
 	}
 	rc = run_flow(hr, &a, argv + 1);
 	run_args_free(&a);

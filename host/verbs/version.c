@@ -69,12 +69,15 @@ int
 verb_version(const struct hostrun *hr, int argc, char **argv)
 {
 	if (argc > 1 && flags_wants_help(argc - 1, argv + 1))
-		return verb_help_for("version") == 0 ? 0 : 2;
+		return verb_help_for("version") == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	if (argc > 1) {
-		out_line(stderr, "SANDBOX REFUSED reason=unknown_flag: version "
-			 "takes no flags and no arguments, got %d; run: "
-			 "nova-sandbox version", argc - 1);
-		return 2;
+		char *t = str_fmt("version takes no flags and no arguments, "
+				  "got %d", argc - 1);
+
+		out_refused("SANDBOX", REASON_UNKNOWN_FLAG, t ? t :
+			    "out of memory", "nova-sandbox version");
+		free(t);
+		return NS_EXIT_USAGE;
 	}
 	return print_version(hr);
 }

@@ -126,6 +126,8 @@ tree_empty(void)
 	       errno == ECHILD;
 }
 
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Wait for the command, reaping the orphans that the subreaper gets and
  * counting the tree every second and once more at the end (unless the
  * tree is already empty); then every process the command left behind is
@@ -141,7 +143,7 @@ wait_child(pid_t child, const struct caps_limits *l)
 	tick_next(&next);
 	while (code < 0) {
 		if (reap_ready(child, &code) != 0)
-			return 125;
+			return NS_EXIT_REFUSED;
 		if (code >= 0 || !wait_tick(&next))
 			continue;
 		if (over_cap(l, &capped))
@@ -152,9 +154,8 @@ wait_child(pid_t child, const struct caps_limits *l)
 		if (over_cap(l, &capped))
 			return capped;
 		if (caps_kill_all(0, &left) != 0)
-			out_line(stderr, "SANDBOX NOTE %zu process(es) the command "
-				 "left behind are still running after SIGKILL",
-				 left);
+			note("%zu process(es) the command left behind are "
+			     "still running after SIGKILL", left);
 	}
 	(void)reap_ready(child, &code);
 	return code;
@@ -217,21 +218,16 @@ ok_line(const struct wallctx *w, const struct policy *pol)
 	return rc;
 }
 
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 static void
 note(const char *fmt, ...)
 {
 	struct sbuf b = {0};
 	va_list ap;
-	char *t;
 
 	va_start(ap, fmt);
 	sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	t = out_text(b.s ? b.s : "");
-	out_line(stderr, "SANDBOX NOTE %s", t ? t : "");
-	free(t);
+	out_note("SANDBOX", b.s ? b.s : "");
 	sbuf_free(&b);
 }
 
@@ -261,8 +257,8 @@ refused(struct wallctx *w, const char *tok, const char *text)
 {
 	if (w->r.n == 0)
 		refusals_add(&w->r, tok, "%s", text);
-	args_print_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
-	return 125;
+	out_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
+	return NS_EXIT_REFUSED;
 }
 
 /* Subreaper, signal forwarding, SIGCHLD blocked (waited for, not caught;
@@ -309,7 +305,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	parent_setup(&caps);
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0)
-		return refused(w, "sandbox_failed", "the command could not "
+		return refused(w, REASON_SANDBOX_FAILED, "the command could not "
 			       "be started inside the wall");
 	g_child = (sig_atomic_t)proc.pid;
 	if (g_pending)
@@ -333,18 +329,18 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
 		if (pol->tmp_created && pol->tmp != NULL)
 			rmdir(pol->tmp); /* a refusal creates nothing */
-		return refused(w, "sandbox_failed", "the wall could not be "
+		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "
 			       "prepared");
 	}
 	code = watch_roots(pol, &watch);
 	policy_close_fds(pol); /* the ruleset is built: only the cwd's stays */
 	if (code != 0)
-		code = refused(w, "sandbox_failed", "a --write root's memory "
+		code = refused(w, REASON_SANDBOX_FAILED, "a --write root's memory "
 			       "cannot be watched for the cap");
 	else {
 		notes(w, a, pol);
 		if (ok_line(w, pol) != 0)
-			code = 125;
+			code = NS_EXIT_REFUSED;
 		else
 			code = run_walled(w, pol, &view, state, &watch);
 	}
@@ -364,7 +360,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	int rc, code;
 
 	if (wall_input(w, hr, a, &in) < 0)
-		return refused(w, "sandbox_failed", "out of memory");
+		return refused(w, REASON_SANDBOX_FAILED, "out of memory");
 	in.verb = NULL;
 	in.remedy_args = argv;
 	rc = policy_build(&in, &pol, &r);
@@ -372,9 +368,9 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		rc = ownfiles_check(hr, &w->cfg, &pol, &r);
 	if (rc != 0) {
 		if (rc < 0)
-			refusals_add(&r, "sandbox_failed", "out of memory");
-		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
-		code = refusals_all(&r, "not_found") ? 127 : 125;
+			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
+		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		code = refusals_all(&r, REASON_NOT_FOUND) ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED;
 	} else {
 		code = prepared(w, a, &pol);
 	}
@@ -401,13 +397,13 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	if (out_status_take(a.status_fd, &r) != 0)
 		rc = rc ? rc : 1;
 	if (rc != 0) {
-		args_print_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		refusals_free(&r);
 		args_free(&a);
-		return 125;
+		return NS_EXIT_REFUSED;
 	}
 	if (wall_open(&w, hr, "SANDBOX") != 0)
-		code = refused(&w, "no_sandbox", "no wall module could be "
+		code = refused(&w, REASON_NO_SANDBOX, "no wall module could be "
 			       "loaded");
 	else
 		code = build_and_run(&w, hr, &a, argv);

@@ -55,8 +55,8 @@ const size_t args_nflags = sizeof(args_flags) / sizeof(args_flags[0]);
 static const char *
 verb_token(unsigned verb)
 {
-	return verb == ARGV_PROBE ? "check" :
-	    verb == ARGV_POLICY ? "no_command" : "bad_flag";
+	return verb == ARGV_PROBE ? REASON_CHECK :
+	    verb == ARGV_POLICY ? REASON_NO_COMMAND : REASON_BAD_FLAG;
 }
 
 static const char *
@@ -93,16 +93,17 @@ check_value(const struct flagspec *s, const struct flagdef *f, const char *v,
 	int fd;
 
 	if (strcmp(f->name, "max") == 0 && parse_u64(v, ~0ULL, &n) != 0)
-		return refusals_add(r, tok, "--max wants a non-negative "
+		return refusals_addr(r, tok, REMEDY_IN_TEXT, "--max wants a "
+				     "non-negative "
 				    "integer, got %s", v) < 0 ? -1 : 1;
 	if (strcmp(f->name, "status-fd") == 0 && s->verb == ARGV_BARE &&
 	    out_status_check(v, &fd, &why) != 0)
-		return refusals_add(r, "bad_status_fd", OUT_STATUS_WANTS "%s%s",
-				    v, why) < 0 ? -1 : 1;
+		return refusals_addr(r, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT,
+				     OUT_STATUS_WANTS "%s%s", v, why) < 0 ? -1 : 1;
 	if (strcmp(f->name, "acl") == 0 && s->verb == ARGV_BARE &&
 	    strcmp(v, "tool") != 0 && strcmp(v, "caller") != 0)
-		return refusals_add(r, tok, "--acl wants tool or caller, got %s",
-				    v) < 0 ? -1 : 1;
+		return refusals_addr(r, tok, REMEDY_IN_TEXT, "--acl wants tool "
+				     "or caller, got %s", v) < 0 ? -1 : 1;
 	return 0;
 }
 
@@ -124,9 +125,9 @@ wall_spec(unsigned verb, struct flagspec *s)
 	s->single = FS_SWITCH;
 	s->foreign = verb == ARGV_PROBE ? FF_REFUSE : FF_COLLECT;
 	s->tok_unknown = verb_token(verb);
-	s->tok_positional = verb == ARGV_PROBE ? "check" :
-	    verb == ARGV_CHECK ? "bad_flag" : "no_command";
-	s->tok_value = verb == ARGV_PROBE ? "check" : "no_command";
+	s->tok_positional = verb == ARGV_PROBE ? REASON_CHECK :
+	    verb == ARGV_CHECK ? REASON_BAD_FLAG : REASON_NO_COMMAND;
+	s->tok_value = verb == ARGV_PROBE ? REASON_CHECK : REASON_NO_COMMAND;
 	s->opts = FO_DASHDASH | FO_VALUE_NOT_DD | FO_SKIP_VALUE;
 	s->remedy_on = FR_UNKNOWN | FR_POSITIONAL | FR_BOOL | FR_FOREIGN;
 	s->argv_off = OFF(argv);
@@ -156,12 +157,13 @@ args_parse(unsigned verb, int argc, char **argv, struct args *a,
 		return -1;
 	if (verb == ARGV_BARE) {
 		if (!a->saw_dashdash &&
-		    refusals_add(r, "no_command", "no -- before the command: "
+		    refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
+				  "no -- before the command: "
 				 "the form is nova-sandbox --write <dir> -- "
 				 "<command> <args...>; run: nova-sandbox "
 				 "help") < 0)
 			return -1;
-		if (flags_refuse_others(&s, &a->others, "no_command", r) < 0)
+		if (flags_refuse_others(&s, &a->others, REASON_NO_COMMAND, r) < 0)
 			return -1;
 	}
 	return r->n > before;
@@ -176,73 +178,4 @@ args_free(struct args *a)
 	strv_free(&a->net_allow);
 	strv_free(&a->argv);
 	strv_free(&a->others);
-}
-
-int
-args_has_remedy(const char *t)
-{
-	static const char *const mark[] = { "run:", "wants ", "remedy=",
-		" -h", "--help", "pass --", "name --", "nova-sandbox help",
-		NULL };
-
-	for (size_t i = 0; mark[i]; i++)
-		if (strstr(t, mark[i]) != NULL)
-			return 1;
-	return 0;
-}
-
-static int
-probe_own_token(const char *tok)
-{
-	static const char *const own[] = { "check", "secret_inside_allow",
-		"probe_outside_inside", "probe_outside_unwritable",
-		"no_sandbox", "net_unenforceable", "probe_step_not_a_child",
-		NULL };
-
-	for (size_t i = 0; own[i]; i++)
-		if (strcmp(tok, own[i]) == 0)
-			return 1;
-	return 0;
-}
-
-static char *
-compose(const struct refusal *rf, const char *remedy, int paren)
-{
-	struct sbuf b = {0};
-	const char *run = strstr(rf->text, "; run:");
-	int tag = paren && !probe_own_token(rf->reason);
-
-	if (tag && run != NULL) {
-		sbuf_addn(&b, rf->text, (size_t)(run - rf->text));
-		sbuf_addf(&b, " (%s)%s", rf->reason, run);
-	} else {
-		sbuf_add(&b, rf->text);
-		if (tag)
-			sbuf_addf(&b, " (%s)", rf->reason);
-		if (!args_has_remedy(rf->text) && remedy != NULL)
-			sbuf_addf(&b, "; run: %s", remedy);
-	}
-	return sbuf_take(&b);
-}
-
-void
-args_print_refusals(FILE *f, const char *prefix, const struct refusals *r,
-		    const char *remedy, int paren)
-{
-	if (refusals_failed(r)) {
-		out_refused_oom(f, prefix);
-		return;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		char *t = compose(&r->v[i], remedy, paren), *e;
-		const char *tok = r->v[i].reason;
-
-		if (paren && !probe_own_token(tok))
-			tok = "check";
-		e = t ? out_text(t) : NULL;
-		out_line(f, "%s REFUSED reason=%s: %s", prefix, tok,
-			 e ? e : "out of memory");
-		free(t);
-		free(e);
-	}
 }

@@ -44,14 +44,4 @@ void args_free(struct args *a);
 /* The flag of `verb` nearest to `name` (no dashes), or NULL. */
 const char *args_nearest(unsigned verb, const char *name);
 
-/* Print every refusal as "<PREFIX> REFUSED reason=<tok>: <text>" to f,
- * appending "; run: <remedy>" to a text with no remedy of its own.  With
- * `paren`, the token is "check" and the original token goes in
- * parentheses before the remedy (the probe's form). */
-void args_print_refusals(FILE *f, const char *prefix,
-			 const struct refusals *r, const char *remedy,
-			 int paren);
-/* Does the text already carry a remedy? */
-int args_has_remedy(const char *text);
-
 #endif

@@ -80,8 +80,8 @@ wait_exit_code(int st)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	if (WIFSIGNALED(st))
-		return 128 + WTERMSIG(st);
-	return 125;
+		return NS_EXIT_SIGNAL + WTERMSIG(st);
+	return NS_EXIT_REFUSED;
 }
 
 int
@@ -112,12 +112,8 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 void
 wall_print_notes(struct wallctx *w, const char *prefix)
 {
-	for (size_t i = 0; i < w->notes.n; i++) {
-		char *t = out_text(w->notes.v[i]);
-
-		out_line(stderr, "%s NOTE %s", prefix, t ? t : "");
-		free(t);
-	}
+	for (size_t i = 0; i < w->notes.n; i++)
+		out_note(prefix, w->notes.v[i]);
 	strv_free(&w->notes);
 }
 

@@ -32,7 +32,7 @@ one_verb(size_t k, int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	if (args_parse(verbs[k].verb, argc, argv, &a, &r) != 0)
-		args_print_refusals(fz_sink(), verbs[k].prefix, &r,
+		out_refusals(fz_sink(), verbs[k].prefix, &r,
 				    verbs[k].remedy, verbs[k].paren);
 	for (size_t i = 0; i < r.n; i++)
 		if (out_json_str(&json, r.v[i].text) < 0)

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/out.h"
 #include "wall/args.h"
 #include "conf/config.h"
 
@@ -104,7 +105,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)config_option(&cfg, "landlock", "foo");
 		(void)config_check_options(&cfg, "landlock", accepted, &r);
 	}
-	args_print_refusals(fz_sink(), "SANDBOX", &r, "nova-sandbox help", 0);
+	out_refusals(fz_sink(), "SANDBOX", &r, "nova-sandbox help", 0);
 	config_free(&cfg);
 	refusals_free(&r);
 	return 0;

@@ -57,7 +57,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.uid = a.uid;
 	in.veth = a.veth;
 	egress_check_input(&in, &r);
-	args_print_refusals(fz_sink(), "EGRESS", &r, "nova-sandbox help egress",
+	out_refusals(fz_sink(), "EGRESS", &r, "nova-sandbox help egress",
 			    0);
 	strv_free(&in.names);
 	free(in.cidrs);

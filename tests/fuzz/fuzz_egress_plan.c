@@ -13,6 +13,7 @@
  * Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
+#include "base/out.h"
 #include "wall/args.h"
 #include "egress/egress.h"
 
@@ -63,7 +64,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	canon = egress_canonical(text, size);
 	free(canon);
 	(void)egress_parse_policy("fuzz.txt", text, size, &names, &r);
-	args_print_refusals(fz_sink(), "EGRESS", &r, "nova-sandbox help egress",
+	out_refusals(fz_sink(), "EGRESS", &r, "nova-sandbox help egress",
 			    0);
 	strv_free(&names);
 	refusals_free(&r);

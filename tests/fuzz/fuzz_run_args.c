@@ -7,6 +7,7 @@
  * Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
+#include "base/out.h"
 #include "wall/args.h"
 #include "run/run.h"
 
@@ -20,7 +21,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&a, 0, sizeof(a));
 	if (run_parse(argc, argv, &a, &r) > 0)
-		args_print_refusals(fz_sink(), "SANDBOX", &r,
+		out_refusals(fz_sink(), "SANDBOX", &r,
 				    "nova-sandbox help run", 0);
 	run_args_free(&a);
 	refusals_free(&r);

@@ -242,36 +242,6 @@ test_help_words(void)
 	CU_ASSERT_FALSE(flags_wants_help(5, a2)); /* after --: the command's */
 }
 
-static void
-test_remedy_rule(void)
-{
-	CU_ASSERT_TRUE(args_has_remedy("x; run: nova-sandbox help"));
-	CU_ASSERT_TRUE(args_has_remedy("--acl wants tool or caller"));
-	CU_ASSERT_FALSE(args_has_remedy("--read /x does not exist"));
-}
-
-static void
-test_print_probe_paren(void)
-{
-	struct refusals r = {0};
-	char buf[1024] = {0};
-	FILE *f = fmemopen(buf, sizeof(buf), "w");
-
-	refusals_add(&r, "bad_write", "no --write; run: nova-sandbox help probe");
-	refusals_add(&r, "home_outside", "HOME is unset");
-	refusals_add(&r, "check", "unknown flag --bogus; run: nova-sandbox help probe");
-	args_print_refusals(f, "PROBE", &r, "nova-sandbox help probe", 1);
-	fclose(f);
-	CU_ASSERT_STRING_EQUAL(buf,
-	    "PROBE REFUSED reason=check: no --write (bad_write); run: "
-	    "nova-sandbox help probe\n"
-	    "PROBE REFUSED reason=check: HOME is unset (home_outside); run: "
-	    "nova-sandbox help probe\n"
-	    "PROBE REFUSED reason=check: unknown flag --bogus; run: "
-	    "nova-sandbox help probe\n");
-	refusals_free(&r);
-}
-
 int
 main(void)
 {
@@ -288,8 +258,6 @@ main(void)
 		{ "probe and policy tokens", test_probe_and_policy_tokens },
 		{ "nearest match", test_nearest },
 		{ "help words", test_help_words },
-		{ "remedy rule", test_remedy_rule },
-		{ "probe tokens in parentheses", test_print_probe_paren },
 		{ NULL, NULL }
 	};
 

@@ -512,7 +512,13 @@ test_hostsvc(void)
 	hs.host.refuse(hs.host.cookie, "no_sandbox", "why one");
 	hs.host.refuse(hs.host.cookie, "Bad Token", "why two");
 	hs.host.refuse(hs.host.cookie, NULL, NULL);
-	CU_ASSERT_EQUAL_FATAL(r.n, 3);
+	hs.host.refuse(hs.host.cookie, "no_sandbox", "x; run: sysctl -w y=1");
+	CU_ASSERT_EQUAL_FATAL(r.n, 4);
+	/* a module's text that names a remedy is taken whole; others get the
+	 * verb's (the remedy field is left to the printer) */
+	CU_ASSERT_PTR_NULL(r.v[0].remedy);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.v[3].remedy);
+	CU_ASSERT_STRING_EQUAL(r.v[3].remedy, REMEDY_IN_TEXT);
 	CU_ASSERT_STRING_EQUAL(r.v[0].reason, "no_sandbox");
 	CU_ASSERT_STRING_EQUAL(r.v[0].text, "why one");
 	CU_ASSERT_STRING_EQUAL(r.v[1].reason, "sandbox_failed");

@@ -552,7 +552,7 @@ op_refusals(long n)
 	refusals_add(&r, "bad_write", "--write %s is a file", "/nx2");
 	refusals_add(&r, "not_found", "nosuch is not on PATH; run: x");
 	disarm();
-	args_print_refusals(f, "SANDBOX", &r, "nova-sandbox help", 0);
+	out_refusals(f, "SANDBOX", &r, "nova-sandbox help", 0);
 	if (hit && refusals_failed(&r))
 		CU_ASSERT_FALSE(refusals_all(&r, "not_found")); /* exit 125 */
 	refusals_free(&r);

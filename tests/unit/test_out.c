@@ -212,6 +212,115 @@ test_status_fd(void)
 	close(p[1]);
 }
 
+/* The probe's form: every token but its own prints as "check", the token
+ * in parentheses before the remedy, whether the text carries the remedy
+ * (REMEDY_IN_TEXT) or the printer appends it. */
+static void
+test_refusals_probe_paren(void)
+{
+	struct refusals r = {0};
+	char buf[1024] = {0};
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	refusals_addr(&r, REASON_BAD_WRITE, REMEDY_IN_TEXT,
+		      "no --write; run: nova-sandbox help probe");
+	refusals_add(&r, REASON_HOME_OUTSIDE, "HOME is unset");
+	refusals_addr(&r, REASON_CHECK, REMEDY_IN_TEXT,
+		      "unknown flag --bogus; run: nova-sandbox help probe");
+	CU_ASSERT_EQUAL(out_refusals(f, "PROBE", &r,
+				     "nova-sandbox help probe", 1), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf,
+	    "PROBE REFUSED reason=check: no --write (bad_write); run: "
+	    "nova-sandbox help probe\n"
+	    "PROBE REFUSED reason=check: HOME is unset (home_outside); run: "
+	    "nova-sandbox help probe\n"
+	    "PROBE REFUSED reason=check: unknown flag --bogus; run: "
+	    "nova-sandbox help probe\n");
+	refusals_free(&r);
+}
+
+/* The remedy is the refusal's, not a guess from its text: a text that
+ * merely mentions "-h" or "wants " still gets the printer's remedy unless
+ * it was added as carrying its own; a refusal's own remedy wins; with no
+ * printer remedy nothing is appended; the whole text is text-escaped. */
+static void
+test_refusals_remedy_field(void)
+{
+	struct refusals r = {0};
+	char buf[1024] = {0};
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	refusals_add(&r, REASON_BAD_READ, "--read /x -h wants nothing");
+	refusals_addr(&r, REASON_BAD_GPU, REMEDY_IN_TEXT,
+		      "--gpu wants none or metal, got x");
+	refusals_addr(&r, REASON_NO_NAME, "nova-sandbox help run",
+		      "tab\there");
+	CU_ASSERT_EQUAL(out_refusals(f, "SANDBOX", &r, "nova-sandbox help",
+				     0), 0);
+	CU_ASSERT_EQUAL(out_refusals(f, "MODULES", &r, NULL, 0), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf,
+	    "SANDBOX REFUSED reason=bad_read: --read /x -h wants nothing; "
+	    "run: nova-sandbox help\n"
+	    "SANDBOX REFUSED reason=bad_gpu: --gpu wants none or metal, "
+	    "got x\n"
+	    "SANDBOX REFUSED reason=no_name: tab\\x09here; run: "
+	    "nova-sandbox help run\n"
+	    "MODULES REFUSED reason=bad_read: --read /x -h wants nothing\n"
+	    "MODULES REFUSED reason=bad_gpu: --gpu wants none or metal, "
+	    "got x\n"
+	    "MODULES REFUSED reason=no_name: tab\\x09here; run: "
+	    "nova-sandbox help run\n");
+	refusals_free(&r);
+}
+
+/* out_refused and out_note print one escaped line each on stderr. */
+static void
+test_refused_and_note(void)
+{
+	char buf[512];
+	int p[2];
+	ssize_t n;
+
+	CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
+	CU_ASSERT_EQUAL_FATAL(out_status_set(p[1]), 0);
+	CU_ASSERT_EQUAL(out_refused("SANDBOX", REASON_UNKNOWN_VERB,
+				    "unknown verb \"a\nb\"", NULL), 0);
+	CU_ASSERT_EQUAL(out_refused("PROBE", REASON_CHECK, "x is not a step",
+				    "nova-sandbox help probe"), 0);
+	CU_ASSERT_EQUAL(out_note("EGRESS", "a = b\x1b"), 0);
+	CU_ASSERT_EQUAL(out_note("POLICY", ""), 0);
+	CU_ASSERT_EQUAL(out_status_set(-1), 0);
+	n = read(p[0], buf, sizeof(buf) - 1);
+	CU_ASSERT_FATAL(n > 0);
+	buf[n] = '\0';
+	CU_ASSERT_STRING_EQUAL(buf,
+	    "SANDBOX REFUSED reason=unknown_verb: unknown verb "
+	    "\"a\\x0ab\"\n"
+	    "PROBE REFUSED reason=check: x is not a step; run: nova-sandbox "
+	    "help probe\n"
+	    "EGRESS NOTE a = b\\x1b\n"
+	    "POLICY NOTE -\n");
+	close(p[0]);
+	close(p[1]);
+}
+
+/* out_kv: "key=value", a space before every pair but the first, the
+ * value field-escaped, an empty or NULL value "-". */
+static void
+test_kv(void)
+{
+	struct sbuf b = {0};
+
+	CU_ASSERT_EQUAL(out_kv(&b, "name", "a b"), 0);
+	CU_ASSERT_EQUAL(out_kv(&b, "id", "k=v"), 0);
+	CU_ASSERT_EQUAL(out_kv(&b, "empty", ""), 0);
+	CU_ASSERT_EQUAL(out_kv(&b, "null", NULL), 0);
+	CU_ASSERT_STRING_EQUAL(b.s, "name=a\\x20b id=k\\x3dv empty=- null=-");
+	sbuf_free(&b);
+}
+
 int
 main(void)
 {
@@ -224,6 +333,11 @@ main(void)
 		{ "out_line adds newline", test_out_line },
 		{ "out_line: one write(2) per whole line", test_out_line_one_write },
 		{ "--status-fd: checks and routing", test_status_fd },
+		{ "refusal list: the probe's form", test_refusals_probe_paren },
+		{ "refusal list: the remedy is the refusal's",
+		  test_refusals_remedy_field },
+		{ "out_refused and out_note", test_refused_and_note },
+		{ "out_kv", test_kv },
 		{ NULL, NULL }
 	};
 
