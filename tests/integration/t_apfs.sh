@@ -129,6 +129,7 @@ expect_err '^SANDBOX LEAK name=lk volume=disk3s7 remedy="diskutil apfs deleteVol
 expect_present "$W/vol/nova-lk"
 EOF
 
+# a sequel: it reaps the volume the case above leaked
 t "reap: the leaked run's orphan is deleted" <<'EOF'
 unset FAKE_APFS_FAIL
 rm -f "$W/log"

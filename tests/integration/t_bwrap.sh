@@ -2,6 +2,7 @@
 # t_bwrap.sh -- the out-of-tree bwrap wall (examples/bwrap): staged install,
 # build against the INSTALLED header only, select it by config, wall a real
 # command with it as the unprivileged test user (controls run unwalled).
+# The cases are steps: each needs the ones above it (run the whole file).
 source "$(dirname "$0")/lib.sh"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

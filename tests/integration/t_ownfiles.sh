@@ -49,10 +49,18 @@ conf() {
 	chmod 644 "$1"
 }
 
+# w1: the test user's directory holding a copy of the build tree (b/);
+# w3: one holding a copy of a module, named by path by the config c3
+copy_tree "$STAGE/w1/b"
+own "$STAGE/w1"
+mkdir -p "$STAGE/w3/mods" "$STAGE/c3"
+cp "$NOVA_B/lib/nova-sandbox/landlock.so" "$STAGE/w3/mods/"
+own -R "$STAGE/w3"
+chmod -R go-w "$STAGE/w3"
+conf "$STAGE/c3/ns.conf" "$STAGE/w3/mods/landlock.so"
+
 t "a build tree under the --write: refused naming the binary, nothing created" <<'EOF'
 W="$STAGE/w1"
-copy_tree "$W/b"
-own "$W"
 wrap "$W/b/bin/nova-sandbox" "$W"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own binary $W/b/bin/nova-sandbox is within the wall's reach: the command \(uid $TUID\) may change $W in the write root $W, so the next run would load a replacement unwalled; install nova-sandbox outside every --write, or name a --write that does not contain $W/b/bin/nova-sandbox"
@@ -61,7 +69,7 @@ expect_absent "$W/.nova-sandbox-tmp"
 EOF
 
 t "control: the same build tree with a --write elsewhere runs" <<'EOF'
-W="$STAGE/w1"     # the tree the case above copied
+W="$STAGE/w1"
 D=$(newdir)
 wrap "$W/b/bin/nova-sandbox" "$D"
 expect_rc 0
@@ -70,7 +78,7 @@ expect_no_err 'wall_writable'
 EOF
 
 t "the --write deeper than the tree's root, at the module directory: refused naming it" <<'EOF'
-W="$STAGE/w1"     # the tree the first case copied
+W="$STAGE/w1"
 wrap "$W/b/bin/nova-sandbox" "$W/b/lib/nova-sandbox"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own module directory $W/b/lib/nova-sandbox is within the wall's reach: .* may change $W/b/lib/nova-sandbox in the write root $W/b/lib/nova-sandbox, "
@@ -92,11 +100,6 @@ EOF
 
 t "a module named by path under the --write: refused naming the module" <<'EOF'
 W="$STAGE/w3"
-mkdir -p "$W/mods" "$STAGE/c3"
-cp "$NOVA_B/lib/nova-sandbox/landlock.so" "$W/mods/"
-own -R "$W"
-chmod -R go-w "$W"
-conf "$STAGE/c3/ns.conf" "$W/mods/landlock.so"
 wrap "$NS" "$W" NOVA_SANDBOX_CONFIG="$STAGE/c3/ns.conf"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own module $W/mods/landlock.so is within the wall's reach: .* may change $W in the write root $W, "

@@ -27,8 +27,10 @@ expect_present "$T/ok"
 rm -f "$T/ok"
 EOF
 
-t "a symlink planted in a --write directory and named as --write is refused" <<'EOF'
+# the user's own link in the --write, to the real directory
 run_as ln -s "$T" "$W/planted"
+
+t "a symlink planted in a --write directory and named as --write is refused" <<'EOF'
 wall --write "$W/planted" -- /bin/sh -c 'echo in > ok'
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=bad_write: --write $W/planted resolves through the symlink $W/planted -> $T, which the command's user could have made or replaced \(the link is owned by this user\).* name --write $T"

@@ -79,9 +79,11 @@ expect_rc 126
 expect_out '^read me$'
 EOF
 
-t "control: unwalled, a symlink in --write writes through to outside" <<'EOF'
+# a symlink in the --write to a file outside it
 ln -s "$O/target" "$W/link"
 [ "$(id -u)" = 0 ] && chown -h "$TUID:$TGID" "$W/link"
+
+t "control: unwalled, a symlink in --write writes through to outside" <<'EOF'
 run_as /bin/sh -c 'echo through > "$0"/link' "$W"
 expect_rc 0
 expect_eq "$(cat "$O/target")" "through" "control write through symlink"

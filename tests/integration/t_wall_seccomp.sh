@@ -138,10 +138,10 @@ t "walled with --net-deny, name lookup fails at once, without a hang" <<'EOF'
 wall --write "$W" --net-deny -- /usr/bin/timeout 10 getent ahosts example.org
 expect_rc 2
 expect_no_err 'Segmentation|Aborted'
+EOF
 
 # ---- class 7: flags on a --read file ------------------------------------
 as_user sh -c 'echo data > "$0"' "$R/f"
-EOF
 
 t "control: unwalled, FS_IOC_SETFLAGS on the user's file works" <<'EOF'
 run_as "$C" setflags "$R/f"
