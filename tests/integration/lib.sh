@@ -1,6 +1,25 @@
 # lib.sh -- shared helpers for the integration tests (sourced).
 #
-#   t "name"                 start a test case
+# A case is a name and a body:
+#
+#   t 'name' <<'EOF'
+#   run_as ...
+#   expect_rc 0
+#   EOF
+#
+# The body runs in a subshell of the file (it sees every variable and
+# function the file set before it; what it sets dies with it).  A failed
+# expectation, a body that stops early (exit, an unset variable under
+# set -u, a syntax error) or is killed fails the case, reported with its
+# name.  t returns 1 when the case failed (`t ... <<'EOF' ... EOF || exit 1`
+# stops a file whose later cases need this one).  Anything between cases
+# is file-level setup: it runs whichever cases are selected.
+#
+#   t 'name' <<'EOF'         a case (the body on stdin, a quoted heredoc)
+#   at_end 'cmd'             in a body: run cmd when the body ends, passed
+#                            or failed (last registered runs first)
+#   skip "reason"            in a body: this case cannot run here (ends the
+#                            body; the reason must be in expected-skips.*)
 #   run CMD...               run, capturing $OUT $ERR (files) and $RC
 #   run_as CMD...            the same, as the unprivileged test user
 #   expect_rc N              the last run exited N
@@ -10,10 +29,12 @@
 #   expect_absent PATH       PATH does not exist (nothing was created)
 #   expect_present PATH
 #   expect_eq A B MSG
-#   skip "reason"            this case cannot run here (must be expected)
 #   newdir                   a fresh directory owned by the test user
-# Every case ends at the next `t` or at the end of the file; a case with a
-# failed expectation is reported FAIL with the failing check.
+#
+# Selection: T_ONLY=<pattern> runs only the cases whose name (without the
+# "t_file: " prefix) is the pattern or matches it as a shell glob; the
+# others are not run and not counted.  run.sh sets it from an argument
+# t_file.sh:'<name or glob>'.
 set -u
 NS="$NOVA_B/bin/nova-sandbox"
 H="$NOVA_B/tests/helpers"
@@ -36,29 +57,83 @@ else
 	THOME=$HOME
 fi
 
-_end_case() {
-	[ -n "$_case" ] || return 0
-	if [ "$_case_failed" -eq 0 ]; then
-		echo "ok   $_case"
-		echo "$_case" >> "$NOVA_RESULTS/pass"
-	else
-		echo "FAIL $_case"
-		echo "$_case" >> "$NOVA_RESULTS/fail"
-	fi
-	_case=""
-}
+_STATE=$(mktemp /tmp/nova-it-state.XXXXXX)
 
 _cleanup() {
-	_end_case
 	while IFS= read -r d; do rm -rf -- "$d"; done < "$_DIRS"
-	rm -f "$OUT" "$ERR" "$_DIRS"
+	rm -f "$OUT" "$ERR" "$_DIRS" "$_STATE"
 }
 trap _cleanup EXIT
 
+# is the case named $1 selected by T_ONLY?
+_selected() {
+	[ -n "${T_ONLY:-}" ] || return 0
+	[ "$1" = "$T_ONLY" ] && return 0
+	# shellcheck disable=SC2053
+	[[ $1 == $T_ONLY ]]
+}
+
 t() {
-	_end_case
-	_case="$(basename "$0" .sh): $1"
+	local name=$1 body st rc
+	body=$(cat)
+	_selected "$name" || return 0
+	_case="$(basename "$0" .sh): $name"
+	echo "$_case" >> "$NOVA_RESULTS/ran"
+	: > "$_STATE"
+	if [ -z "$body" ]; then
+		echo "     no body: write t 'name' <<'EOF' ... EOF"
+		st=fail
+	else
+		(_body "$body") </dev/null
+		rc=$?
+		st=$(cat "$_STATE")
+		case "$st" in
+		pass | fail | skip:*) ;;
+		stopped) echo "     the body stopped before its end (exit $rc)"; st=fail ;;
+		*) echo "     the body was killed (exit $rc)"; st=fail ;;
+		esac
+	fi
+	case "$st" in
+	pass) echo "ok   $_case"; echo "$_case" >> "$NOVA_RESULTS/pass" ;;
+	skip:*)
+		echo "skip $_case: ${st#skip:}"
+		echo "$(basename "$0" .sh): ${st#skip:}" >> "$NOVA_RESULTS/skip" ;;
+	*) echo "FAIL $_case"; echo "$_case" >> "$NOVA_RESULTS/fail"; _case=""; return 1 ;;
+	esac
+	_case=""
+	return 0
+}
+
+# the subshell that runs one body: its EXIT trap runs the at_end commands
+# and writes how the body ended to $_STATE
+_body() {
 	_case_failed=0
+	_skipped=""
+	_reached=0
+	_AT_END=()
+	trap _body_end EXIT
+	eval "$1"$'\n''_reached=1'
+	exit 0
+}
+
+_body_end() {
+	local i
+	for ((i = ${#_AT_END[@]} - 1; i >= 0; i--)); do
+		eval "${_AT_END[i]}" || echo "     at_end failed: ${_AT_END[i]}"
+	done
+	if [ -n "$_skipped" ]; then
+		printf 'skip:%s' "$_skipped" > "$_STATE"
+	elif [ "$_reached" != 1 ]; then
+		echo stopped > "$_STATE"
+	elif [ "$_case_failed" != 0 ]; then
+		echo fail > "$_STATE"
+	else
+		echo pass > "$_STATE"
+	fi
+}
+
+at_end() {
+	_AT_END+=("$1")
 }
 
 _fail() {
@@ -109,9 +184,8 @@ expect_eq() {
 	[ "$1" = "$2" ] || _fail "${3:-values differ}: '$1' != '$2'"
 }
 skip() {
-	echo "skip $_case: $1"
-	echo "$(basename "$0" .sh): $1" >> "$NOVA_RESULTS/skip"
-	_case=""
+	_skipped=$1
+	exit 0
 }
 
 # a fresh directory under /tmp owned by the test user (removed at exit)

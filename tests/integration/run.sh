@@ -7,7 +7,11 @@
 # fails (CI fails on an unexpected skip).  A listed skip of a file that ran
 # but did not skip is said (the list has gone stale), not failed: some
 # skips depend on the machine.
-# usage: tests/integration/run.sh <builddir> [t_name ...]
+# One case: an argument t_file.sh:'<name>' runs only the cases of t_file
+# whose name is <name> or matches it as a shell glob (lib.sh's T_ONLY; an
+# exported T_ONLY selects in every file named).  Unselected cases are not
+# run and not counted; a selection that matches no case fails the run.
+# usage: tests/integration/run.sh <builddir> [t_name[.sh][:'<case>'] ...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "${1:-build}" && pwd)
@@ -17,6 +21,8 @@ export NOVA_TEST_USER="${NOVA_TEST_USER:-nova-test}"
 if [ "$(id -u)" = 0 ] && ! id "$NOVA_TEST_USER" >/dev/null 2>&1; then
 	useradd --system --create-home --shell /bin/sh "$NOVA_TEST_USER" || exit 2
 fi
+# the case machinery first: with it broken no count below means anything
+"$here/selftest.sh" || exit 1
 results=$(mktemp -d /tmp/nova-it-results.XXXXXX)
 trap 'rm -rf "$results"' EXIT
 export NOVA_RESULTS="$results"
@@ -25,11 +31,21 @@ skips="$here/expected-skips.$mode"
 if [ $# -gt 0 ]; then tests=("$@"); else tests=("$here"/t_*.sh); fi
 ran=""
 fail=0
-for t in "${tests[@]}"; do
+selecting=${T_ONLY:+1}
+for arg in "${tests[@]}"; do
+	t=$arg only=${T_ONLY:-}
+	case "$arg" in *.sh:* | t_*:*) t=${arg%%:*} only=${arg#*:} selecting=1 ;; esac
+	case "$t" in *.sh) ;; *) t="$t.sh" ;; esac
 	case "$t" in /*) ;; *) t="$here/$t" ;; esac
-	echo "== $(basename "$t")"
-	ran="$ran $(basename "$t" .sh)"
-	if ! bash "$t"; then fail=1; fi
+	name=$(basename "$t" .sh)
+	echo "== $(basename "$t")${only:+ (only: $only)}"
+	ran="$ran $name"
+	before=$(cat "$results/ran" 2>/dev/null | wc -l)
+	if ! T_ONLY="$only" bash "$t" </dev/null; then fail=1; fi
+	if [ -n "$only" ] && [ "$(cat "$results/ran" 2>/dev/null | wc -l)" = "$before" ]; then
+		echo "NO CASE of $name matches '$only'"
+		fail=1
+	fi
 done
 npass=$(cat "$results"/pass 2>/dev/null | wc -l)
 nfail=$(cat "$results"/fail 2>/dev/null | wc -l)
@@ -44,6 +60,7 @@ if [ -s "$results/skip" ]; then
 		fi
 	done < "$results/skip"
 fi
+[ -n "$selecting" ] ||
 while IFS= read -r line; do
 	case "$line" in '#'* | '') continue ;; esac
 	case " $ran " in *" ${line%%:*} "*) ;; *) continue ;; esac

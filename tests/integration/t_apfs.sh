@@ -63,7 +63,9 @@ lsof -w -t +f -- \$V/nova-%s
 diskutil unmount force disk3s7
 diskutil apfs deleteVolume disk3s7"
 
-t "run: success, walled in work/, exact calls, volume gone"
+START='Thu Jan  1 10:00:00 2026'  # what the fake ps says of a live pid
+
+t "run: success, walled in work/, exact calls, volume gone" <<'EOF'
 fresh
 run_as "$NS" run --name ok1 --size 8m -- /bin/sh -c \
 	'echo hi > f && [ "$(cat f)" = hi ] && [ "$PWD" = '"$W"'/vol/nova-ok1/work ] && ! touch '"$W"'/escape'
@@ -77,15 +79,17 @@ expect_no_err 'LEAK|REFUSED'
 expect_eq "$(calls)" "$(printf 'diskutil info -plist nova-ok1\n'"$CREATE"'\ndiskutil info -plist disk3s7\n'"$DELETE" ok1 ok1 ok1)" "call sequence"
 expect_absent "$W/vol/nova-ok1"
 expect_absent "$W/escape"
+EOF
 
-t "run: the command's exit status passes through"
+t "run: the command's exit status passes through" <<'EOF'
 fresh
 run_as "$NS" run --name ok2 --size 8m -- /bin/sh -c 'exit 7'
 expect_rc 7
 expect_err '^SANDBOX DONE name=ok2 exit=7 '
 expect_eq "$(vols_left)" 0 "volumes left"
+EOF
 
-t "run: name taken is volume_exists, nothing made or deleted"
+t "run: name taken is volume_exists, nothing made or deleted" <<'EOF'
 fresh
 leftover taken 'pid=1\nstart=-\n'
 run_as "$NS" run --name taken --size 8m -- /bin/true
@@ -94,8 +98,9 @@ expect_err 'REFUSED reason=volume_exists'
 expect_no_err '^SANDBOX OK'
 expect_eq "$(calls)" "" "no tool beyond look's stat"
 expect_present "$W/vol/nova-taken"
+EOF
 
-t "run: container not found is refused, nothing made"
+t "run: container not found is refused, nothing made" <<'EOF'
 fresh
 export FAKE_APFS_FAIL=container
 run_as "$NS" run --name nc --size 8m -- /bin/true
@@ -103,16 +108,18 @@ expect_rc 125
 expect_err 'REFUSED reason=volume_failed: .*Could not find disk: /'
 expect_eq "$(calls)" "$(printf 'diskutil info -plist nova-nc\ndiskutil info -plist /')" "calls"
 expect_eq "$(vols_left)" 0 "volumes left"
+EOF
 
-t "run: create fails, nothing made"
+t "run: create fails, nothing made" <<'EOF'
 fresh
 export FAKE_APFS_FAIL=create
 run_as "$NS" run --name cf --size 8m -- /bin/true
 expect_rc 125
 expect_err 'REFUSED reason=volume_failed: .*-69625'
 expect_eq "$(vols_left)" 0 "volumes left"
+EOF
 
-t "run: delete fails is a LEAK with the one remedy, exit 3"
+t "run: delete fails is a LEAK with the one remedy, exit 3" <<'EOF'
 fresh
 export FAKE_APFS_FAIL="delete"
 run_as "$NS" run --name lk --size 8m -- /bin/true
@@ -120,8 +127,10 @@ expect_rc 3
 expect_err '^SANDBOX DONE name=lk exit=0 .* freed=0$'
 expect_err '^SANDBOX LEAK name=lk volume=disk3s7 remedy="diskutil apfs deleteVolume disk3s7"$'
 expect_present "$W/vol/nova-lk"
+EOF
 
-t "reap: the leaked run's orphan is deleted"
+# a sequel: it reaps the volume the case above leaked
+t "reap: the leaked run's orphan is deleted" <<'EOF'
 unset FAKE_APFS_FAIL
 rm -f "$W/log"
 run "$NS" reap
@@ -129,12 +138,12 @@ expect_rc 0
 expect_err '^SANDBOX REAP volume=nova-lk procs=0 deleted=yes$'
 expect_err '^SANDBOX REAP OK volumes=1$'
 expect_absent "$W/vol/nova-lk"
+EOF
 
-t "reap: orphan, live, recycled pid, garbage marker, busy holder"
+t "reap: orphan, live, recycled pid, garbage marker, busy holder" <<'EOF'
 fresh
 sleep 60 & live=$!
 sleep 60 & busy=$!
-START='Thu Jan  1 10:00:00 2026'  # what the fake ps says of a live pid
 sh -c 'exit 0' & dead=$!; wait $dead
 leftover orphan "pid=$dead\nstart=$START\n"
 leftover live "pid=$live\nstart=$START\n"
@@ -155,8 +164,9 @@ kill -0 "$live" || _fail "reap touched the live owner"
 wait "$busy" 2>/dev/null
 kill -0 "$busy" 2>/dev/null && _fail "the holder survived"
 stop_sleepers "$live" "$busy"
+EOF
 
-t "reap: a holder that is the reap itself is dropped, never signalled"
+t "reap: a holder that is the reap itself is dropped, never signalled" <<'EOF'
 fresh
 sh -c 'exit 0' & dead=$!; wait $dead
 leftover self "pid=$dead\nstart=$START\n"
@@ -167,8 +177,9 @@ expect_err '^SANDBOX REAP volume=nova-self procs=0 deleted=yes$'
 expect_err '^SANDBOX REAP OK volumes=1$'
 expect_absent "$W/vol/nova-self"
 unset FAKE_APFS_BUSY_PID
+EOF
 
-t "reap --dry-run: an orphan remains, exit 3, nothing deleted"
+t "reap --dry-run: an orphan remains, exit 3, nothing deleted" <<'EOF'
 fresh
 leftover dry 'garbage'
 run "$NS" reap --dry-run
@@ -177,8 +188,9 @@ expect_err '^SANDBOX REAP volume=nova-dry procs=0 deleted=no$'
 expect_present "$W/vol/nova-dry"
 expect_no_err 'deleteVolume'
 [ -z "$(grep -E 'deleteVolume|unmount' "$W/log" 2>/dev/null)" ] || _fail "dry run deleted"
+EOF
 
-t "reap: a failed delete is a LEAK, exit 3"
+t "reap: a failed delete is a LEAK, exit 3" <<'EOF'
 fresh
 leftover stuck 'pid=1x\n'
 export FAKE_APFS_FAIL=delete
@@ -187,3 +199,4 @@ expect_rc 3
 expect_err '^SANDBOX REAP volume=nova-stuck procs=0 deleted=no$'
 expect_err '^SANDBOX LEAK name=nova-stuck volume=disk3s7 remedy="diskutil apfs deleteVolume disk3s7"$'
 unset FAKE_APFS_FAIL
+EOF

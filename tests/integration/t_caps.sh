@@ -31,30 +31,33 @@ no_survivor() {
 	[ "$n" = 0 ] || { _fail "$n marked sleeps survived"; pkill -KILL -u "$TUID" -f "sleep $MARK"; }
 }
 
-t "a fork bomb past 256 processes: RUNAWAY, 137, no survivor"
+t "a fork bomb past 256 processes: RUNAWAY, 137, no survivor" <<'EOF'
 world
 wrap --write "$D/w" -- /bin/sh -c "i=0; while [ \$i -lt 400 ]; do sleep $MARK & i=\$((i+1)); done; wait"
 expect_rc 137
 expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 256\); the process tree was killed$'
 expect_err '^SANDBOX DONE exit=137 cmd=dash$'
 no_survivor
+EOF
 
-t "orphans of the tree count (counted at the end): RUNAWAY, 137, no survivor"
+t "orphans of the tree count (counted at the end): RUNAWAY, 137, no survivor" <<'EOF'
 world
 wrap --write "$D/w" -- /bin/sh -c "i=0; while [ \$i -lt 300 ]; do (sleep $MARK &); i=\$((i+1)); done"
 expect_rc 137
 expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 256\); the process tree was killed$'
 expect_err '^SANDBOX DONE exit=137 cmd=dash$'
 no_survivor
+EOF
 
-t "control: 50 background sleeps (under the cap) finish normally"
+t "control: 50 background sleeps (under the cap) finish normally" <<'EOF'
 world
 wrap --write "$D/w" -- /bin/sh -c 'i=0; while [ $i -lt 50 ]; do sleep 2 & i=$((i+1)); done; wait'
 expect_rc 0
 expect_no_err 'RUNAWAY'
 expect_err '^SANDBOX DONE exit=0 cmd=dash$'
+EOF
 
-t "RLIMIT_NPROC is lowered to the task total + 512"
+t "RLIMIT_NPROC is lowered to the task total + 512" <<'EOF'
 world
 tasks=$(cut -d' ' -f4 /proc/loadavg | cut -d/ -f2)
 wrap --write "$D/w" -- /bin/sh -c "$NPROC"
@@ -67,8 +70,9 @@ case "$n" in
 esac
 run_as /bin/sh -c "$NPROC"
 expect_eq "$(head -1 "$OUT")" "$(sh -c "$NPROC")" "control: unwalled limit unchanged"
+EOF
 
-t "RLIMIT_NPROC: the caller's tighter limit is kept"
+t "RLIMIT_NPROC: the caller's tighter limit is kept" <<'EOF'
 world
 # RLIMIT_NPROC counts every task of the user (other tests' too): the limit
 # is the test user's task count now + 200, room for what else runs as that
@@ -77,10 +81,11 @@ lim=$(( $(ps -L -U "$TUID" --no-headers | wc -l) + 200 ))
 run_as prlimit --nproc=$lim:$lim env HOME="$D/w/home" PATH=/usr/bin:/bin "$NS" --write "$D/w" -- /bin/sh -c "$NPROC"
 expect_rc 0
 expect_out "^$lim\$"
+EOF
 
 # ---- issue 7: lifetime, the cap's boundary, status lines ----------------
 
-t "a setsid child that keeps forking dies before DONE; DONE is the last line"
+t "a setsid child that keeps forking dies before DONE; DONE is the last line" <<'EOF'
 world
 # the survivor: a new session, a loop that forks marked sleeps; the command
 # waits until it has started (the file), then exits 0
@@ -91,15 +96,17 @@ expect_err '^SANDBOX DONE exit=0 cmd=dash$'
 expect_eq "$(tail -n 1 "$ERR")" "SANDBOX DONE exit=0 cmd=dash" "the last line"
 # checked at once, no waiting: nothing may outlive DONE
 no_survivor
+EOF
 
-t "a double-forked child in a new process group dies before DONE"
+t "a double-forked child in a new process group dies before DONE" <<'EOF'
 world
 wrap --write "$D/w" -- /bin/sh -c "(setsid -f /bin/sh -c 'sleep $MARK; sleep $MARK' &) ; (exec sleep $MARK &) ; sleep 0.2; exit 3"
 expect_rc 3
 expect_err '^SANDBOX DONE exit=3 cmd=dash$'
 no_survivor
+EOF
 
-t "a fork bomb that hits the cap (256) is a runaway: 137, RUNAWAY, no survivor"
+t "a fork bomb that hits the cap (256) is a runaway: 137, RUNAWAY, no survivor" <<'EOF'
 world
 # f|f& forks until RLIMIT_NPROC refuses; the tree sits at the limit
 wrap --write "$D/w" -- /bin/bash -c "f(){ f|f& }; f 2>/dev/null; sleep $MARK"
@@ -107,6 +114,7 @@ expect_rc 137
 expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 256\); the process tree was killed$'
 expect_err '^SANDBOX DONE exit=137 cmd=bash$'
 no_survivor
+EOF
 
 # the status fd is a FIFO read by this script (not a file the wall could
 # name: a pipe reopened through /proc/<pid>/fd is not a path of the wall)
@@ -118,7 +126,7 @@ fifo_reader() {
 	CAT=$!
 }
 
-t "--status-fd: the tool's lines on the status fd only; the command cannot spoof them nor hold it"
+t "--status-fd: the tool's lines on the status fd only; the command cannot spoof them nor hold it" <<'EOF'
 world
 SF="$D/status"
 # control: a descriptor 5 opened by the shell is seen by an unwalled child
@@ -137,16 +145,18 @@ grep -qE '^SANDBOX OK backend=' "$SF" || _fail "the status fd lacks OK"
 expect_eq "$(tail -n 1 "$SF")" "SANDBOX DONE exit=4 cmd=dash" "the status fd's last line"
 ! grep -q 'cmd=x' "$SF" || _fail "the command's line reached the status fd"
 ! grep -q 'via-proc' "$SF" || _fail "the command reopened the status fd through /proc"
+EOF
 
-t "control: a process of the same user reopens another's pipe descriptor through /proc"
+t "control: a process of the same user reopens another's pipe descriptor through /proc" <<'EOF'
 world
 SF="$D/status"
 fifo_reader
 run_as /bin/sh -c "exec 5>$FIFO; sleep 5 & p=\$!; echo via-proc >> /proc/\$p/fd/5; kill \$p"
 wait "$CAT"
 grep -q 'via-proc' "$SF" || _fail "control: /proc/<pid>/fd/5 of a sibling was not writable"
+EOF
 
-t "--status-fd refusals: below 3, not open, read-only, not a number; nothing created"
+t "--status-fd refusals: below 3, not open, read-only, not a number; nothing created" <<'EOF'
 world
 for v in 2 9 x; do
 	wrap --status-fd "$v" --write "$D/w" -- /bin/true
@@ -159,3 +169,4 @@ run_as env HOME="$D/w/home" PATH=/usr/bin:/bin /bin/sh -c 'exec "$0" "$@" 5</dev
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_status_fd: --status-fd wants an open, writable descriptor of 3 or above, got 5 \(open read-only\)'
 expect_absent "$D/w/.nova-sandbox-tmp"
+EOF

@@ -21,26 +21,29 @@ nothing_created() {
 }
 
 # ---- dispatch ---------------------------------------------------------
-t "no arguments: no_command, exit 2"
+t "no arguments: no_command, exit 2" <<'EOF'
 run "$NS"
 expect_rc 2
 expect_err '^SANDBOX REFUSED reason=no_command: .*; run: nova-sandbox help$'
+EOF
 
-t "unknown verb: unknown_verb, exit 2, word quoted"
+t "unknown verb: unknown_verb, exit 2, word quoted" <<'EOF'
 run "$NS" frobnicate
 expect_rc 2
 expect_err '^SANDBOX REFUSED reason=unknown_verb: unknown verb "frobnicate"; available: '
+EOF
 
-t "run refuses bad input with 125 (t_run.sh has the rest); worktree is not built: 2"
+t "run refuses bad input with 125 (t_run.sh has the rest); worktree is not built: 2" <<'EOF'
 run "$NS" run --name x; expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_size: '
 run "$NS" reap --nope; expect_rc 125
 run "$NS" worktree; expect_rc 2
 run "$NS" egress plan; expect_rc 2
 expect_err '^EGRESS REFUSED reason=no_command: egress plan writes the plan to --out'
+EOF
 
 # ---- help -------------------------------------------------------------
-t "help banner: pinned lines, on stdout, exit 0"
+t "help banner: pinned lines, on stdout, exit 0" <<'EOF'
 run "$NS" help
 expect_rc 0
 expect_out '^A command that runs OUTSIDE the wall and dies inside it is missing a --read'
@@ -56,6 +59,7 @@ HOME=/tmp/trial/home nova-sandbox probe --write /tmp/trial
 HOME=/tmp/trial/home nova-sandbox --write /tmp/trial -- /bin/sh -c 'echo inside > /tmp/trial/out'"
 expect_eq "$ex" "$want" "example block"
 [ -s "$ERR" ] && _fail "stderr not empty"
+EOF
 
 # The codes a text names, one line: "0-124 125 128+N 3" (sorted, unique;
 # an en dash is a dash, section references are not codes).
@@ -93,7 +97,7 @@ banner_codes() {
 }
 SPEC="$(cd "$(dirname "$0")/../.." && pwd)/docs/SPEC-SANDBOX.md"
 
-t "help banner: its exit codes are SPEC §4's, verb by verb"
+t "help banner: its exit codes are SPEC §4's, verb by verb" <<'EOF'
 run "$NS" help
 expect_rc 0
 spec_codes > "$OUT.spec"
@@ -109,15 +113,17 @@ rm -f "$OUT.spec" "$OUT.banner" "$OUT.diff"
 # 126 is only ever the command's own (§4), never the tool's
 expect_out "126 only as the\$"
 expect_no_out '126 could not'
+EOF
 
-t "-h, --help and help <unknown> print the banner"
+t "-h, --help and help <unknown> print the banner" <<'EOF'
 for a in -h --help "help nothing"; do
 	run "$NS" $a
 	expect_rc 0
 	expect_out '^nova-sandbox: '
 done
+EOF
 
-t "per-verb help: every spelling, before any side effect"
+t "per-verb help: every spelling, before any side effect" <<'EOF'
 world
 for h in -h --help -help --h; do
 	wrap policy --write "$D/w" "$h"
@@ -136,68 +142,79 @@ expect_out '^  --json  '
 run "$NS" version --help
 expect_rc 0
 expect_out '^usage: nova-sandbox version'
+EOF
 
 # ---- version ----------------------------------------------------------
-t "version: one line, four tokens and named extras"
+t "version: one line, four tokens and named extras" <<'EOF'
 run "$NS" version
 expect_rc 0
 expect_out '^nova-sandbox [^ ]+ linux/[a-z0-9]+ c11-[a-z]+-[0-9.]+ backend=landlock platform=linux$'
 run "$NS" --version
 expect_rc 0
+EOF
 
-t "version with an argument: unknown_flag, exit 2"
+t "version with an argument: unknown_flag, exit 2" <<'EOF'
 run "$NS" version extra
 expect_rc 2
 expect_err '^SANDBOX REFUSED reason=unknown_flag: version takes no flags and no arguments, got 1; run: nova-sandbox version$'
+EOF
 
 # ---- check ------------------------------------------------------------
-t "check: CHECK OK on stdout, exit 0"
+t "check: CHECK OK on stdout, exit 0" <<'EOF'
 run "$NS" check
 expect_rc 0
 expect_out '^CHECK OK backend=landlock abi=[0-9]+ net=enforceable hosts=none note=.+'
+EOF
 
-t "check --bogus / check word: bad_flag, exit 2"
+t "check --bogus / check word: bad_flag, exit 2" <<'EOF'
 run "$NS" check --bogus=1
 expect_rc 2
 expect_err '^CHECK REFUSED reason=bad_flag: unknown flag --bogus; run: nova-sandbox help check$'
 run "$NS" check word
 expect_rc 2
 expect_err '^CHECK REFUSED reason=bad_flag: unexpected argument word; run: nova-sandbox help check$'
+EOF
 
-t "check --json: one object, refusals too"
+t "check --json: one object, refusals too" <<'EOF'
 run "$NS" check --json
 expect_rc 0
 expect_out '^\{"result":\{"verb":"check","status":"ok","exit":0\},"facts":\{"backend":"landlock","abi":"[0-9]+","net":"enforceable","hosts":"none","note":".*"\}\}$'
 run "$NS" check --bogus --json
 expect_rc 2
 expect_out '"status":"refused","exit":2,"remedy":"nova-sandbox check -h","why":\["bad_flag: unknown flag --bogus'
+EOF
 
-t "check with no loadable wall: backend=none abi=- net=unenforceable, exit 0"
+# a config naming a wall that does not exist
 C="$NOVA_B/tests/cli-conf"
 mkdir -p "$C" && chmod 755 "$C"
 printf '[linux]\nwall = /nonexistent/none.so\n' > "$C/none.conf"
 chmod 644 "$C/none.conf"
+
+t "check with no loadable wall: backend=none abi=- net=unenforceable, exit 0" <<'EOF'
 run env NOVA_SANDBOX_CONFIG="$C/none.conf" "$NS" check
 expect_rc 0
 expect_out '^CHECK OK backend=none abi=- net=unenforceable hosts=none note=no wall is available here.*none\.so'
+EOF
 
 # ---- bare wrap: phase 1 ------------------------------------------------
-t "phase 1: no -- is no_command, 125, nothing created"
+t "phase 1: no -- is no_command, 125, nothing created" <<'EOF'
 world
 wrap --write "$D/w" /bin/touch "$D/side"
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=no_command: unexpected argument /bin/touch'
 expect_err '^SANDBOX REFUSED reason=no_command: no -- before the command'
 nothing_created
+EOF
 
-t "phase 1: unknown flag is bad_flag with the list and a near match"
+t "phase 1: unknown flag is bad_flag with the list and a near match" <<'EOF'
 world
 wrap --wirte "$D/w" -- /bin/touch "$D/side"
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_flag: unknown flag --wirte; the flags are --read, .*--json; did you mean --write\?; run: nova-sandbox help$'
 nothing_created
+EOF
 
-t "phase 1: --secret --max --json are not flags of the bare form"
+t "phase 1: --secret --max --json are not flags of the bare form" <<'EOF'
 world
 wrap --json --write "$D/w" --max 2 --secret /etc/passwd -- /bin/touch "$D/side"
 expect_rc 125
@@ -206,8 +223,9 @@ expect_eq "$n" 3 "one line each"
 first=$(grep -n 'not a flag' "$ERR" | head -1)
 case "$first" in *--secret*) ;; *) _fail "secret not first: $first" ;; esac
 nothing_created
+EOF
 
-t "phase 1: --acl wants tool or caller; value flag at the end"
+t "phase 1: --acl wants tool or caller; value flag at the end" <<'EOF'
 world
 wrap --acl maybe --write "$D/w" -- /bin/true
 expect_rc 125
@@ -216,8 +234,9 @@ wrap --write
 expect_rc 125
 expect_err 'reason=no_command: --write wants a value'
 nothing_created
+EOF
 
-t "phase 1: Go-style booleans accepted and refused"
+t "phase 1: Go-style booleans accepted and refused" <<'EOF'
 world
 wrap --net-deny=false --write "$D/w" -- /bin/true
 expect_rc 0
@@ -225,47 +244,53 @@ expect_err 'net=nopromise'
 wrap --net-deny=perhaps --write "$D/w" -- /bin/true
 expect_rc 125
 expect_err 'reason=no_command: --net-deny wants true or false, got perhaps; run: nova-sandbox help$'
+EOF
 
 # ---- bare wrap: phase 2 ------------------------------------------------
-t "phase 2: no --write is bad_write, every problem at once"
+t "phase 2: no --write is bad_write, every problem at once" <<'EOF'
 world
 wrap --read relative --gpu cuda -- /bin/touch "$D/side"
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_gpu: '
 expect_err '^SANDBOX REFUSED reason=bad_write: .*refusing to guess'
 nothing_created
+EOF
 
-t "phase 2: missing --read dir is bad_read; nothing created"
+t "phase 2: missing --read dir is bad_read; nothing created" <<'EOF'
 world
 wrap --read "$D/absent" --write "$D/w" -- /bin/touch "$D/side"
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_read: '
 expect_absent "$D/absent"
 nothing_created
+EOF
 
-t "phase 2: --net-deny with --net-listen, bad --net-allow: bad_net"
+t "phase 2: --net-deny with --net-listen, bad --net-allow: bad_net" <<'EOF'
 world
 wrap --net-deny --net-listen --net-allow example.com:80 --write "$D/w" -- /bin/true
 expect_rc 125
 n=$(grep -c '^SANDBOX REFUSED reason=bad_net: ' "$ERR")
 expect_eq "$n" 2 "two bad_net"
 nothing_created
+EOF
 
-t "phase 2: --cwd outside every --write is bad_cwd"
+t "phase 2: --cwd outside every --write is bad_cwd" <<'EOF'
 world
 wrap --cwd "$D/r" --write "$D/w" -- /bin/true
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_cwd: '
 nothing_created
+EOF
 
-t "phase 2: HOME outside the --write is home_outside with a remedy"
+t "phase 2: HOME outside the --write is home_outside with a remedy" <<'EOF'
 world
 run_as env HOME="$D/r" "$NS" --write "$D/w" -- /bin/touch "$D/side"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=home_outside: .*; run: mkdir -p $D/w/home && HOME=$D/w/home nova-sandbox --write $D/w -- /bin/touch $D/side\$"
 nothing_created
+EOF
 
-t "phase 2: not_found alone is 127; with another problem 125"
+t "phase 2: not_found alone is 127; with another problem 125" <<'EOF'
 world
 wrap --write "$D/w" -- no-such-command-xyz
 expect_rc 127
@@ -274,8 +299,9 @@ nothing_created
 wrap --gpu bad --write "$D/w" -- no-such-command-xyz
 expect_rc 125
 nothing_created
+EOF
 
-t "phase 2: a non-executable command is not_executable, 125"
+t "phase 2: a non-executable command is not_executable, 125" <<'EOF'
 world
 printf 'echo hi\n' > "$D/r/noexec"; chmod 644 "$D/r/noexec"
 [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/r/noexec"
@@ -283,9 +309,10 @@ wrap --read "$D/r" --write "$D/w" -- "$D/r/noexec"
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=not_executable: '
 nothing_created
+EOF
 
 # ---- bare wrap: phase 3 ------------------------------------------------
-t "phase 3: euid 0 is sandbox_failed, 125, nothing created"
+t "phase 3: euid 0 is sandbox_failed, 125, nothing created" <<'EOF'
 if [ "$(id -u)" != 0 ]; then
 	skip "not root: the euid 0 refusal needs root"
 else
@@ -296,16 +323,18 @@ else
 	expect_no_err '^SANDBOX OK'
 	nothing_created
 fi
+EOF
 
-t "phase 3: no loadable wall is no_sandbox, 125, nothing runs"
+t "phase 3: no loadable wall is no_sandbox, 125, nothing runs" <<'EOF'
 world
 run_as env HOME="$D/w/home" NOVA_SANDBOX_CONFIG="$C/none.conf" "$NS" --write "$D/w" -- /bin/touch "$D/side"
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=no_sandbox: '
 nothing_created
+EOF
 
 # ---- bare wrap: success -----------------------------------------------
-t "OK line: every field, in order, before the command; DONE last"
+t "OK line: every field, in order, before the command; DONE last" <<'EOF'
 world
 mkdir -p "$D/w/a,b"; [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/w/a,b"
 wrap --read "$D/r" --write "$D/w" --write "$D/w/a,b" -- /bin/sh -c 'echo out; echo err >&2'
@@ -320,8 +349,9 @@ expect_eq "$(grep -v '^SANDBOX NOTE the command /bin/sh resolves through' "$ERR"
 expect_eq "$(grep -v '^SANDBOX NOTE the command /bin/sh resolves through' "$ERR" | sed -n 2p)" "err" "the command's stderr after OK"
 expect_eq "$(tail -n1 "$ERR")" "SANDBOX DONE exit=0 cmd=dash" "DONE last"
 expect_present "$D/w/.nova-sandbox-tmp"
+EOF
 
-t "the command's own exit codes pass through; DONE says them"
+t "the command's own exit codes pass through; DONE says them" <<'EOF'
 world
 for c in 0 3 7 124 125; do
 	wrap --write "$D/w" -- /bin/sh -c "exit $c"
@@ -329,14 +359,16 @@ for c in 0 3 7 124 125; do
 	expect_err "^SANDBOX DONE exit=$c cmd=dash\$"
 	expect_no_err 'REFUSED'
 done
+EOF
 
-t "a command killed by a signal: 128+N"
+t "a command killed by a signal: 128+N" <<'EOF'
 world
 wrap --write "$D/w" -- /bin/sh -c 'kill -KILL $$'
 expect_rc 137
 expect_err '^SANDBOX DONE exit=137 cmd=dash$'
+EOF
 
-t "the wall holds: a write outside fails inside, succeeds outside (control)"
+t "the wall holds: a write outside fails inside, succeeds outside (control)" <<'EOF'
 world
 wrap --write "$D/w" -- /bin/touch "$D/side"
 expect_rc 1
@@ -344,8 +376,9 @@ expect_absent "$D/side"
 run_as /bin/touch "$D/side"
 expect_rc 0
 expect_present "$D/side"
+EOF
 
-t "dropped agent variables: NOTE before OK"
+t "dropped agent variables: NOTE before OK" <<'EOF'
 world
 run_as env HOME="$D/w/home" SSH_AUTH_SOCK=/x GPG_AGENT_INFO=y AI_AGENT=z "$NS" --acl tool --write "$D/w" -- /bin/sh -c 'echo "${SSH_AUTH_SOCK-unset} $AI_AGENT"'
 expect_rc 0
@@ -353,8 +386,9 @@ expect_out '^unset z$'
 expect_eq "$(sed -n 1p "$ERR")" "SANDBOX NOTE --acl tool is accepted and ignored on linux; the wall is the same without it" "acl note first"
 expect_eq "$(sed -n 2p "$ERR")" "SANDBOX NOTE dropped from the child's environment: GPG_AGENT_INFO SSH_AUTH_SOCK; each names an agent, a bus or a server that acts as the user outside the wall" "dropped note"
 expect_err '^SANDBOX OK '
+EOF
 
-t "SIGTERM to the tool is forwarded to the command"
+t "SIGTERM to the tool is forwarded to the command" <<'EOF'
 world
 if [ "$(id -u)" = 0 ]; then
 	as=(setpriv --reuid="$TUID" --regid="$TGID" --clear-groups --)
@@ -369,3 +403,4 @@ wait "$pid"; RC=$?
 expect_rc 143
 expect_err '^SANDBOX DONE exit=143 cmd=dash$'
 rm -rf "$C"
+EOF

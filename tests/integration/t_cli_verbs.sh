@@ -14,7 +14,7 @@ as_user() {
 }
 
 # ---- policy -----------------------------------------------------------
-t "policy: text on stdout, POLICY OK on stderr, byte-identical rerun"
+t "policy: text on stdout, POLICY OK on stderr, byte-identical rerun" <<'EOF'
 world
 as_user policy --read "$D/r" --write "$D/w"
 expect_rc 0
@@ -26,16 +26,18 @@ bytes=$(wc -c < "$OUT")
 expect_err "^POLICY OK backend=landlock read=1 read-noexec=0 write=1 bytes=$bytes gpu=none\$"
 as_user policy --read "$D/r" --write "$D/w"
 cmp -s "$OUT" "$D/first" || _fail "rerun differs"
+EOF
 
-t "policy: other verbs' flags are NOTEs; runs no command"
+t "policy: other verbs' flags are NOTEs; runs no command" <<'EOF'
 world
 as_user policy --secret "$D/secret" --max 3 --acl tool --write "$D/w" -- /bin/touch "$D/side"
 expect_rc 0
 expect_err '^POLICY NOTE --secret is probe.s flag and is ignored here: the policy printed is the same without it$'
 expect_err '^POLICY NOTE --acl is the bare form.s flag and is ignored here'
 expect_absent "$D/side"
+EOF
 
-t "policy: unknown flag is no_command, exit 2; no profile-file flag"
+t "policy: unknown flag is no_command, exit 2; no profile-file flag" <<'EOF'
 world
 for f in --x --profile --policy-file -f --print-policy; do
 	as_user policy "$f" --write "$D/w"
@@ -45,22 +47,25 @@ done
 as_user policy --x
 expect_err '^POLICY REFUSED reason=no_command: unknown flag --x; run: nova-sandbox help policy$'
 expect_absent "$D/w/.nova-sandbox-tmp"
+EOF
 
-t "policy: build refusals keep their tokens, exit 2, nothing created"
+t "policy: build refusals keep their tokens, exit 2, nothing created" <<'EOF'
 world
 run_as env HOME="$D/r" "$NS" policy --write "$D/w"
 expect_rc 2
 expect_err "^POLICY REFUSED reason=home_outside: .*nova-sandbox policy --write $D/w\$"
 expect_absent "$D/w/.nova-sandbox-tmp"
+EOF
 
-t "policy --json: one object on stdout"
+t "policy --json: one object on stdout" <<'EOF'
 world
 as_user policy --json --write "$D/w"
 expect_rc 0
 expect_out '^\{"result":\{"verb":"policy","status":"ok","exit":0\},"payload":".*backend=landlock\\n.*","facts":\{"backend":"landlock","read":0,"read-noexec":0,"write":1,"bytes":[0-9]+,"gpu":"none"\},"notes":\[\]\}$'
+EOF
 
 # ---- probe ------------------------------------------------------------
-t "probe passes here: 4 steps, control first"
+t "probe passes here: 4 steps, control first" <<'EOF'
 world
 as_user probe --write "$D/w"
 expect_rc 0
@@ -71,42 +76,48 @@ expect_out '^PROBE STEP name=read_root expect=allow got=allow path=/'
 expect_out '^PROBE OK backend=landlock abi=[0-9]+ steps=4 passed=4 net=nopromise gpu=none$'
 expect_absent "$D/w/.nova-sandbox-probe-inside"
 ls "$D"/.nova-sandbox-probe-* >/dev/null 2>&1 && _fail "outside file left"
+EOF
 
-t "probe --secret: 5 steps, the secret stays unread"
+t "probe --secret: 5 steps, the secret stays unread" <<'EOF'
 world
 as_user probe --secret "$D/secret" --write "$D/w" --net-deny
 expect_rc 0
 expect_out "^PROBE STEP name=read_secret expect=deny got=deny path=$D/secret\$"
 expect_out '^PROBE OK backend=landlock abi=[0-9]+ steps=5 passed=5 net=denied gpu=none$'
+EOF
 
-t "probe --json"
+t "probe --json" <<'EOF'
 world
 as_user probe --json --write "$D/w"
 expect_rc 0
 expect_out '^\{"result":\{"verb":"probe","status":"ok","exit":0\},"items":\[\{"kind":"step","fields":\{"name":"write_outside_control".*"facts":\{"backend":"landlock","abi":"[0-9]+","steps":4,"passed":4,"net":"nopromise","gpu":"none"\}\}$'
+EOF
 
-t "probe --bogus: the pinned line, alone, exit 2"
+t "probe --bogus: the pinned line, alone, exit 2" <<'EOF'
 run "$NS" probe --bogus
 expect_rc 2
 expect_eq "$(cat "$ERR")" "PROBE REFUSED reason=check: unknown flag --bogus; run: nova-sandbox help probe" "stderr"
+EOF
 
-t "probe: other verbs' flags refused alone"
+t "probe: other verbs' flags refused alone" <<'EOF'
 world
 as_user probe --cwd "$D/w" --write "$D/w" --name x
 expect_rc 2
 expect_err '^PROBE REFUSED reason=check: --cwd is not a flag of probe'
 expect_err '^PROBE REFUSED reason=check: --name is not a flag of probe'
 expect_absent "$D/w/.nova-sandbox-tmp"
+EOF
 
-t "bare probe: exactly one line, (bad_write)"
+t "bare probe: exactly one line, (bad_write)" <<'EOF'
 world
 as_user probe
 expect_rc 2
 expect_eq "$(wc -l < "$ERR")" 1 "one line"
 expect_err '^PROBE REFUSED reason=check: .*\(bad_write\)'
 expect_no_err 'secret'
+EOF
 
-t "probe: --secret inside a --write is secret_inside_allow"
+t "probe: --secret inside a --write is secret_inside_allow" <<'EOF'
 world
 as_user probe --secret "$D/w/home" --write "$D/w"
 expect_rc 2
@@ -115,21 +126,24 @@ echo s > "$D/w/s"; [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/w/s"
 as_user probe --secret "$D/w/s" --write "$D/w"
 expect_rc 2
 expect_err '^PROBE REFUSED reason=secret_inside_allow: .*the secret is never inside either list'
+EOF
 
-t "probe refused only for its --secret creates nothing"
+t "probe refused only for its --secret creates nothing" <<'EOF'
 world
 as_user probe --secret "$D/no-such-secret" --write "$D/w"
 expect_rc 2
 expect_err 'reason=check: --secret .*\(bad_read\)'
 expect_absent "$D/w/.nova-sandbox-tmp"
+EOF
 
-t "probe: outside path inside a list is probe_outside_inside"
+t "probe: outside path inside a list is probe_outside_inside" <<'EOF'
 world
 as_user probe --write "$D/w" --read "$D"
 expect_rc 2
 expect_err '^PROBE REFUSED reason=probe_outside_inside: '
+EOF
 
-t "probe fails (exit 1) against a wall that lets writes through"
+t "probe fails (exit 1) against a wall that lets writes through" <<'EOF'
 world
 C="$NOVA_B/tests/cli-leaky"
 mkdir -p "$C" && chmod 755 "$C"
@@ -147,25 +161,28 @@ else
 	ls "$D"/.nova-sandbox-probe-* >/dev/null 2>&1 && _fail "outside file left"
 fi
 rm -rf "$C"
+EOF
 
 # ---- probe-step ---------------------------------------------------------
-t "probe-step by hand: no fd 3"
+t "probe-step by hand: no fd 3" <<'EOF'
 world
 # fd 3 closed: whoever runs the suite may hold one (flock's lock does)
 run bash -c "exec 3<&-; exec '$NS' probe-step 00112233445566778899aabbccddeeff write_outside '$D/side'"
 expect_rc 2
 expect_err '^PROBE REFUSED reason=probe_step_not_a_child: .*\(no descriptor 3\); nothing was opened'
 expect_absent "$D/side"
+EOF
 
-t "probe-step by hand: a regular file on fd 3"
+t "probe-step by hand: a regular file on fd 3" <<'EOF'
 world
 head -c 16 /dev/zero > "$D/nonce"
 run bash -c "exec 3<'$D/nonce'; exec '$NS' probe-step 00000000000000000000000000000000 write_outside '$D/side'"
 expect_rc 2
 expect_err '\(descriptor 3 is not a pipe\)'
 expect_absent "$D/side"
+EOF
 
-t "probe-step by hand: a pipe with the wrong nonce, and a right one"
+t "probe-step by hand: a pipe with the wrong nonce, and a right one" <<'EOF'
 world
 run bash -c "exec 3< <(head -c 16 /dev/zero); sleep 0.2; NOVA_SANDBOX_PROBE_NONCE=00000000000000000000000000000000 exec '$NS' probe-step 11111111111111111111111111111111 write_outside '$D/side'"
 expect_rc 2
@@ -176,17 +193,19 @@ run bash -c "exec 3< <(head -c 16 /dev/zero); sleep 0.2; NOVA_SANDBOX_PROBE_NONC
 expect_rc 2
 expect_err 'the parent is not nova-sandbox'
 expect_absent "$D/side"
+EOF
 
-t "probe-step: wrong argument count, relative path"
+t "probe-step: wrong argument count, relative path" <<'EOF'
 run "$NS" probe-step a b
 expect_rc 2
 expect_err 'probe_step_not_a_child: .*takes <nonce> <name> <path>'
 run "$NS" probe-step 00 write_outside relative
 expect_rc 2
 expect_err 'not absolute'
+EOF
 
 # ---- egress: flags per sub-verb, file sizes ---------------------------
-t "egress apply --uid: bad_flag naming apply's flags, exit 2, nothing applied"
+t "egress apply --uid: bad_flag naming apply's flags, exit 2, nothing applied" <<'EOF'
 D=$(newdir)
 printf 'not a plan\n' > "$D/plan"
 run "$NS" egress apply --uid 5 --plan "$D/plan" --run r1
@@ -194,8 +213,9 @@ expect_rc 2
 expect_err '^EGRESS REFUSED reason=bad_flag: --uid is not a flag of egress apply; the flags of egress apply are --plan, --run; run: nova-sandbox egress apply -h$'
 expect_no_err 'EGRESS (OK|STEP)'
 expect_no_err 'bad_plan|invariant'
+EOF
 
-t "egress: every sub-verb refuses the flags of the others, all at once"
+t "egress: every sub-verb refuses the flags of the others, all at once" <<'EOF'
 run "$NS" egress plan --live --plan x --run r1
 expect_rc 2
 expect_err '^EGRESS REFUSED reason=bad_flag: --live is not a flag of egress plan; the flags of egress plan are --bench-cidr, --model-host, --out, --policy, --resolver, --run, --uid, --veth; '
@@ -209,16 +229,18 @@ expect_rc 2
 expect_err '^EGRESS REFUSED reason=bad_flag: --plan is not a flag of egress drop; the flags of egress drop are --run; '
 expect_err '^EGRESS REFUSED reason=bad_flag: --out is not a flag of egress drop; '
 expect_no_err 'EGRESS OK'
+EOF
 
-t "egress: an unknown flag names the sub-verb's flags and the nearest, once"
+t "egress: an unknown flag names the sub-verb's flags and the nearest, once" <<'EOF'
 run "$NS" egress check --plna x --live --run r1
 expect_rc 2
 expect_err '^EGRESS REFUSED reason=bad_flag: unknown flag --plna; the flags of egress check are --live, --plan, --run; did you mean --plan\?; run: nova-sandbox egress check -h$'
 expect_no_err 'unexpected argument'
 run "$NS" egress plan --resolvr 192.0.2.1
 expect_err 'reason=bad_flag: unknown flag --resolvr; the flags of egress plan are .*; did you mean --resolver\?'
+EOF
 
-t "egress: a policy file over 1 MiB is refused saying 1 MiB, a plan over 16 MiB saying 16 MiB"
+t "egress: a policy file over 1 MiB is refused saying 1 MiB, a plan over 16 MiB saying 16 MiB" <<'EOF'
 D=$(newdir)
 truncate -s $((1024 * 1024 + 1)) "$D/big.txt"
 run "$NS" egress plan --run r1 --policy "$D/big.txt" --model-host m.example --resolver 192.0.2.1 --uid 5 --out "$D/p"
@@ -230,8 +252,9 @@ truncate -s $((16 * 1024 * 1024 + 1)) "$D/big.plan"
 run "$NS" egress check --plan "$D/big.plan"
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=bad_plan: --plan $D/big.plan cannot be read: not a regular file of at most 16 MiB\$"
+EOF
 
-t "egress check --plan: an accept widened to /0 (or host bits) is allow_any, exit 1"
+t "egress check --plan: an accept widened to /0 (or host bits) is allow_any, exit 1" <<'EOF'
 D=$(newdir)
 plan() {
 	printf 'table inet nova_egress_t1 {\n\tchain output {\n'
@@ -251,3 +274,4 @@ for a in "ip daddr 0.0.0.0/0" "ip6 daddr ::/0" "ip daddr 192.0.2.1/24"; do
 	expect_err '^EGRESS REFUSED reason=allow_any: line 5: an accept names exactly ONE address'
 	expect_no_err 'bad_rule'
 done
+EOF

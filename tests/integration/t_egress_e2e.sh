@@ -17,15 +17,18 @@ C=nse-card-$S; BN=nse-bench-$S; W=nse-world-$S
 U=4242
 PIDS=()
 
-t "egress e2e: needs root, network namespaces and nftables"
 if [ "$(id -u)" != 0 ]; then
-	skip "needs root (network namespaces, nftables)"
+	t "egress e2e: needs root, network namespaces and nftables" <<'EOF'
+skip "needs root (network namespaces, nftables)"
+EOF
 	exit 0
 fi
+# every later case needs the tools: without them the file stops here
+t "egress e2e: needs root, network namespaces and nftables" <<'EOF' || exit 1
 for tool in ip nft dnsmasq setpriv; do
 	command -v "$tool" >/dev/null 2>&1 || _fail "$tool is not installed (infra/deps.sh installs it)"
 done
-[ "$_case_failed" = 0 ] || exit 1
+EOF
 
 egress_cleanup() {
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
@@ -133,7 +136,7 @@ one_mode() {
 	local mode=$1 run=e2e_$1 sel
 	[ "$mode" = uid ] && sel="--uid $U" || sel="--veth b0"
 
-	t "$mode: plan by a real DNS query, written 0600, accepted by nft -c"
+	t "$mode: plan by a real DNS query, written 0600, accepted by nft -c" <<'EOF'
 	# shellcheck disable=SC2046
 	run nx $BN "$NS" egress plan $(plan_args $run) $sel
 	expect_rc 0
@@ -147,8 +150,9 @@ one_mode() {
 	run "$NS" egress check --plan "$D/$run.nft"
 	expect_rc 0
 	expect_err "^EGRESS CHECK table=nova_egress_$run chains=[0-9]+ rules="
+EOF
 
-	t "$mode: apply is one batch; nft lists exactly the plan; a second apply is refused"
+	t "$mode: apply is one batch; nft lists exactly the plan; a second apply is refused" <<'EOF'
 	run nx $BN "$NS" egress apply --plan "$D/$run.nft" --run $run
 	expect_rc 0
 	expect_err "^EGRESS OK verb=apply run=$run table=nova_egress_$run$"
@@ -160,27 +164,32 @@ one_mode() {
 	expect_err "^EGRESS REFUSED reason=table_exists: "
 	expect_eq "$(nx $BN nft -s list table inet nova_egress_$run | grep -c 'drop$\|accept$')" \
 		"$(grep -c 'drop$\|accept$' "$D/$run.want")" "rules after the refused re-apply"
+EOF
 
-	t "$mode: check --live passes on the applied table (and equals the plan)"
+	t "$mode: check --live passes on the applied table (and equals the plan)" <<'EOF'
 	run nx $BN "$NS" egress check --live --run $run --plan "$D/$run.nft"
 	expect_rc 0
 	expect_err "^EGRESS CHECK table=nova_egress_$run .* source=live$"
+EOF
 
-	t "$mode: allowed names on 443 and DNS to the resolver connect"
+	t "$mode: allowed names on 443 and DNS to the resolver connect" <<'EOF'
 	probe_set "$mode" OK "${ALLOWED[@]}"
+EOF
 
-	t "$mode: every other class fails (port 80, unpinned, v6, UDP, bench CIDR, metadata, bench's own)"
+	t "$mode: every other class fails (port 80, unpinned, v6, UDP, bench CIDR, metadata, bench's own)" <<'EOF'
 	probe_set "$mode" FAIL "${DENIED[@]}"
 	[ "$mode" = uid ] && probe_set "$mode" FAIL "${DENIED_UID[@]}"
+EOF
 
-	t "$mode: check --live fails after a wide accept is added with nft"
+	t "$mode: check --live fails after a wide accept is added with nft" <<'EOF'
 	nx $BN nft insert rule inet nova_egress_$run "$([ "$mode" = uid ] && echo output || echo forward)" \
 		$([ "$mode" = uid ] && echo "meta skuid $U" || echo 'iifname "b0"') accept
 	run nx $BN "$NS" egress check --live --run $run
 	expect_rc 1
 	expect_err "^EGRESS REFUSED reason=allow_any: "
+EOF
 
-	t "$mode: drop removes the table, is idempotent; the denied connects now succeed (control)"
+	t "$mode: drop removes the table, is idempotent; the denied connects now succeed (control)" <<'EOF'
 	run nx $BN "$NS" egress drop --run $run
 	expect_rc 0
 	expect_err "^EGRESS OK verb=drop run=$run table=nova_egress_$run$"
@@ -189,28 +198,31 @@ one_mode() {
 	nx $BN nft list tables | grep -q "nova_egress_$run" && _fail "the table is still there"
 	probe_set "$mode" OK "${DENIED[@]}"
 	[ "$mode" = uid ] && probe_set "$mode" OK "${DENIED_UID[@]}"
+EOF
 }
 
 one_mode uid
 one_mode veth
 
-t "flush ruleset by another tool: check --live says the table is gone"
+t "flush ruleset by another tool: check --live says the table is gone" <<'EOF'
 run nx $BN "$NS" egress apply --plan "$D/e2e_uid.nft" --run e2e_uid
 expect_rc 0
 nx $BN nft flush ruleset
 run nx $BN "$NS" egress check --live --run e2e_uid
 expect_rc 1
 expect_err "^EGRESS REFUSED reason=no_table: table inet nova_egress_e2e_uid is not in the kernel"
+EOF
 
-t "plan refuses a pinned address in a denied range, and writes nothing"
+t "plan refuses a pinned address in a denied range, and writes nothing" <<'EOF'
 sed 's/^api.anthropic.com$/evil.example.org/' "$POL" > "$D/pol.txt"
 run nx $BN "$NS" egress plan --run e2e_bad --policy "$D/pol.txt" --model-host evil.example.org \
 	--resolver 198.51.100.53 --uid $U --out "$D/bad.nft"
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=bad_address: evil.example.org resolved to 127.0.0.1, inside a denied range \(loopback\)"
 expect_absent "$D/bad.nft"
+EOF
 
-t "plan: a name whose AAAA the resolver refuses is pinned by its A, with a NOTE"
+t "plan: a name whose AAAA the resolver refuses is pinned by its A, with a NOTE" <<'EOF'
 # dnsmasq answers AAAA REFUSED for a host record with no IPv6 address
 run nx $BN "$NS" egress plan --run e2e_v4 --policy "$POL" --model-host api.openai.com \
 	--resolver 198.51.100.53 --uid $U --out "$D/v4.nft"
@@ -227,8 +239,9 @@ run nx $BN "$NS" egress plan --run e2e_nx --policy "$D/pol2.txt" --model-host no
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=resolve_failed: nowhere.example.net: A: [^;]+; AAAA: "
 expect_absent "$D/nx.nft"
+EOF
 
-t "plan --out on a full filesystem fails midway, leaves no temporary, keeps the old plan"
+t "plan --out on a full filesystem fails midway, leaves no temporary, keeps the old plan" <<'EOF'
 # an 8 KiB tmpfs in a private mount namespace (gone with it): the old plan
 # takes one page, the temporary gets one and then ENOSPC; 120 bench
 # CIDRs make the plan bigger than the filesystem.  Control: the same plan
@@ -252,12 +265,15 @@ run nx $BN "$NS" egress plan --run e2e_full --policy "$POL" --model-host api.ant
 expect_rc 0
 [ "$(stat -c %s "$D/full.nft")" -gt 4096 ] || _fail "the control plan is not bigger than the tiny filesystem"
 expect_eq "$(ls -A "$D/tiny" | wc -l)" 0 "entries left in the unmounted mount point"
+EOF
 
-t "without CAP_NET_ADMIN apply is refused with what it needs"
+t "without CAP_NET_ADMIN apply is refused with what it needs" <<'EOF'
 chmod 755 "$D"; chmod 644 "$D/e2e_uid.nft"
 run_as "$NS" egress apply --plan "$D/e2e_uid.nft" --run e2e_uid
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=no_privilege: .*CAP_NET_ADMIN"
+EOF
 
-t "nothing is left behind: no table in the bench"
+t "nothing is left behind: no table in the bench" <<'EOF'
 expect_eq "$(nx $BN nft list tables | wc -l)" 0 "tables in the bench"
+EOF

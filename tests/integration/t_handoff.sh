@@ -13,7 +13,7 @@ tool() {
 # files() N: make N empty files in work/many (the command, inside the run)
 MANY='mkdir many && cd many && i=0; while [ $i -lt $0 ]; do : > f$i; i=$((i+1)); done'
 
-t "20,000 empty files: out_failed naming the count and --out-max-files, nothing written"
+t "20,000 empty files: out_failed naming the count and --out-max-files, nothing written" <<'EOF'
 D=$(newdir)
 tool --name "hf-$$" --size 64m --out "$D" --artifact many -- /bin/sh -c "$MANY" 20000
 expect_rc 125
@@ -21,32 +21,36 @@ expect_err '^SANDBOX REFUSED reason=out_failed: the artifacts hold more than 100
 expect_err "^SANDBOX DONE name=hf-$$ exit=125 "
 expect_no_err '^SANDBOX OUT '
 expect_absent "$D/hf-$$"
+EOF
 
-t "control: the same tree under a raised --out-max-files is copied"
+t "control: the same tree under a raised --out-max-files is copied" <<'EOF'
 D=$(newdir)
 tool --name "hg-$$" --size 64m --out "$D" --artifact many --out-max-files 20001 \
 	-- /bin/sh -c "$MANY" 20000
 expect_rc 0
 expect_err "^SANDBOX OUT name=hg-$$ files=20000 bytes=0\$"
 expect_eq "$(find "$D/hg-$$/many" -type f | wc -l)" 20000 "files copied"
+EOF
 
-t "a depth bomb (64 levels): out_failed naming --out-max-depth, nothing written"
+t "a depth bomb (64 levels): out_failed naming --out-max-depth, nothing written" <<'EOF'
 D=$(newdir)
 tool --name "hd-$$" --size 8m --out "$D" --artifact deep -- /bin/sh -c \
 	'mkdir deep && cd deep && i=0; while [ $i -lt 64 ]; do mkdir d && cd d; i=$((i+1)); done; echo x > leaf'
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=out_failed: the artifact path deep(/d)+ is deeper than --out-max-depth 32 \(components below work/\); nothing was copied'
 expect_absent "$D/hd-$$"
+EOF
 
-t "a tree within the caps is copied whole (31 levels, files at each)"
+t "a tree within the caps is copied whole (31 levels, files at each)" <<'EOF'
 D=$(newdir)
 tool --name "hk-$$" --size 8m --out "$D" --artifact deep -- /bin/sh -c \
 	'mkdir deep && cd deep && i=0; while [ $i -lt 30 ]; do mkdir d && echo $i > f && cd d; i=$((i+1)); done; echo end > leaf'
 expect_rc 0
 expect_err "^SANDBOX OUT name=hk-$$ files=31 "
 expect_present "$D/hk-$$/deep$(printf '/d%.0s' $(seq 30))/leaf"
+EOF
 
-t "the count flags are validated like the other run flags, nothing made"
+t "the count flags are validated like the other run flags, nothing made" <<'EOF'
 D=$(newdir)
 tool --name "hv-$$" --size 8m --out "$D" --out-max-files 0 --out-max-depth 1x -- /bin/true
 expect_rc 125
@@ -58,3 +62,4 @@ tool --name "hv-$$" --size 8m --out-max-files 5 -- /bin/true
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=no_out: --artifact, --out-max-bytes, --out-max-files and --out-max-depth need --out <dir>'
 expect_absent "$D/hv-$$"
+EOF

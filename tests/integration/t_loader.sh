@@ -27,27 +27,30 @@ wrap() {
 		"$NS" --write "$2" -- /bin/sh -c "echo x > '$2/ran'"
 }
 
-t "modules lists landlock.so available on this machine"
+t "modules lists landlock.so available on this machine" <<'EOF'
 run "$NS" modules
 expect_rc 0
 expect_out '^MODULE role=wall file=landlock.so path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.1 roles=wall shape=restrict-self available=yes$'
 expect_out '^MODULES OK platform=linux config=defaults moduledir=/[^ ]+ wall=landlock$'
+EOF
 
-t "modules --json is one object"
+t "modules --json is one object" <<'EOF'
 run "$NS" modules --json
 expect_rc 0
 expect_eq "$(wc -l < "$OUT")" 1 "lines of JSON"
 expect_out '^\{"result":\{"verb":"modules","status":"ok","exit":0\},.*"modules":\[\{"role":"wall","file":"landlock.so",.*"available":true'
+EOF
 
-t "modules -h prints usage, a bad flag is refused"
+t "modules -h prints usage, a bad flag is refused" <<'EOF'
 run "$NS" modules -h
 expect_rc 0
 expect_out '^usage: nova-sandbox modules'
 run "$NS" modules --bogus
 expect_rc 2
 expect_err '^MODULES REFUSED reason=bad_flag: unknown flag --bogus'
+EOF
 
-t "modules names every refused module and exits 1 when no wall is left"
+t "modules names every refused module and exits 1 when no wall is left" <<'EOF'
 C=$(conf bad.conf "[nova-sandbox]
 moduledir = $FIX
 [linux]
@@ -61,8 +64,9 @@ expect_out '^MODULE role=wall file=not_a_module.so available=no refused=no_entry
 expect_out '^MODULE role=wall file=unavailable.so path=[^ ]+ name=unavailable .* available=no why=fixture mechanism is absent'
 expect_out '^MODULE role=wall file=unresolved_symbol.so available=no refused=not_loadable why=.*ns_fixture_no_such_function'
 expect_out "^MODULES OK platform=linux config=$C moduledir=$FIX wall=none\$"
+EOF
 
-t "a module built for another machine is said so, not 'No such file'"
+t "a module built for another machine is said so, not 'No such file'" <<'EOF'
 D=$(newdir)
 C=$(conf machine.conf "[nova-sandbox]
 moduledir = $FIX
@@ -77,8 +81,9 @@ wrap "$C" "$D"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $FIX/other_machine.so refused \(wrong_machine\): not a module for this machine \(ELF machine "
 expect_absent "$D/ran"
+EOF
 
-t "control: a config naming a working wall runs the command"
+t "control: a config naming a working wall runs the command" <<'EOF'
 D=$(newdir)
 C=$(conf leaky.conf "[nova-sandbox]
 moduledir = $FIX
@@ -88,8 +93,9 @@ wall = missing.so, leaky_wall.so
 wrap "$C" "$D"
 expect_rc 0
 expect_present "$D/ran"
+EOF
 
-t "a config naming a missing module: no_sandbox, 125, nothing ran"
+t "a config naming a missing module: no_sandbox, 125, nothing ran" <<'EOF'
 D=$(newdir)
 C=$(conf missing.conf "[nova-sandbox]
 moduledir = $FIX
@@ -101,8 +107,9 @@ expect_rc 125
 expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $FIX/missing.so refused \(not_found\): no such file"
 expect_no_err 'SANDBOX OK'
 expect_absent "$D/ran"
+EOF
 
-t "a config naming malformed modules: one no_sandbox line each, nothing ran"
+t "a config naming malformed modules: one no_sandbox line each, nothing ran" <<'EOF'
 D=$(newdir)
 C=$(conf malformed.conf "[nova-sandbox]
 moduledir = $FIX
@@ -118,8 +125,9 @@ expect_err "reason=no_sandbox: wall module $FIX/missing_op.so refused \(missing_
 expect_err "reason=no_sandbox: wall module $FIX/wrong_role.so refused \(wrong_role\): module wrong_role serves egress, not wall"
 expect_eq "$(grep -c 'SANDBOX REFUSED' "$ERR")" 5 "refusal lines"
 expect_absent "$D/ran"
+EOF
 
-t "unsafe, symlinked and directory modules are refused"
+t "unsafe, symlinked and directory modules are refused" <<'EOF'
 D=$(newdir)
 cp "$FIX/leaky_wall.so" "$STAGE/open.so"
 chmod 666 "$STAGE/open.so"
@@ -134,8 +142,9 @@ expect_err "refused \(unsafe_owner_or_mode\): bad ownership or modes for file $S
 expect_err "refused \(not_regular\): $STAGE/link.so is a symbolic link"
 expect_err "refused \(not_regular\): $STAGE/dir.so is not a regular file"
 expect_absent "$D/ran"
+EOF
 
-t "a module under /tmp is refused (world-writable parent)"
+t "a module under /tmp is refused (world-writable parent)" <<'EOF'
 D=$(newdir)
 T=$(mktemp /tmp/nova-it-mod.XXXXXX)
 cp "$FIX/leaky_wall.so" "$T"
@@ -148,8 +157,9 @@ rm -f "$T"
 expect_rc 125
 expect_err 'refused \(unsafe_owner_or_mode\): bad ownership or modes for directory /tmp '
 expect_absent "$D/ran"
+EOF
 
-t "config refusals: unknown key with file:line, unsafe mode, /tmp"
+t "config refusals: unknown key with file:line, unsafe mode, /tmp" <<'EOF'
 C=$(conf key.conf "[linux]
 wall = landlock.so
 unwalled = yes
@@ -176,8 +186,9 @@ run env NOVA_SANDBOX_CONFIG="$T" "$NS" modules
 rm -f "$T"
 expect_rc 2
 expect_err 'reason=bad_config: .*bad ownership or modes for directory /tmp '
+EOF
 
-t "a [section:key] header is bad_config with file:line in every verb, no crash"
+t "a [section:key] header is bad_config with file:line in every verb, no crash" <<'EOF'
 C=$(conf colon.conf "[landlock]
 [landlock:x]
 ")
@@ -195,8 +206,9 @@ wrap "$C" "$D"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=bad_config: $C:2: section \[landlock:x\] has a ':'"
 expect_absent "$D/ran"
+EOF
 
-t "a NUL byte in the config is named with file:line, at a line's start too"
+t "a NUL byte in the config is named with file:line, at a line's start too" <<'EOF'
 C=$(conf nul.conf "")
 printf '[linux]\nwall = landlock.so\n\0x = 1\nwall2 = a\0b\n' > "$C"
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
@@ -204,9 +216,11 @@ expect_rc 2
 expect_err "^MODULES REFUSED reason=bad_config: $C:3: a NUL byte at column 1; a config is text, with no NUL bytes\$"
 expect_err "^MODULES REFUSED reason=bad_config: $C:4: a NUL byte at column 10; "
 expect_no_err "too long"
+EOF
 
-t "an explicit config that does not exist is refused, not defaulted"
+t "an explicit config that does not exist is refused, not defaulted" <<'EOF'
 run env NOVA_SANDBOX_CONFIG="$STAGE/absent.conf" "$NS" modules
 expect_rc 2
 expect_err "^MODULES REFUSED reason=bad_config: $STAGE/absent.conf: no such config file"
 expect_no_out 'MODULES OK'
+EOF

@@ -67,7 +67,7 @@ squat_stop() {
 	} 2>/dev/null
 }
 
-t "a walled process binds the old abstract name: run --name still works"
+t "a walled process binds the old abstract name: run --name still works" <<'EOF'
 squat_walled abstract "nova-sandbox/place/$TUID/sq-$$"
 expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "held" "the walled bind (the attack itself)"
 tool --name "sq-$$" --size 8m -- /bin/true
@@ -75,16 +75,18 @@ expect_rc 0
 expect_no_err 'volume_exists'
 expect_err "^SANDBOX DONE name=sq-$$ exit=0 "
 squat_stop
+EOF
 
-t "a walled process cannot take the user's name lock"
+t "a walled process cannot take the user's name lock" <<'EOF'
 squat_walled lock "$STATE_USER/sl-$$.lock"
 expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "refused Permission denied" "the walled lock"
 squat_stop
 tool --name "sl-$$" --size 8m -- /bin/true
 expect_rc 0
 expect_err "^SANDBOX DONE name=sl-$$ exit=0 "
+EOF
 
-t "control: unwalled, the user's own process holds the lock: the name is truly held"
+t "control: unwalled, the user's own process holds the lock: the name is truly held" <<'EOF'
 bg_as_user "$OUT.sq" "$SQ" lock "$STATE_USER/sc-$$.lock"
 SQPID=$BG
 for _ in $(seq 100); do grep -q . "$OUT.sq" && break; sleep 0.05; done
@@ -96,8 +98,9 @@ squat_stop
 rm -f "$OUT.sq"
 tool --name "sc-$$" --size 8m -- /bin/true
 expect_rc 0
+EOF
 
-t "a live run's name is still volume_exists; free again after it ends"
+t "a live run's name is still volume_exists; free again after it ends" <<'EOF'
 bg_as_user "$ERR.live" env PATH=/usr/bin:/bin "$NS" run --name "sv-$$" --size 8m \
 	-- /bin/sleep 30
 LIVE=$BG
@@ -111,8 +114,9 @@ rm -f "$ERR.live"
 tool --name "sv-$$" --size 8m -- /bin/true
 expect_rc 0
 expect_absent "$STATE_USER/sv-$$.lock"
+EOF
 
-t "a SIGKILLed run leaves its unlocked lock file; reap removes it, the name works"
+t "a SIGKILLed run leaves its unlocked lock file; reap removes it, the name works" <<'EOF'
 bg_as_user "$ERR.live" env PATH=/usr/bin:/bin "$NS" run --name "sk-$$" --size 8m \
 	-- /bin/sleep 30.$$
 LIVE=$BG
@@ -133,12 +137,15 @@ expect_err '^SANDBOX REAP OK volumes=0$'
 expect_absent "$STATE_USER/sk-$$.lock"
 tool --name "sk-$$" --size 8m -- /bin/true
 expect_rc 0
+EOF
 
-t "a --read that reaches the run-name directory is refused before the command runs"
-# the directory exists (the runs above made it); its parent is what a
-# --read of the home (or of /run/user/<uid>) grants
+# the run-name directory's parent: what a --read of the home (or of
+# /run/user/<uid>) grants
 STATE_UP=$(dirname "$STATE_USER")
 W=$(newdir)
+
+t "a --read that reaches the run-name directory is refused before the command runs" <<'EOF'
+# the directory exists (the runs above made it)
 run_as env HOME="$W" PATH=/usr/bin:/bin "$NS" --write "$W" --read "$STATE_UP" \
 	-- /bin/sh -c ": > $W/ran"
 expect_rc 125
@@ -149,8 +156,9 @@ run_as env PATH=/usr/bin:/bin "$NS" run --name "nr-$$" --size 8m \
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=names_reachable: the tool's own run-name directory $STATE_USER "
 expect_no_err '^SANDBOX OK '
+EOF
 
-t "control: the same --read of a sibling of the run-name directory runs"
+t "control: the same --read of a sibling of the run-name directory runs" <<'EOF'
 run_as mkdir -p "$STATE_UP/sib-$$"
 run_as env HOME="$W" PATH=/usr/bin:/bin "$NS" --write "$W" \
 	--read "$STATE_UP/sib-$$" -- /bin/sh -c ": > $W/ran"
@@ -158,8 +166,9 @@ expect_rc 0
 expect_no_err 'names_reachable'
 expect_present "$W/ran"
 run_as rmdir "$STATE_UP/sib-$$"
+EOF
 
-t "a read lock on a leftover lock file is named as such, not volume_exists"
+t "a read lock on a leftover lock file is named as such, not volume_exists" <<'EOF'
 # a SIGKILLed run leaves an unlocked lock file; a process that may only
 # read it (the uid's, here unwalled: the control for the refusal above)
 # takes a read lock, which no run takes
@@ -177,14 +186,16 @@ rm -f "$OUT.sq"
 tool --name "rd-$$" --size 8m -- /bin/true
 expect_rc 0
 expect_err "^SANDBOX DONE name=rd-$$ exit=0 "
+EOF
 
 if [ "$(id -u)" != 0 ]; then
-	t "root's names: a walled process of another user blocks none"
+	t "root's names: a walled process of another user blocks none" <<'EOF'
 	skip "root's names need root"
+EOF
 	exit 0
 fi
 
-t "root's names: a walled process of another user blocks none"
+t "root's names: a walled process of another user blocks none" <<'EOF'
 squat_walled abstract "nova-sandbox/place/0/sr-$$"
 expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "held" "the walled bind of root's old name"
 run env PATH=/usr/bin:/bin "$NS" run --name "sr-$$" --size 8m -- /bin/true
@@ -195,3 +206,4 @@ squat_walled lock "$STATE_ROOT/sr-$$.lock"
 expect_eq "$(grep -E '^(held|refused)' "$W/sq.out")" "refused Permission denied" "a lock in root's directory"
 squat_stop
 expect_eq "$(stat -c '%U %a' "$STATE_ROOT")" "root 700" "root's run-name directory"
+EOF

@@ -49,29 +49,42 @@ conf() {
 	chmod 644 "$1"
 }
 
-t "a build tree under the --write: refused naming the binary, nothing created"
+# w1: the test user's directory holding a copy of the build tree (b/);
+# w3: one holding a copy of a module, named by path by the config c3
+copy_tree "$STAGE/w1/b"
+own "$STAGE/w1"
+mkdir -p "$STAGE/w3/mods" "$STAGE/c3"
+cp "$NOVA_B/lib/nova-sandbox/landlock.so" "$STAGE/w3/mods/"
+own -R "$STAGE/w3"
+chmod -R go-w "$STAGE/w3"
+conf "$STAGE/c3/ns.conf" "$STAGE/w3/mods/landlock.so"
+
+t "a build tree under the --write: refused naming the binary, nothing created" <<'EOF'
 W="$STAGE/w1"
-copy_tree "$W/b"
-own "$W"
 wrap "$W/b/bin/nova-sandbox" "$W"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own binary $W/b/bin/nova-sandbox is within the wall's reach: the command \(uid $TUID\) may change $W in the write root $W, so the next run would load a replacement unwalled; install nova-sandbox outside every --write, or name a --write that does not contain $W/b/bin/nova-sandbox"
 expect_no_err '^SANDBOX (OK|DONE)'
 expect_absent "$W/.nova-sandbox-tmp"
+EOF
 
-t "control: the same build tree with a --write elsewhere runs"
+t "control: the same build tree with a --write elsewhere runs" <<'EOF'
+W="$STAGE/w1"
 D=$(newdir)
 wrap "$W/b/bin/nova-sandbox" "$D"
 expect_rc 0
 expect_err '^SANDBOX OK '
 expect_no_err 'wall_writable'
+EOF
 
-t "the --write deeper than the tree's root, at the module directory: refused naming it"
+t "the --write deeper than the tree's root, at the module directory: refused naming it" <<'EOF'
+W="$STAGE/w1"
 wrap "$W/b/bin/nova-sandbox" "$W/b/lib/nova-sandbox"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own module directory $W/b/lib/nova-sandbox is within the wall's reach: .* may change $W/b/lib/nova-sandbox in the write root $W/b/lib/nova-sandbox, "
+EOF
 
-t "a config file under the --write: refused naming the config"
+t "a config file under the --write: refused naming the config" <<'EOF'
 W="$STAGE/w2"
 mkdir -p "$W"
 own "$W"
@@ -83,22 +96,19 @@ expect_no_err '^SANDBOX (OK|DONE)'
 D=$(newdir)
 wrap "$NS" "$D" NOVA_SANDBOX_CONFIG="$W/ns.conf"
 expect_rc 0
+EOF
 
-t "a module named by path under the --write: refused naming the module"
+t "a module named by path under the --write: refused naming the module" <<'EOF'
 W="$STAGE/w3"
-mkdir -p "$W/mods" "$STAGE/c3"
-cp "$NOVA_B/lib/nova-sandbox/landlock.so" "$W/mods/"
-own -R "$W"
-chmod -R go-w "$W"
-conf "$STAGE/c3/ns.conf" "$W/mods/landlock.so"
 wrap "$NS" "$W" NOVA_SANDBOX_CONFIG="$STAGE/c3/ns.conf"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own module $W/mods/landlock.so is within the wall's reach: .* may change $W in the write root $W, "
 D=$(newdir)
 wrap "$NS" "$D" NOVA_SANDBOX_CONFIG="$STAGE/c3/ns.conf"
 expect_rc 0
+EOF
 
-t "a module of the user's with a second name on the --write's filesystem: refused"
+t "a module of the user's with a second name on the --write's filesystem: refused" <<'EOF'
 W="$STAGE/w4"
 mkdir -p "$W"
 own "$W"
@@ -111,15 +121,17 @@ expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own module $STAGE/
 rm -f "$W/alias.so"
 wrap "$NS" "$W" NOVA_SANDBOX_CONFIG="$STAGE/c3/ns.conf"
 expect_rc 0
+EOF
 
-t "probe is refused the same way"
+t "probe is refused the same way" <<'EOF'
 W="$STAGE/w1"
 run_as env HOME="$W" PATH=/usr/bin:/bin "$W/b/bin/nova-sandbox" probe --write "$W"
 expect_rc 2
 expect_err "^PROBE REFUSED reason=check: the tool's own binary $W/b/bin/nova-sandbox is within the wall's reach: .*\(wall_writable\)"
 expect_absent "$W/.nova-sandbox-tmp"
+EOF
 
-t "the run-name directory under the --write: refused"
+t "the run-name directory under the --write: refused" <<'EOF'
 wrap "$NS" "$THOME"
 expect_rc 125
 case "$NS" in
@@ -130,14 +142,16 @@ case "$NS" in
 *)
 	expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own run-name directory [^ ]+/nova-sandbox is within the wall's reach: .* so a walled command could hold the names of later runs; name a --write that does not contain " ;;
 esac
+EOF
 
 if [ "$(id -u)" != 0 ]; then
-	t "a bind mount of the build tree as the --write; a root-owned tree exempt"
+	t "a bind mount of the build tree as the --write; a root-owned tree exempt" <<'EOF'
 	skip "the bind mount and the root-owned tree need root"
+EOF
 	exit 0
 fi
 
-t "a bind mount of the build tree as the --write: refused (device and inode decide)"
+t "a bind mount of the build tree as the --write: refused (device and inode decide)" <<'EOF'
 W="$STAGE/w1"
 mkdir -p "$STAGE/bindw"
 unshare -m sh -c "mount --make-rprivate / && mount --bind '$W/b' '$STAGE/bindw' &&
@@ -147,8 +161,9 @@ unshare -m sh -c "mount --make-rprivate / && mount --bind '$W/b' '$STAGE/bindw' 
 RC=$?
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own binary $W/b/bin/nova-sandbox is within the wall's reach: .* may change $W/b in the write root $STAGE/bindw, "
+EOF
 
-t "exempt: a root-owned tree the command cannot change, under the --write"
+t "exempt: a root-owned tree the command cannot change, under the --write" <<'EOF'
 # the build tree itself (root's, 0755): the --write is granted but the
 # command's uid can change nothing of it
 [ "$(stat -c %U "$NOVA_B")" = root ] || _fail "the build tree is not root's"
@@ -156,4 +171,5 @@ D=$(newdir)
 run_as env HOME="$D" PATH=/usr/bin:/bin "$NS" --write "$D" --write "$NOVA_B" -- /bin/true
 expect_rc 0
 expect_no_err 'wall_writable'
+EOF
 

@@ -14,26 +14,31 @@ run_as mkdir "$W/home"
 HOMEV="$W/home"
 wall() { run_as env HOME="$HOMEV" "$NS" "$@"; }
 
-t "control: unwalled, the test user can write the link's target"
+t "control: unwalled, the test user can write the link's target" <<'EOF'
 run_as /bin/sh -c 'echo c > "$1/control" && rm "$1/control"' _ "$T"
 expect_rc 0
+EOF
 
-t "control: --write on the real directory works"
+t "control: --write on the real directory works" <<'EOF'
 wall --write "$W" --write "$T" -- /bin/sh -c "echo in > '$T/ok'"
 expect_rc 0
 expect_err "^SANDBOX OK .* deletes=$W,$T\$"
 expect_present "$T/ok"
 rm -f "$T/ok"
+EOF
 
-t "a symlink planted in a --write directory and named as --write is refused"
+# the user's own link in the --write, to the real directory
 run_as ln -s "$T" "$W/planted"
+
+t "a symlink planted in a --write directory and named as --write is refused" <<'EOF'
 wall --write "$W/planted" -- /bin/sh -c 'echo in > ok'
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=bad_write: --write $W/planted resolves through the symlink $W/planted -> $T, which the command's user could have made or replaced \(the link is owned by this user\).* name --write $T"
 expect_no_err '^SANDBOX OK'
 expect_absent "$T/ok"
+EOF
 
-t "the same planted link as --read, --read-noexec, --cwd and --tmp is refused"
+t "the same planted link as --read, --read-noexec, --cwd and --tmp is refused" <<'EOF'
 wall --write "$W" --read "$W/planted" --read-noexec "$W/planted" -- /bin/true
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=bad_read: --read $W/planted resolves through the symlink"
@@ -41,26 +46,30 @@ expect_err "^SANDBOX REFUSED reason=bad_read: --read-noexec $W/planted resolves 
 wall --write "$W" --cwd "$W/planted" -- /bin/true
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=bad_cwd: --cwd $W/planted resolves through the symlink"
+EOF
 
-t "a link beneath the path (not only the last component) is refused too"
+t "a link beneath the path (not only the last component) is refused too" <<'EOF'
 run_as mkdir "$T/sub"
 wall --write "$W/planted/sub" -- /bin/true
 expect_rc 125
 expect_err "resolves through the symlink $W/planted -> $T,.* name --write $T/sub"
 rmdir "$T/sub"
+EOF
 
-t "HOME through a planted link is refused"
+t "HOME through a planted link is refused" <<'EOF'
 run_as env HOME="$W/planted" "$NS" --write "$W" -- /bin/true
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=home_outside: HOME $W/planted resolves through the symlink $W/planted -> $T"
+EOF
 
-t "a command reached through a planted link is refused"
+t "a command reached through a planted link is refused" <<'EOF'
 run_as ln -s /bin/true "$W/cmdlink"
 wall --write "$W" -- "$W/cmdlink"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=not_executable: the command $W/cmdlink resolves through the symlink $W/cmdlink -> /bin/true"
+EOF
 
-t "a link in a group- or other-writable directory is refused whoever owns it"
+t "a link in a group- or other-writable directory is refused whoever owns it" <<'EOF'
 if [ "$(id -u)" = 0 ]; then
 	OW=$(mktemp -d /tmp/nova-it-ow.XXXXXX); echo "$OW" >> "$_DIRS"
 	chmod 0777 "$OW"; ln -s "$T" "$OW/rootlink"
@@ -71,8 +80,10 @@ else
 	wall --write "$W/planted" -- /bin/true
 	expect_rc 125
 fi
+EOF
 
-t "a link the user could not have made is followed, with a NOTE naming it"
+# a link the user could not have made (as root: root's, in a root-owned
+# directory; as a user: /bin, where the system has one)
 if [ "$(id -u)" = 0 ]; then
 	RD=$(mktemp -d /tmp/nova-it-rd.XXXXXX); echo "$RD" >> "$_DIRS"
 	chmod 0755 "$RD"; ln -s "$T" "$RD/rootlink"
@@ -80,16 +91,20 @@ if [ "$(id -u)" = 0 ]; then
 else
 	LINK=/bin; TARGET=$(readlink /bin)
 fi
+
+t "a link the user could not have made is followed, with a NOTE naming it" <<'EOF'
 wall --write "$W" --read "$LINK" -- /bin/true
 expect_rc 0
 expect_err "^SANDBOX NOTE --read $LINK resolves through the symlink $LINK -> $TARGET \(not one the command's user could have made or replaced\): the wall uses "
 expect_err '^SANDBOX OK .* read=1 '
+EOF
 
-t "policy prints the rule at the path read back from the descriptor"
+t "policy prints the rule at the path read back from the descriptor" <<'EOF'
 run_as env HOME="$HOMEV" "$NS" policy --write "$W" --read "$LINK" -- /bin/true
 expect_rc 0
 expect_out "^read=$(readlink -f "$LINK")\$"
 expect_no_out "^read=$LINK\$"
+EOF
 
 # ---- the race ----------------------------------------------------------
 # $R/a is a directory and $R/b a symlink to $T; a leftover process swaps
@@ -101,12 +116,13 @@ run_as mkdir "$R/a"
 run_as ln -s "$T" "$R/b"
 RUNS=${NOVA_RACE_RUNS:-200}
 
-t "control: the swapper swaps (the attack runs)"
+t "control: the swapper swaps (the attack runs)" <<'EOF'
 run_as "$H/ns_swap" "$R/a" "$R/b" 1
 expect_rc 0
 expect_out '^swaps=[1-9]'
+EOF
 
-t "race: $RUNS runs while $R/a and a symlink are swapped; no write reaches $T"
+t "race: $RUNS runs while $R/a and a symlink are swapped; no write reaches $T" <<'EOF'
 if [ "$(id -u)" = 0 ]; then
 	setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- \
 		"$H/ns_swap" "$R/a" "$R/b" 120 >/dev/null 2>&1 &
@@ -134,3 +150,4 @@ expect_eq "$bad" 0 "OK lines naming something other than $R/a or $R/b"
 inside=$(find "$R/a/" "$R/b/" -maxdepth 1 -name 'm.*' 2>/dev/null | wc -l)
 expect_eq "$inside" "$ok" "markers in the directory the OK lines named"
 [ "$refused" -gt 0 ] || _fail "no run met the link: the swapper did not race"
+EOF

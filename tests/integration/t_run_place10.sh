@@ -26,12 +26,13 @@ C=$(conf ok.conf "")
 L=$(conf leak.conf "leak = yes
 ")
 
-t "a 1.0 place table is accepted by modules (abi=1.0)"
+t "a 1.0 place table is accepted by modules (abi=1.0)" <<'EOF'
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 0
 expect_out "^MODULE role=place file=$FIX/place_dir.so .* name=place_dir version=1.0.0 abi=1\.0 roles=place available=yes\$"
+EOF
 
-t "run through a 1.0 place: created, walled at its root, deleted"
+t "run through a 1.0 place: created, walled at its root, deleted" <<'EOF'
 run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name p1 \
 	--size 1m -- /bin/sh -c "pwd; echo x > f && echo wrote; touch $STAGE/no || echo denied; exit 5"
 expect_rc 5
@@ -42,8 +43,9 @@ expect_absent "$STAGE/no"
 expect_err "^SANDBOX OK name=p1 place=place_dir backend=landlock .*deletes=$PD/nova-p1\$"
 expect_err '^SANDBOX DONE name=p1 exit=5 wall=[0-9.]+ freed=4242$'
 expect_absent "$PD/nova-p1"
+EOF
 
-t "a name that exists is refused: volume_exists, nothing made, no DONE"
+t "a name that exists is refused: volume_exists, nothing made, no DONE" <<'EOF'
 mkdir "$PD/nova-p2"
 run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name p2 \
 	--size 1m -- /bin/true
@@ -52,8 +54,9 @@ expect_err '^SANDBOX REFUSED reason=volume_exists: '
 expect_no_err '^SANDBOX DONE'
 expect_present "$PD/nova-p2"
 rmdir "$PD/nova-p2"
+EOF
 
-t "a destroy that fails: DONE freed=0, LEAK with the module's remedy, exit 3"
+t "a destroy that fails: DONE freed=0, LEAK with the module's remedy, exit 3" <<'EOF'
 run_as env NOVA_SANDBOX_CONFIG="$L" PATH=/usr/bin:/bin "$NS" run --name p3 \
 	--size 1m -- /bin/true
 expect_rc 3
@@ -61,11 +64,13 @@ expect_err '^SANDBOX DONE name=p3 exit=0 wall=[0-9.]+ freed=0$'
 expect_err "^SANDBOX LEAK name=p3 volume=dir:p3 remedy=\"rm -rf $PD/nova-p3\"\$"
 expect_present "$PD/nova-p3"
 rm -rf "$PD/nova-p3"
+EOF
 
-t "the background child of an enter-less place is killed too"
+t "the background child of an enter-less place is killed too" <<'EOF'
 MARK="61.$$"
 run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name p4 \
 	--size 1m --timeout 300ms -- /bin/sh -c "sleep $MARK & sleep $MARK"
 expect_rc 124
 expect_eq "$(pgrep -f "^sleep $MARK\$" | wc -l)" 0 "marked sleeps left"
 expect_absent "$PD/nova-p4"
+EOF

@@ -24,7 +24,7 @@ fi
 marked() { pgrep -f "^sleep $1\$" | wc -l; }
 mounts() { grep -l -- '- tmpfs nova-sandbox ' /proc/[0-9]*/mountinfo 2>/dev/null | wc -l; }
 
-t "soak: 20 SIGKILLed runs (reap between half of them) leave nothing; a live run is never touched"
+t "soak: 20 SIGKILLed runs (reap between half of them) leave nothing; a live run is never touched" <<'EOF'
 LERR=$(mktemp /tmp/nova-it-live.XXXXXX)
 chmod 666 "$LERR"
 if [ "$(id -u)" = 0 ]; then
@@ -77,8 +77,9 @@ done
 expect_eq "$(mounts)" 0 "processes that still see a nova-sandbox tmpfs"
 expect_eq "$(marked "$LMARK")" 0 "the live run's sleeps after it ended"
 rm -f "$LERR"
+EOF
 
-t "soak as root: SIGKILLed runs (command as uid 65534, no user namespace) leave nothing"
+t "soak as root: SIGKILLed runs (command as uid 65534, no user namespace) leave nothing" <<'EOF'
 if [ "$(id -u)" != 0 ]; then
 	skip "root soak needs root (run the suite as root)"
 else
@@ -98,8 +99,9 @@ else
 	for _ in $(seq 100); do [ "$(mounts)" = 0 ] && break; sleep 0.05; done
 	expect_eq "$(mounts)" 0 "processes that still see a nova-sandbox tmpfs"
 fi
+EOF
 
-t "reap: --dry-run and bad flags (linux: nothing to reap)"
+t "reap: --dry-run and bad flags (linux: nothing to reap)" <<'EOF'
 run "$NS" reap --dry-run
 expect_rc 0
 expect_err '^SANDBOX REAP OK volumes=0$'
@@ -113,3 +115,4 @@ expect_err '^SANDBOX REFUSED reason=no_command: unexpected argument orphan'
 run "$NS" reap -h
 expect_rc 0
 expect_out '^usage: nova-sandbox reap \[--dry-run\]$'
+EOF

@@ -21,75 +21,90 @@ ABI=${NOVA_EXPECT_LANDLOCK_ABI:-7}
 
 wall() { run_as env HOME="$W" "$NS" "$@"; }
 
-t "SANDBOX OK names landlock and the kernel's abi"
+t "SANDBOX OK names landlock and the kernel's abi" <<'EOF'
 wall --write "$W" -- /bin/true
 expect_rc 0
 expect_err "^SANDBOX OK backend=landlock abi=$ABI read=0 read-noexec=0 write=1 net=nopromise "
 expect_err '^SANDBOX DONE exit=0 cmd=true$'
+EOF
 
-t "reads the roots and --read"
+t "reads the roots and --read" <<'EOF'
 wall --read "$R" --write "$W" -- /bin/sh -c \
 	'cat /etc/passwd >/dev/null && ls /usr/bin >/dev/null && cat "$0"/data' "$R"
 expect_rc 0
 expect_out '^read me$'
+EOF
 
-t "writes inside --write"
+t "writes inside --write" <<'EOF'
 wall --write "$W" -- /bin/sh -c 'echo inside > "$0"/f && mkdir "$0"/d && mv "$0"/f "$0"/d/g' "$W"
 expect_rc 0
 expect_eq "$(cat "$W/d/g" 2>/dev/null)" "inside" "write inside"
+EOF
 
-t "control: unwalled, the user writes outside"
+t "control: unwalled, the user writes outside" <<'EOF'
 run_as /bin/sh -c 'echo control > "$0"/c' "$O"
 expect_rc 0
 expect_present "$O/c"
 rm -f "$O/c"
+EOF
 
-t "cannot write outside"
+t "cannot write outside" <<'EOF'
 wall --write "$W" -- /bin/sh -c 'echo out > "$0"/c' "$O"
 expect_rc 2
 expect_err 'Permission denied'
 expect_absent "$O/c"
+EOF
 
-t "control: unwalled, the user reads the secret"
+t "control: unwalled, the user reads the secret" <<'EOF'
 run_as cat "$O/secret"
 expect_rc 0
 expect_out '^the secret$'
+EOF
 
-t "cannot read a secret outside"
+t "cannot read a secret outside" <<'EOF'
 wall --write "$W" -- /bin/cat "$O/secret"
 expect_rc 1
 expect_no_out 'the secret'
 expect_err 'Permission denied'
+EOF
 
-t "control: --read executes what it grants"
+t "control: --read executes what it grants" <<'EOF'
 wall --read "$R" --write "$W" -- /bin/sh -c '"$0"/true' "$R"
 expect_rc 0
+EOF
 
-t "--read-noexec reads but does not execute"
+t "--read-noexec reads but does not execute" <<'EOF'
 wall --read-noexec "$R" --write "$W" -- /bin/sh -c 'cat "$0"/data && "$0"/true' "$R"
 expect_rc 126
 expect_out '^read me$'
+EOF
 
-t "control: unwalled, a symlink in --write writes through to outside"
+# a symlink in the --write to a file outside it
 ln -s "$O/target" "$W/link"
 [ "$(id -u)" = 0 ] && chown -h "$TUID:$TGID" "$W/link"
+
+t "control: unwalled, a symlink in --write writes through to outside" <<'EOF'
 run_as /bin/sh -c 'echo through > "$0"/link' "$W"
 expect_rc 0
 expect_eq "$(cat "$O/target")" "through" "control write through symlink"
 echo "original" > "$O/target"
+EOF
 
-t "a symlink planted in --write cannot write outside"
+t "a symlink planted in --write cannot write outside" <<'EOF'
 wall --write "$W" -- /bin/sh -c 'echo through > "$0"/link' "$W"
 expect_rc 2
 expect_eq "$(cat "$O/target")" "original" "target unchanged"
+EOF
 
-t "control: unwalled, an outside file can be hardlinked into --write"
+t "control: unwalled, an outside file can be hardlinked into --write" <<'EOF'
 run_as ln "$O/file" "$W/hl"
 expect_rc 0
 expect_present "$W/hl"
 rm -f "$W/hl"
+EOF
 
-t "an outside file cannot be hardlinked into --write"
+t "an outside file cannot be hardlinked into --write" <<'EOF'
 wall --write "$W" -- /bin/ln "$O/file" "$W/hl"
 expect_rc 1
 expect_absent "$W/hl"
+EOF

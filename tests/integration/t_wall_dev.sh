@@ -37,101 +37,115 @@ hold() {
 		"$DEV" "$@" "$f" </dev/null >/dev/null 2>&1 &
 	fi
 	HOLDERS+=($!)
+	at_end stop_holders    # the case's holders die with the case
 	for _ in $(seq 100); do [ -s "$f" ] && break; sleep 0.05; done
 	HELD=$(cat "$f" 2>/dev/null)
 	[ -n "$HELD" ] || _fail "the holder did not start"
 }
 
 # ---- another terminal of the user ---------------------------------------
-t "control: unwalled, another pty of the user is read (keystrokes)"
+t "control: unwalled, another pty of the user is read (keystrokes)" <<'EOF'
 hold pty hold-pty
 run_as "$DEV" read "$HELD"
 expect_rc 0
 expect_out '^data=typed-secret$'
 stop_holders
+EOF
 
-t "walled: another pty of the user cannot be opened"
+t "walled: another pty of the user cannot be opened" <<'EOF'
 hold pty hold-pty
 wall "$DEV" read "$HELD"
 expect_rc 1
 expect_out '^denied: open: Permission denied$'
 expect_no_out 'typed-secret'
 stop_holders
+EOF
 
-t "run: another pty of the user cannot be opened"
+t "run: another pty of the user cannot be opened" <<'EOF'
 hold pty hold-pty
 runw --name "dv-$$" --size 8m -- "$DEV" read "$HELD"
 expect_rc 1
 expect_out '^denied: open: Permission denied$'
 stop_holders
+EOF
 
 # ---- /dev/tty and the terminal on the command's own stdio ---------------
-t "control: with stdin away from the terminal, unwalled /dev/tty still opens"
+t "control: with stdin away from the terminal, unwalled /dev/tty still opens" <<'EOF'
 away "$DEV" open-tty
 expect_rc 0
 expect_out '^ok$'
+EOF
 
-t "walled: /dev/tty is refused when fds 0-2 are away from the terminal"
+t "walled: /dev/tty is refused when fds 0-2 are away from the terminal" <<'EOF'
 away "$NS" --write "$W" -- "$DEV" open-tty
 expect_rc 1
 expect_out '^denied: open /dev/tty: Permission denied$'
 expect_err '^SANDBOX OK .* tty=- deletes='
+EOF
 
-t "walled: with stdin on the terminal, /dev/tty and its own node are granted"
+t "walled: with stdin on the terminal, /dev/tty and its own node are granted" <<'EOF'
 ptyrun "$NS" --read "$H" --write "$W" -- /bin/sh -c '"$0" open-tty && "$0" read /proc/self/fd/0' "$DEV"
 expect_rc 0
 expect_out '^ok$'
 expect_no_out '^denied'
 expect_err '^SANDBOX OK .* tty=/dev/tty,/dev/pts/[0-9]+ deletes='
+EOF
 
-t "walled: a terminal on stdio for writing only is not granted by name"
+t "walled: a terminal on stdio for writing only is not granted by name" <<'EOF'
 run_as env HOME="$W" "$H/ns_ptyrun" /bin/sh -c 'exec "$@" </dev/null 2>/dev/tty' _ \
 	"$NS" --write "$W" -- "$DEV" open-tty
 expect_rc 1
 expect_out '^denied: open /dev/tty: Permission denied$'
+EOF
 
-t "run: /dev/tty is refused when fds 0-2 are away from the terminal"
+t "run: /dev/tty is refused when fds 0-2 are away from the terminal" <<'EOF'
 away "$NS" run --name "dt-$$" --size 8m -- "$DEV" open-tty
 expect_rc 1
 expect_out '^denied: open /dev/tty: Permission denied$'
+EOF
 
-t "run: with stdin on the terminal, /dev/tty is granted"
+t "run: with stdin on the terminal, /dev/tty is granted" <<'EOF'
 ptyrun env PATH=/usr/bin:/bin "$NS" run --name "du-$$" --size 8m -- "$DEV" open-tty
 expect_rc 0
 expect_out '^ok$'
 expect_err '^SANDBOX OK name=du-[0-9]+ .* tty=/dev/tty,/dev/pts/[0-9]+ deletes='
+EOF
 
 # ---- /dev/shm and new ptys ----------------------------------------------
-t "control: unwalled, another program's /dev/shm object is read"
+t "control: unwalled, another program's /dev/shm object is read" <<'EOF'
 hold shm hold-shm "/nova-it-shm-$$"
 run_as "$DEV" shm-read "/nova-it-shm-$$"
 expect_rc 0
 expect_out '^data=shm-secret$'
 stop_holders
+EOF
 
-t "walled: another program's /dev/shm object cannot be opened"
+t "walled: another program's /dev/shm object cannot be opened" <<'EOF'
 hold shm hold-shm "/nova-it-shm-$$"
 wall "$DEV" shm-read "/nova-it-shm-$$"
 expect_rc 1
 expect_out '^denied: shm_open: Permission denied$'
 stop_holders
+EOF
 
-t "walled: no POSIX shm object can be made inside (the stated cost)"
+t "walled: no POSIX shm object can be made inside (the stated cost)" <<'EOF'
 run_as "$DEV" shm-make "/nova-it-own-$$"
 expect_rc 0
 wall "$DEV" shm-make "/nova-it-own-$$"
 expect_rc 1
 expect_out '^denied: shm_open: Permission denied$'
+EOF
 
-t "walled: no new pty (/dev/ptmx); control: unwalled it opens"
+t "walled: no new pty (/dev/ptmx); control: unwalled it opens" <<'EOF'
 run_as "$DEV" ptmx
 expect_rc 0
 wall "$DEV" ptmx
 expect_rc 1
 expect_out '^denied: open /dev/ptmx: Permission denied$'
+EOF
 
 # ---- the devices a command needs ----------------------------------------
-t "null, zero, full, random, urandom work inside as outside"
+t "null, zero, full, random, urandom work inside as outside" <<'EOF'
 run_as "$DEV" devs
 expect_rc 0
 expect_out '^ok$'
@@ -141,15 +155,17 @@ expect_out '^ok$'
 runw --name "dd-$$" --size 8m -- "$DEV" devs
 expect_rc 0
 expect_out '^ok$'
+EOF
 
-t "/dev/urandom is read, never written, inside; control: written outside"
+t "/dev/urandom is read, never written, inside; control: written outside" <<'EOF'
 run_as "$DEV" write /dev/urandom
 expect_rc 0
 wall "$DEV" write /dev/urandom
 expect_rc 1
 expect_out '^denied: open: Permission denied$'
+EOF
 
-t "policy: the device rules, no /dev root"
+t "policy: the device rules, no /dev root" <<'EOF'
 run_as env HOME="$W" "$NS" policy --write "$W"
 expect_rc 0
 expect_out '^read=/dev/random$'
@@ -163,3 +179,4 @@ ptyrun "$NS" policy --write "$W"
 expect_rc 0
 expect_out '^writefile=/dev/tty$'
 expect_out '^writefile=/dev/pts/[0-9]+$'
+EOF

@@ -27,21 +27,24 @@ wall() { run_as env HOME="$W" "$NS" "$@"; }
 
 for proto in tcp udp mptcp; do
 	port=${!proto}
-	t "control: unwalled $proto to 127.0.0.1 works"
+	t "control: unwalled $proto to 127.0.0.1 works" <<'EOF'
 	[ "${port:-0}" != 0 ] || _fail "the listener has no $proto port"
 	run_as "$H/ns_escape" "$proto" "$port"
 	expect_rc 0
 	expect_out '^ok$'
+EOF
 
-	t "control: walled without --net-deny, $proto works (net=nopromise)"
+	t "control: walled without --net-deny, $proto works (net=nopromise)" <<'EOF'
 	wall --write "$W" -- "$H/ns_escape" "$proto" "$port"
 	expect_rc 0
 	expect_out '^ok$'
 	expect_err ' net=nopromise '
+EOF
 
-	t "walled with --net-deny, $proto fails (net=denied)"
+	t "walled with --net-deny, $proto fails (net=denied)" <<'EOF'
 	wall --net-deny --write "$W" -- "$H/ns_escape" "$proto" "$port"
 	expect_rc 1
 	expect_out '^denied: socket: Permission denied$'
 	expect_err ' net=denied '
+EOF
 done

@@ -30,6 +30,7 @@ agent() {
 		"$DEV" hold-unix "$SOCK" "$W/ann.$$" </dev/null >/dev/null 2>&1 &
 	fi
 	HOLDERS+=($!)
+	at_end stop_holders    # the case's holders die with the case
 	for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.05; done
 	[ -S "$SOCK" ] || _fail "the agent did not start"
 	rm -f "$W/ann.$$"
@@ -44,12 +45,13 @@ sshdir() {
 }
 
 # ---- rule 9: the environment ------------------------------------------
-t "control: unwalled, the session bus and display variables are seen"
+t "control: unwalled, the session bus and display variables are seen" <<'EOF'
 run_as env DBUS_SESSION_BUS_ADDRESS=unix:path=/b DISPLAY=:9 /bin/sh -c \
 	'echo "${DBUS_SESSION_BUS_ADDRESS-unset} ${DISPLAY-unset}"'
 expect_out '^unix:path=/b :9$'
+EOF
 
-t "DBUS_SESSION_BUS_ADDRESS and the other channels are dropped, with the NOTE"
+t "DBUS_SESSION_BUS_ADDRESS and the other channels are dropped, with the NOTE" <<'EOF'
 run_as env -i PATH=/usr/bin:/bin HOME="$W" DBUS_SESSION_BUS_ADDRESS=unix:path=/b DISPLAY=:9 \
 	XDG_RUNTIME_DIR=/run/user/9 WAYLAND_DISPLAY=wayland-0 TMUX=/t,1,0 \
 	DBUS_SYSTEM_BUS_ADDRESS=unix:path=/s SSH_AUTH_SOCK=/a \
@@ -58,24 +60,27 @@ run_as env -i PATH=/usr/bin:/bin HOME="$W" DBUS_SESSION_BUS_ADDRESS=unix:path=/b
 expect_rc 0
 expect_out '^unset unset unset unset unset unset unix:path=/s$'
 expect_err "^SANDBOX NOTE dropped from the child's environment: DBUS_SESSION_BUS_ADDRESS DISPLAY SSH_AUTH_SOCK TMUX WAYLAND_DISPLAY XDG_RUNTIME_DIR; each names an agent, a bus or a server that acts as the user outside the wall\$"
+EOF
 
-t "run: DBUS_SESSION_BUS_ADDRESS is dropped there too"
+t "run: DBUS_SESSION_BUS_ADDRESS is dropped there too" <<'EOF'
 run_as env -i HOME="$THOME" PATH=/usr/bin:/bin DBUS_SESSION_BUS_ADDRESS=unix:path=/b \
 	"$NS" run --name "sb-$$" --size 8m -- /bin/sh -c 'echo "${DBUS_SESSION_BUS_ADDRESS-unset}"'
 expect_rc 0
 expect_out '^unset$'
 expect_err "^SANDBOX NOTE dropped from the child's environment: DBUS_SESSION_BUS_ADDRESS; "
+EOF
 
 # ---- the pathname-socket gap ------------------------------------------
-t "control: unwalled, a listening agent socket answers"
+t "control: unwalled, a listening agent socket answers" <<'EOF'
 A=$(sshdir /tmp)
 agent "$A"
 run_as "$DEV" connect "$SOCK"
 expect_rc 0
 expect_out '^ok$'
 stop_holders
+EOF
 
-t "walled: a reachable agent socket is named in the OK-time NOTE"
+t "walled: a reachable agent socket is named in the OK-time NOTE" <<'EOF'
 A=$(sshdir /tmp)
 agent "$A"
 wall "$DEV" connect "$SOCK"
@@ -91,8 +96,9 @@ else
 	expect_no_err 'does not wall pathname'
 fi
 stop_holders
+EOF
 
-t "check's note names a reachable agent socket"
+t "check's note names a reachable agent socket" <<'EOF'
 A=$(sshdir /tmp)
 agent "$A"
 run_as "$NS" check
@@ -103,8 +109,9 @@ else
 	expect_no_out 'reachable from inside'
 fi
 stop_holders
+EOF
 
-t "an agent socket the user cannot reach is not named"
+t "an agent socket the user cannot reach is not named" <<'EOF'
 A=$(sshdir /tmp)
 agent "$A"
 chmod 000 "$A"
@@ -115,8 +122,9 @@ expect_rc 0
 expect_no_err "$SOCK"
 chmod 700 "$A"
 stop_holders
+EOF
 
-t "run: a socket under /tmp is hidden by the place and not named; one elsewhere is"
+t "run: a socket under /tmp is hidden by the place and not named; one elsewhere is" <<'EOF'
 A=$(sshdir /tmp)
 agent "$A"
 HIDDEN=$SOCK
@@ -132,3 +140,4 @@ if [ "${ABI:-0}" -lt 9 ]; then
 	expect_err "^SANDBOX NOTE landlock abi $ABI does not wall pathname unix sockets: reachable from inside: (.* )?$SOCK[ ;]"
 fi
 stop_holders
+EOF
