@@ -60,17 +60,46 @@ not_built(const char *verb, int code)
 	return refuse_line(REASON_NO_SANDBOX, text, code);
 }
 
+/* The verb table: every verb word, its entry and whether the refusal of an
+ * unknown verb lists it (probe-step is internal, --version an alias). */
+struct verbent {
+	const char *name;
+	int (*fn)(const struct hostrun *, int, char **);
+	int listed;
+};
+
+static const struct verbent verbtab[] = {
+	{ "check", verb_check, 1 },
+	{ "egress", verb_egress, 1 },
+	{ "modules", verb_modules, 1 },
+	{ "policy", verb_policy, 1 },
+	{ "probe", verb_probe, 1 },
+	{ "probe-step", verb_probe_step, 0 },
+	{ "reap", verb_reap, 1 },
+	{ "run", verb_run, 1 },
+	{ "version", verb_version, 1 },
+	{ "--version", verb_version, 0 },
+};
+#define NVERBS (sizeof(verbtab) / sizeof(verbtab[0]))
+
 static int
 unknown_verb(const char *w)
 {
 	struct sbuf b = {0};
+	const char *sep = "; available: ";
 	int rc;
 
 	sbuf_add(&b, "unknown verb ");
 	out_json_str(&b, w);
-	sbuf_add(&b, "; available: check, egress, modules, policy, probe, "
-		 "reap, run, version; run: nova-sandbox help");
-	rc = refuse_line(REASON_UNKNOWN_VERB, b.s ? b.s : "", NS_EXIT_USAGE);
+	for (size_t i = 0; i < NVERBS; i++)
+		if (verbtab[i].listed) {
+			sbuf_addf(&b, "%s%s", sep, verbtab[i].name);
+			sep = ", ";
+		}
+	sbuf_add(&b, "; run: nova-sandbox help");
+	rc = sbuf_failed(&b) ? refuse_line(REFUSED_OOM_REASON, REFUSED_OOM_TEXT,
+					   NS_EXIT_USAGE) :
+	     refuse_line(REASON_UNKNOWN_VERB, sbuf_str(&b), NS_EXIT_USAGE);
 	sbuf_free(&b);
 	return rc;
 }
@@ -100,24 +129,6 @@ help_verb(const struct hostrun *hr, int argc, char **argv)
 	return verb_help();
 }
 
-struct verbent {
-	const char *name;
-	int (*fn)(const struct hostrun *, int, char **);
-};
-
-static const struct verbent verbtab[] = {
-	{ "version", verb_version },
-	{ "--version", verb_version },
-	{ "check", verb_check },
-	{ "policy", verb_policy },
-	{ "probe", verb_probe },
-	{ "probe-step", verb_probe_step },
-	{ "modules", verb_modules },
-	{ "egress", verb_egress },
-	{ "run", verb_run },
-	{ "reap", verb_reap },
-};
-
 static int
 dispatch(const struct hostrun *hr, int argc, char **argv)
 {
@@ -125,7 +136,7 @@ dispatch(const struct hostrun *hr, int argc, char **argv)
 
 	if (is_help_word(w))
 		return help_verb(hr, argc, argv);
-	for (size_t i = 0; i < sizeof(verbtab) / sizeof(verbtab[0]); i++)
+	for (size_t i = 0; i < NVERBS; i++)
 		if (strcmp(w, verbtab[i].name) == 0)
 			return verbtab[i].fn(hr, argc, argv);
 	if (strcmp(w, "worktree") == 0)

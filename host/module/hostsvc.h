@@ -5,8 +5,8 @@
 #include <stdio.h>
 
 #include "ns_backend.h"
-#include "conf/config.h"
 #include "base/util.h"
+#include "conf/config.h"
 
 struct hostsvc {
 	struct ns_host host;      /* what modules get */

@@ -48,6 +48,10 @@ int os_self_exe(char *buf, size_t n);
  * the environment must not steer it. */
 int os_is_setid(void);
 
+/* The signals that ask the tool to stop (INT, TERM, HUP, QUIT) go to fn,
+ * which the wrap and `run` use to forward them to the command. */
+void os_catch_stop_signals(void (*fn)(int));
+
 /* ---- this platform ----------------------------------------------------- */
 
 /* The config section of this platform: "linux", "darwin" or "windows". */

@@ -20,9 +20,9 @@
 #ifndef NS_HOST_OWNFILES_H
 #define NS_HOST_OWNFILES_H
 
-#include "policy/policy.h"
 #include "base/hostrun.h"
 #include "conf/config.h"
+#include "policy/policy.h"
 
 /* Check pol's write roots (writes, tmp, cwd) against the tool's own files,
  * for the command's uid, the effective uid now (nothing for 0: no wall

@@ -11,8 +11,8 @@
 #include <sys/types.h>
 
 #include "ns_backend.h"
-#include "policy/paths.h"
 #include "base/util.h"
+#include "policy/paths.h"
 
 /* The platform's root tables, taken from the wall module's ns_wall_ops. */
 struct platform_roots {

@@ -19,6 +19,8 @@
 
 #include "run/caps.h"
 
+#include "base/out.h"
+
 #define STAT_MAX 1024       /* one /proc/<pid>/stat line */
 #define STATUS_MAX 4096     /* one /proc/<pid>/status */
 #define FS_CACHE 16         /* filesystems remembered per count */
@@ -909,4 +911,16 @@ caps_enforce(pid_t root, const struct caps_limits *l, struct sbuf *b)
 	tail = caps_runaway(getpid(), &left);
 	(void)caps_text(b, over, &u, l, tail, left);
 	return 1;
+}
+
+int
+caps_enforce_said(pid_t root, const struct caps_limits *l)
+{
+	struct sbuf b = {0};
+	int over = caps_enforce(root, l, &b);
+
+	if (over && b.s != NULL)
+		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
+	sbuf_free(&b);
+	return over;
 }

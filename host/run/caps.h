@@ -167,5 +167,8 @@ int caps_measure(pid_t root, const struct caps_watch *w,
  * (caps_text) is put into b.  1 when it was past a cap, 0 when under or
  * when the tree could not be counted (it is let run). */
 int caps_enforce(pid_t root, const struct caps_limits *l, struct sbuf *b);
+/* caps_enforce, then the line "SANDBOX RUNAWAY <text>" on stderr when it
+ * was past a cap (the wrap and `run` say it the same way).  1 or 0. */
+int caps_enforce_said(pid_t root, const struct caps_limits *l);
 
 #endif

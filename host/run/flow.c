@@ -14,11 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/caps.h"
 #include "base/out.h"
-#include "run/flow.h"
+#include "os/os.h"
 #include "policy/ttys.h"
 #include "wall/session.h"
+#include "run/caps.h"
+#include "run/flow.h"
 
 struct runctx {
 	struct wallctx w;
@@ -251,7 +252,7 @@ relay_install(void)
 {
 	sigset_t none;
 
-	run_handlers(relay);
+	os_catch_stop_signals(relay);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

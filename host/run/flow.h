@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/hostrun.h"
 #include "run/caps.h"
 #include "run/run.h"
-#include "base/hostrun.h"
 
 /* keeper -> supervisor: 'R' ready (+ the root descriptor), 'P' prepared,
  * 'I' init started (val = its pid), 'F' refused (val = the exit code).
@@ -44,8 +44,6 @@ void run_note(const char *text);
 void run_leak_line(const char *name, const char *id, const char *remedy);
 /* Print r as SANDBOX REFUSED lines (help run), free it; returns code. */
 int run_refuse(struct refusals *r, int code);
-/* SIGINT, SIGTERM, SIGHUP, SIGQUIT to fn (the supervisor and the init). */
-void run_handlers(void (*fn)(int));
 void run_signals_install(void);
 void run_set_target(pid_t pid);
 int run_caught(void);

@@ -25,10 +25,11 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
+#include "wall/session.h"
 #include "run/caps.h"
 #include "run/flow.h"
 #include "run/run.h"
-#include "wall/session.h"
 
 static volatile sig_atomic_t g_target; /* init's pid, once known */
 static volatile sig_atomic_t g_sig;    /* the last caught signal */
@@ -42,19 +43,6 @@ on_signal(int sig)
 	if (g_target > 0)
 		kill((pid_t)g_target, sig);
 	errno = saved;
-}
-
-void
-run_handlers(void (*fn)(int))
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
 }
 
 uint64_t
@@ -219,12 +207,8 @@ timeout_line(const struct run_args *a)
 static int
 over_cap(pid_t init, const struct caps_limits *l)
 {
-	struct sbuf b = {0};
-	int over = init > 0 && caps_enforce(init, l, &b);
+	int over = init > 0 && caps_enforce_said(init, l);
 
-	if (over && b.s != NULL)
-		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
-	sbuf_free(&b);
 	return over ? CAPS_STATUS : 0;
 }
 
@@ -332,7 +316,7 @@ run_signals_install(void)
 {
 	sigset_t chld;
 
-	run_handlers(on_signal);
+	os_catch_stop_signals(on_signal);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);

@@ -11,11 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wall/args.h"
-#include "egress/egress.h"
+#include "base/out.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
-#include "base/out.h"
+#include "egress/egress.h"
+#include "wall/args.h"
 #include "verbs/verbs.h"
 
 /* The largest files read, in MiB: the limit and its text come from here. */

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "base/flags.h"
+#include "base/out.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
-#include "base/out.h"
 #include "verbs/verbs.h"
 
 struct modrow {

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wall/args.h"
 #include "base/out.h"
+#include "wall/args.h"
 #include "verbs/verbs.h"
 
 #define NONCE_LEN 16

@@ -9,13 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wall/args.h"
+#include "base/out.h"
 #include "conf/config.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
-#include "base/out.h"
-#include "run/run.h"
+#include "wall/args.h"
 #include "run/flow.h"
+#include "run/run.h"
 #include "verbs/verbs.h"
 
 #define REAP_MAX_HOLDERS 4096

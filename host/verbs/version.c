@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "base/flags.h"
-#include "conf/config.h"
 #include "base/out.h"
 #include "os/os.h"
+#include "conf/config.h"
 #include "verbs/verbs.h"
 
 #ifndef NS_VERSION

@@ -11,10 +11,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/caps.h"
 #include "base/out.h"
+#include "os/os.h"
 #include "policy/ttys.h"
 #include "wall/session.h"
+#include "run/caps.h"
 #include "verbs/verbs.h"
 
 #define BARE_REMEDY "nova-sandbox help"
@@ -33,19 +34,6 @@ on_signal(int sig)
 	else
 		g_pending = sig;
 	errno = saved;
-}
-
-static void
-install_forwarding(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
 }
 
 /* Reap whatever is ready: the command (its status into *code) and the
@@ -102,12 +90,8 @@ wait_tick(const struct timespec *next)
 static int
 over_cap(const struct caps_limits *l, int *code)
 {
-	struct sbuf b = {0};
-	int over = caps_enforce(getpid(), l, &b);
+	int over = caps_enforce_said(getpid(), l);
 
-	if (over && b.s != NULL)
-		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
-	sbuf_free(&b);
 	if (over)
 		*code = CAPS_STATUS;
 	return over;
@@ -270,7 +254,7 @@ parent_setup(const struct caps_limits *caps)
 	sigset_t chld;
 
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	install_forwarding();
+	os_catch_stop_signals(on_signal);
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);

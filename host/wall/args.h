@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 #include "base/flags.h"
-#include "base/util.h"
 #include "base/hostrun.h"
+#include "base/util.h"
 
 /* The verbs that parse flags through the table. */
 #define ARGV_BARE 0x1u

@@ -4,12 +4,12 @@
 #ifndef NS_HOST_WALL_SESSION_H
 #define NS_HOST_WALL_SESSION_H
 
-#include "wall/args.h"
 #include "conf/config.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
 #include "policy/ownfiles.h"
 #include "policy/policy.h"
+#include "wall/args.h"
 
 struct wallctx {
 	struct config cfg;

@@ -21,15 +21,13 @@ static void
 parse(unsigned verb, struct run *p, ...)
 {
 	char *argv[32];
-	int argc = 0;
+	int argc;
 	va_list ap;
 
 	memset(p, 0, sizeof(*p));
 	va_start(ap, p);
-	while (argc < 31 && (argv[argc] = va_arg(ap, char *)) != NULL)
-		argc++;
+	argc = cu_argv(argv, 31, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	p->rc = args_parse(verb, argc, argv, &p->a, &p->r);
 }
 

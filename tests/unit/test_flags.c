@@ -63,15 +63,13 @@ static void
 parse(const struct flagspec *s, struct run *p, ...)
 {
 	char *argv[32];
-	int argc = 0;
+	int argc;
 	va_list ap;
 
 	memset(p, 0, sizeof(*p));
 	va_start(ap, p);
-	while (argc < 31 && (argv[argc] = va_arg(ap, char *)) != NULL)
-		argc++;
+	argc = cu_argv(argv, 31, ap);
 	va_end(ap);
-	argv[argc] = NULL;
 	p->rc = flags_parse(s, argc, argv, &p->a, &p->r);
 }
 

@@ -11,6 +11,7 @@
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"
+#include "common/cu_tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,36 +166,9 @@ each_failure(const char *what, op_fn op)
 
 /* ---- the tree ----------------------------------------------------- */
 
-static char base[PATH_MAX];
-static struct strv keep;
 /* the tree's paths, made before anything is armed */
 static const char *p_w, *p_home, *p_r1, *p_r2, *p_r3, *p_bin, *p_hh,
 	*p_ch, *p_hhhome;
-
-static const char *
-P(const char *rel)
-{
-	if (strv_pushf(&keep, "%s/%s", base, rel) < 0)
-		abort();
-	return keep.v[keep.n - 1];
-}
-
-static void
-mkd(const char *rel)
-{
-	if (mkdir(P(rel), 0755) != 0 && errno != EEXIST)
-		abort();
-}
-
-static void
-mkx(const char *rel)
-{
-	int fd = open(P(rel), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-
-	if (fd < 0 || write(fd, "#!/bin/sh\n", 10) != 10)
-		abort();
-	close(fd);
-}
 
 /* the platform's roots: fixed, write files, optional, the resolver */
 static const char *read_roots[3];
@@ -206,51 +180,39 @@ static struct platform_roots tbl = {
 };
 
 static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static int
 suite_init(void)
 {
 	static const char *dirs[] = { "w", "w/home", "r1", "r2", "r3", "bin",
 		"ch", "hh", "hh/home", "usr", "etc", "opt", "dev", NULL };
-	char tmpl[] = "/tmp/nsoom.XXXXXX";
-
-	if (mkdtemp(tmpl) == NULL || realpath(tmpl, base) == NULL)
+	if (cu_tree_make("/tmp/nsoom") != 0)
 		return -1;
 	for (const char **d = dirs; *d; d++)
-		mkd(*d);
-	mkx("bin/tool");
-	mkx("hh/tool");
-	mkx("dev/null");
-	mkx("etc/resolv.conf");
-	read_roots[0] = P("usr");
-	read_roots[1] = P("missing");
-	write_files[0] = P("dev/null");
-	optional_roots[0] = P("opt");
-	tbl.resolver_conf = P("etc/resolv.conf");
-	p_w = P("w");
-	p_home = P("w/home");
-	p_r1 = P("r1");
-	p_r2 = P("r2");
-	p_r3 = P("r3");
-	p_bin = P("bin");
-	p_hh = P("hh");
-	p_ch = P("ch");
-	p_hhhome = P("hh/home");
+		cu_mkdir(*d);
+	cu_mkfile("bin/tool", 0755);
+	cu_mkfile("hh/tool", 0755);
+	cu_mkfile("dev/null", 0755);
+	cu_mkfile("etc/resolv.conf", 0755);
+	read_roots[0] = cu_path("usr");
+	read_roots[1] = cu_path("missing");
+	write_files[0] = cu_path("dev/null");
+	optional_roots[0] = cu_path("opt");
+	tbl.resolver_conf = cu_path("etc/resolv.conf");
+	p_w = cu_path("w");
+	p_home = cu_path("w/home");
+	p_r1 = cu_path("r1");
+	p_r2 = cu_path("r2");
+	p_r3 = cu_path("r3");
+	p_bin = cu_path("bin");
+	p_hh = cu_path("hh");
+	p_ch = cu_path("ch");
+	p_hhhome = cu_path("hh/home");
 	return 0;
 }
 
 static int
 suite_clean(void)
 {
-	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	strv_free(&keep);
+	cu_tree_remove();
 	return 0;
 }
 
@@ -350,7 +312,7 @@ t_caller_homes(void)
 {
 	char *old = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
 
-	setenv("HOME", P("ch"), 1); /* a second home beside passwd's */
+	setenv("HOME", cu_path("ch"), 1); /* a second home beside passwd's */
 	each_failure("caller_homes", op_homes);
 	if (old != NULL)
 		setenv("HOME", old, 1);
@@ -436,7 +398,7 @@ t_home_guard(void)
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT(strncmp(s, "rc=1 refusals=[bad_read: ", 25) == 0);
-	CU_ASSERT(strstr(s, P("hh/home")) != NULL);
+	CU_ASSERT(strstr(s, cu_path("hh/home")) != NULL);
 	free(s);
 	each_failure("home guard", op_guard);
 }

@@ -6,6 +6,7 @@
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"
+#include "common/cu_tree.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,7 @@
 #include "policy/paths.h"
 #include "policy/policy.h"
 
-static char base[PATH_MAX];
+static const char *base; /* the scratch tree (cu_tree_base) */
 static char start_cwd[PATH_MAX];
 static struct strv keep; /* strings the inputs point at */
 
@@ -36,50 +37,6 @@ static struct platform_roots tbl = {
 static char *test_env[] = {
 	"PATH=/usr/bin", "TMPDIR=/old", "HOME=/h", NULL,
 };
-
-/* base/<rel>, kept alive until the suite ends */
-static const char *
-P(const char *rel)
-{
-	if (strv_pushf(&keep, "%s/%s", base, rel) < 0)
-		abort();
-	return keep.v[keep.n - 1];
-}
-
-static void
-mkd(const char *rel)
-{
-	if (mkdir(P(rel), 0755) != 0 && errno != EEXIST)
-		abort();
-}
-
-static void
-mkf(const char *rel, mode_t mode)
-{
-	int fd = open(P(rel), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-
-	if (fd < 0 || write(fd, "#!/bin/sh\nexit 0\n", 17) != 17)
-		abort();
-	close(fd);
-	if (chmod(P(rel), mode) != 0)
-		abort();
-}
-
-static void
-mkl(const char *target, const char *rel)
-{
-	if (symlink(target, P(rel)) != 0)
-		abort();
-}
-
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
 
 static int
 count_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -120,48 +77,47 @@ make_tree(void)
 	};
 
 	for (const char **d = dirs; *d; d++)
-		mkd(*d);
-	mkf("bin/tool", 0755);
-	mkf("bin/plain", 0644);
-	mkf("nx/tool", 0644);
-	mkf("ch/tool", 0755);
-	mkf("ch/bin/tool", 0755);
-	mkf("hh/tool", 0755);
-	mkf("xtool", 0755);
-	mkf("sys/tool", 0755);
-	mkf("roots/usr/bin/systool", 0755);
-	mkf("roots/etc/hosts", 0644);
-	mkf("resolve/stub.conf", 0644);
-	mkf("dev/null", 0644);
-	mkf("file", 0644);
-	mkl("tool", "bin/link");
-	mkl("usr", "roots/usrlink");
-	mkl("../../resolve/stub.conf", "roots/etc/resolv.conf");
-	mkl("loop", "loop");
-	mkl("r", "rlink");
+		cu_mkdir(*d);
+	cu_mkfile("bin/tool", 0755);
+	cu_mkfile("bin/plain", 0644);
+	cu_mkfile("nx/tool", 0644);
+	cu_mkfile("ch/tool", 0755);
+	cu_mkfile("ch/bin/tool", 0755);
+	cu_mkfile("hh/tool", 0755);
+	cu_mkfile("xtool", 0755);
+	cu_mkfile("sys/tool", 0755);
+	cu_mkfile("roots/usr/bin/systool", 0755);
+	cu_mkfile("roots/etc/hosts", 0644);
+	cu_mkfile("resolve/stub.conf", 0644);
+	cu_mkfile("dev/null", 0644);
+	cu_mkfile("file", 0644);
+	cu_mklink("tool", "bin/link");
+	cu_mklink("usr", "roots/usrlink");
+	cu_mklink("../../resolve/stub.conf", "roots/etc/resolv.conf");
+	cu_mklink("loop", "loop");
+	cu_mklink("r", "rlink");
 }
 
 static int
 suite_init(void)
 {
-	char tmpl[] = "/tmp/nsp.XXXXXX";
-
 	if (getcwd(start_cwd, sizeof(start_cwd)) == NULL ||
-	    mkdtemp(tmpl) == NULL || realpath(tmpl, base) == NULL)
+	    cu_tree_make("/tmp/nsp") != 0)
 		return -1;
+	base = cu_tree_base();
 	make_tree();
-	read_roots[0] = P("roots/usr");
-	read_roots[1] = P("roots/etc");
-	read_roots[2] = P("roots/missing");
-	read_roots[3] = P("roots/usrlink");
-	write_files[0] = P("dev/null");
-	write_files[1] = P("dev/none");
-	optional_roots[0] = P("opt");
-	optional_roots[1] = P("noopt");
-	optional_roots[2] = P("roots/usr/share");
-	system_prefixes[0] = P("roots/usr");
-	system_prefixes[1] = P("sys");
-	tbl.resolver_conf = P("roots/etc/resolv.conf");
+	read_roots[0] = cu_path("roots/usr");
+	read_roots[1] = cu_path("roots/etc");
+	read_roots[2] = cu_path("roots/missing");
+	read_roots[3] = cu_path("roots/usrlink");
+	write_files[0] = cu_path("dev/null");
+	write_files[1] = cu_path("dev/none");
+	optional_roots[0] = cu_path("opt");
+	optional_roots[1] = cu_path("noopt");
+	optional_roots[2] = cu_path("roots/usr/share");
+	system_prefixes[0] = cu_path("roots/usr");
+	system_prefixes[1] = cu_path("sys");
+	tbl.resolver_conf = cu_path("roots/etc/resolv.conf");
 	return 0;
 }
 
@@ -170,7 +126,7 @@ suite_clean(void)
 {
 	if (chdir(start_cwd) != 0)
 		return -1;
-	nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	cu_tree_remove();
 	strv_free(&keep);
 	return 0;
 }
@@ -188,11 +144,11 @@ input_init(struct policy_input *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->as_uid = &test_uid;
-	strv_push(&in->writes, P("w"));
+	strv_push(&in->writes, cu_path("w"));
 	strv_push(&in->argv, "tool");
 	strv_push(&in->argv, "arg1");
-	strv_push(&in->caller_homes, P("ch"));
-	in->home = P("w/home");
+	strv_push(&in->caller_homes, cu_path("ch"));
+	in->home = cu_path("w/home");
 	strv_pushf(&keep, "%s/nx:%s/bin", base, base);
 	in->path = keep.v[keep.n - 1];
 	in->env = test_env;
@@ -259,16 +215,16 @@ t_ok_basic(void)
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
 	CU_ASSERT_EQUAL(x.r.n, 0);
-	CU_ASSERT_STRING_EQUAL(x.pol.command, P("bin/tool"));
+	CU_ASSERT_STRING_EQUAL(x.pol.command, cu_path("bin/tool"));
 	CU_ASSERT_STRING_EQUAL(x.pol.argv.v[0], "tool");
 	CU_ASSERT_STRING_EQUAL(x.pol.argv.v[1], "arg1");
 	CU_ASSERT_PTR_NULL(x.pol.argv.v[2]);
-	CU_ASSERT_STRING_EQUAL(x.pol.cwd, P("w"));
-	CU_ASSERT_STRING_EQUAL(x.pol.tmp, P("w/.nova-sandbox-tmp"));
-	CU_ASSERT_STRING_EQUAL(x.pol.home, P("w/home"));
+	CU_ASSERT_STRING_EQUAL(x.pol.cwd, cu_path("w"));
+	CU_ASSERT_STRING_EQUAL(x.pol.tmp, cu_path("w/.nova-sandbox-tmp"));
+	CU_ASSERT_STRING_EQUAL(x.pol.home, cu_path("w/home"));
 	CU_ASSERT_STRING_EQUAL(x.pol.gpu, "none");
 	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
-	CU_ASSERT_EQUAL(access(P("w/.nova-sandbox-tmp"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(cu_path("w/.nova-sandbox-tmp"), F_OK), -1);
 	run_free(&x);
 }
 
@@ -384,7 +340,7 @@ t_no_write_stops(void)
 	input_init(&in);
 	strv_free(&in.writes);
 	in.home = NULL;                /* would be home_outside */
-	in.cwd = P("outside");         /* would be bad_cwd */
+	in.cwd = cu_path("outside");         /* would be bad_cwd */
 	strv_free(&in.argv);
 	strv_push(&in.argv, "nosuchcmd"); /* would be not_found */
 	run_build(&in, &x);
@@ -403,14 +359,14 @@ t_bad_write_stops(void)
 
 	input_init(&in);
 	strv_free(&in.writes);
-	strv_push(&in.writes, P("nowhere"));
+	strv_push(&in.writes, cu_path("nowhere"));
 	in.home = NULL;
-	in.cwd = P("outside");
+	in.cwd = cu_path("outside");
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 1);
 	ASSERT_TOKENS(&x.r, "bad_write");
 	CU_ASSERT(text_has(&x.r, 0, "does not exist; none is created"));
-	CU_ASSERT_EQUAL(access(P("nowhere"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(cu_path("nowhere"), F_OK), -1);
 	run_free(&x);
 }
 
@@ -455,13 +411,13 @@ t_path_errors(void)
 	struct perr cases[] = {
 		{"", "is empty"},
 		{"rel/dir", "is relative"},
-		{P("missing"), "does not exist; none is created"},
-		{P("file"), "is not a directory"},
-		{P("loop"), "cannot be resolved"},
-		{P("r\001x"), "control character"},
-		{P("r\177x"), "control character"},
-		{P("r\"x"), "control character"},
-		{P("r\\x"), "control character"},
+		{cu_path("missing"), "does not exist; none is created"},
+		{cu_path("file"), "is not a directory"},
+		{cu_path("loop"), "cannot be resolved"},
+		{cu_path("r\001x"), "control character"},
+		{cu_path("r\177x"), "control character"},
+		{cu_path("r\"x"), "control character"},
+		{cu_path("r\\x"), "control character"},
 		{longp, "longer than PATH_MAX"},
 	};
 
@@ -472,7 +428,7 @@ t_path_errors(void)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 			path_error(flags[f][0], flags[f][1], cases[i].path,
 				   cases[i].words);
-	CU_ASSERT_EQUAL(access(P("missing"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(cu_path("missing"), F_OK), -1);
 }
 
 static void
@@ -503,13 +459,13 @@ clash_case(const char *fa, const char *fb)
 
 	input_init(&in);
 	if (strcmp(fa, "--read") == 0)
-		strv_push(&in.reads, P("r"));
+		strv_push(&in.reads, cu_path("r"));
 	else
-		strv_push(&in.reads_noexec, P("r"));
+		strv_push(&in.reads_noexec, cu_path("r"));
 	if (strcmp(fb, "--write") == 0)
-		strv_push(&in.writes, P("rlink")); /* another spelling */
+		strv_push(&in.writes, cu_path("rlink")); /* another spelling */
 	else
-		strv_push(&in.reads_noexec, P("rlink"));
+		strv_push(&in.reads_noexec, cu_path("rlink"));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 1);
 	ASSERT_TOKENS(&x.r, "bad_read");
@@ -529,7 +485,7 @@ t_contradictions(void)
 	clash_case("--read-noexec", "--write");
 	/* control: a read BELOW a write is no contradiction */
 	input_init(&in);
-	strv_push(&in.reads, P("w/home"));
+	strv_push(&in.reads, cu_path("w/home"));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
 	run_free(&x);
@@ -545,13 +501,13 @@ t_order_all_at_once(void)
 	in.gpu = "all";
 	in.net_deny = in.net_listen = 1;
 	strv_push(&in.net_allow, "example.com:80");
-	strv_push(&in.writes, P("missing-w"));
-	strv_push(&in.reads, P("missing-r"));
-	strv_push(&in.reads_noexec, P("missing-rn"));
+	strv_push(&in.writes, cu_path("missing-w"));
+	strv_push(&in.reads, cu_path("missing-r"));
+	strv_push(&in.reads_noexec, cu_path("missing-rn"));
 	strv_push(&in.net_allow, "localhost:0");
-	in.cwd = P("outside");
-	in.tmp = P("outside");
-	in.home = P("outside");
+	in.cwd = cu_path("outside");
+	in.tmp = cu_path("outside");
+	in.home = cu_path("outside");
 	strv_free(&in.argv);
 	strv_push(&in.argv, "nosuchcmd");
 	run_build(&in, &x);
@@ -584,24 +540,24 @@ t_cwd(void)
 	struct run x;
 
 	input_init(&in);
-	in.cwd = P("outside");
+	in.cwd = cu_path("outside");
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "bad_cwd");
 	CU_ASSERT(text_has(&x.r, 0, "--cwd"));
 	CU_ASSERT(text_has(&x.r, 0, "not inside a --write"));
 	run_free(&x);
 	input_init(&in);
-	in.cwd = P("nocwd");
+	in.cwd = cu_path("nocwd");
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "bad_cwd");
 	CU_ASSERT(text_has(&x.r, 0, "does not exist"));
 	run_free(&x);
 	input_init(&in); /* control: inside the second --write */
-	strv_push(&in.writes, P("w2"));
-	in.cwd = P("w2");
+	strv_push(&in.writes, cu_path("w2"));
+	in.cwd = cu_path("w2");
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
-	CU_ASSERT_STRING_EQUAL(x.pol.cwd, P("w2"));
+	CU_ASSERT_STRING_EQUAL(x.pol.cwd, cu_path("w2"));
 	run_free(&x);
 }
 
@@ -612,27 +568,27 @@ t_tmp_flag(void)
 	struct run x;
 
 	input_init(&in);
-	in.tmp = P("outside");
+	in.tmp = cu_path("outside");
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "bad_write");
 	CU_ASSERT(text_has(&x.r, 0, "--tmp"));
 	CU_ASSERT(text_has(&x.r, 0, "not inside a --write"));
 	run_free(&x);
 	input_init(&in);
-	in.tmp = P("w/notmp");
+	in.tmp = cu_path("w/notmp");
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "bad_write");
 	CU_ASSERT(text_has(&x.r, 0, "none is created"));
-	CU_ASSERT_EQUAL(access(P("w/notmp"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(cu_path("w/notmp"), F_OK), -1);
 	run_free(&x);
 	input_init(&in);
-	in.tmp = P("w/home");
+	in.tmp = cu_path("w/home");
 	in.create_tmp = 1;
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
-	CU_ASSERT_STRING_EQUAL(x.pol.tmp, P("w/home"));
+	CU_ASSERT_STRING_EQUAL(x.pol.tmp, cu_path("w/home"));
 	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
-	CU_ASSERT_EQUAL(access(P("w/.nova-sandbox-tmp"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(cu_path("w/.nova-sandbox-tmp"), F_OK), -1);
 	run_free(&x);
 }
 
@@ -660,8 +616,8 @@ t_home(void)
 {
 	home_case(NULL, "HOME is unset");
 	home_case("", "HOME is unset");
-	home_case(P("nohome"), "cannot be resolved");
-	home_case(P("outside"), "outside every --write");
+	home_case(cu_path("nohome"), "cannot be resolved");
+	home_case(cu_path("outside"), "outside every --write");
 }
 
 static void
@@ -673,7 +629,7 @@ t_home_remedy_args(void)
 	struct sbuf want = {0};
 
 	input_init(&in);
-	in.home = P("outside");
+	in.home = cu_path("outside");
 	in.verb = "probe";
 	in.remedy_args = args;
 	run_build(&in, &x);
@@ -684,8 +640,8 @@ t_home_remedy_args(void)
 	/* a first --write with a space pastes back quoted */
 	input_init(&in);
 	strv_free(&in.writes);
-	strv_push(&in.writes, P("w sp"));
-	in.home = P("outside");
+	strv_push(&in.writes, cu_path("w sp"));
+	in.home = cu_path("outside");
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "home_outside");
 	sbuf_addf(&want, "mkdir -p '%s/w sp/home' && HOME='%s/w sp/home' "
@@ -705,16 +661,16 @@ t_command_path(void)
 	/* nx/tool (not executable) comes first on PATH; bin/tool wins */
 	input_init(&in);
 	run_build(&in, &x);
-	CU_ASSERT_STRING_EQUAL(x.pol.command, P("bin/tool"));
+	CU_ASSERT_STRING_EQUAL(x.pol.command, cu_path("bin/tool"));
 	run_free(&x);
 	/* in->path NULL: the process's own PATH */
-	setenv("PATH", P("ch/bin"), 1);
+	setenv("PATH", cu_path("ch/bin"), 1);
 	input_init(&in);
 	in.path = NULL;
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
 	if (x.rc == 0)
-		CU_ASSERT_STRING_EQUAL(x.pol.command, P("ch/bin/tool"));
+		CU_ASSERT_STRING_EQUAL(x.pol.command, cu_path("ch/bin/tool"));
 	run_free(&x);
 	if (old)
 		setenv("PATH", old, 1);
@@ -758,12 +714,12 @@ static void
 t_command_slash(void)
 {
 	CU_ASSERT_EQUAL_FATAL(chdir(base), 0);
-	slash_case("./bin/tool", NULL, P("bin/tool"));
-	slash_case("bin/link", NULL, P("bin/tool"));
-	slash_case(P("bin/link"), NULL, P("bin/tool"));
-	slash_case(P("bin/adir"), "not_executable", "is a directory");
-	slash_case(P("bin/plain"), "not_executable", "not executable");
-	slash_case(P("bin/nothere"), "not_executable", "cannot be found");
+	slash_case("./bin/tool", NULL, cu_path("bin/tool"));
+	slash_case("bin/link", NULL, cu_path("bin/tool"));
+	slash_case(cu_path("bin/link"), NULL, cu_path("bin/tool"));
+	slash_case(cu_path("bin/adir"), "not_executable", "is a directory");
+	slash_case(cu_path("bin/plain"), "not_executable", "not executable");
+	slash_case(cu_path("bin/nothere"), "not_executable", "cannot be found");
 	slash_case("plain", "not_found", "plain is not on PATH");
 	CU_ASSERT_EQUAL(chdir(start_cwd), 0);
 }
@@ -783,7 +739,7 @@ t_not_found_mixed(void)
 	input_init(&in);
 	free(in.argv.v[0]);
 	in.argv.v[0] = strdup("nosuchcmd");
-	in.cwd = P("outside");
+	in.cwd = cu_path("outside");
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "bad_cwd,not_found");
 	CU_ASSERT_FALSE(refusals_all(&x.r, "not_found"));
@@ -816,36 +772,36 @@ guard_case(const char *cmd, const char *home, const char *read, int ok)
 static void
 t_home_guard(void)
 {
-	guard_case(P("ch/tool"), P("ch"), NULL, 0);     /* directly in ~ */
-	guard_case(P("ch/bin/tool"), P("ch"), NULL, 1); /* ~/bin: fine */
-	guard_case(P("hh/tool"), P("hh/home"), NULL, 0); /* dir holds ~ */
-	guard_case(P("ch/tool"), P("ch"), P("ch"), 1);  /* named by --read */
-	guard_case(P("xtool"), P("ch"), NULL, 0);       /* base holds ch */
-	guard_case(P("xtool"), P("w/home"), NULL, 1);   /* ~ in a --write */
+	guard_case(cu_path("ch/tool"), cu_path("ch"), NULL, 0);     /* directly in ~ */
+	guard_case(cu_path("ch/bin/tool"), cu_path("ch"), NULL, 1); /* ~/bin: fine */
+	guard_case(cu_path("hh/tool"), cu_path("hh/home"), NULL, 0); /* dir holds ~ */
+	guard_case(cu_path("ch/tool"), cu_path("ch"), cu_path("ch"), 1);  /* named by --read */
+	guard_case(cu_path("xtool"), cu_path("ch"), NULL, 0);       /* base holds ch */
+	guard_case(cu_path("xtool"), cu_path("w/home"), NULL, 1);   /* ~ in a --write */
 }
 
 static void
 t_inside(void)
 {
-	CU_ASSERT_TRUE(policy_inside(P("r"), P("r")));
-	CU_ASSERT_TRUE(policy_inside(P("r/deep"), P("r")));
-	CU_ASSERT_TRUE(policy_inside(P("r/deep/er"), P("r")));
-	CU_ASSERT_FALSE(policy_inside(P("rn"), P("r")));   /* not a prefix */
-	CU_ASSERT_FALSE(policy_inside(P("r"), P("r/deep")));
-	CU_ASSERT_FALSE(policy_inside(P("w"), P("r")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("r"), cu_path("r")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("r/deep"), cu_path("r")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("r/deep/er"), cu_path("r")));
+	CU_ASSERT_FALSE(policy_inside(cu_path("rn"), cu_path("r")));   /* not a prefix */
+	CU_ASSERT_FALSE(policy_inside(cu_path("r"), cu_path("r/deep")));
+	CU_ASSERT_FALSE(policy_inside(cu_path("w"), cu_path("r")));
 	/* the same directory under another name: device and inode decide */
-	CU_ASSERT_TRUE(policy_inside(P("r/deep"), P("rlink")));
-	CU_ASSERT_TRUE(policy_inside(P("r"), P("rlink")));
-	CU_ASSERT_TRUE(policy_inside(P("rlink/deep"), P("r")));
-	CU_ASSERT_FALSE(policy_inside(P("rn"), P("rlink")));
-	CU_ASSERT_FALSE(policy_inside(P("rlinkx"), P("rlink")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("r/deep"), cu_path("rlink")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("r"), cu_path("rlink")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("rlink/deep"), cu_path("r")));
+	CU_ASSERT_FALSE(policy_inside(cu_path("rn"), cu_path("rlink")));
+	CU_ASSERT_FALSE(policy_inside(cu_path("rlinkx"), cu_path("rlink")));
 	/* dir absent: the name is all there is */
-	CU_ASSERT_TRUE(policy_inside(P("ghost/a"), P("ghost")));
-	CU_ASSERT_FALSE(policy_inside(P("ghostly"), P("ghost")));
-	CU_ASSERT_TRUE(policy_inside(P("ghost/a"), P("ghost/")));
-	CU_ASSERT_TRUE(policy_inside(P("r"), "/"));
+	CU_ASSERT_TRUE(policy_inside(cu_path("ghost/a"), cu_path("ghost")));
+	CU_ASSERT_FALSE(policy_inside(cu_path("ghostly"), cu_path("ghost")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("ghost/a"), cu_path("ghost/")));
+	CU_ASSERT_TRUE(policy_inside(cu_path("r"), "/"));
 	CU_ASSERT_TRUE(policy_inside("/", "/"));
-	CU_ASSERT_FALSE(policy_inside("/", P("r")));
+	CU_ASSERT_FALSE(policy_inside("/", cu_path("r")));
 }
 
 static void
@@ -931,7 +887,7 @@ t_tmp_create(void)
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
 	CU_ASSERT_EQUAL(x.pol.tmp_created, 1);
-	CU_ASSERT_EQUAL_FATAL(lstat(P("w/.nova-sandbox-tmp"), &st), 0);
+	CU_ASSERT_EQUAL_FATAL(lstat(cu_path("w/.nova-sandbox-tmp"), &st), 0);
 	CU_ASSERT(S_ISDIR(st.st_mode));
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0700);
 	run_free(&x);
@@ -942,7 +898,7 @@ t_tmp_create(void)
 	CU_ASSERT_EQUAL(x.rc, 0);
 	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
 	run_free(&x);
-	CU_ASSERT_EQUAL(rmdir(P("w/.nova-sandbox-tmp")), 0);
+	CU_ASSERT_EQUAL(rmdir(cu_path("w/.nova-sandbox-tmp")), 0);
 }
 
 static void
@@ -951,7 +907,7 @@ planted(const char *target, int create)
 	struct policy_input in;
 	struct run x;
 
-	CU_ASSERT_EQUAL_FATAL(symlink(target, P("w/.nova-sandbox-tmp")), 0);
+	CU_ASSERT_EQUAL_FATAL(symlink(target, cu_path("w/.nova-sandbox-tmp")), 0);
 	input_init(&in);
 	in.create_tmp = create;
 	run_build(&in, &x);
@@ -960,17 +916,17 @@ planted(const char *target, int create)
 	CU_ASSERT(text_has(&x.r, 0, "never followed"));
 	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
 	run_free(&x);
-	CU_ASSERT_EQUAL(unlink(P("w/.nova-sandbox-tmp")), 0);
+	CU_ASSERT_EQUAL(unlink(cu_path("w/.nova-sandbox-tmp")), 0);
 }
 
 static void
 t_tmp_planted(void)
 {
-	planted(P("outside/made"), 1); /* dangling: never created through */
-	CU_ASSERT_EQUAL(access(P("outside/made"), F_OK), -1);
-	planted(P("outside"), 1);      /* a directory behind a symlink */
-	planted(P("outside"), 0);      /* refused even when not creating */
-	mkf("w/.nova-sandbox-tmp", 0600); /* a file */
+	planted(cu_path("outside/made"), 1); /* dangling: never created through */
+	CU_ASSERT_EQUAL(access(cu_path("outside/made"), F_OK), -1);
+	planted(cu_path("outside"), 1);      /* a directory behind a symlink */
+	planted(cu_path("outside"), 0);      /* refused even when not creating */
+	cu_mkfile("w/.nova-sandbox-tmp", 0600); /* a file */
 	{
 		struct policy_input in;
 		struct run x;
@@ -981,7 +937,7 @@ t_tmp_planted(void)
 		ASSERT_TOKENS(&x.r, "bad_write");
 		run_free(&x);
 	}
-	CU_ASSERT_EQUAL(unlink(P("w/.nova-sandbox-tmp")), 0);
+	CU_ASSERT_EQUAL(unlink(cu_path("w/.nova-sandbox-tmp")), 0);
 }
 
 static void
@@ -1004,20 +960,20 @@ t_nothing_created(void)
 	input_init(&in);
 	in.create_tmp = 1;
 	free(in.argv.v[0]);
-	in.argv.v[0] = strdup(P("bin/plain"));
+	in.argv.v[0] = strdup(cu_path("bin/plain"));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 1);
 	run_free(&x);
 	/* a home_outside alone, and a home guard alone */
 	input_init(&in);
 	in.create_tmp = 1;
-	in.home = P("outside");
+	in.home = cu_path("outside");
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 1);
 	run_free(&x);
-	guard_case(P("ch/tool"), P("ch"), NULL, 0);
+	guard_case(cu_path("ch/tool"), cu_path("ch"), NULL, 0);
 	CU_ASSERT_EQUAL(tree_size(), before);
-	CU_ASSERT_EQUAL(access(P("w/.nova-sandbox-tmp"), F_OK), -1);
+	CU_ASSERT_EQUAL(access(cu_path("w/.nova-sandbox-tmp"), F_OK), -1);
 }
 
 static void
@@ -1030,7 +986,7 @@ t_ancestors(void)
 	for (const char *c = base; *c; c++)
 		slashes += *c == '/';
 	input_init(&in);
-	strv_push(&in.reads, P("r/deep/er"));
+	strv_push(&in.reads, cu_path("r/deep/er"));
 	strv_pushf(&keep, "%s/nx:%s/bin:%s/pd/x/y:%s/roots/usr/bin", base,
 		   base, base, base);
 	in.path = keep.v[keep.n - 1];
@@ -1056,10 +1012,10 @@ assert_rules(const struct policy *pol, const struct want_rule *w, size_t n)
 {
 	CU_ASSERT_EQUAL(pol->n_rules, n);
 	for (size_t i = 0; i < n && i < pol->n_rules; i++) {
-		CU_ASSERT_STRING_EQUAL(pol->rules[i].path, P(w[i].rel));
+		CU_ASSERT_STRING_EQUAL(pol->rules[i].path, cu_path(w[i].rel));
 		CU_ASSERT_EQUAL(pol->rules[i].access, w[i].access);
 		CU_ASSERT_EQUAL(pol->rules[i].origin, w[i].origin);
-		if (strcmp(pol->rules[i].path, P(w[i].rel)) != 0)
+		if (strcmp(pol->rules[i].path, cu_path(w[i].rel)) != 0)
 			fprintf(stderr, "\n  rule %zu %s\n", i,
 				pol->rules[i].path);
 	}
@@ -1084,10 +1040,10 @@ t_rules(void)
 	struct run x;
 
 	input_init(&in);
-	strv_push(&in.reads, P("r"));
-	strv_push(&in.reads_noexec, P("rn"));
-	strv_push(&in.writes, P("w2"));
-	strv_push(&in.writes, P("w2")); /* a duplicate: one rule */
+	strv_push(&in.reads, cu_path("r"));
+	strv_push(&in.reads_noexec, cu_path("rn"));
+	strv_push(&in.writes, cu_path("w2"));
+	strv_push(&in.writes, cu_path("w2")); /* a duplicate: one rule */
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
 	assert_rules(&x.pol, want, sizeof(want) / sizeof(want[0]));
@@ -1106,30 +1062,30 @@ t_rules_command_dir(void)
 	/* under a system prefix: no optional root for it */
 	input_init(&in);
 	free(in.argv.v[0]);
-	in.argv.v[0] = strdup(P("roots/usr/bin/systool"));
-	tbl.resolver_conf = P("roots/etc/hosts"); /* under a fixed root */
+	in.argv.v[0] = strdup(cu_path("roots/usr/bin/systool"));
+	tbl.resolver_conf = cu_path("roots/etc/hosts"); /* under a fixed root */
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
 	CU_ASSERT_EQUAL(x.pol.opt_roots.n, 1);
-	CU_ASSERT_STRING_EQUAL(x.pol.opt_roots.v[0], P("opt"));
+	CU_ASSERT_STRING_EQUAL(x.pol.opt_roots.v[0], cu_path("opt"));
 	run_free(&x);
-	tbl.resolver_conf = P("roots/etc/resolv.conf");
+	tbl.resolver_conf = cu_path("roots/etc/resolv.conf");
 	/* under a system prefix that is not a fixed root */
 	input_init(&in);
 	free(in.argv.v[0]);
-	in.argv.v[0] = strdup(P("sys/tool"));
+	in.argv.v[0] = strdup(cu_path("sys/tool"));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
-	CU_ASSERT_FALSE(strv_contains(&x.pol.opt_roots, P("sys")));
+	CU_ASSERT_FALSE(strv_contains(&x.pol.opt_roots, cu_path("sys")));
 	CU_ASSERT_EQUAL(x.pol.opt_roots.n, 2);
 	run_free(&x);
 	/* inside a --read: no optional root either */
 	input_init(&in);
-	strv_push(&in.reads, P("bin"));
+	strv_push(&in.reads, cu_path("bin"));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
 	CU_ASSERT_EQUAL(x.pol.opt_roots.n, 2);
-	CU_ASSERT_FALSE(strv_contains(&x.pol.opt_roots, P("bin")));
+	CU_ASSERT_FALSE(strv_contains(&x.pol.opt_roots, cu_path("bin")));
 	run_free(&x);
 }
 
@@ -1153,11 +1109,11 @@ t_view(void)
 	CU_ASSERT_EQUAL(v.n_rules, x.pol.n_rules);
 	CU_ASSERT_STRING_EQUAL(v.gpu, "metal");
 	CU_ASSERT_STRING_EQUAL(v.name, "box");
-	CU_ASSERT_STRING_EQUAL(v.command, P("bin/tool"));
+	CU_ASSERT_STRING_EQUAL(v.command, cu_path("bin/tool"));
 	CU_ASSERT_STRING_EQUAL(v.argv[0], "tool");
 	CU_ASSERT_PTR_NULL(v.argv[2]);
-	CU_ASSERT_STRING_EQUAL(v.cwd, P("w"));
-	CU_ASSERT_STRING_EQUAL(v.home, P("w/home"));
+	CU_ASSERT_STRING_EQUAL(v.cwd, cu_path("w"));
+	CU_ASSERT_STRING_EQUAL(v.home, cu_path("w/home"));
 	CU_ASSERT_PTR_EQUAL(v.envp, (const char *const *)x.pol.env.v);
 	run_free(&x);
 }
@@ -1168,10 +1124,10 @@ t_resolve_dir(void)
 	struct refusals r = {0};
 	char *out = NULL;
 
-	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("r/./deep/er/.."),
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", cu_path("r/./deep/er/.."),
 					   &out, &r), 0);
 	if (out != NULL)
-		CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
+		CU_ASSERT_STRING_EQUAL(out, cu_path("r/deep"));
 	CU_ASSERT_EQUAL(r.n, 0);
 	free(out);
 	/* it judges links as the effective user: root here, whose own links
@@ -1180,24 +1136,24 @@ t_resolve_dir(void)
 	 * t_planted covers) */
 	if (geteuid() == 0) {
 		CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok",
-						   P("rlink/deep"), &out, &r),
+						   cu_path("rlink/deep"), &out, &r),
 				0);
 		if (out != NULL)
-			CU_ASSERT_STRING_EQUAL(out, P("r/deep"));
+			CU_ASSERT_STRING_EQUAL(out, cu_path("r/deep"));
 		free(out);
 	}
 	/* ... but a link in an other-writable directory is anyone's */
-	mkd("rw");
-	CU_ASSERT_EQUAL_FATAL(chmod(P("rw"), 0777), 0);
-	mkl("../r", "rw/to_r");
-	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("rw/to_r/deep"),
+	cu_mkdir("rw");
+	CU_ASSERT_EQUAL_FATAL(chmod(cu_path("rw"), 0777), 0);
+	cu_mklink("../r", "rw/to_r");
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", cu_path("rw/to_r/deep"),
 					   &out, &r), 1);
 	CU_ASSERT_PTR_NULL(out);
 	CU_ASSERT(text_has(&r, 0, "resolves through the symlink"));
 	CU_ASSERT(text_has(&r, 0, "name --x "));
-	CU_ASSERT(text_has(&r, 0, P("r/deep")));
+	CU_ASSERT(text_has(&r, 0, cu_path("r/deep")));
 	refusals_free(&r);
-	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", P("file"), &out,
+	CU_ASSERT_EQUAL(policy_resolve_dir("--x", "tok", cu_path("file"), &out,
 					   &r), 1);
 	CU_ASSERT_PTR_NULL(out);
 	ASSERT_TOKENS(&r, "tok");
@@ -1231,7 +1187,7 @@ planted_case(const char *link, const char *why)
 	ASSERT_TOKENS(&x.r, "bad_write");
 	CU_ASSERT(text_has(&x.r, 0, "resolves through the symlink"));
 	CU_ASSERT(text_has(&x.r, 0, why));
-	sbuf_addf(&want, "name --write %s", P("r"));
+	sbuf_addf(&want, "name --write %s", cu_path("r"));
 	CU_ASSERT(text_has(&x.r, 0, want.s));
 	if (!text_has(&x.r, 0, why) || !text_has(&x.r, 0, want.s))
 		fprintf(stderr, "\n  %s: %s\n", link,
@@ -1244,38 +1200,38 @@ static void
 t_planted_links(void)
 {
 	/* other-writable, not sticky: anyone could have put it there */
-	mkd("pl");
-	CU_ASSERT_EQUAL_FATAL(chmod(P("pl"), 0777), 0);
-	mkl("../r", "pl/to_r");
-	planted_case(P("pl/to_r"), "writable by group or others");
+	cu_mkdir("pl");
+	CU_ASSERT_EQUAL_FATAL(chmod(cu_path("pl"), 0777), 0);
+	cu_mklink("../r", "pl/to_r");
+	planted_case(cu_path("pl/to_r"), "writable by group or others");
 	/* group-writable counts too */
-	CU_ASSERT_EQUAL_FATAL(chmod(P("pl"), 0775), 0);
-	planted_case(P("pl/to_r"), "writable by group or others");
+	CU_ASSERT_EQUAL_FATAL(chmod(cu_path("pl"), 0775), 0);
+	planted_case(cu_path("pl/to_r"), "writable by group or others");
 	/* the link is the user's, in a directory it cannot write */
-	mkd("pu");
-	mkl("../r", "pu/to_r");
+	cu_mkdir("pu");
+	cu_mklink("../r", "pu/to_r");
 	if (geteuid() != 0)
 		return; /* the rest gives files to another uid: root only
 			   (tests/integration/t_paths.sh covers the user's
 			   own links as an ordinary user) */
-	CU_ASSERT_EQUAL_FATAL(lchown(P("pu/to_r"), TEST_UID, 0), 0);
-	planted_case(P("pu/to_r"), "the link is owned by this user");
+	CU_ASSERT_EQUAL_FATAL(lchown(cu_path("pu/to_r"), TEST_UID, 0), 0);
+	planted_case(cu_path("pu/to_r"), "the link is owned by this user");
 	/* the directory is the user's: it can always make it writable */
-	mkd("pd2");
-	mkl("../r", "pd2/to_r");
-	CU_ASSERT_EQUAL_FATAL(chown(P("pd2"), TEST_UID, 0), 0);
-	planted_case(P("pd2/to_r"), "its directory is owned by this user");
+	cu_mkdir("pd2");
+	cu_mklink("../r", "pd2/to_r");
+	CU_ASSERT_EQUAL_FATAL(chown(cu_path("pd2"), TEST_UID, 0), 0);
+	planted_case(cu_path("pd2/to_r"), "its directory is owned by this user");
 	/* a planted link in the middle of the path counts the same */
-	mkd("r/deep/er");
+	cu_mkdir("r/deep/er");
 	{
 		struct policy_input in;
 		struct run x;
 
 		input_init(&in);
-		strv_push(&in.reads, P("pu/to_r/deep"));
+		strv_push(&in.reads, cu_path("pu/to_r/deep"));
 		run_build(&in, &x);
 		ASSERT_TOKENS(&x.r, "bad_read");
-		CU_ASSERT(text_has(&x.r, 0, P("pu/to_r")));
+		CU_ASSERT(text_has(&x.r, 0, cu_path("pu/to_r")));
 		CU_ASSERT(text_has(&x.r, 0, "name --read "));
 		run_free(&x);
 	}
@@ -1285,7 +1241,7 @@ t_planted_links(void)
 		struct run x;
 
 		input_init(&in);
-		strv_push(&in.writes, P("r"));
+		strv_push(&in.writes, cu_path("r"));
 		run_build(&in, &x);
 		CU_ASSERT_EQUAL(x.rc, 0);
 		CU_ASSERT_EQUAL(x.pol.notes.n, 0);
@@ -1301,11 +1257,11 @@ t_sticky_and_root_links(void)
 
 	/* root's link in root's 0755 directory: followed, said in a NOTE */
 	input_init(&in);
-	strv_push(&in.reads, P("rlink"));
+	strv_push(&in.reads, cu_path("rlink"));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
 	if (x.rc == 0) {
-		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[0], P("r"));
+		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[0], cu_path("r"));
 		CU_ASSERT_EQUAL(x.pol.notes.n, 1);
 		CU_ASSERT(x.pol.notes.n == 1 &&
 			  strstr(x.pol.notes.v[0], "--read ") != NULL &&
@@ -1314,24 +1270,24 @@ t_sticky_and_root_links(void)
 	run_free(&x);
 	/* a sticky, other-writable directory (/tmp's shape) where the link
 	 * is someone else's: the user cannot replace it */
-	mkd("st");
-	CU_ASSERT_EQUAL_FATAL(chmod(P("st"), 01777), 0);
-	mkl("../r", "st/to_r");
+	cu_mkdir("st");
+	CU_ASSERT_EQUAL_FATAL(chmod(cu_path("st"), 01777), 0);
+	cu_mklink("../r", "st/to_r");
 	input_init(&in);
-	strv_push(&in.reads, P("st/to_r"));
+	strv_push(&in.reads, cu_path("st/to_r"));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL(x.rc, 0);
 	CU_ASSERT_EQUAL(x.pol.notes.n, 1);
 	run_free(&x);
 	/* ... but the user's own link there is refused */
-	mkl("../r", "st/mine");
+	cu_mklink("../r", "st/mine");
 	if (geteuid() != 0)
 		return; /* the rest gives files to another uid: root only
 			   (tests/integration/t_paths.sh covers the user's
 			   own links as an ordinary user) */
-	CU_ASSERT_EQUAL_FATAL(lchown(P("st/mine"), TEST_UID, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(lchown(cu_path("st/mine"), TEST_UID, 0), 0);
 	input_init(&in);
-	strv_push(&in.reads, P("st/mine"));
+	strv_push(&in.reads, cu_path("st/mine"));
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "bad_read");
 	run_free(&x);
@@ -1380,22 +1336,22 @@ t_swap_after_check(void)
 	struct stat orig, out, got, cwd;
 	int i;
 
-	mkd("sw");
-	mkd("sw/a");
-	mkl("../outside", "sw/b");
-	CU_ASSERT_EQUAL_FATAL(stat(P("sw/a"), &orig), 0);
-	CU_ASSERT_EQUAL_FATAL(stat(P("outside"), &out), 0);
+	cu_mkdir("sw");
+	cu_mkdir("sw/a");
+	cu_mklink("../outside", "sw/b");
+	CU_ASSERT_EQUAL_FATAL(stat(cu_path("sw/a"), &orig), 0);
+	CU_ASSERT_EQUAL_FATAL(stat(cu_path("outside"), &out), 0);
 	input_init(&in);
-	strv_push(&in.writes, P("sw/a"));
-	in.cwd = P("sw/a");
+	strv_push(&in.writes, cu_path("sw/a"));
+	in.cwd = cu_path("sw/a");
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
-	CU_ASSERT_EQUAL_FATAL(swap_names(P("sw/a"), P("sw/b")), 0);
+	CU_ASSERT_EQUAL_FATAL(swap_names(cu_path("sw/a"), cu_path("sw/b")), 0);
 	/* the name now leads elsewhere ... */
-	CU_ASSERT_EQUAL(stat(P("sw/a"), &got), 0);
+	CU_ASSERT_EQUAL(stat(cu_path("sw/a"), &got), 0);
 	CU_ASSERT_EQUAL(got.st_ino, out.st_ino);
 	/* ... the rule does not */
-	i = find_rule(&x.pol, P("sw/a"), NS_ORIGIN_WRITE);
+	i = find_rule(&x.pol, cu_path("sw/a"), NS_ORIGIN_WRITE);
 	CU_ASSERT_FATAL(i >= 0);
 	CU_ASSERT_FATAL(x.pol.rule_fds[i] >= 0);
 	CU_ASSERT_EQUAL(fstat(x.pol.rule_fds[i], &got), 0);
@@ -1408,17 +1364,17 @@ t_swap_after_check(void)
 	CU_ASSERT_EQUAL(x.pol.rule_fds[i], -1);
 	CU_ASSERT(x.pol.r_cwd.fd >= 0);
 	run_free(&x);
-	CU_ASSERT_EQUAL(swap_names(P("sw/a"), P("sw/b")), 0);
+	CU_ASSERT_EQUAL(swap_names(cu_path("sw/a"), cu_path("sw/b")), 0);
 	/* and a walk that meets the swapped link in a directory the user
 	 * could write is refused */
 	if (geteuid() != 0)
 		return; /* the rest gives files to another uid: root only
 			   (tests/integration/t_paths.sh covers the user's
 			   own links as an ordinary user) */
-	CU_ASSERT_EQUAL_FATAL(chown(P("sw"), TEST_UID, 0), 0);
-	CU_ASSERT_EQUAL_FATAL(swap_names(P("sw/a"), P("sw/b")), 0);
+	CU_ASSERT_EQUAL_FATAL(chown(cu_path("sw"), TEST_UID, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(swap_names(cu_path("sw/a"), cu_path("sw/b")), 0);
 	input_init(&in);
-	strv_push(&in.writes, P("sw/a"));
+	strv_push(&in.writes, cu_path("sw/a"));
 	run_build(&in, &x);
 	ASSERT_TOKENS(&x.r, "bad_write");
 	CU_ASSERT(text_has(&x.r, 0, "its directory is owned by this user"));
@@ -1470,16 +1426,16 @@ t_shared_prefix(void)
 
 	input_init(&in);
 	for (size_t i = 0; in_rel[i] != NULL; i++)
-		strv_push(&in.reads, P(in_rel[i]));
+		strv_push(&in.reads, cu_path(in_rel[i]));
 	run_build(&in, &x);
 	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
 	CU_ASSERT_EQUAL_FATAL(x.pol.r_reads.n, 6);
 	for (size_t i = 0; want_rel[i] != NULL; i++) {
 		struct stat a, b;
 
-		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[i], P(want_rel[i]));
+		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[i], cu_path(want_rel[i]));
 		CU_ASSERT(fstat(x.pol.r_reads.v[i].fd, &a) == 0 &&
-			  stat(P(want_rel[i]), &b) == 0 &&
+			  stat(cu_path(want_rel[i]), &b) == 0 &&
 			  a.st_ino == b.st_ino);
 		CU_ASSERT(rpath_inside(&x.pol.r_reads.v[i], &x.pol.r_reads.v[4])
 			  == (want_rel[i][1] != 'n'));

@@ -99,3 +99,14 @@ cu_run(const char *suite, CU_InitializeFunc init, CU_CleanupFunc clean,
 	CU_cleanup_registry();
 	return fails ? 1 : 0;
 }
+
+int
+cu_argv(char **argv, int max, va_list ap)
+{
+	int argc = 0;
+
+	while (argc < max && (argv[argc] = va_arg(ap, char *)) != NULL)
+		argc++;
+	argv[argc] = NULL;
+	return argc;
+}

@@ -3,6 +3,7 @@
 #define NS_TESTS_CU_RUN_H
 
 #include <CUnit/CUnit.h>
+#include <stdarg.h>
 
 struct cu_case {
 	const char *name;
@@ -45,5 +46,9 @@ int cu_str_eq(const char *a, const char *b);
 	CU_assertImplementation(cu_str_eq((actual), (expected)), __LINE__,   \
 				"CU_ASSERT_STRING_EQUAL_FATAL(" #actual ","   \
 				#expected ")", __FILE__, "", CU_TRUE)
+
+/* The words of a NULL-ended variadic list into argv (room for max words
+ * and the NULL after them); returns argc.  For suites that parse argv. */
+int cu_argv(char **argv, int max, va_list ap);
 
 #endif
