@@ -481,7 +481,7 @@ set_moduledir(struct cload *cl)
 		return;
 	}
 	if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    (real = realpath(val, NULL)) == NULL) {
+	    (real = os_real_dir(val)) == NULL) {
 		bad(cl, line, "moduledir \"%s\" is not an existing directory",
 		    val);
 		return;
@@ -698,7 +698,7 @@ default_moduledir(struct config *cfg, const char *exe_dir)
 	free(self);
 	if (rc < 0)
 		return -1;
-	cfg->moduledir = realpath(b.s, NULL);
+	cfg->moduledir = os_real_dir(b.s);
 	if (cfg->moduledir == NULL)
 		cfg->moduledir = sbuf_take(&b);
 	sbuf_free(&b);

@@ -44,6 +44,16 @@ void os_module_close(void *handle);
 /* The absolute path of the running binary into buf (n bytes): 0, or -1
  * when it cannot be found or does not fit. */
 int os_self_exe(char *buf, size_t n);
+/* The canonical name of the directory path names (links followed), as
+ * the kernel knows the inode it reached: one open and one look at the
+ * descriptor, not one readlink per component.  Heap, or NULL (errno set)
+ * when it is not an open-able directory or memory ran out. */
+char *os_real_dir(const char *path);
+/* The home directory the user database gives uid, or NULL (none, not
+ * absolute, or no answer).  Looked up once per process and uid: a run
+ * asks it for the home guard and the run-name directory alike, and each
+ * lookup goes through NSS.  The string lives as long as the process. */
+const char *os_user_home(unsigned uid);
 /* Is this process set-id (or otherwise marked secure by the loader)?  Then
  * the environment must not steer it. */
 int os_is_setid(void);

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,8 @@
 #include <unistd.h>
 
 #include "policy/ownfiles.h"
+
+#include "os/os.h"
 
 #define OWN_LINKS_MAX 40 /* links followed in one path, as the kernel */
 
@@ -36,6 +37,7 @@ struct own {
 	const char *remedy; /* ... "<path>" */
 	const char *remedy_for; /* this path's own remedy, or NULL */
 	int state_refused;  /* the run-name directory refused for writes */
+	const char *state;  /* the run-name directory (one lookup per check) */
 	struct odir {       /* directories reached, by their walked path */
 		char *path;
 		int fd;
@@ -493,7 +495,7 @@ ownfiles_state_dir(uid_t uid)
 	char base[64];
 	struct sbuf b = {0};
 	struct stat sb;
-	struct passwd *pw;
+	const char *home;
 
 	if (uid == 0)
 		snprintf(base, sizeof(base), "/run");
@@ -504,9 +506,9 @@ ownfiles_state_dir(uid_t uid)
 		sbuf_addf(&b, "%s/nova-sandbox", base);
 		return sbuf_take(&b);
 	}
-	pw = getpwuid(uid);
-	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/')
-		sbuf_addf(&b, "%s/.local/state/nova-sandbox", pw->pw_dir);
+	home = os_user_home((unsigned)uid);
+	if (home != NULL)
+		sbuf_addf(&b, "%s/.local/state/nova-sandbox", home);
 	else
 		sbuf_addf(&b, "%s/nova-sandbox", base);
 	return sbuf_take(&b);
@@ -549,7 +551,6 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
 	static const char sys[] = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
 	struct strv libs = {0};
 	size_t before;
-	char *state;
 
 	check_path(o, "binary", hr->exe, 0, LOADS);
 	check_path(o, "config file", cfg->path ? cfg->path : sys, 0,
@@ -563,16 +564,12 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
 	for (size_t i = 0; i < libs.n; i++)
 		check_path(o, "shared library", libs.v[i], 0, LOADS);
 	strv_free(&libs);
-	state = ownfiles_state_dir(o->uid);
-	if (state == NULL)
-		o->nomem = 1;
 	o->remedy_for = "name a --write that does not contain";
 	before = o->r->n;
-	check_path(o, "run-name directory", state, 1,
+	check_path(o, "run-name directory", o->state, 1,
 		   "a walled command could hold the names of later runs");
 	o->state_refused = o->r->n != before;
 	o->remedy_for = NULL;
-	free(state);
 }
 
 /* ---- the run-name directory and the read set ---------------------
@@ -656,13 +653,9 @@ in_chain(const struct chain *c, int rule_fd, const char *path)
 static void
 check_state_reads(struct own *o, const struct policy *pol)
 {
-	char *state = ownfiles_state_dir(o->uid);
+	const char *state = o->state;
 	struct chain c;
 
-	if (state == NULL) {
-		o->nomem = 1;
-		return;
-	}
 	chain_of(nearest_dir(state), &c);
 	for (size_t i = 0; i < pol->n_rules; i++) {
 		int rfd = pol->rule_fds != NULL ? pol->rule_fds[i] : -1;
@@ -685,7 +678,6 @@ check_state_reads(struct own *o, const struct policy *pol)
 			o->nomem = 1;
 		break; /* one line: the directory is the one element */
 	}
-	free(state);
 }
 
 int
@@ -694,6 +686,7 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 {
 	struct own o;
 	size_t before = r->n;
+	char *state;
 
 	memset(&o, 0, sizeof(o));
 	o.uid = geteuid();
@@ -703,10 +696,15 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	 * now, and root could change every file of the machine anyway. */
 	if (o.uid == 0)
 		return 0;
-	if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
+	state = ownfiles_state_dir(o.uid);
+	o.state = state;
+	if (state == NULL)
+		o.nomem = 1;
+	else if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
 		check_all(&o, hr, cfg);
-	if (!o.state_refused)
+	if (state != NULL && !o.state_refused)
 		check_state_reads(&o, pol);
+	free(state);
 	cache_free(&o);
 	free(o.roots);
 	if (o.nomem)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "policy/paths.h"
 #include "policy/ttys.h"
 
@@ -588,16 +589,38 @@ resolve_command(struct build *b)
 /* The command's directory becomes a read root for this run; refuse when
  * that directory is, or holds, a caller's home the caller did not name.
  * Decided by the identities walked, never by name. */
+int
+caller_homes(struct strv *homes)
+{
+	const char *pw = os_user_home((unsigned)getuid());
+	const char *h = getenv("HOME");
+
+	if (pw != NULL && strv_push(homes, pw) < 0)
+		return -1;
+	if (h != NULL && h[0] != '\0' && !strv_contains(homes, h) &&
+	    strv_push(homes, h) < 0)
+		return -1;
+	return strv_failed(homes) ? -1 : 0;
+}
+
 static int
 home_guard(struct build *b)
 {
 	const struct strv *homes = &b->in->caller_homes;
 	const struct rpath *dir = &b->pol->r_cmd_dir;
+	struct strv looked = { 0 };
 	int rc = 0, hit = 0;
 
 	if (b->pol->command == NULL || dir->n_up == 0 ||
 	    inside_caller(b->pol, dir))
 		return 0;
+	if (b->in->homes_on_demand && homes->n == 0) {
+		if (caller_homes(&looked) < 0) {
+			strv_free(&looked);
+			return -1; /* the guard fails closed */
+		}
+		homes = &looked;
+	}
 	for (size_t i = 0; i < homes->n && rc == 0 && !hit; i++) {
 		struct rpath h;
 		struct path_fail f;
@@ -622,6 +645,7 @@ home_guard(struct build *b)
 				 h.path);
 		rpath_free(&h);
 	}
+	strv_free(&looked);
 	return rc;
 }
 

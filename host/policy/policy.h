@@ -42,6 +42,9 @@ struct policy_input {
 	const char *path;         /* PATH to resolve the command on, or NULL */
 	char *const *env;         /* the caller's environment */
 	struct strv caller_homes; /* passwd home and $HOME */
+	int homes_on_demand;      /* 1: caller_homes is empty; the home guard
+				     looks them up itself when it needs them
+				     (no passwd lookup on a run that does not) */
 	const struct platform_roots *roots;
 	/* for the home_outside remedy: "nova-sandbox <verb> <args...>" */
 	const char *verb;          /* NULL for the bare wrap */
@@ -124,5 +127,9 @@ int policy_inside(const char *path, const char *dir);
 	"outside the wall"
 int policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		     struct strv *dropped);
+
+/* The caller's homes (passwd's and $HOME, each once) appended to homes
+ * (the home guard's list).  0, or -1 on ENOMEM. */
+int caller_homes(struct strv *homes);
 
 #endif

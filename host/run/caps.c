@@ -238,29 +238,27 @@ caps_text(struct sbuf *b, enum caps_over over, const struct caps_usage *u,
 	return sbuf_add(b, "the process tree could not be counted after");
 }
 
-/* "...\nShmem:    8964 kB\n..." (a line of its own: not ShmemHugePages) */
+/* sysinfo(2)'s shared RAM (the number /proc/meminfo shows as Shmem) in
+ * bytes; 0, or -1 when it does not fit. */
 int
-caps_parse_shmem(const char *meminfo, unsigned long long *bytes)
+caps_sysinfo_shmem(const struct sysinfo *si, unsigned long long *bytes)
 {
-	static const char key[] = "Shmem:";
-	const char *p = meminfo;
-	unsigned long long kb;
-	size_t len = 0;
-	const char *unit;
+	unsigned long long unit = si->mem_unit ? si->mem_unit : 1;
 
-	while (strncmp(p, key, sizeof(key) - 1) != 0) {
-		if ((p = strchr(p, '\n')) == NULL)
-			return -1;
-		p++;
-	}
-	p += sizeof(key) - 1;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (token_u64(p, 0, &kb) != 0 || kb > ULLONG_MAX / 1024 ||
-	    (unit = token(p, 1, &len)) == NULL || len != 2 ||
-	    strncmp(unit, "kB", 2) != 0)
+	if ((unsigned long long)si->sharedram > ULLONG_MAX / unit)
 		return -1;
-	*bytes = kb * 1024ULL;
+	*bytes = (unsigned long long)si->sharedram * unit;
+	return 0;
+}
+
+/* sysinfo(2)'s task total (the denominator /proc/loadavg shows); -1 when
+ * its 16-bit field may have wrapped: then ask /proc/loadavg. */
+int
+caps_sysinfo_tasks(const struct sysinfo *si, unsigned long long *tasks)
+{
+	if (si->procs >= USHRT_MAX)
+		return -1;
+	*tasks = si->procs;
 	return 0;
 }
 
@@ -357,16 +355,28 @@ caps_count(pid_t root, struct caps_usage *u)
 	return rc;
 }
 
+/* The system's task total: one sysinfo(2), /proc/loadavg only past what
+ * sysinfo's 16-bit count can say. */
+static int
+system_tasks(unsigned long long *tasks)
+{
+	char text[256];
+	struct sysinfo si;
+
+	if (sysinfo(&si) == 0 && caps_sysinfo_tasks(&si, tasks) == 0)
+		return 0;
+	if (read_small(AT_FDCWD, "/proc/loadavg", text, sizeof(text)) != 0)
+		return -1;
+	return caps_parse_loadavg(text, tasks);
+}
+
 int
 caps_limit_nproc(const struct caps_limits *l)
 {
-	char text[256];
 	unsigned long long tasks;
 	struct rlimit rl;
 
-	if (read_small(AT_FDCWD, "/proc/loadavg", text, sizeof(text)) != 0 ||
-	    caps_parse_loadavg(text, &tasks) != 0 ||
-	    getrlimit(RLIMIT_NPROC, &rl) != 0)
+	if (system_tasks(&tasks) != 0 || getrlimit(RLIMIT_NPROC, &rl) != 0)
 		return -1;
 	rl.rlim_cur = (rlim_t)caps_nproc(tasks, l->procs, rl.rlim_cur);
 	rl.rlim_max = (rlim_t)caps_nproc(tasks, l->procs, rl.rlim_max);
@@ -625,16 +635,16 @@ caps_watch_path(struct caps_watch *w, const char *path)
 	return rc;
 }
 
-#define MEMINFO_MAX 8192  /* /proc/meminfo is about 1.5 KB */
-
+/* The machine's Shmem now: one sysinfo(2), no /proc/meminfo to render
+ * and parse. */
 static int
 read_shmem(unsigned long long *bytes)
 {
-	char text[MEMINFO_MAX];
+	struct sysinfo si;
 
-	if (read_small(AT_FDCWD, "/proc/meminfo", text, sizeof(text)) != 0)
+	if (sysinfo(&si) != 0)
 		return -1;
-	return caps_parse_shmem(text, bytes);
+	return caps_sysinfo_shmem(&si, bytes);
 }
 
 int
@@ -873,7 +883,7 @@ measure_members(const struct caps_table *t, const struct caps_watch *w,
 	free(m.v);
 	u->tmpfs = caps_watch_growth(w);
 	u->blind = m.blind;
-	/* /proc/meminfo only when some descriptor went unread */
+	/* the machine's Shmem only when some descriptor went unread */
 	u->shmem = m.blind ? shmem_growth(w) : 0;
 	u->mem = sat_add(sat_add(u->mem, u->swap),
 			 caps_files_term(sat_add(u->held, u->tmpfs), m.blind,

@@ -12,6 +12,7 @@
 #define NS_HOST_CAPS_H
 
 #include <stddef.h>
+#include <sys/sysinfo.h>
 #include <sys/types.h>
 
 #include "base/exit.h"
@@ -35,7 +36,7 @@ struct caps_watch {
 	struct caps_root *v;
 	size_t n;
 	int shmem_ok;              /* shmem_base was read */
-	unsigned long long shmem_base; /* /proc/meminfo Shmem at the start,
+	unsigned long long shmem_base; /* the machine's Shmem at the start,
 				    * bytes (caps_watch_shmem) */
 };
 
@@ -105,8 +106,12 @@ int caps_text(struct sbuf *b, enum caps_over over,
 	      const struct caps_usage *u, const struct caps_limits *l,
 	      enum caps_tail tail, size_t left);
 
-/* The Shmem line of /proc/meminfo, in bytes; 0 or -1. */
-int caps_parse_shmem(const char *meminfo, unsigned long long *bytes);
+/* sysinfo(2)'s shared RAM (what /proc/meminfo calls Shmem) in bytes;
+ * 0, or -1 when it does not fit. */
+int caps_sysinfo_shmem(const struct sysinfo *si, unsigned long long *bytes);
+/* sysinfo(2)'s task total (/proc/loadavg's denominator); 0, or -1 when
+ * its 16-bit field may have wrapped (then /proc/loadavg must answer). */
+int caps_sysinfo_tasks(const struct sysinfo *si, unsigned long long *tasks);
 
 /* The memory-file term of a count: seen (the held files plus the watched
  * roots' growth) when every member's descriptors were read; otherwise the
@@ -145,7 +150,7 @@ int caps_watch_fd(struct caps_watch *w, int dirfd);
 /* The same for a path (opened O_PATH|O_DIRECTORY). */
 int caps_watch_path(struct caps_watch *w, const char *path);
 void caps_watch_free(struct caps_watch *w);
-/* Read /proc/meminfo Shmem now as the base of the fallback (shmem_ok);
+/* Read the machine's Shmem (sysinfo) now as the base of the fallback (shmem_ok);
  * 0 or -1 (then a count that cannot read a member has no fallback). */
 int caps_watch_shmem(struct caps_watch *w);
 /* Sum of (used now - base) over the watched roots, 0 when it shrank. */

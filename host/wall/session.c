@@ -1,5 +1,4 @@
 /* session.c -- the wall loading and policy input the verbs share. */
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -60,21 +59,6 @@ move_strv(struct strv *to, struct strv *from)
 }
 
 int
-caller_homes(struct strv *homes)
-{
-	struct passwd *pw = getpwuid(getuid());
-	const char *h = getenv("HOME");
-
-	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] != '\0' &&
-	    strv_push(homes, pw->pw_dir) < 0)
-		return -1;
-	if (h != NULL && h[0] != '\0' && !strv_contains(homes, h) &&
-	    strv_push(homes, h) < 0)
-		return -1;
-	return strv_failed(homes) ? -1 : 0;
-}
-
-int
 wait_exit_code(int st)
 {
 	if (WIFEXITED(st))
@@ -106,7 +90,8 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in->roots = &w->roots;
 	in->create_tmp = 1;
 	in->stdio_ttys = 1; /* wrap and policy: the command gets fds 0-2 */
-	return caller_homes(&in->caller_homes);
+	in->homes_on_demand = 1; /* looked up only if the guard needs them */
+	return 0;
 }
 
 void

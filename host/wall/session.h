@@ -38,10 +38,6 @@ int wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 /* Print w->notes as "<prefix> NOTE <text>" on stderr, then clear them. */
 void wall_print_notes(struct wallctx *w, const char *prefix);
 
-/* The caller's homes (passwd's and $HOME, each once) appended to homes
- * (the policy's home guard).  0, or -1 on ENOMEM. */
-int caller_homes(struct strv *homes);
-
 /* A wait status as an exit code: its own, 128+N for a signal, else 125
  * (wrap's command, run's init and keeper). */
 int wait_exit_code(int st);

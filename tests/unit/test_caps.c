@@ -430,6 +430,7 @@ static void
 test_files_term_and_shmem(void)
 {
 	unsigned long long b = 0;
+	struct sysinfo si;
 
 	/* everything read: the files seen, the machine's growth ignored */
 	CU_ASSERT_EQUAL(caps_files_term(100, 0, 5000), 100);
@@ -440,17 +441,45 @@ test_files_term_and_shmem(void)
 	CU_ASSERT_EQUAL(caps_files_term(0, 1, 0), 0);
 	CU_ASSERT_EQUAL(caps_files_term(ULLONG_MAX, 1, 1), ULLONG_MAX);
 
-	CU_ASSERT_EQUAL(caps_parse_shmem("MemTotal: 1 kB\nShmemHugePages: 7 kB\n"
-					 "Shmem:   8964 kB\nX: 1 kB\n", &b), 0);
+	memset(&si, 0, sizeof(si));
+	si.sharedram = 8964;
+	si.mem_unit = 1024;
+	CU_ASSERT_EQUAL(caps_sysinfo_shmem(&si, &b), 0);
 	CU_ASSERT_EQUAL(b, 8964ULL * 1024);
-	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem:\t0 kB\n", &b), 0);
-	CU_ASSERT_EQUAL(b, 0);
-	CU_ASSERT_EQUAL(caps_parse_shmem("ShmemHugePages: 7 kB\n", &b), -1);
-	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem: 12\n", &b), -1);
-	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem: x kB\n", &b), -1);
-	CU_ASSERT_EQUAL(caps_parse_shmem("Shmem: 99999999999999999999 kB\n",
-					 &b), -1);
-	CU_ASSERT_EQUAL(caps_parse_shmem("", &b), -1);
+	si.mem_unit = 0; /* old kernels: bytes */
+	CU_ASSERT_EQUAL(caps_sysinfo_shmem(&si, &b), 0);
+	CU_ASSERT_EQUAL(b, 8964);
+	si.sharedram = ULONG_MAX;
+	si.mem_unit = 4096;
+	CU_ASSERT_EQUAL(caps_sysinfo_shmem(&si, &b), -1);
+}
+
+/* The task total from sysinfo, and its 16-bit wrap sent to loadavg; the
+ * real kernel's two answers agree. */
+static void
+test_sysinfo_tasks(void)
+{
+	struct sysinfo si;
+	unsigned long long t = 0, lt = 0;
+	char text[256];
+	FILE *f;
+
+	memset(&si, 0, sizeof(si));
+	si.procs = 91;
+	CU_ASSERT_EQUAL(caps_sysinfo_tasks(&si, &t), 0);
+	CU_ASSERT_EQUAL(t, 91);
+	si.procs = USHRT_MAX; /* may be 65535 + k*65536: not an answer */
+	CU_ASSERT_EQUAL(caps_sysinfo_tasks(&si, &t), -1);
+
+	CU_ASSERT_EQUAL_FATAL(sysinfo(&si), 0);
+	f = fopen("/proc/loadavg", "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof(text), f));
+	fclose(f);
+	CU_ASSERT_EQUAL(caps_parse_loadavg(text, &lt), 0);
+	CU_ASSERT_EQUAL(caps_sysinfo_tasks(&si, &t), 0);
+	/* the same count a moment apart: threads come and go */
+	CU_ASSERT(t + 64 > lt && lt + 64 > t);
 }
 
 /* A child holding n descriptors and a memfd of 8 MiB; its pid, or -1. */
@@ -531,7 +560,8 @@ main(void)
 		{ "runaway freezes and kills a real tree", test_runaway_kills },
 		{ "runaway converges on a tree that keeps forking", test_runaway_converges },
 		{ "memory: memfd held, deduplicated; tmpfs roots' growth", test_measure_memfd_and_roots },
-		{ "blind counts: max(files seen, Shmem growth); meminfo parser", test_files_term_and_shmem },
+		{ "blind counts: max(files seen, Shmem growth); sysinfo's Shmem", test_files_term_and_shmem },
+		{ "task total from sysinfo, loadavg past its 16 bits", test_sysinfo_tasks },
 		{ "descriptor bound per member makes the count blind", test_fd_bound },
 		{ NULL, NULL }
 	};

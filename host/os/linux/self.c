@@ -2,7 +2,13 @@
  * signals that ask it to stop. */
 #include "os/os.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
@@ -19,6 +25,48 @@ os_self_exe(char *buf, size_t n)
 		return -1;
 	buf[len] = '\0';
 	return buf[0] == '/' ? 0 : -1;
+}
+
+char *
+os_real_dir(const char *path)
+{
+	char link[32], buf[PATH_MAX];
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), e;
+	ssize_t len;
+
+	if (fd < 0)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, buf, sizeof(buf) - 1);
+	e = errno;
+	close(fd);
+	if (len <= 0 || (size_t)len >= sizeof(buf) - 1 || buf[0] != '/') {
+		errno = len < 0 ? e : ENAMETOOLONG;
+		return NULL;
+	}
+	buf[len] = '\0';
+	return strdup(buf);
+}
+
+const char *
+os_user_home(unsigned uid)
+{
+	static char home[PATH_MAX];
+	static unsigned for_uid;
+	static int state; /* 0 never asked, 1 home[] holds it, 2 none */
+	struct passwd *pw;
+
+	if (state != 0 && for_uid == uid)
+		return state == 1 ? home : NULL;
+	pw = getpwuid((uid_t)uid);
+	for_uid = uid;
+	state = 2;
+	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/' &&
+	    strlen(pw->pw_dir) < sizeof(home)) {
+		memcpy(home, pw->pw_dir, strlen(pw->pw_dir) + 1);
+		state = 1;
+	}
+	return state == 1 ? home : NULL;
 }
 
 int

@@ -6,34 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/util.h"
-
-static int
-safe_stat(const struct stat *st, const char *what, const char *name,
-	  char **why)
-{
-	uid_t me = getuid();
-
-	if ((st->st_uid == 0 || st->st_uid == me) && (st->st_mode & 022) == 0)
-		return 0;
-	if (me == 0)
-		*why = str_fmt("bad ownership or modes for %s %s (owner uid %u, "
-			   "mode %04o): it must be owned by root and not "
-			   "writable by group or other", what, name,
-			   (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
-	else
-		*why = str_fmt("bad ownership or modes for %s %s (owner uid %u, "
-			   "mode %04o): it must be owned by root or uid %u and "
-			   "not writable by group or other", what, name,
-			   (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777),
-			   (unsigned)me);
-	return -1;
-}
 
 /* Cut the last component off an absolute path ("/a/b" -> "/a", "/a" ->
  * "/"). */
@@ -48,77 +27,131 @@ up_name(char *name)
 		*slash = '\0';
 }
 
+/* May uid me trust an inode of this status?  Owned by root or me, and
+ * writable by neither group nor other. */
+static int
+trusted(const struct stat *st, uid_t me)
+{
+	return (st->st_uid == 0 || st->st_uid == me) && (st->st_mode & 022) == 0;
+}
+
+static char *
+untrusted_why(const struct stat *st, uid_t me, const char *what,
+	      const char *name)
+{
+	if (me == 0)
+		return str_fmt("bad ownership or modes for %s %s (owner uid %u, "
+			   "mode %04o): it must be owned by root and not "
+			   "writable by group or other", what, name,
+			   (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777));
+	return str_fmt("bad ownership or modes for %s %s (owner uid %u, "
+		   "mode %04o): it must be owned by root or uid %u and not "
+		   "writable by group or other", what, name,
+		   (unsigned)st->st_uid, (unsigned)(st->st_mode & 07777),
+		   (unsigned)me);
+}
+
+/* The name the kernel gives the directory open on fd, for a message only
+ * (the walk itself never goes by name). */
+static char *
+fd_name(int fd)
+{
+	char link[32], buf[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0 || (size_t)n >= sizeof(buf) - 1)
+		return str_fmt("(descriptor %d)", fd);
+	buf[n] = '\0';
+	return str_fmt("%s", buf);
+}
+
 static int
 same_inode(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* Walk from directory dfd (named `name`, canonical) up to / checking each
- * directory.  Closes dfd. */
+/* Walk from directory dfd up to / by "..", checking each directory on the
+ * descriptor the walk holds: one openat and one fstat per level, and a
+ * name only for a message.  Closes dfd. */
 static enum os_trust
-walk_up(int dfd, char *name, char **why)
+walk_up(int dfd, uid_t me, char **why)
 {
 	struct stat st, pst;
+	enum os_trust rc = OS_TRUST_UNSAFE;
+	char *name;
+	int pfd = -1;
 
+	if (fstat(dfd, &st) < 0)
+		goto cannot;
 	for (;;) {
-		int pfd;
-
-		if (fstat(dfd, &st) < 0)
-			break;
-		if (safe_stat(&st, "directory", name, why) < 0) {
+		if (!trusted(&st, me)) {
+			name = fd_name(dfd);
+			*why = name ? untrusted_why(&st, me, "directory", name) : NULL;
+			free(name);
 			close(dfd);
 			return OS_TRUST_UNSAFE;
 		}
 		pfd = openat(dfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		close(dfd);
-		dfd = pfd;
 		if (pfd < 0 || fstat(pfd, &pst) < 0)
 			break;
-		if (same_inode(&st, &pst)) {
-			close(pfd);
-			return OS_TRUST_OK;
-		}
-		up_name(name);
-	}
-	*why = str_fmt("cannot check directory %s: %s", name, strerror(errno));
-	if (dfd >= 0)
 		close(dfd);
+		dfd = pfd;
+		if (same_inode(&st, &pst)) {
+			rc = OS_TRUST_OK;
+			break;
+		}
+		st = pst;
+	}
+	if (rc == OS_TRUST_OK) {
+		close(dfd);
+		return rc;
+	}
+	if (pfd >= 0)
+		close(pfd);
+cannot:
+	{
+		int e = errno;
+
+		name = fd_name(dfd);
+		*why = str_fmt("cannot check directory %s: %s", name ? name : "?",
+			       strerror(e));
+		free(name);
+	}
+	close(dfd);
 	return OS_TRUST_UNSAFE;
 }
 
 /* The parents of `path` (absolute), starting with the directory that
  * holds the very inode `fst` describes. */
 static enum os_trust
-check_parents(const char *path, const struct stat *fst, char **why)
+check_parents(const char *path, const struct stat *fst, uid_t me,
+	      char **why)
 {
-	char *dir = strdup(path), *real = NULL;
+	char *dir = strdup(path);
 	const char *base = strrchr(path, '/') + 1;
 	struct stat st;
-	enum os_trust ls = OS_TRUST_UNSAFE;
 	int dfd;
 
 	if (dir == NULL)
 		return OS_TRUST_UNSAFE;
 	up_name(dir);
 	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
+	if (dfd < 0) {
 		*why = str_fmt("cannot open directory %s: %s", dir, strerror(errno));
-	else if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		 !same_inode(&st, fst))
-		*why = str_fmt("%s changed while it was checked", path);
-	else if ((real = realpath(dir, NULL)) == NULL)
-		*why = str_fmt("cannot resolve directory %s: %s", dir,
-			   strerror(errno));
-	else {
-		ls = walk_up(dfd, real, why);
-		dfd = -1;
+		free(dir);
+		return OS_TRUST_UNSAFE;
 	}
-	if (dfd >= 0)
-		close(dfd);
-	free(real);
 	free(dir);
-	return ls;
+	if (fstatat(dfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !same_inode(&st, fst)) {
+		*why = str_fmt("%s changed while it was checked", path);
+		close(dfd);
+		return OS_TRUST_UNSAFE;
+	}
+	return walk_up(dfd, me, why);
 }
 
 enum os_trust
@@ -126,6 +159,7 @@ os_trust_fd(int fd, const char *path, int want_regular, char **why)
 {
 	struct stat st;
 	const char *what = want_regular ? "file" : "directory";
+	uid_t me = getuid();
 
 	*why = NULL;
 	if (path == NULL || path[0] != '/') {
@@ -140,9 +174,11 @@ os_trust_fd(int fd, const char *path, int want_regular, char **why)
 		*why = str_fmt("%s is not a regular %s", path, what);
 		return OS_TRUST_WRONG_TYPE;
 	}
-	if (safe_stat(&st, what, path, why) < 0)
+	if (!trusted(&st, me)) {
+		*why = untrusted_why(&st, me, what, path);
 		return OS_TRUST_UNSAFE;
+	}
 	if (strcmp(path, "/") == 0)
 		return OS_TRUST_OK;
-	return check_parents(path, &st, why);
+	return check_parents(path, &st, me, why);
 }
