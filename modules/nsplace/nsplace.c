@@ -296,7 +296,10 @@ lock_take(int dfd, const char *file)
 			continue;
 		}
 		n = snprintf(pid, sizeof(pid), "pid=%ld\n", (long)getpid());
-		if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+		/* write, then cut what an older, longer record left: never
+		 * truncate to zero first, which makes ext4 flush the file to
+		 * disk at its close (auto_da_alloc), a disk write per run */
+		if (pwrite(fd, pid, (size_t)n, 0) != n || ftruncate(fd, n) != 0) {
 			close(fd);
 			return -1;
 		}
