@@ -616,8 +616,13 @@ chain_of(int fd, struct chain *c)
 	int next;
 
 	c->n = 0;
-	while (fd >= 0 && c->n < sizeof(c->dev) / sizeof(c->dev[0]) &&
-	       fstat(fd, &st) == 0) {
+	if (fd >= 0 && fstat(fd, &st) != 0) {
+		close(fd);
+		fd = -1;
+	}
+	/* one openat and one fstat per level: a level's status is the one
+	 * taken when it was the parent */
+	while (fd >= 0 && c->n < sizeof(c->dev) / sizeof(c->dev[0])) {
 		c->dev[c->n] = st.st_dev;
 		c->ino[c->n++] = st.st_ino;
 		next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -626,6 +631,7 @@ chain_of(int fd, struct chain *c)
 		if (fd < 0 || fstat(fd, &up) != 0 ||
 		    (up.st_dev == st.st_dev && up.st_ino == st.st_ino))
 			break;
+		st = up;
 	}
 	if (fd >= 0)
 		close(fd);
