@@ -22,6 +22,12 @@ struct wroot {
 	const char *name;
 };
 
+struct chain {
+	dev_t dev[64];
+	ino_t ino[64];
+	size_t n;
+};
+
 struct own {
 	struct wroot *roots; /* every write root of the policy */
 	size_t n_roots, cap_roots;
@@ -38,6 +44,9 @@ struct own {
 	const char *remedy_for; /* this path's own remedy, or NULL */
 	int state_refused;  /* the run-name directory refused for writes */
 	const char *state;  /* the run-name directory (one lookup per check) */
+	struct chain *chain_out; /* set: the walk leaves here the chain of the
+				    deepest directory it reached */
+	int chain_ok;       /* chain_out was filled from the walk */
 	struct odir {       /* directories reached, by their walked path */
 		char *path;
 		int fd;
@@ -452,6 +461,35 @@ walk_step(struct own *o, struct walk *w, int *reached_file)
 	return 0;
 }
 
+/* The chain of the directory the walk reached at `at` (its walked path,
+ * which is its path by ".." too: the walk went down by names and up by
+ * ".."), from the directories the walk keeps: no system call.  0, or -1
+ * when one is not kept (then chain_of asks the kernel). */
+static int
+chain_from_walk(const struct own *o, const char *at, struct chain *c)
+{
+	char key[PATH_MAX];
+	size_t len = strlen(at);
+	char *slash;
+
+	if (len >= sizeof(key))
+		return -1;
+	memcpy(key, at, len + 1);
+	c->n = 0;
+	for (;;) {
+		const struct odir *d = cache_find(o, key);
+
+		if (d == NULL || c->n == sizeof(c->dev) / sizeof(c->dev[0]))
+			return -1;
+		c->dev[c->n] = d->st.st_dev;
+		c->ino[c->n++] = d->st.st_ino;
+		if (key[0] == '\0')
+			return 0;
+		slash = strrchr(key, '/');
+		*slash = '\0';
+	}
+}
+
 /* Walk one own path from "/".  dir: it is a directory the next run looks
  * names up in (a name can be planted there). */
 static void
@@ -483,6 +521,11 @@ check_path(struct own *o, const char *what, const char *path, int dir,
 		if (rc == 0 && dir && !file && *w.p == '\0' && w.inside >= 0 &&
 		    modifiable(o, w.cur, "", &w.st))
 			refuse(o, &w.st, w.at, w.inside, 1);
+		/* stopped at the end or at an absent name: w.at is the
+		 * deepest existing directory, as nearest_dir() finds it */
+		if (rc == 0 && o->chain_out != NULL)
+			o->chain_ok = chain_from_walk(o, w.at,
+						      o->chain_out) == 0;
 	}
 	if (w.own && w.cur >= 0)
 		close(w.cur);
@@ -546,7 +589,8 @@ check_modules(struct own *o, const struct config *cfg,
 }
 
 static void
-check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
+check_all(struct own *o, const struct hostrun *hr, const struct config *cfg,
+	  struct chain *chain)
 {
 	static const char sys[] = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
 	struct strv libs = {0};
@@ -566,8 +610,10 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
 	strv_free(&libs);
 	o->remedy_for = "name a --write that does not contain";
 	before = o->r->n;
+	o->chain_out = chain;
 	check_path(o, "run-name directory", o->state, 1,
 		   "a walled command could hold the names of later runs");
+	o->chain_out = NULL;
 	o->state_refused = o->r->n != before;
 	o->remedy_for = NULL;
 }
@@ -579,12 +625,6 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg)
  * wall grants (read, read-noexec, fixed or optional, write) may reach the
  * run-name directory, or, while it does not exist yet, the nearest
  * directory of its path that does (a later run makes the rest there). */
-
-struct chain {
-	dev_t dev[64];
-	ino_t ino[64];
-	size_t n;
-};
 
 /* The deepest existing directory of path, links followed (the wall binds
  * the inode a name reaches): an O_PATH descriptor, or -1. */
@@ -657,12 +697,15 @@ in_chain(const struct chain *c, int rule_fd, const char *path)
 }
 
 static void
-check_state_reads(struct own *o, const struct policy *pol)
+check_state_reads(struct own *o, const struct policy *pol, struct chain *walked)
 {
 	const char *state = o->state;
 	struct chain c;
 
-	chain_of(nearest_dir(state), &c);
+	if (o->chain_ok)
+		c = *walked;
+	else
+		chain_of(nearest_dir(state), &c);
 	for (size_t i = 0; i < pol->n_rules; i++) {
 		int rfd = pol->rule_fds != NULL ? pol->rule_fds[i] : -1;
 
@@ -691,6 +734,7 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	       struct policy *pol, struct refusals *r)
 {
 	struct own o;
+	struct chain chain;
 	size_t before = r->n;
 	char *state;
 
@@ -707,9 +751,9 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	if (state == NULL)
 		o.nomem = 1;
 	else if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
-		check_all(&o, hr, cfg);
+		check_all(&o, hr, cfg, &chain);
 	if (state != NULL && !o.state_refused)
-		check_state_reads(&o, pol);
+		check_state_reads(&o, pol, &chain);
 	free(state);
 	cache_free(&o);
 	free(o.roots);
