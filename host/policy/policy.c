@@ -30,6 +30,7 @@ struct build {
 	struct policy *pol;
 	struct refusals *r;
 	size_t n_resolver; /* 1 when opt_roots[0] is the resolver's dir */
+	uid_t uid;         /* the command's user, asked once per build */
 };
 
 /* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
@@ -149,11 +150,12 @@ check_command_and_write(struct build *b)
 
 /* ---- caller directories (rule 5) ---------------------------------- */
 
-/* The user the command runs as: who could have planted a link. */
+/* The user the command runs as: who could have planted a link.  Asked
+ * once per build (policy_build), not once per path walked. */
 static uid_t
 build_uid(const struct build *b)
 {
-	return b->in->as_uid != NULL ? *b->in->as_uid : geteuid();
+	return b->uid;
 }
 
 /* path_resolve into the list's string and descriptor: 0, or -1. */
@@ -790,6 +792,8 @@ rule_add(struct policy *pol, const struct rpath *rp, uint32_t access,
 	pol->rules[pol->n_rules].access = access;
 	pol->rules[pol->n_rules].origin = origin;
 	pol->rule_fds[pol->n_rules] = rp->fd;
+	pol->rule_ids[pol->n_rules].id = rp->id;
+	pol->rule_ids[pol->n_rules].mode = rp->mode;
 	pol->n_rules++;
 }
 
@@ -839,6 +843,7 @@ rules_dedupe(struct policy *pol)
 	for (size_t i = 0; i < n; i++)
 		if (!drop[i]) {
 			pol->rule_fds[k] = pol->rule_fds[i];
+			pol->rule_ids[k] = pol->rule_ids[i];
 			pol->rules[k++] = pol->rules[i];
 		}
 	pol->n_rules = k;
@@ -864,7 +869,9 @@ make_rules(struct policy *pol)
 
 	pol->rules = calloc(max, sizeof(*pol->rules));
 	pol->rule_fds = calloc(max, sizeof(*pol->rule_fds));
-	if (pol->rules == NULL || pol->rule_fds == NULL)
+	pol->rule_ids = calloc(max, sizeof(*pol->rule_ids));
+	if (pol->rules == NULL || pol->rule_fds == NULL ||
+	    pol->rule_ids == NULL)
 		return -1;
 	rules_from(pol, &pol->r_roots, NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT);
 	rules_from(pol, &pol->r_opt, NS_ACCESS_READ_EXEC, NS_ORIGIN_OPTIONAL);
@@ -1180,6 +1187,7 @@ policy_build(const struct policy_input *in, struct policy *pol,
 
 	if (local.roots == NULL)
 		local.roots = &none;
+	b.uid = in->as_uid != NULL ? *in->as_uid : geteuid();
 	paths_cache_reset();
 	memset(pol, 0, sizeof(*pol));
 	policy_init_fds(pol);
@@ -1269,6 +1277,7 @@ policy_free(struct policy *pol)
 		rpath_free(one[i]);
 	strv_free(&pol->notes);
 	free(pol->rule_fds);
+	free(pol->rule_ids);
 	free(pol->command);
 	free(pol->cwd);
 	free(pol->tmp);
