@@ -904,34 +904,67 @@ ancestors_of(struct strv *set, const struct strv *sv, size_t from)
 	return 0;
 }
 
+/* One PATH directory for ancestors=: pushed to out when it is not already
+ * covered by a system prefix, an optional root or a caller directory. */
+static int
+path_dir_add(const struct build *b, const char *real, struct strv *out)
+{
+	if (path_inside_list(real, b->in->roots->system_prefixes) ||
+	    path_inside_any(real, &b->pol->opt_roots) ||
+	    path_inside_any(real, &b->pol->reads) ||
+	    path_inside_any(real, &b->pol->reads_noexec) ||
+	    path_inside_any(real, &b->pol->writes) || strv_contains(out, real))
+		return 0;
+	return strv_push(out, real);
+}
+
+/* A PATH entry resolved like platform data: the build's walk (links
+ * followed silently, from the directories this build already opened), not
+ * realpath()'s readlink per component.  0 with *real (heap) or NULL when
+ * the entry does not resolve; -1 out of memory. */
+static int
+path_entry_real(const struct build *b, const char *entry, char **real)
+{
+	struct rpath rp;
+	struct path_fail f;
+	int rc = path_walk(entry, build_uid(b), PATH_TRUST_LINKS | PATH_ANY_TYPE,
+			   &rp, NULL, &f);
+
+	path_fail_free(&f);
+	*real = NULL;
+	if (rc == 0) {
+		*real = rp.path;
+		rp.path = NULL;
+	}
+	rpath_free(&rp);
+	return rc < 0 ? -1 : 0;
+}
+
 /* ancestors= is a count for the OK line, not a check: it goes by name.
  * PATH directories that exist and are not already covered by a system
- * prefix, an optional root or a caller directory. */
+ * prefix, an optional root or a caller directory.  An entry typed twice
+ * is resolved once (the second would resolve to a path already counted). */
 static int
 path_dirs(const struct build *b, struct strv *out)
 {
 	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	struct strv seen = {0};
 	struct sbuf e = {0};
 	int rc = 0;
 
 	while (rc == 0 && p != NULL && *p != '\0') {
 		size_t n = strcspn(p, ":");
-		char *real;
+		char *real = NULL;
 
 		if (n > 0 && p[0] == '/' && (rc = sbuf_addn(&e, p, n)) == 0 &&
-		    (real = realpath(e.s, NULL)) != NULL) {
-			if (!path_inside_list(real, b->in->roots->system_prefixes) &&
-			    !path_inside_any(real, &b->pol->opt_roots) &&
-			    !path_inside_any(real, &b->pol->reads) &&
-			    !path_inside_any(real, &b->pol->reads_noexec) &&
-			    !path_inside_any(real, &b->pol->writes) &&
-			    !strv_contains(out, real))
-				rc = strv_push(out, real);
-			free(real);
-		}
+		    !strv_contains(&seen, e.s) && (rc = strv_push(&seen, e.s)) == 0 &&
+		    (rc = path_entry_real(b, e.s, &real)) == 0 && real != NULL)
+			rc = path_dir_add(b, real, out);
+		free(real);
 		sbuf_free(&e);
 		p += n + (p[n] == ':');
 	}
+	strv_free(&seen);
 	return rc;
 }
 
