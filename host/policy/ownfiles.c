@@ -696,6 +696,17 @@ in_chain(const struct chain *c, int rule_fd, const char *path)
 	return hit;
 }
 
+/* The same question for a rule the build walked: its identity and type
+ * are the ones the walk's fstat of that descriptor gave (policy.h). */
+static int
+id_in_chain(const struct chain *c, const struct rule_id *id)
+{
+	for (size_t i = 0; S_ISDIR(id->mode) && i < c->n; i++)
+		if (c->dev[i] == id->id.dev && c->ino[i] == id->id.ino)
+			return 1;
+	return 0;
+}
+
 static void
 check_state_reads(struct own *o, const struct policy *pol, struct chain *walked)
 {
@@ -710,7 +721,8 @@ check_state_reads(struct own *o, const struct policy *pol, struct chain *walked)
 		int rfd = pol->rule_fds != NULL ? pol->rule_fds[i] : -1;
 
 		if (pol->rules[i].path == NULL ||
-		    !in_chain(&c, rfd, pol->rules[i].path))
+		    !(pol->rule_ids != NULL ? id_in_chain(&c, &pol->rule_ids[i])
+					    : in_chain(&c, rfd, pol->rules[i].path)))
 			continue;
 		if (refusals_add(o->r, REASON_NAMES_REACHABLE, "the tool's own "
 				 "run-name directory %s is within the wall's "

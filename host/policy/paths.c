@@ -636,7 +636,7 @@ ws_join(const struct wstack *w, const char *name, size_t len)
 	int rc = 0;
 
 	for (size_t i = 1; rc == 0 && i < w->n; i++)
-		rc = sbuf_addf(&b, "/%s", w->name[i]);
+		rc = sbuf_add(&b, "/") < 0 ? -1 : sbuf_add(&b, w->name[i]);
 	if (rc == 0 && name != NULL)
 		rc = sbuf_add(&b, "/") < 0 ? -1 : sbuf_addn(&b, name, len);
 	if (rc == 0 && b.len == 0)

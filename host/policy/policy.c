@@ -31,6 +31,7 @@ struct build {
 	struct policy *pol;
 	struct refusals *r;
 	size_t n_resolver; /* 1 when opt_roots[0] is the resolver's dir */
+	uid_t uid;         /* the command's user, asked once per build */
 };
 
 /* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
@@ -150,11 +151,12 @@ check_command_and_write(struct build *b)
 
 /* ---- caller directories (rule 5) ---------------------------------- */
 
-/* The user the command runs as: who could have planted a link. */
+/* The user the command runs as: who could have planted a link.  Asked
+ * once per build (policy_build), not once per path walked. */
 static uid_t
 build_uid(const struct build *b)
 {
-	return b->in->as_uid != NULL ? *b->in->as_uid : geteuid();
+	return b->uid;
 }
 
 /* path_resolve into the list's string and descriptor: 0, or -1. */
@@ -814,6 +816,8 @@ rule_add(struct policy *pol, const struct rpath *rp, uint32_t access,
 	pol->rules[pol->n_rules].access = access;
 	pol->rules[pol->n_rules].origin = origin;
 	pol->rule_fds[pol->n_rules] = rp->fd;
+	pol->rule_ids[pol->n_rules].id = rp->id;
+	pol->rule_ids[pol->n_rules].mode = rp->mode;
 	pol->n_rules++;
 }
 
@@ -863,6 +867,7 @@ rules_dedupe(struct policy *pol)
 	for (size_t i = 0; i < n; i++)
 		if (!drop[i]) {
 			pol->rule_fds[k] = pol->rule_fds[i];
+			pol->rule_ids[k] = pol->rule_ids[i];
 			pol->rules[k++] = pol->rules[i];
 		}
 	pol->n_rules = k;
@@ -888,7 +893,9 @@ make_rules(struct policy *pol)
 
 	pol->rules = calloc(max, sizeof(*pol->rules));
 	pol->rule_fds = calloc(max, sizeof(*pol->rule_fds));
-	if (pol->rules == NULL || pol->rule_fds == NULL)
+	pol->rule_ids = calloc(max, sizeof(*pol->rule_ids));
+	if (pol->rules == NULL || pol->rule_fds == NULL ||
+	    pol->rule_ids == NULL)
 		return -1;
 	rules_from(pol, &pol->r_roots, NS_ACCESS_READ_EXEC, NS_ORIGIN_ROOT);
 	rules_from(pol, &pol->r_opt, NS_ACCESS_READ_EXEC, NS_ORIGIN_OPTIONAL);
@@ -921,34 +928,67 @@ ancestors_of(struct strv *set, const struct strv *sv, size_t from)
 	return 0;
 }
 
+/* One PATH directory for ancestors=: pushed to out when it is not already
+ * covered by a system prefix, an optional root or a caller directory. */
+static int
+path_dir_add(const struct build *b, const char *real, struct strv *out)
+{
+	if (path_inside_list(real, b->in->roots->system_prefixes) ||
+	    path_inside_any(real, &b->pol->opt_roots) ||
+	    path_inside_any(real, &b->pol->reads) ||
+	    path_inside_any(real, &b->pol->reads_noexec) ||
+	    path_inside_any(real, &b->pol->writes) || strv_contains(out, real))
+		return 0;
+	return strv_push(out, real);
+}
+
+/* A PATH entry resolved like platform data: the build's walk (links
+ * followed silently, from the directories this build already opened), not
+ * realpath()'s readlink per component.  0 with *real (heap) or NULL when
+ * the entry does not resolve; -1 out of memory. */
+static int
+path_entry_real(const struct build *b, const char *entry, char **real)
+{
+	struct rpath rp;
+	struct path_fail f;
+	int rc = path_walk(entry, build_uid(b), PATH_TRUST_LINKS | PATH_ANY_TYPE,
+			   &rp, NULL, &f);
+
+	path_fail_free(&f);
+	*real = NULL;
+	if (rc == 0) {
+		*real = rp.path;
+		rp.path = NULL;
+	}
+	rpath_free(&rp);
+	return rc < 0 ? -1 : 0;
+}
+
 /* ancestors= is a count for the OK line, not a check: it goes by name.
  * PATH directories that exist and are not already covered by a system
- * prefix, an optional root or a caller directory. */
+ * prefix, an optional root or a caller directory.  An entry typed twice
+ * is resolved once (the second would resolve to a path already counted). */
 static int
 path_dirs(const struct build *b, struct strv *out)
 {
 	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	struct strv seen = {0};
 	struct sbuf e = {0};
 	int rc = 0;
 
 	while (rc == 0 && p != NULL && *p != '\0') {
 		size_t n = strcspn(p, ":");
-		char *real;
+		char *real = NULL;
 
 		if (n > 0 && p[0] == '/' && (rc = sbuf_addn(&e, p, n)) == 0 &&
-		    (real = realpath(e.s, NULL)) != NULL) {
-			if (!path_inside_list(real, b->in->roots->system_prefixes) &&
-			    !path_inside_any(real, &b->pol->opt_roots) &&
-			    !path_inside_any(real, &b->pol->reads) &&
-			    !path_inside_any(real, &b->pol->reads_noexec) &&
-			    !path_inside_any(real, &b->pol->writes) &&
-			    !strv_contains(out, real))
-				rc = strv_push(out, real);
-			free(real);
-		}
+		    !strv_contains(&seen, e.s) && (rc = strv_push(&seen, e.s)) == 0 &&
+		    (rc = path_entry_real(b, e.s, &real)) == 0 && real != NULL)
+			rc = path_dir_add(b, real, out);
+		free(real);
 		sbuf_free(&e);
 		p += n + (p[n] == ':');
 	}
+	strv_free(&seen);
 	return rc;
 }
 
@@ -1204,6 +1244,7 @@ policy_build(const struct policy_input *in, struct policy *pol,
 
 	if (local.roots == NULL)
 		local.roots = &none;
+	b.uid = in->as_uid != NULL ? *in->as_uid : geteuid();
 	paths_cache_reset();
 	memset(pol, 0, sizeof(*pol));
 	policy_init_fds(pol);
@@ -1293,6 +1334,7 @@ policy_free(struct policy *pol)
 		rpath_free(one[i]);
 	strv_free(&pol->notes);
 	free(pol->rule_fds);
+	free(pol->rule_ids);
 	free(pol->command);
 	free(pol->cwd);
 	free(pol->tmp);

@@ -56,6 +56,13 @@ struct policy_input {
 				      the terminals they hold (ttys.h) */
 };
 
+/* A rule's descriptor as its walk saw it: the identity and type of an open
+ * descriptor never change, so no later check needs to ask again. */
+struct rule_id {
+	struct path_id id;
+	mode_t mode;
+};
+
 struct policy {
 	struct strv roots;        /* existing fixed read roots */
 	struct strv opt_roots;    /* existing optional roots for this run */
@@ -86,6 +93,8 @@ struct policy {
 		r_write_files;
 	struct rpath r_cwd, r_tmp, r_home, r_command, r_cmd_dir;
 	int32_t *rule_fds;        /* parallel to rules: the ns_policy view's */
+	struct rule_id *rule_ids; /* parallel to rules: what the walk's fstat
+				     of each rule's descriptor said */
 	struct strv notes;        /* NOTE texts: caller paths through links */
 };
 

@@ -81,33 +81,60 @@ host_fd(const struct ns_policy *pol, size_t i)
 	return pol->rule_fds[i];
 }
 
+/* Rule r on fd, with no stat on the way: the directory rights first, as
+ * nearly every rule is a directory.  The kernel refuses rights only a
+ * directory can take on anything else (a file, a device, a socket) with
+ * EINVAL, and only then is the descriptor asked what it is: a
+ * non-directory gets the file rights, a directory keeps the error.  0, or
+ * -1 with errno and *what the step that failed. */
+static int
+add_path(int ruleset, int fd, uint32_t access, int abi, const char **what)
+{
+	uint64_t dir_mask = ll_access_mask(access, abi, 1), file_mask;
+	struct stat st;
+
+	*what = "grant an unknown access class to";
+	if (dir_mask == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	*what = "add the rule for";
+	if (ll_sys_add_path(ruleset, fd, dir_mask) == 0)
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	*what = "stat";
+	if (fstat(fd, &st) != 0)
+		return -1;
+	*what = "add the rule for";
+	file_mask = ll_access_mask(access, abi, 0);
+	if (S_ISDIR(st.st_mode) || file_mask == dir_mask) {
+		errno = EINVAL; /* the refusal was not the type's */
+		return -1;
+	}
+	if (file_mask == 0) {
+		*what = "grant an unknown access class to";
+		errno = EINVAL;
+		return -1;
+	}
+	return ll_sys_add_path(ruleset, fd, file_mask);
+}
+
 /* One path-beneath rule, made from the host's descriptor (never the name
- * again); the rights are decided on that descriptor. */
+ * again); the rights are decided on that descriptor (add_path). */
 static int
 add_rule(const struct ns_host *host, int ruleset, int abi,
 	 const struct ns_rule *r, int hfd)
 {
-	struct stat st;
-	uint64_t mask;
+	const char *what;
 	int fd = hfd, rc = NS_OK;
 
 	if (fd < 0)
 		fd = open(r->path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return refuse_errno(host, "open", r->path, errno);
-	if (fstat(fd, &st) != 0) {
-		rc = refuse_errno(host, "stat", r->path, errno);
-		goto out_close;
-	}
-	mask = ll_access_mask(r->access, abi, S_ISDIR(st.st_mode));
-	if (mask == 0) {
-		rc = refuse_errno(host, "grant an unknown access class to",
-				  r->path, EINVAL);
-		goto out_close;
-	}
-	if (ll_sys_add_path(ruleset, fd, mask) != 0)
-		rc = refuse_errno(host, "add the rule for", r->path, errno);
-out_close:
+	if (add_path(ruleset, fd, r->access, abi, &what) != 0)
+		rc = refuse_errno(host, what, r->path, errno);
 	if (hfd < 0)
 		close(fd);
 	return rc;
@@ -158,7 +185,7 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 	struct ll_state *st;
 	const char *reason;
 	char text[512];
-	int err, kabi, fd, rc;
+	int err, kabi, fd = -1, rc;
 
 	if (!ll_host_ok(host) || state == NULL)
 		return NS_E_INTERNAL;

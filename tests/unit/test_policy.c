@@ -1001,6 +1001,38 @@ t_ancestors(void)
 	run_free(&x);
 }
 
+/* PATH entries for ancestors=: a symlinked entry counts its target's
+ * directories, an entry typed twice counts once, an entry that is a file
+ * counts its directories, an entry through a link into a --read counts
+ * nothing, a looping link and a relative entry are skipped. */
+static void
+t_ancestors_path_links(void)
+{
+	struct policy_input in;
+	struct run x;
+	size_t slashes = 0;
+
+	for (const char *c = base; *c; c++)
+		slashes += *c == '/';
+	CU_ASSERT_EQUAL_FATAL(symlink("pd/x", cu_path("pdl")), 0);
+	input_init(&in);
+	strv_push(&in.reads, cu_path("r/deep/er"));
+	strv_pushf(&keep, "%s/nx:%s/bin:%s/pdl/y:%s/pdl/y/:%s/hh/tool:"
+		   "%s/rlink/deep:%s/loop:pd::%s/pdl/y", base, base, base,
+		   base, base, base, base, base);
+	in.path = keep.v[keep.n - 1];
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	/* base's own ancestors (slashes - 1), base, w (from tmp), r, r/deep,
+	 * pd and pd/x (through pdl, never pdl itself), hh (the file's) */
+	CU_ASSERT_EQUAL(x.pol.ancestors, slashes - 1 + 1 + 1 + 2 + 2 + 1);
+	if (x.pol.ancestors != slashes + 6)
+		fprintf(stderr, "\n  ancestors=%zu want %zu\n",
+			x.pol.ancestors, slashes + 6);
+	run_free(&x);
+	CU_ASSERT_EQUAL(unlink(cu_path("pdl")), 0);
+}
+
 struct want_rule {
 	const char *rel;
 	uint32_t access;
@@ -1472,6 +1504,8 @@ main(void)
 		{ "tmp planted", t_tmp_planted },
 		{ "nothing created on refusal", t_nothing_created },
 		{ "ancestors", t_ancestors },
+		{ "ancestors: PATH entries through links, twice, a file",
+		  t_ancestors_path_links },
 		{ "rules", t_rules },
 		{ "rules: command dir", t_rules_command_dir },
 		{ "view", t_view },

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +27,9 @@ extern const struct ns_backend_ops ns_backend_v1;
 #define TEST_GID 65534
 
 static char wdir[64], odir[64]; /* the --write and a dir outside */
+/* rules a case adds to the policy (paths under odir: a file, a socket) */
+static struct ns_rule g_more[4];
+static size_t g_n_more;
 static const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 
 static void
@@ -52,6 +57,8 @@ policy_rules(struct ns_rule *r)
 	r[n++] = (struct ns_rule){ wdir, NS_ACCESS_WRITE, NS_ORIGIN_WRITE };
 	r[n++] = (struct ns_rule){ "/dev/null", NS_ACCESS_WRITE_FILE,
 				   NS_ORIGIN_WRITE_FILE };
+	for (i = 0; i < g_n_more; i++)
+		r[n++] = g_more[i];
 	return n;
 }
 
@@ -167,6 +174,58 @@ test_write_inside_not_outside(void)
 	CU_ASSERT_EQUAL(run(1, "test -s \"$1\"/f && ! test -e \"$2\"/f", 1,
 			    NULL, 0), 0);
 	clean_files();
+}
+
+/* Rules on what is not a directory: the module tries the directory rights
+ * first and falls back to the file rights on the kernel's EINVAL.  A
+ * regular file read-only, a regular file writable, a character device
+ * (/dev/zero) and a socket: each gets its rule, and the file rights only
+ * (a sibling file in the same directory stays out of reach). */
+static void
+test_file_device_socket_rules(void)
+{
+	static char rf[96], wf[96], sib[96], sock[96];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), fd;
+
+	snprintf(rf, sizeof(rf), "%s/rf", odir);
+	snprintf(wf, sizeof(wf), "%s/wf", odir);
+	snprintf(sib, sizeof(sib), "%s/sib", odir);
+	snprintf(sock, sizeof(sock), "%s/sock", odir);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	CU_ASSERT_FATAL(s >= 0 && bind(s, (struct sockaddr *)&sa,
+				       sizeof(sa)) == 0);
+	for (const char *const *p = (const char *const[]){ rf, wf, sib, NULL };
+	     *p != NULL; p++) {
+		fd = open(*p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		CU_ASSERT_FATAL(fd >= 0 && write(fd, "x\n", 2) == 2);
+		close(fd);
+		if (geteuid() == 0)
+			CU_ASSERT(chown(*p, TEST_UID, TEST_GID) == 0);
+	}
+	if (geteuid() == 0)
+		CU_ASSERT(chown(sock, TEST_UID, TEST_GID) == 0);
+	g_more[0] = (struct ns_rule){ rf, NS_ACCESS_READ, NS_ORIGIN_READ };
+	g_more[1] = (struct ns_rule){ wf, NS_ACCESS_WRITE, NS_ORIGIN_WRITE };
+	g_more[2] = (struct ns_rule){ "/dev/zero", NS_ACCESS_READ_EXEC,
+				      NS_ORIGIN_ROOT };
+	g_more[3] = (struct ns_rule){ sock, NS_ACCESS_READ, NS_ORIGIN_READ };
+	g_n_more = 4;
+	/* control: unwalled, the sibling is readable */
+	CU_ASSERT_EQUAL(run(0, "cat \"$2\"/sib >/dev/null", 1, NULL, 0), 0);
+	CU_ASSERT_EQUAL(run(1, "cat \"$2\"/rf >/dev/null && "
+			    "echo y >> \"$2\"/wf && "
+			    "head -c1 /dev/zero >/dev/null", 1, NULL, 0), 0);
+	CU_ASSERT_NOT_EQUAL(run(1, "cat \"$2\"/sib 2>/dev/null", 1, NULL, 0),
+			    0);
+	CU_ASSERT_NOT_EQUAL(run(1, "echo y 2>/dev/null >> \"$2\"/rf", 1, NULL,
+				0), 0);
+	g_n_more = 0;
+	close(s);
+	for (const char *const *p = (const char *const[]){ rf, wf, sib, sock,
+							    NULL };
+	     *p != NULL; p++)
+		unlink(*p);
 }
 
 static void
@@ -300,6 +359,8 @@ main(void)
 	static const struct cu_case cases[] = {
 		{ "writes inside, not outside", test_write_inside_not_outside },
 		{ "spawn twice, restrict once", test_spawn_twice },
+		{ "file, device and socket rules",
+		  test_file_device_socket_rules },
 		{ "cannot signal the tool", test_cannot_signal_tool },
 		{ "only 0-2 and the passed fds", test_fds },
 		{ "a missing extra fd is refused",
