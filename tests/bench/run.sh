@@ -9,7 +9,7 @@
 #             round, a small caps_tick: proves the bench runs end to end
 # environment:
 #   NOVA_BENCH_RUNS        rounds of the main comparison (default 300)
-#   NOVA_BENCH_BUILD_RUNS  rounds of the build-like workload (default 30)
+#   NOVA_BENCH_BUILD_RUNS  rounds of the build-like workload (default 40)
 #   NOVA_BENCH_BEFORE      another build dir (make bench BEFORE=...)
 #   NOVA_TEST_USER         the unprivileged user walled rows run as under
 #                          root (default nova-test)
@@ -30,7 +30,7 @@ if [ "$quick" = 1 ]; then
 	export NOVA_BENCH_EGRESS_RUNS=${NOVA_BENCH_EGRESS_RUNS:-1}
 else
 	N=${NOVA_BENCH_RUNS:-300}
-	NB=${NOVA_BENCH_BUILD_RUNS:-30}
+	NB=${NOVA_BENCH_BUILD_RUNS:-40}
 fi
 
 as_user=()
@@ -42,14 +42,27 @@ if [ "$(id -u)" = 0 ]; then
 fi
 work=$(mktemp -d /tmp/nova-bench.XXXXXX)
 RUNNAME="bench-$$"
+# leftovers of an interrupted `run` row: its place, or its name's lock file
+# in the run-name directory (docs/SPEC-SANDBOX.md section 13)
+run_left() {
+	local uid home f
+	uid=$(id -u "$u")
+	home=$(getent passwd "$u" | cut -d: -f6)
+	for f in /tmp/nova-"$RUNNAME"* /run/nova-sandbox/"$RUNNAME"*.lock \
+		/run/user/"$uid"/nova-sandbox/"$RUNNAME"*.lock \
+		"$home"/.local/state/nova-sandbox/"$RUNNAME"*.lock; do
+		[ -e "$f" ] && return 0
+	done
+	return 1
+}
 cleanup() {
-	# a run place left by an interrupted `run` row: its owner is gone
-	if [ -e "/tmp/nova-$RUNNAME" ]; then
-		"${as_user[@]}" "$NS" reap >/dev/null 2>&1 || true
-	fi
+	cd /
+	# reap takes only places and names no live run holds
+	run_left && "${as_user[@]}" "$NS" reap >/dev/null 2>&1
 	rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 W="$work/w"
 mkdir -p "$W/home" "$W/obj" "$work/src"
 export HOME="$W/home"
@@ -182,7 +195,7 @@ I_BARE=0 I_FLOOR=1 I_WRAP=2 I_RUN=4 I_BWRAP=5 I_W1000=12 I_F1000=11
 for i in "${!labels[@]}"; do
 	[ "${kinds[$i]}" = none ] || preflight "$i"
 done
-[ -e "/tmp/nova-$RUNNAME" ] && die "the run row left its place /tmp/nova-$RUNNAME"
+run_left && die "the run row left its place or its name's lock file behind"
 
 # ---- one interleaved run ----------------------------------------------
 args=() timed=()
