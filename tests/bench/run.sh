@@ -24,6 +24,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 NS="$B/bin/nova-sandbox"
 BR="$B/tests/bench/benchrun"
 FL="$B/tests/bench/floor"
+OLD=""
+if [ -n "${NOVA_BENCH_BEFORE:-}" ]; then
+	OLD="$(cd "$NOVA_BENCH_BEFORE" && pwd)/bin/nova-sandbox"
+	[ -x "$OLD" ] || { echo "bench: BEFORE has no $OLD" >&2; exit 1; }
+fi
 if [ "$quick" = 1 ]; then
 	N=${NOVA_BENCH_RUNS:-15}
 	NB=${NOVA_BENCH_BUILD_RUNS:-3}
@@ -282,8 +287,7 @@ goal "run / bare" "${med[$I_RUN]}" "${med[$I_BARE]}" "${cpu[$I_RUN]}" "${cpu[$I_
 goal "build-like: walled / unwalled" "${bm[2]}" "${bm[0]}" "${bc[2]}" "${bc[0]}" 1.02
 
 # ---- another build, interleaved with this one (make bench BEFORE=) ------
-if [ -n "${NOVA_BENCH_BEFORE:-}" ]; then
-	OLD="$(cd "$NOVA_BENCH_BEFORE" && pwd)/bin/nova-sandbox"
+if [ -n "$OLD" ]; then
 	echo
 	echo "before ($OLD) and after, interleaved, $N rounds:"
 	echo "  median wall us [p10 - p90], median cpu us, wall ratio to bare"
