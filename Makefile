@@ -10,6 +10,7 @@
 #                             FUZZ_SECONDS from its seeds (build-fuzz/)
 #   make bench                benchmarks (figures, never assertions);
 #                             BEFORE=<builddir> adds another build, interleaved
+#   make bench-quick          the same in a few rounds (= make bench QUICK=1)
 #   make install              PREFIX DESTDIR BINDIR LIBDIR MODULEDIR
 #                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
 
@@ -242,9 +243,14 @@ $(B)/tests/bench/caps_tick: tests/bench/caps_tick.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) $(HOST_INC) -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
 
-bench: all $(B)/tests/bench/benchrun $(B)/tests/bench/egress_plan \
-	$(B)/tests/bench/caps_tick
-	@NOVA_BENCH_BEFORE=$(BEFORE) tests/bench/run.sh $(B)
+BENCH_BIN := $(addprefix $(B)/tests/bench/,benchrun floor egress_plan caps_tick)
+
+# QUICK=1 (or make bench-quick): few rounds, a smoke that the bench runs
+bench: all $(BENCH_BIN)
+	@NOVA_BENCH_BEFORE=$(BEFORE) tests/bench/run.sh $(if $(QUICK),--quick) $(B)
+
+bench-quick: all $(BENCH_BIN)
+	@NOVA_BENCH_BEFORE=$(BEFORE) tests/bench/run.sh --quick $(B)
 
 # ---- install ------------------------------------------------------------
 $(B)/nova-sandbox.pc: infra/pkgconfig/nova-sandbox.pc.in FORCE
@@ -273,6 +279,6 @@ clean:
 FORCE:
 .PHONY: all modules fixtures helpers escape check check-unit check-integration \
 	check-escape check-layers \
-	asan fuzz fuzz-run bench install clean FORCE
+	asan fuzz fuzz-run bench bench-quick install clean FORCE
 
 -include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)

@@ -9,7 +9,9 @@
  * speed falls on all of them alike, after one warm-up round; then one line
  * per command, in the order given:
  *   "<median_us> <p10_us> <p90_us> <cpu_median_us>"
- * where cpu is the child's user+system time as wait4() reports it. */
+ * where cpu is the child's user+system time as wait4() reports it (its
+ * waited-for descendants included).  A run that does not exit 0 stops it
+ * all: exit 1, the command and its status on stderr, nothing printed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -51,14 +53,16 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Run argv once; 0 when it exited 0, else -1 with *status its wait
+ * status (-1 when fork or wait failed). */
 static int
-run_once(char **argv, int devnull, double *wall, double *cpu)
+run_once(char **argv, int devnull, double *wall, double *cpu, int *status)
 {
 	double t0 = now_us();
 	struct rusage ru;
-	int status;
 	pid_t pid = fork();
 
+	*status = -1;
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
@@ -67,13 +71,30 @@ run_once(char **argv, int devnull, double *wall, double *cpu)
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	if (wait4(pid, &status, 0, &ru) < 0)
+	if (wait4(pid, status, 0, &ru) < 0)
 		return -1;
 	*wall = now_us() - t0;
 	*cpu = tv_us(ru.ru_utime) + tv_us(ru.ru_stime);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0)
 		return -1;
 	return 0;
+}
+
+/* A failed run stops everything: a refused or broken command is never
+ * timed.  Say which command (1-based, in the order given) and how. */
+static void
+report_failure(int k, char **argv, long run, int status)
+{
+	fprintf(stderr, "benchrun: command %d (%s) failed on run %ld: ", k + 1,
+		argv[0], run + 1);
+	if (status == -1)
+		fprintf(stderr, "fork/wait: %s\n", strerror(errno));
+	else if (WIFEXITED(status))
+		fprintf(stderr, "exit %d\n", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "signal %d\n", WTERMSIG(status));
+	else
+		fprintf(stderr, "wait status %d\n", status);
 }
 
 /* Split argv at ":::" into at most MAX_CMDS commands; returns the count. */
@@ -139,10 +160,10 @@ main(int argc, char **argv)
 	for (long i = ncmd > 1 ? -1 : 0; i < n; i++) {
 		for (int k = 0; k < ncmd; k++) {
 			double w, c;
+			int st;
 
-			if (run_once(cmds[k].argv, devnull, &w, &c) < 0) {
-				fprintf(stderr, "benchrun: %s failed (run %ld)\n",
-					cmds[k].argv[0], i);
+			if (run_once(cmds[k].argv, devnull, &w, &c, &st) < 0) {
+				report_failure(k, cmds[k].argv, i, st);
 				return 1;
 			}
 			if (i >= 0) {

@@ -1,84 +1,324 @@
 #!/bin/bash
-# make bench: figures printed side by side from ONE run; nothing asserted.
-# usage: tests/bench/run.sh <builddir>
+# make bench: ONE interleaved comparison, then the goals of issue 9.
+# Figures only: a goal missed is printed "not met", never an exit status.
+# A benchmarked command that fails (a refused wrap, a floor that cannot
+# build its ruleset) stops the bench with exit 1: it is never timed.
+#
+# usage: tests/bench/run.sh [--quick] <builddir>
+#   --quick   few rounds (NOVA_BENCH_RUNS=15, 3 build rounds), one egress
+#             round, a small caps_tick: proves the bench runs end to end
+# environment:
+#   NOVA_BENCH_RUNS        rounds of the main comparison (default 300)
+#   NOVA_BENCH_BUILD_RUNS  rounds of the build-like workload (default 40)
+#   NOVA_BENCH_BEFORE      another build dir (make bench BEFORE=...)
+#   NOVA_TEST_USER         the unprivileged user walled rows run as under
+#                          root (default nova-test)
 set -eu
+quick=0
+if [ "${1:-}" = --quick ]; then
+	quick=1
+	shift
+fi
 B=$(cd "${1:-build}" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
 NS="$B/bin/nova-sandbox"
 BR="$B/tests/bench/benchrun"
-N=${NOVA_BENCH_RUNS:-300}
+FL="$B/tests/bench/floor"
+OLD=""
+if [ -n "${NOVA_BENCH_BEFORE:-}" ]; then
+	OLD="$(cd "$NOVA_BENCH_BEFORE" && pwd)/bin/nova-sandbox"
+	[ -x "$OLD" ] || { echo "bench: BEFORE has no $OLD" >&2; exit 1; }
+fi
+if [ "$quick" = 1 ]; then
+	N=${NOVA_BENCH_RUNS:-15}
+	NB=${NOVA_BENCH_BUILD_RUNS:-3}
+	export NOVA_BENCH_EGRESS_RUNS=${NOVA_BENCH_EGRESS_RUNS:-1}
+else
+	N=${NOVA_BENCH_RUNS:-300}
+	NB=${NOVA_BENCH_BUILD_RUNS:-40}
+fi
+
 as_user=()
+u=$(id -un)
 if [ "$(id -u)" = 0 ]; then
 	u=${NOVA_TEST_USER:-nova-test}
 	id "$u" >/dev/null 2>&1 || useradd --system --create-home --shell /bin/sh "$u"
 	as_user=(setpriv --reuid="$(id -u "$u")" --regid="$(id -g "$u")" --clear-groups --)
 fi
 work=$(mktemp -d /tmp/nova-bench.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/w/home"
-[ "$(id -u)" = 0 ] && chown -R "${NOVA_TEST_USER:-nova-test}:" "$work"
-export HOME="$work/w/home"
+RUNNAME="bench-$$"
+# leftovers of an interrupted `run` row: its place, or its name's lock file
+# in the run-name directory (docs/SPEC-SANDBOX.md section 13)
+run_left() {
+	local uid home f
+	uid=$(id -u "$u")
+	home=$(getent passwd "$u" | cut -d: -f6)
+	for f in /tmp/nova-"$RUNNAME"* /run/nova-sandbox/"$RUNNAME"*.lock \
+		/run/user/"$uid"/nova-sandbox/"$RUNNAME"*.lock \
+		"$home"/.local/state/nova-sandbox/"$RUNNAME"*.lock; do
+		[ -e "$f" ] && return 0
+	done
+	return 1
+}
+cleanup() {
+	cd /
+	# reap takes only places and names no live run holds
+	run_left && "${as_user[@]}" "$NS" reap >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+W="$work/w"
+mkdir -p "$W/home" "$W/obj" "$work/src"
+export HOME="$W/home"
 
-median() { "${as_user[@]}" "$BR" "$N" "$@" | cut -d' ' -f1; }
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
 
-echo "nova-sandbox bench: medians of $N runs, microseconds (one run, side by side)"
-bare=$(median /bin/true)
-startup=$(median "$NS" version)
-walled=$(median "$NS" --write "$work/w" -- /bin/true)
-printf '  %-44s %8s us  1.00x\n' "/bin/true (bare)" "$bare"
-printf '  %-44s %8s us  %.2fx\n' "nova-sandbox version (the tool's own exec)" "$startup" \
-	"$(awk "BEGIN{print $startup/$bare}")"
-printf '  %-44s %8s us  %.2fx\n' "nova-sandbox --write D -- /bin/true" "$walled" \
-	"$(awk "BEGIN{print $walled/$bare}")"
-place=$(median "$NS" run --name "bench-$$" --size 16m -- /bin/true)
-printf '  %-44s %8s us  %.2fx  (+%s us over the bare wrap: create + wall + destroy)\n' \
-	"nova-sandbox run --size 16m -- /bin/true" "$place" \
-	"$(awk "BEGIN{print $place/$bare}")" "$((place - walled))"
-if [ "$(id -u)" = 0 ]; then
-	rplace=$("$BR" "$N" "$NS" run --name "bench-root-$$" --size 16m -- /bin/true | cut -d' ' -f1)
-	printf '  %-44s %8s us  %.2fx  (+%s us over the bare wrap)\n' \
-		"  the same as root (no user namespace)" "$rplace" \
-		"$(awk "BEGIN{print $rplace/$bare}")" "$((rplace - walled))"
-fi
+# ---- the trees the rows use -----------------------------------------
+# N --read paths: directories r<k>/d1..d<k>, each its own rule
+for k in 10 100 1000; do
+	mkdir -p "$work/r$k"
+	(cd "$work/r$k" && seq -f 'd%g' 1 "$k" | xargs mkdir)
+done
+reads_of() {
+	local k=$1 i
+	for ((i = 1; i <= k; i++)); do
+		printf -- '--read\n%s\n' "$work/r$k/d$i"
+	done
+}
+mapfile -t R10 < <(reads_of 10)
+mapfile -t R100 < <(reads_of 100)
+mapfile -t R1000 < <(reads_of 1000)
+
+# the build-like workload: gcc -O1 of a handful of small C files, sources
+# under a --read directory, objects into the --write directory.  -pipe: no
+# temp file, so the same command runs unwalled, under the floor and walled.
+for i in 1 2 3 4 5 6; do
+	cat > "$work/src/m$i.c" <<EOF
+#include <stdio.h>
+#include <string.h>
+struct item$i { char name[32]; int n; };
+static int cmp$i(const struct item$i *a, const struct item$i *b)
+{ return strcmp(a->name, b->name) ? strcmp(a->name, b->name) : a->n - b->n; }
+int sort$i(struct item$i *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && cmp$i(&v[j - 1], &v[j]) > 0; j--) {
+			struct item$i t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+		}
+	return snprintf(v[0].name, sizeof v[0].name, "%d", n * $i);
+}
+EOF
+done
+BUILD=(/bin/sh -c 'for f in "$0"/*.c; do o=${f##*/}; gcc -O1 -pipe -c "$f" -o "$1/${o%.c}.o" || exit 1; done' "$work/src" "$W/obj")
+
+[ "$(id -u)" = 0 ] && chown -R "$u:" "$work"
+cd "$W"
+
+# ---- the floor: the rules the wrap's own policy lists ----------------
+# floor_rules <wrap args...>: the floor's -r/-w arguments for the ruleset
+# `nova-sandbox policy <wrap args> -- /bin/true` prints (read= and
+# read-noexec= -> -r, write= and writefile= -> -w), one per line
+floor_rules() {
+	local out
+	out=$("${as_user[@]}" "$NS" policy "$@" -- /bin/true 2>&1) ||
+		die "nova-sandbox policy $* failed: $(printf '%s\n' "$out" | grep -v NOTE | head -3)"
+	printf '%s\n' "$out" | awk -F= '
+		$1 == "read" || $1 == "read-noexec" { print "-r"; print substr($0, length($1) + 2) }
+		$1 == "write" || $1 == "writefile" { print "-w"; print substr($0, length($1) + 2) }'
+}
+mapfile -t F0 < <(floor_rules --write "$W")
+mapfile -t F10 < <(floor_rules "${R10[@]}" --write "$W")
+mapfile -t F100 < <(floor_rules "${R100[@]}" --write "$W")
+mapfile -t F1000 < <(floor_rules "${R1000[@]}" --write "$W")
+FB=()
+mapfile -t FB < <(floor_rules --read "$work/src" --write "$W")
+[ "${#F0[@]}" -ge 4 ] || die "the wrap's policy listed no rules (floor would be unwalled)"
+[ "${#F1000[@]}" -ge 2000 ] || die "the policy with 1,000 --read listed ${#F1000[@]} arguments"
+
+# ---- rows -------------------------------------------------------------
+# A row: label, kind, the index of the row its floor ratio is taken
+# against, and the command.  kind: wrap (its stderr must say SANDBOX OK and
+# DONE exit=0), must (exit 0), opt (an optional tool: a failure drops the
+# row, says why), and none (a row with no command).
+labels=() kinds=() floors=() cmds=() notes=()
+row() {
+	local label=$1 kind=$2 floor=$3
+	shift 3
+	labels+=("$label") kinds+=("$kind") floors+=("$floor") notes+=("")
+	cmds+=("$(printf '%q ' "$@")")
+}
+# preflight <i>: run row i once; a failing must/wrap row stops the bench
+preflight() {
+	local i=$1 rc=0 err
+	local -a c
+	eval "c=(${cmds[$i]})"
+	err=$("${as_user[@]}" "${c[@]}" 2>&1 >/dev/null) || rc=$?
+	if [ "${kinds[$i]}" = wrap ] && [ "$rc" = 0 ]; then
+		if ! grep -q '^SANDBOX OK ' <<<"$err" || ! grep -q '^SANDBOX DONE .*exit=0' <<<"$err"; then
+			rc="0 but no 'SANDBOX OK' and 'SANDBOX DONE ... exit=0' lines"
+		fi
+	fi
+	[ "$rc" = 0 ] && return 0
+	err=$(grep -v ' NOTE ' <<<"$err" | head -3)
+	if [ "${kinds[$i]}" = opt ]; then
+		kinds[$i]=none
+		notes[$i]="fails here (exit $rc): ${err:-no message}"
+		return 0
+	fi
+	die "row '${labels[$i]}' failed (exit $rc) as $u: ${err:-no message}"
+}
+
+row "/bin/true (bare)" must 1 /bin/true
+row "floor (the wrap's rules)" must 1 "$FL" "${F0[@]}" -- /bin/true
+row "wrap: --write D -- /bin/true" wrap 1 "$NS" --write "$W" -- /bin/true
+row "wrap --net-deny" wrap 1 "$NS" --net-deny --write "$W" -- /bin/true
+row "run --size 16m -- /bin/true" wrap 1 "$NS" run --name "$RUNNAME" --size 16m -- /bin/true
 if command -v bwrap >/dev/null 2>&1; then
-	bw=$(median "$(command -v bwrap)" --ro-bind / / /bin/true)
-	printf '  %-44s %8s us  %.2fx\n' "bwrap --ro-bind / / /bin/true" "$bw" \
-		"$(awk "BEGIN{print $bw/$bare}")"
+	row "bwrap --ro-bind / / /bin/true" opt 1 "$(command -v bwrap)" --ro-bind / / /bin/true
+else
+	row "bwrap --ro-bind / / /bin/true" none 1
+	notes[${#notes[@]} - 1]="not installed"
 fi
-if [ -n "${NOVA_BENCH_BEFORE:-}" ]; then
-	# Another build of the tool (make bench BEFORE=<builddir>), measured in
-	# the same run, interleaved round by round with this one and bare.
-	OLD="$(cd "$NOVA_BENCH_BEFORE" && pwd)/bin/nova-sandbox"
+if command -v firejail >/dev/null 2>&1; then
+	row "firejail --noprofile /bin/true" opt 1 "$(command -v firejail)" --quiet --noprofile /bin/true
+else
+	row "firejail --noprofile /bin/true" none 1
+	notes[${#notes[@]} - 1]="not installed"
+fi
+for k in 10 100 1000; do
+	f=$((${#labels[@]}))
+	eval "fr=(\"\${F$k[@]}\") rr=(\"\${R$k[@]}\")"
+	row "floor, $k --read" must "$f" "$FL" "${fr[@]}" -- /bin/true
+	row "wrap, $k --read" wrap "$f" "$NS" "${rr[@]}" --write "$W" -- /bin/true
+done
+I_BARE=0 I_FLOOR=1 I_WRAP=2 I_RUN=4 I_BWRAP=5 I_W1000=12 I_F1000=11
+
+for i in "${!labels[@]}"; do
+	[ "${kinds[$i]}" = none ] || preflight "$i"
+done
+run_left && die "the run row left its place or its name's lock file behind"
+
+# ---- one interleaved run ----------------------------------------------
+args=() timed=()
+for i in "${!labels[@]}"; do
+	[ "${kinds[$i]}" = none ] && continue
+	[ "${#args[@]}" -gt 0 ] && args+=(:::)
+	eval "c=(${cmds[$i]})"
+	args+=("${c[@]}")
+	timed+=("$i")
+done
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+"${as_user[@]}" "$BR" "$N" "${args[@]}" > "$work/rows" ||
+	die "a benchmarked command failed while timed (benchrun above names it)"
+mapfile -t out < "$work/rows"
+med=() p10=() p90=() cpu=()
+for j in "${!timed[@]}"; do
+	read -r "med[${timed[$j]}]" "p10[${timed[$j]}]" "p90[${timed[$j]}]" "cpu[${timed[$j]}]" <<<"${out[$j]}"
+done
+
+# build-like: fewer rounds, its own interleaved run (unwalled, floor, wall)
+"${as_user[@]}" "${BUILD[@]}" || die "the build-like workload fails unwalled"
+"${as_user[@]}" "$FL" "${FB[@]}" -- "${BUILD[@]}" || die "the build-like workload fails under the floor"
+err=$("${as_user[@]}" "$NS" --read "$work/src" --write "$W" -- "${BUILD[@]}" 2>&1) ||
+	die "the build-like workload fails walled: $(grep -v ' NOTE ' <<<"$err" | head -3)"
+"${as_user[@]}" "$BR" "$NB" "${BUILD[@]}" \
+	::: "$FL" "${FB[@]}" -- "${BUILD[@]}" \
+	::: "$NS" --read "$work/src" --write "$W" -- "${BUILD[@]}" > "$work/build" ||
+	die "the build-like workload failed while timed"
+mapfile -t bout < "$work/build"
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
+
+echo "nova-sandbox bench: $N interleaved rounds (A B C ... A B C) after one warm-up round, as $u"
+echo "  load average before: $load0   after: $load1   ($(nproc) cpus)"
+echo "  wall = median wall time, [p10 - p90] its spread, cpu = median user+sys of"
+echo "  the command and its children; x bare, x floor = median wall over bare's and"
+echo "  over the floor with the same rules (cpu ratios in the goals below)"
+printf '  %-32s %9s %19s %9s %7s %7s\n' row "wall us" "[p10 - p90]" "cpu us" "x bare" "x floor"
+for i in "${!labels[@]}"; do
+	if [ "${kinds[$i]}" = none ]; then
+		printf '  %-32s %s\n' "${labels[$i]}" "${notes[$i]}"
+		continue
+	fi
+	f=${floors[$i]}
+	printf '  %-32s %9s %19s %9s %7s %7s\n' "${labels[$i]}" "${med[$i]}" \
+		"[${p10[$i]} - ${p90[$i]}]" "${cpu[$i]}" \
+		"$(ratio "${med[$i]}" "${med[$I_BARE]}")" "$(ratio "${med[$i]}" "${med[$f]}")"
+done
+echo
+echo "build-like workload (gcc -O1 -pipe -c of 6 small C files, sources --read, objects"
+echo "into --write), $NB interleaved rounds; x unwalled, x floor"
+blabels=("unwalled" "floor (the wrap's rules)" "wrap --read SRC --write D")
+bm=() bc=()
+for j in 0 1 2; do
+	read -r "bm[$j]" a b "bc[$j]" <<<"${bout[$j]}"
+done
+for j in 0 1 2; do
+	read -r m a b c <<<"${bout[$j]}"
+	printf '  %-32s %9s %19s %9s %7s %7s\n' "${blabels[$j]}" "$m" "[$a - $b]" "$c" \
+		"$(ratio "$m" "${bm[0]}")" "$(ratio "$m" "${bm[1]}")"
+done
+
+# ---- the goals of issue 9 ---------------------------------------------
+echo
+echo "goals (issue 9), from the runs above; a goal is a figure, never a failure"
+printf '  %-44s %7s %7s %8s  %s\n' measure wall cpu goal ""
+goal() {
+	local label=$1 a=$2 b=$3 ca=$4 cb=$5 max=$6 r
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		printf '  %-44s %7s %7s %8s  %s\n' "$label" - - "<= $max" "not measured ($7)"
+		return
+	fi
+	r=$(ratio "$a" "$b")
+	printf '  %-44s %7s %7s %8s  %s\n' "$label" "$r" "$(ratio "$ca" "$cb")" "<= $max" \
+		"$(awk -v r="$r" -v m="$max" 'BEGIN { print (r <= m) ? "met" : "not met" }')"
+}
+goal "wrap / floor (/bin/true)" "${med[$I_WRAP]}" "${med[$I_FLOOR]}" "${cpu[$I_WRAP]}" "${cpu[$I_FLOOR]}" 1.10
+goal "wrap / bare" "${med[$I_WRAP]}" "${med[$I_BARE]}" "${cpu[$I_WRAP]}" "${cpu[$I_BARE]}" 2.0
+goal "wrap / bwrap --ro-bind / /" "${med[$I_WRAP]}" "${med[$I_BWRAP]:-}" "${cpu[$I_WRAP]}" "${cpu[$I_BWRAP]:-}" 0.5 \
+	"bwrap: ${notes[$I_BWRAP]}"
+goal "1,000 --read: wrap / floor with 1,000 rules" "${med[$I_W1000]}" "${med[$I_F1000]}" "${cpu[$I_W1000]}" "${cpu[$I_F1000]}" 1.3
+goal "run / bare" "${med[$I_RUN]}" "${med[$I_BARE]}" "${cpu[$I_RUN]}" "${cpu[$I_BARE]}" 3.0
+goal "build-like: walled / unwalled" "${bm[2]}" "${bm[0]}" "${bc[2]}" "${bc[0]}" 1.02
+
+# ---- another build, interleaved with this one (make bench BEFORE=) ------
+if [ -n "$OLD" ]; then
 	echo
 	echo "before ($OLD) and after, interleaved, $N rounds:"
 	echo "  median wall us [p10 - p90], median cpu us, wall ratio to bare"
-	labels=("/bin/true (bare)"
+	blabels=("/bin/true (bare)"
 		"wrap, before" "wrap, after"
 		"wrap --net-deny, before" "wrap --net-deny, after"
 		"run --size 16m, before" "run --size 16m, after")
-	mapfile -t rows < <("${as_user[@]}" "$BR" "$N" /bin/true \
-		::: "$OLD" --write "$work/w" -- /bin/true \
-		::: "$NS" --write "$work/w" -- /bin/true \
-		::: "$OLD" --net-deny --write "$work/w" -- /bin/true \
-		::: "$NS" --net-deny --write "$work/w" -- /bin/true \
-		::: "$OLD" run --name "bench-b-$$" --size 16m -- /bin/true \
-		::: "$NS" run --name "bench-a-$$" --size 16m -- /bin/true)
+	"${as_user[@]}" "$BR" "$N" /bin/true \
+		::: "$OLD" --write "$W" -- /bin/true \
+		::: "$NS" --write "$W" -- /bin/true \
+		::: "$OLD" --net-deny --write "$W" -- /bin/true \
+		::: "$NS" --net-deny --write "$W" -- /bin/true \
+		::: "$OLD" run --name "$RUNNAME-b" --size 16m -- /bin/true \
+		::: "$NS" run --name "$RUNNAME-a" --size 16m -- /bin/true > "$work/before" ||
+		die "a command of the before/after comparison failed"
+	mapfile -t rows < "$work/before"
 	b0=${rows[0]%% *}
 	for i in "${!rows[@]}"; do
-		read -r med p10 p90 cpu <<<"${rows[$i]}"
-		printf '  %-28s %8s us [%s - %s]  cpu %6s us  %.2fx\n' \
-			"${labels[$i]}" "$med" "$p10" "$p90" "$cpu" \
-			"$(awk "BEGIN{print $med/$b0}")"
+		read -r m a b c <<<"${rows[$i]}"
+		printf '  %-28s %8s us [%s - %s]  cpu %6s us  %sx\n' \
+			"${blabels[$i]}" "$m" "$a" "$b" "$c" "$(ratio "$m" "$b0")"
 	done
 fi
+
+cd /
+"$HERE/egress.sh" "$B"
 echo
-echo "wall of N --read paths (build + apply + run /bin/true), median of $((N / 3)) runs"
-for k in 10 100 1000; do
-	args=()
-	for i in $(seq 1 "$k"); do
-		mkdir -p "$work/r$k/d$i"
-		args+=(--read "$work/r$k/d$i")
-	done
-	t=$("${as_user[@]}" "$BR" "$((N / 3))" "$NS" "${args[@]}" --write "$work/w" -- /bin/true | cut -d' ' -f1)
-	printf '  %-44s %8s us  (+%s us over the empty wall)\n' "$k --read paths" "$t" "$((t - walled))"
-done
-tests/bench/egress.sh "$B"
+if [ "$quick" = 1 ]; then
+	echo "caps_tick (host/run/caps.c: the cost of one cap count), 20 processes, 5 rounds:"
+	"$B/tests/bench/caps_tick" 20 5 | sed 's/^/  /'
+else
+	echo "caps_tick (host/run/caps.c: the cost of one cap count):"
+	"$B/tests/bench/caps_tick" | sed 's/^/  /'
+fi
