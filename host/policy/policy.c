@@ -613,7 +613,10 @@ home_guard(struct build *b)
 	struct strv looked = { 0 };
 	int rc = 0, hit = 0;
 
+	/* guarded: the directory rule 3 makes a read root, not one under a
+	 * system prefix (no root is added for it: no passwd lookup either) */
 	if (b->pol->command == NULL || dir->n_up == 0 ||
+	    path_inside_list(dir->path, b->in->roots->system_prefixes) ||
 	    inside_caller(b->pol, dir))
 		return 0;
 	if (b->in->homes_on_demand && homes->n == 0) {

@@ -106,6 +106,38 @@ expect_out "^read=$(readlink -f "$LINK")\$"
 expect_no_out "^read=$LINK\$"
 EOF
 
+# ---- the home guard ----------------------------------------------------
+# A command outside the system prefixes and the caller's roots makes its own
+# directory a read root (rule 3); that directory must not be, or hold, a
+# caller home the caller did not grant.  The guarded home is the test user's
+# passwd home (HOME itself must be inside a --write, where it is granted
+# anyway); C is a directory that holds no home.
+G=$(newdir)
+C=$(newdir)
+run_as mkdir -p "$G/w/home"
+PWHOME=$(getent passwd "$TUID" | cut -d: -f6)
+cp /bin/true "$C/mytrue"
+chmod 755 "$C/mytrue"
+
+t "control: a command in a directory that holds no home runs, its directory a read root" <<'EOF'
+run_as env HOME="$G/w/home" "$NS" --write "$G/w" -- "$C/mytrue"
+expect_rc 0
+expect_err "^SANDBOX OK "
+run_as env HOME="$G/w/home" "$NS" policy --write "$G/w" -- "$C/mytrue"
+expect_rc 0
+expect_out "^read=$C\$"
+EOF
+
+t "home guard: a command in the caller's passwd home is refused" <<'EOF'
+[ -d "$PWHOME" ] || _fail "the test user's passwd home $PWHOME does not exist"
+run_as cp /bin/true "$PWHOME/nova-hg-mytrue-$$"
+at_end "run_as rm -f '$PWHOME/nova-hg-mytrue-$$'"
+run_as env HOME="$G/w/home" "$NS" --write "$G/w" -- "$PWHOME/nova-hg-mytrue-$$"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_read: the command's directory $PWHOME is, or holds, the home directory $PWHOME and would become a read root: move the command into a directory such as $PWHOME/bin"
+expect_no_err '^SANDBOX OK'
+EOF
+
 # ---- the race ----------------------------------------------------------
 # $R/a is a directory and $R/b a symlink to $T; a leftover process swaps
 # them without pause.  The caller names --write $R/a.  Each run either is
