@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/bench.h"
 #include "base/out.h"
 #include "os/os.h"
 #include "policy/ttys.h"
@@ -287,6 +288,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	int code;
 
 	parent_setup(&caps);
+	BENCH_PHASE(BENCH_SPAWN);
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0)
 		return refused(w, REASON_SANDBOX_FAILED, "the command could not "
@@ -316,6 +318,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "
 			       "prepared");
 	}
+	BENCH_PHASE(BENCH_RULESET);
 	code = watch_roots(pol, &watch);
 	policy_close_fds(pol); /* the ruleset is built: only the cwd's stays */
 	if (code != 0)
@@ -348,8 +351,10 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in.verb = NULL;
 	in.remedy_args = argv;
 	rc = policy_build(&in, &pol, &r);
+	BENCH_PHASE(BENCH_POLICY);
 	if (rc == 0)
 		rc = ownfiles_check(hr, &w->cfg, &pol, &r);
+	BENCH_PHASE(BENCH_OWNFILES);
 	if (rc != 0) {
 		if (rc < 0)
 			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
@@ -372,6 +377,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	struct refusals r = {0};
 	int code, rc;
 
+	BENCH_PHASE(BENCH_STARTED);
 	if (flags_wants_help(argc, argv))
 		return verb_help();
 	memset(&a, 0, sizeof(a));
@@ -389,8 +395,10 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	if (wall_open(&w, hr, "SANDBOX") != 0)
 		code = refused(&w, REASON_NO_SANDBOX, "no wall module could be "
 			       "loaded");
-	else
+	else {
+		BENCH_PHASE(BENCH_WALL_OPEN);
 		code = build_and_run(&w, hr, &a, argv);
+	}
 	wall_close(&w);
 	args_free(&a);
 	return code;

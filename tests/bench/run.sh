@@ -286,6 +286,42 @@ goal "1,000 --read: wrap / floor with 1,000 rules" "${med[$I_W1000]}" "${med[$I_
 goal "run / bare" "${med[$I_RUN]}" "${med[$I_BARE]}" "${cpu[$I_RUN]}" "${cpu[$I_BARE]}" 3.0
 goal "build-like: walled / unwalled" "${bm[2]}" "${bm[0]}" "${bc[2]}" "${bc[0]}" 1.02
 
+# ---- where the wrap's time goes --------------------------------------
+# The bench's phase build ($B/phases, make bench-phases) stops after each
+# phase when NOVA_BENCH_PHASE names it (host/base/bench.h); each step is the
+# median after it minus the median before it, all in one interleaved run.
+PH="$B/phases/bin/nova-sandbox"
+if [ -x "$PH" ]; then
+	plabels=("exec of the tool to its verb (ld.so, libc, main)"
+		"wall_open: config, module trust walk, dlopen, facts"
+		"policy: every path walked (rule 5), PATH, ttys, tmp"
+		"ownfiles: the tool's own files out of the writes"
+		"ruleset: the module's rules"
+		"notes, OK line, subreaper, signals, caps"
+		"spawn, the command's exec, wait, DONE, exit")
+	pargs=(/bin/true)
+	for k in 1 2 3 4 5 6; do
+		pargs+=(::: "NOVA_BENCH_PHASE=$k" "$PH" --write "$W" -- /bin/true)
+	done
+	pargs+=(::: "$PH" --write "$W" -- /bin/true)
+	"${as_user[@]}" "$BR" "$N" "${pargs[@]}" > "$work/phases" ||
+		die "the phase build failed while timed"
+	mapfile -t pout < "$work/phases"
+	echo
+	echo "where the wrap's time goes: its phase build, stopped after each phase,"
+	echo "$N interleaved rounds; a step = the median after it - the median before it"
+	printf '  %-52s %8s %8s\n' step "wall us" "cpu us"
+	read -r pm0 a b pc0 <<<"${pout[0]}"
+	printf '  %-52s %8s %8s\n' "/bin/true (bare: fork, exec, wait)" "$pm0" "$pc0"
+	for k in 1 2 3 4 5 6 7; do
+		read -r m a b c <<<"${pout[$k]}"
+		read -r pm a b pc <<<"${pout[$((k - 1))]}"
+		printf '  %-52s %+8d %+8d\n' "${plabels[$((k - 1))]}" "$((m - pm))" "$((c - pc))"
+	done
+	read -r m a b c <<<"${pout[7]}"
+	printf '  %-52s %8s %8s\n' "the whole wrap (this build)" "$m" "$c"
+fi
+
 # ---- another build, interleaved with this one (make bench BEFORE=) ------
 if [ -n "$OLD" ]; then
 	echo
