@@ -192,12 +192,12 @@ ident_hash(const char *s)
 	return h % IDENT_BUCKETS;
 }
 
-static void prefix_reset(void);
+static void dirs_reset(void);
 
 void
 paths_cache_reset(void)
 {
-	prefix_reset();
+	dirs_reset();
 	for (size_t i = 0; i < IDENT_BUCKETS; i++) {
 		while (ident_tab[i] != NULL) {
 			struct ident *n = ident_tab[i]->next;
@@ -489,7 +489,7 @@ rpath_inside_any(const struct rpath *x, const struct rpaths *ds)
 }
 
 /* The directories walked so far: fds, identities and names.  A borrowed
- * descriptor belongs to the build's prefix cache and is never closed by
+ * descriptor belongs to the build's kept directories and is never closed by
  * the walk. */
 struct wstack {
 	int *fd;
@@ -567,65 +567,114 @@ ws_free(struct wstack *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* The directories above the last path walked in this build, kept open:
- * the next caller path that starts with the same names continues from
- * them instead of walking from "/" again (many --read paths share their
- * parents).  They are the directories this build already walked, so the
- * identities are the same ones the checks saw; paths_cache_reset closes
- * them at the start and the end of every build. */
-static struct wstack g_prefix;
+/* The directories this build already walked, kept open by the path they
+ * were reached at (links resolved: "/usr/bin", never "/bin"): a later
+ * caller path that passes through one continues from it instead of
+ * walking from "/" again (many --read paths share their parents; the OS
+ * roots share /usr behind their links; PATH repeats them).  They are the
+ * directories this build already walked, so the identities are the same
+ * ones the checks saw; a name that was a link is never kept, so each walk
+ * that meets a link reads it.  paths_cache_reset closes them at the start
+ * and the end of every build. */
+#define DIRS_SLOTS 128 /* open addressing; at most DIRS_KEEP kept */
+#define DIRS_KEEP 96
 
-/* Continue from the cached prefix: push as many of its directories as
- * the leading components of p name (never the last one); returns the
- * offset in p to walk on from.  0 and nothing pushed when empty. */
-static size_t
-prefix_borrow(struct wstack *ws, const char *p)
+struct kept_dir {
+	char *path; /* "" for "/" */
+	int fd;
+	struct path_id id;
+};
+
+static struct kept_dir g_dirs[DIRS_SLOTS];
+static size_t g_ndirs;
+
+static struct kept_dir *
+dirs_slot(const char *path)
 {
-	size_t pos = 0, k;
+	size_t h = ident_hash(path) % DIRS_SLOTS;
 
-	if (g_prefix.n == 0)
-		return 0;
-	if (ws_push_id(ws, g_prefix.fd[0], g_prefix.id[0], "", 0, 1) < 0)
-		return 0;
-	for (k = 1; k < g_prefix.n; k++) {
-		size_t at = pos + strspn(p + pos, "/");
-		size_t len = strcspn(p + at, "/");
-		size_t next = at + len + strspn(p + at + len, "/");
+	for (size_t k = 0; k < DIRS_SLOTS; k++) {
+		struct kept_dir *d = &g_dirs[(h + k) % DIRS_SLOTS];
 
-		if (p[next] == '\0' || len != strlen(g_prefix.name[k]) ||
-		    memcmp(p + at, g_prefix.name[k], len) != 0 ||
-		    ws_push_id(ws, g_prefix.fd[k], g_prefix.id[k],
-			       g_prefix.name[k], len, 1) < 0)
-			break;
-		pos = at + len;
+		if (d->path == NULL || strcmp(d->path, path) == 0)
+			return d;
 	}
-	return pos;
+	return NULL;
 }
 
-/* Keep the walk's parent directories as the prefix for the next walk. */
-static void
-prefix_adopt(struct wstack *ws)
+static const struct kept_dir *
+dirs_find(const char *path)
 {
-	size_t nb = 0, keep = ws->n > 0 ? ws->n - 1 : 0;
+	const struct kept_dir *d;
 
-	while (nb < ws->n && ws->borrowed[nb])
-		nb++;
-	if (nb > keep)
-		nb = keep;
-	while (g_prefix.n > nb)
-		ws_pop(&g_prefix);
-	for (size_t i = nb; i < keep; i++) {
-		if (ws_push_id(&g_prefix, ws->fd[i], ws->id[i], ws->name[i],
-			       strlen(ws->name[i]), 0) < 0)
-			return;
-		ws->borrowed[i] = 1; /* the cache owns it now */
+	if (g_ndirs == 0)
+		return NULL;
+	d = dirs_slot(path);
+	return d != NULL && d->path != NULL ? d : NULL;
+}
+
+/* The path of the stack's first `upto` directories, plus name when given,
+ * into buf ("" for "/" alone); -1 when it does not fit. */
+static int
+ws_key(const struct wstack *w, size_t upto, const char *name, size_t len,
+       char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 1; i < upto; i++) {
+		size_t l = strlen(w->name[i]);
+
+		if (o + l + 2 > n)
+			return -1;
+		buf[o++] = '/';
+		memcpy(buf + o, w->name[i], l);
+		o += l;
+	}
+	if (name != NULL) {
+		if (o + len + 2 > n)
+			return -1;
+		buf[o++] = '/';
+		memcpy(buf + o, name, len);
+		o += len;
+	}
+	buf[o] = '\0';
+	return 0;
+}
+
+/* Keep the walk's directories below its top (the top is the caller's):
+ * the kept table owns them from now on. */
+static void
+dirs_adopt(struct wstack *ws)
+{
+	char key[PATH_MAX];
+
+	for (size_t i = 0; i + 1 < ws->n && g_ndirs < DIRS_KEEP; i++) {
+		struct kept_dir *d;
+
+		if (ws->borrowed[i] || ws->fd[i] < 0 ||
+		    ws_key(ws, i + 1, NULL, 0, key, sizeof(key)) != 0 ||
+		    (d = dirs_slot(key)) == NULL || d->path != NULL ||
+		    (d->path = strdup(key)) == NULL)
+			continue;
+		d->fd = ws->fd[i];
+		d->id = ws->id[i];
+		g_ndirs++;
+		ws->borrowed[i] = 1; /* the table owns it now */
 	}
 }
 
 static void
-prefix_reset(void)
+dirs_reset(void)
 {
-	ws_free(&g_prefix);
+	for (size_t i = 0; i < DIRS_SLOTS; i++) {
+		if (g_dirs[i].path == NULL)
+			continue;
+		free(g_dirs[i].path);
+		close(g_dirs[i].fd);
+		g_dirs[i].path = NULL;
+	}
+	g_ndirs = 0;
 }
 
 /* "/a/b" of the stack, plus name when given. */
@@ -770,6 +819,18 @@ walk_one(struct walk *w, const char *c, size_t len)
 	}
 	if (len > NAME_MAX)
 		return walk_fail(w, ENAMETOOLONG);
+	if (g_ndirs > 0) {
+		char key[PATH_MAX];
+		const struct kept_dir *d;
+
+		if (ws_key(&w->ws, w->ws.n, c, len, key, sizeof(key)) == 0 &&
+		    (d = dirs_find(key)) != NULL) {
+			if (ws_push_id(&w->ws, d->fd, d->id, c, len, 1) < 0)
+				return -1;
+			w->have_last = 0;
+			return 0;
+		}
+	}
 	memcpy(name, c, len);
 	name[len] = '\0';
 	fd = openat(w->ws.fd[w->ws.n - 1], name,
@@ -858,6 +919,7 @@ walk_path(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 {
 	struct walk w = {.uid = uid, .flags = flags, .links = links,
 			 .fail = fail};
+	const struct kept_dir *root;
 	struct stat st;
 	int rc = 0, fd;
 
@@ -866,7 +928,11 @@ walk_path(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	memset(fail, 0, sizeof(*fail));
 	if (p[0] != '/')
 		return walk_fail(&w, EINVAL);
-	w.pos = prefix_borrow(&w.ws, p);
+	if ((root = dirs_find("")) != NULL &&
+	    ws_push_id(&w.ws, root->fd, root->id, "", 0, 1) < 0) {
+		ws_free(&w.ws);
+		return -1;
+	}
 	if (w.ws.n == 0) {
 		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
@@ -889,7 +955,7 @@ walk_path(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	if (rc == 0)
 		rc = walk_finish(&w, out);
 	if (rc == 0)
-		prefix_adopt(&w.ws);
+		dirs_adopt(&w.ws);
 	free(w.todo);
 	ws_free(&w.ws);
 	return rc;
@@ -1022,7 +1088,7 @@ policy_resolve_dir_noted(const char *flag, const char *reason, const char *p,
 	struct rpath rp;
 	int rc = path_resolve(flag, reason, p, geteuid(), 0, &rp, notes, r);
 
-	prefix_reset(); /* outside a build: keep no directory open */
+	dirs_reset(); /* outside a build: keep no directory open */
 	*out = NULL;
 	if (rc == 0) {
 		*out = rp.path;

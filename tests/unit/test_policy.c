@@ -1475,6 +1475,58 @@ t_shared_prefix(void)
 	run_free(&x);
 }
 
+/* The build keeps every directory it walked, by the path it reached it at:
+ * a later path through the same directory (by a link, out of order, after
+ * an unrelated one) must land on the same inode, every link met is read
+ * and said again, and a planted link in front of a kept directory is
+ * still refused. */
+static void
+t_kept_dirs(void)
+{
+	static const char *in_rel[] = {
+		"r/deep/er", "rn", "rlink/deep", "rlink/deep/er", "r/deep", NULL,
+	};
+	static const char *want_rel[] = {
+		"r/deep/er", "rn", "r/deep", "r/deep/er", "r/deep", NULL,
+	};
+	struct policy_input in;
+	struct run x;
+	size_t links = 0;
+
+	cu_mkdir("r/deep/er");
+	input_init(&in);
+	for (size_t i = 0; in_rel[i] != NULL; i++)
+		strv_push(&in.reads, cu_path(in_rel[i]));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
+	CU_ASSERT_EQUAL_FATAL(x.pol.r_reads.n, 5);
+	for (size_t i = 0; want_rel[i] != NULL; i++) {
+		struct stat a, b;
+
+		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[i], cu_path(want_rel[i]));
+		CU_ASSERT(fstat(x.pol.r_reads.v[i].fd, &a) == 0 &&
+			  stat(cu_path(want_rel[i]), &b) == 0 &&
+			  a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	}
+	for (size_t i = 0; i < x.pol.notes.n; i++)
+		links += strstr(x.pol.notes.v[i], "rlink -> r ") != NULL;
+	CU_ASSERT_EQUAL(links, 2); /* both walks through rlink say it */
+	run_free(&x);
+
+	/* other-writable: anyone could have planted kp/to_r; r/deep is kept
+	 * by the walk before, and the link in front of it is still judged */
+	cu_mkdir("kp");
+	CU_ASSERT_EQUAL_FATAL(chmod(cu_path("kp"), 0777), 0);
+	cu_mklink("../r", "kp/to_r");
+	input_init(&in);
+	strv_push(&in.reads, cu_path("r/deep"));
+	strv_push(&in.reads, cu_path("kp/to_r/deep"));
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_read");
+	CU_ASSERT(text_has(&x.r, 0, cu_path("kp/to_r")));
+	run_free(&x);
+}
+
 int
 main(void)
 {
@@ -1516,6 +1568,7 @@ main(void)
 		{ "swap after check", t_swap_after_check },
 		{ "view descriptors", t_view_fds },
 		{ "shared prefix", t_shared_prefix },
+		{ "kept directories", t_kept_dirs },
 		{ NULL, NULL }
 	};
 
