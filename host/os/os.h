@@ -50,10 +50,14 @@ int os_self_exe(char *buf, size_t n);
  * when it is not an open-able directory or memory ran out. */
 char *os_real_dir(const char *path);
 /* The home directory the user database gives uid, or NULL (none, not
- * absolute, or no answer).  Looked up once per process and uid: a run
- * asks it for the home guard and the run-name directory alike, and each
- * lookup goes through NSS.  The string lives as long as the process. */
+ * absolute, or no answer).  Looked up once per process and uid (the home
+ * guard and the run-name directory ask alike); where the platform's user
+ * database is a file it names first, read from that file without its
+ * general lookup.  The string lives as long as the process. */
 const char *os_user_home(unsigned uid);
+/* Does this nsswitch.conf text name "files" first for db, with no action
+ * after it?  (Exposed for the unit tests of os_user_home's fast path.) */
+int os_nss_files_first(const char *conf, const char *db);
 /* Is this process set-id (or otherwise marked secure by the loader)?  Then
  * the environment must not steer it. */
 int os_is_setid(void);

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,27 +45,6 @@ os_real_dir(const char *path)
 	}
 	buf[len] = '\0';
 	return strdup(buf);
-}
-
-const char *
-os_user_home(unsigned uid)
-{
-	static char home[PATH_MAX];
-	static unsigned for_uid;
-	static int state; /* 0 never asked, 1 home[] holds it, 2 none */
-	struct passwd *pw;
-
-	if (state != 0 && for_uid == uid)
-		return state == 1 ? home : NULL;
-	pw = getpwuid((uid_t)uid);
-	for_uid = uid;
-	state = 2;
-	if (pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/' &&
-	    strlen(pw->pw_dir) < sizeof(home)) {
-		memcpy(home, pw->pw_dir, strlen(pw->pw_dir) + 1);
-		state = 1;
-	}
-	return state == 1 ? home : NULL;
 }
 
 int
