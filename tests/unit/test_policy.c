@@ -1440,38 +1440,50 @@ t_view_fds(void)
 	run_free(&x);
 }
 
+/* Build with --read of each in_rel (relative to the tree) and check that
+ * the i-th read is want_rel[i], by name and by the inode its descriptor
+ * holds.  x is left built (run_free it). */
+static void
+reads_land_at(const char *const *in_rel, const char *const *want_rel,
+	      size_t n, struct run *x)
+{
+	struct policy_input in;
+
+	input_init(&in);
+	for (size_t i = 0; in_rel[i] != NULL; i++)
+		strv_push(&in.reads, cu_path(in_rel[i]));
+	run_build(&in, x);
+	CU_ASSERT_EQUAL_FATAL(x->rc, 0);
+	CU_ASSERT_EQUAL_FATAL(x->pol.r_reads.n, n);
+	for (size_t i = 0; i < n; i++) {
+		struct stat a, b;
+
+		CU_ASSERT_STRING_EQUAL(x->pol.reads.v[i], cu_path(want_rel[i]));
+		CU_ASSERT(fstat(x->pol.r_reads.v[i].fd, &a) == 0 &&
+			  stat(cu_path(want_rel[i]), &b) == 0 &&
+			  a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	}
+}
+
 /* Paths that share their parents continue from the directories the build
  * already walked: "..", a link after the shared part and a shorter path
  * must still land where a walk from "/" would. */
 static void
 t_shared_prefix(void)
 {
-	static const char *in_rel[] = {
+	static const char *const in_rel[] = {
 		"r/deep/er", "r/deep/er/..", "r/deep", "rlink/deep/er", "r",
 		"rn", NULL,
 	};
-	static const char *want_rel[] = {
+	static const char *const want_rel[] = {
 		"r/deep/er", "r/deep", "r/deep", "r/deep/er", "r", "rn", NULL,
 	};
-	struct policy_input in;
 	struct run x;
 
-	input_init(&in);
-	for (size_t i = 0; in_rel[i] != NULL; i++)
-		strv_push(&in.reads, cu_path(in_rel[i]));
-	run_build(&in, &x);
-	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
-	CU_ASSERT_EQUAL_FATAL(x.pol.r_reads.n, 6);
-	for (size_t i = 0; want_rel[i] != NULL; i++) {
-		struct stat a, b;
-
-		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[i], cu_path(want_rel[i]));
-		CU_ASSERT(fstat(x.pol.r_reads.v[i].fd, &a) == 0 &&
-			  stat(cu_path(want_rel[i]), &b) == 0 &&
-			  a.st_ino == b.st_ino);
+	reads_land_at(in_rel, want_rel, 6, &x);
+	for (size_t i = 0; want_rel[i] != NULL; i++)
 		CU_ASSERT(rpath_inside(&x.pol.r_reads.v[i], &x.pol.r_reads.v[4])
 			  == (want_rel[i][1] != 'n'));
-	}
 	run_free(&x);
 }
 
@@ -1483,10 +1495,10 @@ t_shared_prefix(void)
 static void
 t_kept_dirs(void)
 {
-	static const char *in_rel[] = {
+	static const char *const in_rel[] = {
 		"r/deep/er", "rn", "rlink/deep", "rlink/deep/er", "r/deep", NULL,
 	};
-	static const char *want_rel[] = {
+	static const char *const want_rel[] = {
 		"r/deep/er", "rn", "r/deep", "r/deep/er", "r/deep", NULL,
 	};
 	struct policy_input in;
@@ -1494,20 +1506,7 @@ t_kept_dirs(void)
 	size_t links = 0;
 
 	cu_mkdir("r/deep/er");
-	input_init(&in);
-	for (size_t i = 0; in_rel[i] != NULL; i++)
-		strv_push(&in.reads, cu_path(in_rel[i]));
-	run_build(&in, &x);
-	CU_ASSERT_EQUAL_FATAL(x.rc, 0);
-	CU_ASSERT_EQUAL_FATAL(x.pol.r_reads.n, 5);
-	for (size_t i = 0; want_rel[i] != NULL; i++) {
-		struct stat a, b;
-
-		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[i], cu_path(want_rel[i]));
-		CU_ASSERT(fstat(x.pol.r_reads.v[i].fd, &a) == 0 &&
-			  stat(cu_path(want_rel[i]), &b) == 0 &&
-			  a.st_ino == b.st_ino && a.st_dev == b.st_dev);
-	}
+	reads_land_at(in_rel, want_rel, 5, &x);
 	for (size_t i = 0; i < x.pol.notes.n; i++)
 		links += strstr(x.pol.notes.v[i], "rlink -> r ") != NULL;
 	CU_ASSERT_EQUAL(links, 2); /* both walks through rlink say it */
