@@ -358,6 +358,33 @@ path_plantable(uid_t uid, const struct stat *dir, const struct stat *lnk)
 	return "its directory is writable by group or others";
 }
 
+/* Could uid rename the entry (its status) out of or into the directory
+ * dir?  The directory's owner can always make it writable; a group- or
+ * other-writable directory lets anyone, unless it is sticky (then only
+ * the entry's owner, the directory's owner or root). */
+static int
+renamable_in(uid_t uid, const struct stat *dir, const struct stat *entry)
+{
+	if (uid != 0 && dir->st_uid == uid)
+		return 1;
+	if ((dir->st_mode & (S_IWGRP | S_IWOTH)) == 0)
+		return 0;
+	if ((dir->st_mode & S_ISVTX) != 0)
+		return uid != 0 && entry->st_uid == uid;
+	return 1;
+}
+
+const char *
+path_movable(uid_t uid, const struct stat *dirs, size_t n)
+{
+	for (size_t i = 0; i + 1 < n; i++)
+		if (renamable_in(uid, &dirs[i], &dirs[i + 1]))
+			return "its directory could have been moved to that "
+			       "name: a directory on its path is this user's, "
+			       "or writable by group or others and not sticky";
+	return NULL;
+}
+
 void
 path_fail_free(struct path_fail *f)
 {
@@ -746,6 +773,26 @@ walk_fail(struct walk *w, int err)
 	return 1;
 }
 
+/* Rule 5's other half: the link's directory, or one above it, may have
+ * been moved to its name by the command's user (a root-owned tree renamed
+ * inside a --write): then the link is as good as planted.  The statuses
+ * of the directories walked, "/" first, the link's own (top) last. */
+static const char *
+walk_movable(const struct walk *w, const struct stat *top)
+{
+	struct stat st[64];
+	size_t n = w->ws.n;
+
+	if (n > sizeof(st) / sizeof(st[0]))
+		return "its path is too deep to judge whether a directory "
+		       "above it could have been moved there";
+	for (size_t i = 0; i + 1 < n; i++)
+		if (fstat(w->ws.fd[i], &st[i]) != 0)
+			return "a directory above it could not be looked at";
+	st[n - 1] = *top;
+	return path_movable(w->uid, st, n);
+}
+
 /* A link: judge it, note it, and walk its target next.  0 to go on, 1 to
  * stop (fail set), -1 out of memory. */
 static int
@@ -770,6 +817,8 @@ walk_link(struct walk *w, int fd, const struct stat *lst, const char *c,
 			return walk_fail(w, errno);
 		}
 		why = path_plantable(w->uid, &dst, lst);
+		if (why == NULL)
+			why = walk_movable(w, &dst);
 	}
 	at = ws_join(&w->ws, c, len);
 	if (at == NULL)

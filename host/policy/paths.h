@@ -81,6 +81,12 @@ int path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
  * or NULL when it could not (docs/SPEC-SANDBOX.md rule 5). */
 const char *path_plantable(uid_t uid, const struct stat *dir,
 			   const struct stat *lnk);
+/* Why uid could have moved the directory a link is in (or one above it)
+ * to its name, or NULL: dirs are the statuses of the directories walked,
+ * "/" first and the link's own directory last (n of them).  An entry of a
+ * directory uid can rename in is one an earlier run may have put there,
+ * whoever owns it (docs/SPEC-SANDBOX.md rule 5). */
+const char *path_movable(uid_t uid, const struct stat *dirs, size_t n);
 /* Rule 5 for one caller path: typed (not empty, no control character,
  * '"' or '\\', under PATH_MAX), absolute, walked once (path_walk), a
  * directory unless PATH_ANY_TYPE, and its read-back path again free of

@@ -15,6 +15,7 @@ refuse_ok() {
 	write-planted-link | read-planted-link | read-planted-link-run | \
 	cmd-planted-link | \
 	tmp-planted-link | cwd-planted-link | home-planted-link | \
+	read-moved-tree | \
 	exchange-race | squat-run-name | \
 	own-module-replaced | own-binary-replaced | \
 	own-config-replaced) return 0 ;;
@@ -85,6 +86,13 @@ setup_read_planted_link() {
 	WF=(--read "$EB" --read "$W/rlink" --write "$W")
 }
 setup_home_planted_link() { GHOME="$W/hlink"; }
+# root's directory holding root's link to $O, inside the user's --write:
+# no user made or can change either, but the user could have renamed the
+# directory to this name (issue 9's red team)
+setup_read_moved_tree() {
+	mkdir -m 755 "$W/mv" && ln -s "$O" "$W/mv/L"
+	WF=(--read "$EB" --read "$W/mv/L" --write "$W")
+}
 
 # A process "left by an earlier run" swaps $W/p/job (a directory) and
 # $W/p/swap (a symlink to $O) without pause while the caller runs the tool

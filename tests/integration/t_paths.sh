@@ -138,6 +138,42 @@ expect_err "^SANDBOX REFUSED reason=bad_read: the command's directory $PWHOME is
 expect_no_err '^SANDBOX OK'
 EOF
 
+# ---- a tree moved to the name (issue 9's red team) ----------------------
+# A root-owned directory holding a root-owned link is no user's to change,
+# but a command can rename the whole directory inside its --write: the
+# next run that is told that name would follow the link as trusted.
+
+t "a root-owned link in a root-owned tree the command moved into place is refused" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "a root-owned tree needs root"
+M=$(newdir); S=$(newdir)
+run_as mkdir "$M/home"
+run_as /bin/sh -c 'echo SECRET > "$1/s.txt"; chmod 700 "$1"' _ "$S"
+mkdir -m 755 "$M/rootfs" && ln -s "$S" "$M/rootfs/L"
+run_as env HOME="$M/home" "$NS" --write "$M" -- /bin/sh -c 'mv rootfs data'
+expect_rc 0
+expect_present "$M/data/L"
+run_as env HOME="$HOMEV" "$NS" --write "$W" --read "$M/data/L" -- /bin/cat "$S/s.txt"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_read: --read $M/data/L resolves through the symlink $M/data/L -> $S, which the command's user could have made or replaced \(its directory could have been moved to that name: .*\): .* name --read $S\$"
+expect_no_out SECRET
+run_as env HOME="$HOMEV" "$NS" --write "$W" --write "$M/data/L" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_write: --write $M/data/L resolves through the symlink"
+EOF
+
+t "control: the same root-owned tree where no user can rename it is followed, with a NOTE" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "a root-owned tree needs root"
+S=$(newdir)
+run_as /bin/sh -c 'echo SECRET > "$1/s.txt"; chmod 700 "$1"' _ "$S"
+RT=$(mktemp -d /tmp/nova-it-rt.XXXXXX); chmod 755 "$RT"
+at_end "rm -rf '$RT'"
+mkdir -m 755 "$RT/data" && ln -s "$S" "$RT/data/L"
+run_as env HOME="$HOMEV" "$NS" --write "$W" --read "$RT/data/L" -- /bin/cat "$S/s.txt"
+expect_rc 0
+expect_out SECRET
+expect_err "^SANDBOX NOTE --read $RT/data/L resolves through the symlink $RT/data/L -> $S \(not one the command's user could have made or replaced\)"
+EOF
+
 # ---- the race ----------------------------------------------------------
 # $R/a is a directory and $R/b a symlink to $T; a leftover process swaps
 # them without pause.  The caller names --write $R/a.  Each run either is

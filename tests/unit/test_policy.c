@@ -1440,6 +1440,67 @@ t_view_fds(void)
 	run_free(&x);
 }
 
+/* A directory above a link's that the command's user can rename entries
+ * of: the link's directory may have been moved to its name (a root-owned
+ * tree holding a root-owned link, renamed inside a --write). */
+static void
+t_movable_rule(void)
+{
+	struct stat d[3];
+
+	memset(d, 0, sizeof(d));
+	for (size_t i = 0; i < 3; i++)
+		d[i].st_mode = S_IFDIR | 0755;
+	CU_ASSERT_PTR_NULL(path_movable(42, d, 3));  /* all root's, 0755 */
+	d[1].st_uid = 42;                            /* the user's */
+	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
+	CU_ASSERT_PTR_NULL(path_movable(0, d, 3));   /* root owns nothing */
+	d[1].st_uid = 0;
+	d[1].st_mode = S_IFDIR | 0777;               /* anyone's to rename in */
+	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
+	CU_ASSERT_PTR_NOT_NULL(path_movable(0, d, 3));
+	d[1].st_mode = S_IFDIR | 01777;              /* sticky: own entries */
+	CU_ASSERT_PTR_NULL(path_movable(42, d, 3));
+	d[2].st_uid = 42;
+	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
+	d[2].st_uid = 0;
+	d[0].st_uid = 42;        /* "/" is the user's: every entry below is */
+	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
+	CU_ASSERT_PTR_NULL(path_movable(42, d, 1));  /* nothing above */
+}
+
+/* The walk: a link in a directory this user cannot write, but that sits
+ * in one anyone can rename entries of, is refused; the same tree in a
+ * 0755 directory is followed (control). */
+static void
+t_movable_walk(void)
+{
+	struct policy_input in;
+	struct run x;
+
+	cu_mkdir("mvx");
+	cu_mkdir("mvx/rootfs");
+	cu_mkdir("mvy");
+	cu_mkdir("mvy/rootfs");
+	CU_ASSERT_EQUAL_FATAL(chmod(cu_path("mvx"), 0777), 0);
+	cu_mklink("../../r", "mvx/rootfs/L");
+	cu_mklink("../../r", "mvy/rootfs/L");
+	input_init(&in);
+	strv_push(&in.reads, cu_path("mvx/rootfs/L"));
+	run_build(&in, &x);
+	ASSERT_TOKENS(&x.r, "bad_read");
+	CU_ASSERT(text_has(&x.r, 0, "could have been moved to that name"));
+	CU_ASSERT(text_has(&x.r, 0, "name --read "));
+	run_free(&x);
+	input_init(&in);
+	strv_push(&in.reads, cu_path("mvy/rootfs/L"));
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL(x.rc, 0);
+	if (x.rc == 0)
+		CU_ASSERT_STRING_EQUAL(x.pol.reads.v[0], cu_path("r"));
+	run_free(&x);
+}
+
 /* Build with --read of each in_rel (relative to the tree) and check that
  * the i-th read is want_rel[i], by name and by the inode its descriptor
  * holds.  x is left built (run_free it). */
@@ -1564,6 +1625,8 @@ main(void)
 		{ "planted links refused", t_planted_links },
 		{ "sticky and root links followed", t_sticky_and_root_links },
 		{ "plantable rule", t_plantable_rule },
+		{ "movable rule", t_movable_rule },
+		{ "movable: a link below a tree that may have been moved", t_movable_walk },
 		{ "swap after check", t_swap_after_check },
 		{ "view descriptors", t_view_fds },
 		{ "shared prefix", t_shared_prefix },
