@@ -18,12 +18,33 @@
  *        (NS_POLICY_HAS_FDS) and otherwise opens rules[i].path itself, so
  *        a module built against this header still loads in a 1.1 host and
  *        a 1.0/1.1 module ignores them.
+ *   1.2  denials and process control, for every wall shape:
+ *        - abi_minor now means the LOWEST host minor the module needs
+ *          (NS_MODULE_REQUIRES_MINOR, default: the header's minor), and
+ *          ns_backend_ops.built_minor says which header it was built
+ *          with: a wall built with this header that uses nothing new
+ *          defines NS_MODULE_REQUIRES_MINOR 0 and loads in a 1.0 or 1.1
+ *          host, which checks abi_minor as it always did;
+ *        - ns_wall_ops.features, finish (OPTIONAL: after the command's
+ *          tree is gone and before DONE, with the process, its times and
+ *          a platform-neutral exit), wait and terminate (OPTIONAL: on a
+ *          handle, for a wall that owns the process);
+ *        - ns_host.denial: a structured denial the host de-duplicates,
+ *          maps to the flag that would allow it, and prints;
+ *        - ns_policy: the caps (processes, memory, timeout) and
+ *          NS_POLICY_EXPLAIN;
+ *        - the rules a module lives by, below, written down.
+ *        Every 1.2 member is size-discovered: a 1.2 host loads 1.0 and
+ *        1.1 modules unchanged, and a module reads a 1.2 member of a
+ *        struct the host passed only when its struct_size covers it.
  *
  * COMPATIBILITY RULES (enforced by the host before any module function runs)
  *   - the module exports ONE data symbol, NS_BACKEND_SYMBOL ("ns_backend_v1"),
  *     of type `const struct ns_backend_ops`; use NS_BACKEND_DEFINE below;
  *   - magic == NS_BACKEND_MAGIC; abi_major == the host's major; abi_minor <=
- *     the host's minor (a newer module may rely on services the host lacks);
+ *     the host's minor: abi_minor is the lowest host minor the module
+ *     needs (1.2: NS_MODULE_REQUIRES_MINOR; before 1.2 it was always the
+ *     header's minor, which is the same rule for an older module);
  *   - struct_size >= the size of the 1.0 struct; the host copies
  *     min(struct_size, its own sizeof) into a zeroed struct, so a member a
  *     module does not have reads as NULL/0 ("old behaviour");
@@ -33,9 +54,35 @@
  *   - members are only ever appended; a removed or reordered member is a new
  *     major, exported under a new symbol (ns_backend_v2).
  *
+ * INCLUDING IT
+ *   Installed as <nova-sandbox/ns_backend.h>; `pkg-config --cflags
+ *   nova-sandbox` adds its directory, so `#include <ns_backend.h>` works
+ *   too.  Either spelling is the same file.
+ *
  * MODULE CONDUCT
  *   - a module MUST NOT print, call exit(), _exit() (except in a child it
  *     forked itself), abort(), or install signal handlers in the host;
+ *   - threads: the host is single-threaded and forks; a module MUST NOT
+ *     leave a thread running when an operation returns;
+ *   - children: the host is a child subreaper (PR_SET_CHILD_SUBREAPER) and
+ *     reaps with waitpid(-1), so it may reap a helper a module forked: a
+ *     module MUST NOT rely on waitpid() for a helper's status (use a pipe or
+ *     a pidfd the helper's exit closes), and a helper that must outlive the
+ *     operation is part of the command's tree (the host ends that tree);
+ *   - signals at spawn(): the host has SIGCHLD blocked and its own handlers
+ *     for SIGINT, SIGTERM, SIGHUP and SIGQUIT; the command MUST start with
+ *     every disposition at its default and an empty signal mask;
+ *   - lifetimes: the ns_policy and every string it points at live from
+ *     prepare() until release() returns (every spawn() and finish() of
+ *     that state included); a string from option() lives as long as the
+ *     host process; a struct the host passes to an operation (ns_launch,
+ *     ns_proc, ns_finish, ns_denial, ...) lives only during that call;
+ *   - descriptors: the host owns the descriptors of ns_launch and closes
+ *     them; spawn() MUST NOT close them in the calling process;
+ *   - release(): once per successful prepare(), in the process that called
+ *     prepare(), after its last spawn() and finish(): in the wrap and the
+ *     probe once the command's end is known and before the tool exits, in
+ *     `run` in the keeper once the run's init has ended;
  *   - a module MUST NOT have constructors or destructors: the host validates
  *     the descriptor before calling anything, and a constructor would run
  *     before that validation;
@@ -55,7 +102,7 @@ extern "C" {
 
 #define NS_BACKEND_MAGIC 0x4e534250u /* "NSBP" */
 #define NS_BACKEND_ABI_MAJOR 1
-#define NS_BACKEND_ABI_MINOR 1
+#define NS_BACKEND_ABI_MINOR 2
 #define NS_BACKEND_SYMBOL "ns_backend_v1"
 
 #if defined(_WIN32)
@@ -78,6 +125,39 @@ enum ns_status {
 #define NS_ROLE_WALL 0x1u   /* confines one command's filesystem/network */
 #define NS_ROLE_EGRESS 0x2u /* the bench's outbound allowlist (nftables) */
 #define NS_ROLE_PLACE 0x4u  /* a disposable, size-capped place to work */
+
+/* The lowest host minor this module needs: define it before including
+ * this header (a wall that uses nothing 1.2 added: 0).  NS_BACKEND_HEADER
+ * writes it as abi_minor, which every host checks against its own. */
+#ifndef NS_MODULE_REQUIRES_MINOR
+#define NS_MODULE_REQUIRES_MINOR NS_BACKEND_ABI_MINOR
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Denials: what the wall refused the command (1.2).                   */
+/* ------------------------------------------------------------------ */
+
+/* The operation a denial names. */
+enum ns_op {
+	NS_OP_READ = 1,    /* open for reading, list a directory */
+	NS_OP_WRITE = 2,   /* open for writing, truncate */
+	NS_OP_EXEC = 3,    /* execute, map executable */
+	NS_OP_CREATE = 4,  /* create a file, directory, link, node */
+	NS_OP_DELETE = 5,  /* unlink, rmdir */
+	NS_OP_RENAME = 6,  /* rename or link into or out of a directory */
+	NS_OP_CONNECT = 7, /* connect: path is "<addr>:<port>" or a socket */
+	NS_OP_BIND = 8,    /* bind or listen */
+	NS_OP_OTHER = 9    /* anything else the wall refused */
+};
+
+struct ns_denial {
+	uint32_t struct_size;
+	uint32_t op;       /* enum ns_op */
+	const char *path;  /* absolute path (or address) the wall refused */
+	uint64_t count;    /* how many times (>= 1) */
+	const char *detail; /* the system call or the log's word, or NULL:
+			       for the host's debug output, never a line */
+};
 
 /* ------------------------------------------------------------------ */
 /* Host services: passed IN to every operation.                        */
@@ -102,6 +182,14 @@ struct ns_host {
 	/* The module's own option from its config section, or NULL when the
 	 * key is not set.  Keys are the ones the module lists in `options`. */
 	const char *(*option)(void *cookie, const char *key);
+	/* 1.2 (read only when struct_size covers it) */
+	/* One denial the wall made, from finish() only.  The host adds up the
+	 * counts of the same (op, path), maps each to the flag that would
+	 * have allowed it and prints at most ten SANDBOX DENIED lines before
+	 * DONE.  Only what the WALL refused: a path the user could not have
+	 * reached outside the wall either (permissions, absent) is no
+	 * denial. */
+	void (*denial)(void *cookie, const struct ns_denial *d);
 };
 
 /* ------------------------------------------------------------------ */
@@ -137,6 +225,7 @@ struct ns_rule {
 
 #define NS_POLICY_NET_DENY 0x1u   /* no IP networking at all */
 #define NS_POLICY_NET_LISTEN 0x2u /* may listen (accepted; see the spec) */
+#define NS_POLICY_EXPLAIN 0x4u    /* 1.2: --explain: name every denial */
 
 struct ns_policy {
 	uint32_t struct_size;
@@ -175,6 +264,14 @@ struct ns_policy {
 	 * chdir(cwd), before it places any descriptor, and the command never
 	 * holds it. */
 	const int32_t *cwd_fd;
+	/* 1.2 (NS_POLICY_HAS_CAPS) */
+	/* The caps the host enforces (0: none).  A wall with
+	 * NS_WALL_CAPS_NATIVE enforces them itself (a job object's limits)
+	 * and the host then does not count the tree; any other wall ignores
+	 * them. */
+	uint64_t max_procs;     /* processes in the command's tree */
+	uint64_t max_mem_bytes; /* resident + swapped + memory files */
+	int64_t timeout_ms;     /* wall time, from spawn() */
 };
 
 /* The 1.0/1.1 size of ns_policy, and whether pol carries the descriptors. */
@@ -182,6 +279,9 @@ struct ns_policy {
 #define NS_POLICY_HAS_FDS(pol)                                              \
 	((pol)->struct_size >= offsetof(struct ns_policy, cwd_fd) +         \
 				       sizeof(void *))
+#define NS_POLICY_HAS_CAPS(pol)                                             \
+	((pol)->struct_size >= offsetof(struct ns_policy, timeout_ms) +     \
+				       sizeof(int64_t))
 
 /* ------------------------------------------------------------------ */
 /* Role: wall.                                                         */
@@ -225,6 +325,42 @@ struct ns_proc {
 	uintptr_t handle;  /* platform handle (Windows), else 0 */
 };
 
+/* 1.2: how a command ended, platform-neutral. */
+enum ns_end {
+	NS_END_RUNNING = 0, /* wait(): not yet */
+	NS_END_CODE = 1,    /* exited: code holds its exit code */
+	NS_END_SIGNAL = 2,  /* killed by a signal: code holds its number */
+	NS_END_STATUS = 3   /* a platform status (an NTSTATUS): status */
+};
+
+struct ns_exit {
+	uint32_t struct_size;
+	uint32_t how;    /* enum ns_end */
+	int32_t code;    /* NS_END_CODE / NS_END_SIGNAL */
+	uint64_t status; /* NS_END_STATUS */
+};
+
+/* 1.2: what finish() is told. */
+struct ns_finish {
+	uint32_t struct_size;
+	struct ns_proc proc;   /* what spawn() returned */
+	int64_t start_ns;      /* CLOCK_REALTIME at spawn(), nanoseconds */
+	int64_t end_ns;        /* CLOCK_REALTIME once the tree was gone */
+	struct ns_exit exit;   /* how the command itself ended */
+	uint32_t killed;       /* the host ended the tree: NS_TERM_* or 0 */
+};
+
+/* 1.2: why the host ends a tree (terminate(), ns_finish.killed). */
+#define NS_TERM_SIGNAL 1  /* the caller asked the tool to stop */
+#define NS_TERM_TIMEOUT 2 /* --timeout */
+#define NS_TERM_CAP 3     /* a cap (processes, memory) was reached */
+#define NS_TERM_DONE 4    /* the command ended; its leftovers are ended */
+
+/* 1.2: ns_wall_ops.features bits. */
+#define NS_WALL_EXPLAIN 0x1u     /* names denials in finish() when the
+				    policy has NS_POLICY_EXPLAIN */
+#define NS_WALL_CAPS_NATIVE 0x2u /* enforces ns_policy's caps itself */
+
 struct ns_wall_ops {
 	uint32_t struct_size; /* sizeof(struct ns_wall_ops) as compiled */
 	uint32_t shape;       /* enum ns_wall_shape */
@@ -261,8 +397,30 @@ struct ns_wall_ops {
 	int (*spawn)(const struct ns_host *host, void *state,
 		     const struct ns_policy *pol, const struct ns_launch *launch,
 		     struct ns_proc *out);
-	/* OPTIONAL.  Free what prepare() made. */
+	/* OPTIONAL.  Free what prepare() made (see "release()" above). */
 	void (*release)(const struct ns_host *host, void *state);
+	/* 1.2 (all OPTIONAL: NULL or 0 means the 1.1 behaviour) */
+	uint32_t features; /* NS_WALL_* */
+	/* After the command's whole tree is gone and before the host prints
+	 * DONE, once per spawn(), in the process that called spawn(): report
+	 * what the wall refused through host->denial (only when the policy
+	 * has NS_POLICY_EXPLAIN, or from a log the platform keeps anyway), or
+	 * a host->note when the record is incomplete.  MUST NOT start
+	 * anything.  Its return value is said, never changes the exit code. */
+	int (*finish)(const struct ns_host *host, void *state,
+		      const struct ns_finish *fin);
+	/* For a wall that owns the process (NS_SHAPE_CONTAINER): wait up to
+	 * timeout_ms (-1: no limit) for the command's whole tree to end, and
+	 * say how the command itself ended (NS_END_RUNNING when the time ran
+	 * out).  NULL: the host waits for proc->pid with waitpid(). */
+	int (*wait)(const struct ns_host *host, void *state,
+		    const struct ns_proc *proc, int64_t timeout_ms,
+		    struct ns_exit *out);
+	/* End the command's whole tree now, why an NS_TERM_*, so that the
+	 * platform says "ended by the tool" and not "exited 0".  NULL: the
+	 * host signals the tree by pid. */
+	int (*terminate)(const struct ns_host *host, void *state,
+			 const struct ns_proc *proc, uint32_t why);
 };
 
 /* ------------------------------------------------------------------ */
@@ -403,14 +561,18 @@ struct ns_backend_ops {
 	const struct ns_wall_ops *wall;
 	const struct ns_egress_ops *egress;
 	const struct ns_place_ops *place;
+	/* 1.2 */
+	uint16_t built_minor; /* NS_BACKEND_ABI_MINOR of the header it was
+				 built with (abi_minor is what it needs) */
 };
 
 /* Fill the header from the header the module is compiled against; module
  * authors never type version numbers. */
 #define NS_BACKEND_HEADER                                                   \
 	.magic = NS_BACKEND_MAGIC, .abi_major = NS_BACKEND_ABI_MAJOR,       \
-	.abi_minor = NS_BACKEND_ABI_MINOR,                                  \
-	.struct_size = sizeof(struct ns_backend_ops)
+	.abi_minor = NS_MODULE_REQUIRES_MINOR,                              \
+	.struct_size = sizeof(struct ns_backend_ops),                       \
+	.built_minor = NS_BACKEND_ABI_MINOR
 
 #define NS_BACKEND_DEFINE                                                   \
 	NS_BACKEND_EXPORT extern const struct ns_backend_ops ns_backend_v1; \
@@ -426,6 +588,16 @@ struct ns_backend_ops {
 /* Sizes of the 1.1 structs. */
 #define NS_PLACE_OPS_SIZE_1_1 (offsetof(struct ns_place_ops, proc_start) + sizeof(void *))
 #define NS_PLACE_SIZE_1_1 (offsetof(struct ns_place, hidden) + 256)
+#define NS_POLICY_SIZE_1_1 (offsetof(struct ns_policy, cwd_fd) + sizeof(void *))
+
+/* Sizes of the 1.1 structs 1.2 grew, and of the 1.2 ones. */
+#define NS_BACKEND_OPS_SIZE_1_1 NS_BACKEND_OPS_SIZE_1_0
+#define NS_WALL_OPS_SIZE_1_1 NS_WALL_OPS_SIZE_1_0
+#define NS_HOST_SIZE_1_1 (offsetof(struct ns_host, option) + sizeof(void *))
+#define NS_WALL_OPS_SIZE_1_2 (offsetof(struct ns_wall_ops, terminate) + sizeof(void *))
+#define NS_HOST_SIZE_1_2 (offsetof(struct ns_host, denial) + sizeof(void *))
+#define NS_HOST_HAS_DENIAL(h)                                               \
+	((h)->struct_size >= NS_HOST_SIZE_1_2 && (h)->denial != NULL)
 
 #ifdef __cplusplus
 }
