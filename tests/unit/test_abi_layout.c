@@ -1,6 +1,6 @@
 /* test_abi_layout.c -- the module ABI (api/ns_backend.h) pinned: every
- * offset and size of ABI 1.0 on x86_64/LP64 at compile time, and the
- * constants and 1.0 size macros at run time.  A change here is an ABI
+ * offset and size of ABI 1.0, 1.1 and 1.2 on x86_64/LP64 at compile time,
+ * and the constants and size macros at run time.  A change here is an ABI
  * change: members are only ever appended (see the header's CHANGELOG). */
 #include <CUnit/Basic.h>
 
@@ -15,7 +15,7 @@
 	_Static_assert(sizeof(struct s) == (n), "sizeof " #s " changed")
 
 #if defined(__x86_64__) && defined(__LP64__)
-SZ(ns_host, 48);
+SZ(ns_host, 56);
 O(ns_host, struct_size, 0);
 O(ns_host, abi_major, 4);
 O(ns_host, abi_minor, 6);
@@ -24,11 +24,18 @@ O(ns_host, note, 16);
 O(ns_host, refuse, 24);
 O(ns_host, text, 32);
 O(ns_host, option, 40);
+O(ns_host, denial, 48); /* 1.2 */
+SZ(ns_denial, 32);      /* 1.2 */
+O(ns_denial, struct_size, 0);
+O(ns_denial, op, 4);
+O(ns_denial, path, 8);
+O(ns_denial, count, 16);
+O(ns_denial, detail, 24);
 SZ(ns_rule, 16);
 O(ns_rule, path, 0);
 O(ns_rule, access, 8);
 O(ns_rule, origin, 12);
-SZ(ns_policy, 120);
+SZ(ns_policy, 144);
 O(ns_policy, struct_size, 0);
 O(ns_policy, flags, 4);
 O(ns_policy, rules, 8);
@@ -45,6 +52,9 @@ O(ns_policy, tmp, 88);
 O(ns_policy, home, 96);
 O(ns_policy, rule_fds, 104);
 O(ns_policy, cwd_fd, 112);
+O(ns_policy, max_procs, 120);     /* 1.2 */
+O(ns_policy, max_mem_bytes, 128); /* 1.2 */
+O(ns_policy, timeout_ms, 136);    /* 1.2 */
 SZ(ns_wall_facts, 1068);
 O(ns_wall_facts, struct_size, 0);
 O(ns_wall_facts, available, 4);
@@ -63,7 +73,19 @@ SZ(ns_proc, 24);
 O(ns_proc, struct_size, 0);
 O(ns_proc, pid, 8);
 O(ns_proc, handle, 16);
-SZ(ns_wall_ops, 88);
+SZ(ns_exit, 24); /* 1.2 */
+O(ns_exit, struct_size, 0);
+O(ns_exit, how, 4);
+O(ns_exit, code, 8);
+O(ns_exit, status, 16);
+SZ(ns_finish, 80); /* 1.2 */
+O(ns_finish, struct_size, 0);
+O(ns_finish, proc, 8);
+O(ns_finish, start_ns, 32);
+O(ns_finish, end_ns, 40);
+O(ns_finish, exit, 48);
+O(ns_finish, killed, 72);
+SZ(ns_wall_ops, 120);
 O(ns_wall_ops, struct_size, 0);
 O(ns_wall_ops, shape, 4);
 O(ns_wall_ops, read_roots, 8);
@@ -76,6 +98,10 @@ O(ns_wall_ops, prepare, 56);
 O(ns_wall_ops, render, 64);
 O(ns_wall_ops, spawn, 72);
 O(ns_wall_ops, release, 80);
+O(ns_wall_ops, features, 88);   /* 1.2 */
+O(ns_wall_ops, finish, 96);     /* 1.2 */
+O(ns_wall_ops, wait, 104);      /* 1.2 */
+O(ns_wall_ops, terminate, 112); /* 1.2 */
 SZ(ns_egress_ops, 40);
 O(ns_egress_ops, struct_size, 0);
 O(ns_egress_ops, ready, 8);
@@ -104,7 +130,7 @@ O(ns_place_ops, list, 40);
 O(ns_place_ops, enter, 48);      /* 1.1 */
 O(ns_place_ops, holders, 56);    /* 1.1 */
 O(ns_place_ops, proc_start, 64); /* 1.1 */
-SZ(ns_backend_ops, 72);
+SZ(ns_backend_ops, 80);
 O(ns_backend_ops, magic, 0);
 O(ns_backend_ops, abi_major, 4);
 O(ns_backend_ops, abi_minor, 6);
@@ -117,6 +143,7 @@ O(ns_backend_ops, options, 40);
 O(ns_backend_ops, wall, 48);
 O(ns_backend_ops, egress, 56);
 O(ns_backend_ops, place, 64);
+O(ns_backend_ops, built_minor, 72); /* 1.2 */
 #define PINNED 1
 #else
 #define PINNED 0
@@ -137,8 +164,18 @@ _Static_assert(NS_ORIGIN_ROOT == 1 && NS_ORIGIN_OPTIONAL == 2 &&
 		   NS_ORIGIN_WRITE == 5 && NS_ORIGIN_TMP == 6 &&
 		   NS_ORIGIN_CWD == 7 && NS_ORIGIN_WRITE_FILE == 8,
 	       "ns_origin values");
-_Static_assert(NS_POLICY_NET_DENY == 1 && NS_POLICY_NET_LISTEN == 2,
-	       "policy flags");
+_Static_assert(NS_POLICY_NET_DENY == 1 && NS_POLICY_NET_LISTEN == 2 &&
+		   NS_POLICY_EXPLAIN == 4, "policy flags");
+_Static_assert(NS_OP_READ == 1 && NS_OP_WRITE == 2 && NS_OP_EXEC == 3 &&
+		   NS_OP_CREATE == 4 && NS_OP_DELETE == 5 && NS_OP_RENAME == 6 &&
+		   NS_OP_CONNECT == 7 && NS_OP_BIND == 8 && NS_OP_OTHER == 9,
+	       "ns_op values");
+_Static_assert(NS_END_RUNNING == 0 && NS_END_CODE == 1 &&
+		   NS_END_SIGNAL == 2 && NS_END_STATUS == 3, "ns_end values");
+_Static_assert(NS_TERM_SIGNAL == 1 && NS_TERM_TIMEOUT == 2 &&
+		   NS_TERM_CAP == 3 && NS_TERM_DONE == 4, "NS_TERM_* values");
+_Static_assert(NS_WALL_EXPLAIN == 1 && NS_WALL_CAPS_NATIVE == 2,
+	       "wall feature bits");
 _Static_assert(NS_SHAPE_RESTRICT_SELF == 1 && NS_SHAPE_HELPER == 2 &&
 		   NS_SHAPE_CONTAINER == 3, "wall shapes");
 
@@ -154,18 +191,35 @@ test_size_macros(void)
 		CU_ASSERT_EQUAL(NS_PLACE_SIZE_1_0, 1168);
 		CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_1, 72);
 		CU_ASSERT_EQUAL(NS_PLACE_SIZE_1_1, 1428);
+		CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_0, 104);
+		CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_1, 120);
+		CU_ASSERT_EQUAL(NS_BACKEND_OPS_SIZE_1_1, 72);
+		CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_1, 88);
+		CU_ASSERT_EQUAL(NS_HOST_SIZE_1_1, 48);
+		CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_2, 120);
+		CU_ASSERT_EQUAL(NS_HOST_SIZE_1_2, 56);
 	}
-	/* tables 1.1 did not touch: the 1.0 size is the whole struct */
-	CU_ASSERT_EQUAL(NS_BACKEND_OPS_SIZE_1_0, sizeof(struct ns_backend_ops));
-	CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_0, sizeof(struct ns_wall_ops));
+	/* the egress table never grew: the 1.0 size is the whole struct */
 	CU_ASSERT_EQUAL(NS_EGRESS_OPS_SIZE_1_0, sizeof(struct ns_egress_ops));
+	/* 1.2 appended to the ops, the wall table, the host and the policy:
+	 * each 1.1 part is a strict prefix and the 1.2 size is the whole */
+	CU_ASSERT(NS_BACKEND_OPS_SIZE_1_1 < sizeof(struct ns_backend_ops));
+	CU_ASSERT_EQUAL(NS_BACKEND_OPS_SIZE_1_1,
+			offsetof(struct ns_backend_ops, built_minor));
+	CU_ASSERT(NS_WALL_OPS_SIZE_1_1 <= offsetof(struct ns_wall_ops, features));
+	CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_2, sizeof(struct ns_wall_ops));
+	CU_ASSERT_EQUAL(NS_HOST_SIZE_1_1, offsetof(struct ns_host, denial));
+	CU_ASSERT_EQUAL(NS_HOST_SIZE_1_2, sizeof(struct ns_host));
+	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_1, offsetof(struct ns_policy, max_procs));
+	CU_ASSERT_EQUAL(offsetof(struct ns_policy, timeout_ms) + sizeof(int64_t),
+			sizeof(struct ns_policy));
 	/* 1.1 appended to the place table and the place: the 1.0 part is a
 	 * strict prefix and the 1.1 size is the whole table */
 	CU_ASSERT(NS_PLACE_OPS_SIZE_1_0 < NS_PLACE_OPS_SIZE_1_1);
 	CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_1, sizeof(struct ns_place_ops));
 	CU_ASSERT(NS_PLACE_SIZE_1_0 <= offsetof(struct ns_place, root_fd));
 	CU_ASSERT(NS_PLACE_SIZE_1_1 <= sizeof(struct ns_place));
-	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 1);
+	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 2);
 }
 
 static void
@@ -187,6 +241,30 @@ test_header_first(void)
 	CU_ASSERT_EQUAL(offsetof(struct ns_place_req, struct_size), 0);
 	CU_ASSERT_EQUAL(offsetof(struct ns_place, struct_size), 0);
 	CU_ASSERT_EQUAL(offsetof(struct ns_place_ops, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_denial, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_exit, struct_size), 0);
+	CU_ASSERT_EQUAL(offsetof(struct ns_finish, struct_size), 0);
+}
+
+/* The policy's HAS macros read struct_size only. */
+static void
+test_has_macros(void)
+{
+	struct ns_policy p = { 0 };
+	struct ns_host h = { 0 };
+
+	p.struct_size = (uint32_t)NS_POLICY_SIZE_1_1;
+	CU_ASSERT(NS_POLICY_HAS_FDS(&p));
+	CU_ASSERT(!NS_POLICY_HAS_CAPS(&p));
+	p.struct_size = sizeof(p);
+	CU_ASSERT(NS_POLICY_HAS_CAPS(&p));
+	h.struct_size = (uint32_t)NS_HOST_SIZE_1_1;
+	h.denial = (void (*)(void *, const struct ns_denial *))1;
+	CU_ASSERT(!NS_HOST_HAS_DENIAL(&h));
+	h.struct_size = sizeof(h);
+	CU_ASSERT(NS_HOST_HAS_DENIAL(&h));
+	h.denial = NULL;
+	CU_ASSERT(!NS_HOST_HAS_DENIAL(&h));
 }
 
 static void
@@ -196,7 +274,10 @@ test_define_macro(void)
 
 	CU_ASSERT_EQUAL(d.magic, NS_BACKEND_MAGIC);
 	CU_ASSERT_EQUAL(d.abi_major, NS_BACKEND_ABI_MAJOR);
+	/* no NS_MODULE_REQUIRES_MINOR defined: it needs the header's minor */
+	CU_ASSERT_EQUAL(d.abi_minor, NS_MODULE_REQUIRES_MINOR);
 	CU_ASSERT_EQUAL(d.abi_minor, NS_BACKEND_ABI_MINOR);
+	CU_ASSERT_EQUAL(d.built_minor, NS_BACKEND_ABI_MINOR);
 	CU_ASSERT_EQUAL(d.struct_size, sizeof(struct ns_backend_ops));
 	CU_ASSERT_STRING_EQUAL(NS_BACKEND_SYMBOL, "ns_backend_v1");
 }
@@ -205,7 +286,8 @@ int
 main(void)
 {
 	static const struct cu_case cases[] = {
-		{ "1.0 and 1.1 size macros match the pinned sizes", test_size_macros },
+		{ "1.0, 1.1 and 1.2 size macros match the pinned sizes", test_size_macros },
+		{ "HAS macros read struct_size", test_has_macros },
 		{ "headers come first", test_header_first },
 		{ "NS_BACKEND_HEADER fills the header", test_define_macro },
 		{ NULL, NULL }
