@@ -123,6 +123,9 @@ $(B)/tests/fixtures/%.so: tests/fixtures/modules/%.c
 $(B)/tests/fixtures/other_machine.so: $(B)/tests/fixtures/leaky_wall.so \
 		tests/fixtures/other_machine.sh
 	sh tests/fixtures/other_machine.sh $< $@
+# the shared fixture headers, the ABI header and the frozen 1.1 header
+$(FIX_SOS): $(wildcard tests/fixtures/modules/*.h) api/ns_backend.h \
+	$(wildcard tests/fixtures/abi/*.h)
 fixtures: $(FIX_SOS) $(B)/tests/fixtures/other_machine.so
 
 # ---- test helper programs (escape attempts, probes) --------------------

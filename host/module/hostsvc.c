@@ -1,6 +1,7 @@
 /* hostsvc.c -- the services the host passes to modules (see hostsvc.h). */
 #include "module/hostsvc.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,21 @@ svc_option(void *cookie, const char *key)
 	return config_option(hs->cfg, hs->stem, key);
 }
 
+/* ABI 1.2: taken only while the host is in finish() (hs->denials set). */
+static void
+svc_denial(void *cookie, const struct ns_denial *d)
+{
+	struct hostsvc *hs = cookie;
+	uint32_t size;
+
+	if (hs->denials == NULL || d == NULL)
+		return;
+	memcpy(&size, d, sizeof(size));
+	if (size < offsetof(struct ns_denial, count) + sizeof(d->count))
+		return;
+	(void)denials_add(hs->denials, d->op, d->path, d->count);
+}
+
 void
 hostsvc_init(struct hostsvc *hs)
 {
@@ -97,4 +113,5 @@ hostsvc_init(struct hostsvc *hs)
 	hs->host.refuse = svc_refuse;
 	hs->host.text = svc_text;
 	hs->host.option = svc_option;
+	hs->host.denial = svc_denial;
 }

@@ -7,6 +7,7 @@
 #include "ns_backend.h"
 #include "base/util.h"
 #include "conf/config.h"
+#include "module/denials.h"
 
 struct hostsvc {
 	struct ns_host host;      /* what modules get */
@@ -18,6 +19,8 @@ struct hostsvc {
 	struct sbuf *text;        /* where text() lines go, each + '\n' */
 	const struct config *cfg;
 	const char *stem;         /* the module's option section */
+	struct denials *denials;  /* set only while finish() runs: where
+				     denial() lands (else it is dropped) */
 };
 
 /* Set up hs->host to call back into hs. */

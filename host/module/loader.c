@@ -186,7 +186,7 @@ check_header(const struct ns_backend_ops *raw, char **why)
 		return LOAD_ABI_MAJOR;
 	}
 	if (raw->abi_minor > NS_BACKEND_ABI_MINOR) {
-		*why = str_fmt("module targets ABI %u.%u; this host speaks ABI %d.%d "
+		*why = str_fmt("module needs ABI %u.%u; this host speaks ABI %d.%d "
 			   "(a newer module may need what this host lacks); "
 			   "upgrade nova-sandbox", (unsigned)raw->abi_major,
 			   (unsigned)raw->abi_minor, NS_BACKEND_ABI_MAJOR,

@@ -49,6 +49,9 @@ static const struct flagdef rflags[] = {
 	  "another platform's flag" },
 	{ "cpu", FK_VALUE, 1, 0, NULL, ROFF(cpu),
 	  "another platform's flag" },
+	{ "explain", FK_SWITCH, 1, 0, NULL, ROFF(explain),
+	  "name every path the wall denied the command (SANDBOX DENIED "
+	  "lines before DONE; refused where the wall cannot)" },
 	{ "status-fd", FK_VALUE, 1, 0, NULL, ROFF(status_fd_s),
 	  "the tool's SANDBOX lines go to descriptor n instead of stderr" },
 };

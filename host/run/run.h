@@ -30,7 +30,7 @@ struct run_args {
 	struct strv reads;
 	struct strv artifacts;
 	struct strv argv;     /* after "--" */
-	int go;
+	int go, explain;
 	int saw_dashdash;
 	int help;             /* -h/--help/help before "--" */
 	/* parsed values (valid when run_validate returned 0) */

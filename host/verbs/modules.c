@@ -3,12 +3,15 @@
  * ABI, roles, shape and whether it is available here.
  *
  *   MODULE role=<r> file=<f> path=<p> name=<n> version=<v> abi=<M>.<m>
- *          roles=<wall,egress,place> [shape=<s>] available=<yes|no>
+ *          needs=<M>.<m> roles=<wall,egress,place> [shape=<s>]
+ *          available=<yes|no>
  *          [why=<text>]
  *   MODULE role=<r> file=<f> available=no refused=<token> why=<text>
  *   MODULES OK platform=<p> config=<path|defaults> moduledir=<d> wall=<n|none>
  *
- * `why` is the last field and keeps its spaces (out_text). */
+ * `why` is the last field and keeps its spaces (out_text).  abi= is the
+ * header the module was built with (ns_backend_ops.built_minor, 1.2), needs=
+ * the lowest host it loads in (abi_minor); before 1.2 they are the same. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +199,15 @@ roles_list(uint32_t roles)
 	return sbuf_take(&b);
 }
 
+/* The minor of the header a module was built with: built_minor from 1.2
+ * (the loader's copy reads 0 when the module's struct ends before it),
+ * else abi_minor, which was the header's minor before 1.2. */
+static unsigned
+built_minor(const struct ns_backend_ops *o)
+{
+	return o->built_minor > o->abi_minor ? o->built_minor : o->abi_minor;
+}
+
 static void
 loaded_fields(struct sbuf *b, const struct modrow *row)
 {
@@ -205,7 +217,8 @@ loaded_fields(struct sbuf *b, const struct modrow *row)
 	add_field(b, "path", row->m.path);
 	add_field(b, "name", o->name);
 	add_field(b, "version", o->version);
-	sbuf_addf(b, " abi=%u.%u", (unsigned)o->abi_major,
+	sbuf_addf(b, " abi=%u.%u needs=%u.%u", (unsigned)o->abi_major,
+		  built_minor(o), (unsigned)o->abi_major,
 		  (unsigned)o->abi_minor);
 	add_field(b, "roles", roles);
 	if (o->roles & NS_ROLE_WALL)
@@ -280,9 +293,11 @@ json_row(struct sbuf *b, const struct modrow *row)
 {
 	const struct ns_backend_ops *o = &row->m.ops;
 	char *roles = row->loaded ? roles_list(o->roles) : NULL;
-	char abi[32];
+	char abi[32], needs[32];
 
 	snprintf(abi, sizeof(abi), "%u.%u", (unsigned)o->abi_major,
+		 built_minor(o));
+	snprintf(needs, sizeof(needs), "%u.%u", (unsigned)o->abi_major,
 		 (unsigned)o->abi_minor);
 	json_kv(b, "role", row->role, 0);
 	json_kv(b, "file", row->m.file, 1);
@@ -290,6 +305,7 @@ json_row(struct sbuf *b, const struct modrow *row)
 	json_kv(b, "name", row->loaded ? o->name : NULL, 1);
 	json_kv(b, "version", row->loaded ? o->version : NULL, 1);
 	json_kv(b, "abi", row->loaded ? abi : NULL, 1);
+	json_kv(b, "needs", row->loaded ? needs : NULL, 1);
 	if (roles == NULL)
 		sbuf_add(b, ",\"roles\":null");
 	else

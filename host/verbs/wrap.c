@@ -15,6 +15,7 @@
 #include "base/out.h"
 #include "os/os.h"
 #include "policy/ttys.h"
+#include "wall/explain.h"
 #include "wall/session.h"
 #include "run/caps.h"
 #include "verbs/verbs.h"
@@ -24,31 +25,49 @@
 static volatile sig_atomic_t g_child;
 static volatile sig_atomic_t g_pending;
 
-/* Forward to the command only: no process group of our own (rule 12). */
+static volatile sig_atomic_t g_wall_ends; /* the wall has terminate() */
+
+/* Forward to the command only: no process group of our own (rule 12).
+ * A wall with terminate() is asked from the wait loop instead. */
 static void
 on_signal(int sig)
 {
 	int saved = errno;
 
-	if (g_child > 0)
+	if (g_child > 0 && !g_wall_ends)
 		kill((pid_t)g_child, sig);
 	else
 		g_pending = sig;
 	errno = saved;
 }
 
-/* Reap whatever is ready: the command (its status into *code) and the
- * orphans the subreaper gets.  0, or -1 when the command was lost. */
+/* What the wait for the command learns: how it ended and whether the
+ * tool ended the tree (ns_finish, ABI 1.2). */
+struct waited {
+	struct wallctx *w;
+	void *state;
+	const struct ns_proc *proc;
+	const struct caps_limits *l;
+	struct ns_exit exit;
+	int ended;       /* exit is set */
+	uint32_t killed; /* NS_TERM_* or 0 */
+};
+
+/* Reap whatever is ready: the command (its status into *code and wt) and
+ * the orphans the subreaper gets.  0, or -1 when the command was lost. */
 static int
-reap_ready(pid_t child, int *code)
+reap_ready(pid_t child, int *code, struct waited *wt)
 {
 	int st = 0;
 	pid_t p;
 
 	for (;;) {
 		p = waitpid(-1, &st, WNOHANG);
-		if (p > 0 && p == child)
+		if (p > 0 && p == child) {
 			*code = wait_exit_code(st);
+			explain_exit_of_status(st, &wt->exit);
+			wt->ended = 1;
+		}
 		if (p > 0 || (p < 0 && errno == EINTR))
 			continue;
 		return p == 0 || *code >= 0 ? 0 : -1;
@@ -87,14 +106,20 @@ wait_tick(const struct timespec *next)
 
 /* Count the command's tree (the tool's descendants); 1 when it was past a
  * cap and has been killed (RUNAWAY printed, the status in *code).  A tree
- * that cannot be counted is let run. */
+ * that cannot be counted is let run.  A wall with NS_WALL_CAPS_NATIVE
+ * keeps the caps itself: the host does not count. */
 static int
-over_cap(const struct caps_limits *l, int *code)
+over_cap(struct waited *wt, int *code)
 {
-	int over = caps_enforce_said(getpid(), l);
+	int over;
 
-	if (over)
+	if (wall_has_feature(wt->w, NS_WALL_CAPS_NATIVE))
+		return 0;
+	over = caps_enforce_said(getpid(), wt->l);
+	if (over) {
 		*code = CAPS_STATUS;
+		wt->killed = NS_TERM_CAP;
+	}
 	return over;
 }
 
@@ -113,36 +138,99 @@ tree_empty(void)
 
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* End the command's tree through the wall (terminate, ABI 1.2) when it
+ * has one: 0 when the wall did. */
+static int
+wall_terminate(struct waited *wt, uint32_t why)
+{
+	if (wt->w->mod.wall.terminate == NULL)
+		return -1;
+	if (wt->w->mod.wall.terminate(&wt->w->hs.host, wt->state, wt->proc,
+				      why) != NS_OK)
+		return -1;
+	if (!wt->killed)
+		wt->killed = why;
+	return 0;
+}
+
+/* The wall's own wait (ABI 1.2), one tick at a time: 1 when the command
+ * ended (*code set), 0 when the tick ran out, -1 when the wait failed. */
+static int
+wall_wait_tick(struct waited *wt, int *code)
+{
+	struct ns_exit ex = { sizeof(ex), NS_END_RUNNING, 0, 0 };
+
+	if (wt->w->mod.wall.wait(&wt->w->hs.host, wt->state, wt->proc, 1000,
+				 &ex) != NS_OK)
+		return -1;
+	if (ex.how == NS_END_RUNNING)
+		return 0;
+	wt->exit = ex;
+	wt->ended = 1;
+	*code = ex.how == NS_END_CODE ? ex.code & 0xff :
+		ex.how == NS_END_SIGNAL ? 128 + ex.code : NS_EXIT_REFUSED;
+	return 1;
+}
+
+/* The loop of a wall that waits itself: its wait() as the tick, the caps
+ * between calls, a caught signal ends the tree through terminate(). */
+static int
+wall_wait_loop(struct waited *wt, int *code)
+{
+	int capped = -1, rc;
+
+	for (;;) {
+		rc = wall_wait_tick(wt, code);
+		if (rc != 0)
+			return rc < 0 ? NS_EXIT_REFUSED : 0;
+		if (g_pending && wall_terminate(wt, NS_TERM_SIGNAL) != 0)
+			kill((pid_t)wt->proc->pid, g_pending);
+		g_pending = 0;
+		if (over_cap(wt, &capped))
+			return *code = capped, 0;
+	}
+}
+
 /* Wait for the command, reaping the orphans that the subreaper gets and
  * counting the tree every second and once more at the end (unless the
  * tree is already empty); then every process the command left behind is
  * frozen, killed and reaped (the kill of the caps, as at the end of
  * `run`): nothing it started outlives DONE. */
 static int
-wait_child(pid_t child, const struct caps_limits *l)
+wait_child(struct waited *wt)
 {
+	pid_t child = (pid_t)wt->proc->pid;
 	size_t left = 0;
 	struct timespec next;
 	int code = -1, capped = -1;
 
+	if (wt->w->mod.wall.wait != NULL) {
+		int rc = wall_wait_loop(wt, &code);
+
+		if (rc != 0 || code == CAPS_STATUS)
+			return rc ? rc : code;
+	}
 	tick_next(&next);
 	while (code < 0) {
-		if (reap_ready(child, &code) != 0)
+		if (reap_ready(child, &code, wt) != 0)
 			return NS_EXIT_REFUSED;
 		if (code >= 0 || !wait_tick(&next))
 			continue;
-		if (over_cap(l, &capped))
+		if (over_cap(wt, &capped))
 			return capped;
 		tick_next(&next);
 	}
 	if (!tree_empty()) {
-		if (over_cap(l, &capped))
+		if (over_cap(wt, &capped))
 			return capped;
+		(void)wall_terminate(wt, NS_TERM_DONE);
 		if (caps_kill_all(0, &left) != 0)
 			note("%zu process(es) the command left behind are "
 			     "still running after SIGKILL", left);
+		else if (!wt->killed)
+			wt->killed = left ? NS_TERM_DONE : 0;
 	}
-	(void)reap_ready(child, &code);
+	(void)reap_ready(child, &code, wt);
 	return code;
 }
 
@@ -284,19 +372,35 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
 	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM, watch };
+	struct waited wt = { w, state, &proc, &caps, { 0 }, 0, 0 };
+	struct wall_end end;
 	char *cmd;
 	int code;
 
 	parent_setup(&caps);
 	BENCH_PHASE(BENCH_SPAWN);
+	memset(&end, 0, sizeof(end));
+	end.start_ns = explain_now_ns();
+	g_wall_ends = w->mod.wall.terminate != NULL;
 	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0)
 		return refused(w, REASON_SANDBOX_FAILED, "the command could not "
 			       "be started inside the wall");
 	g_child = (sig_atomic_t)proc.pid;
-	if (g_pending)
+	if (g_pending && !g_wall_ends)
 		kill((pid_t)proc.pid, g_pending);
-	code = wait_child((pid_t)proc.pid, &caps);
+	code = wait_child(&wt);
+	end.proc = proc;
+	end.end_ns = explain_now_ns();
+	end.exit = wt.exit;
+	if (!wt.ended) {
+		end.exit.struct_size = sizeof(end.exit);
+		end.exit.how = NS_END_CODE;
+		end.exit.code = code;
+	}
+	end.killed = wt.killed;
+	end.code = code;
+	wall_finish(w, "SANDBOX", view, state, &end);
 	cmd = out_field(base_name(pol->command));
 	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
 	free(cmd);
@@ -312,6 +416,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	int code;
 
 	policy_view(pol, &view);
+	wall_view_extras(&view, a->explain, CAPS_PROCS, CAPS_MEM, 0);
 	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
 		if (pol->tmp_created && pol->tmp != NULL)
 			rmdir(pol->tmp); /* a refusal creates nothing */
@@ -395,6 +500,8 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	if (wall_open(&w, hr, "SANDBOX") != 0)
 		code = refused(&w, REASON_NO_SANDBOX, "no wall module could be "
 			       "loaded");
+	else if (wall_explain_refused(&w, a.explain, &w.r) != 0)
+		code = refused(&w, REASON_SANDBOX_FAILED, "out of memory");
 	else {
 		BENCH_PHASE(BENCH_WALL_OPEN);
 		code = build_and_run(&w, hr, &a, argv);

@@ -24,6 +24,10 @@ const struct flagdef args_flags[] = {
 	  "no IP networking at all (refused where it cannot be kept)" },
 	{ "net-listen", FK_SWITCH, ALL3, 0, NULL, OFF(net_listen),
 	  "the command may listen (never with --net-deny)" },
+	{ "explain", FK_SWITCH, ARGV_BARE | ARGV_PROBE, 0, "the bare form and "
+	  "probe", OFF(explain),
+	  "name every path the wall denied the command (SANDBOX DENIED lines "
+	  "before DONE; refused where the wall cannot)" },
 	{ "net-allow", FK_LIST, BP, 0, "the bare form", OFF(net_allow),
 	  "a loopback `host:port` the command may reach (repeatable; "
 	  "grants nothing on linux)" },

@@ -27,7 +27,7 @@ struct args {
 	struct strv others; /* flags of another verb, as "--name", in order */
 	const char *cwd, *tmp, *name, *gpu, *acl, *secret, *max;
 	const char *status_fd; /* --status-fd, validated (out_status_check) */
-	int net_deny, net_listen, json;
+	int net_deny, net_listen, json, explain;
 	int saw_dashdash;
 };
 

@@ -29,7 +29,7 @@ L=$(conf leak.conf "leak = yes
 t "a 1.0 place table is accepted by modules (abi=1.0)" <<'EOF'
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 0
-expect_out "^MODULE role=place file=$FIX/place_dir.so .* name=place_dir version=1.0.0 abi=1\.0 roles=place available=yes\$"
+expect_out "^MODULE role=place file=$FIX/place_dir.so .* name=place_dir version=1.0.0 abi=1\.0 needs=1\.0 roles=place available=yes\$"
 EOF
 
 t "run through a 1.0 place: created, walled at its root, deleted" <<'EOF'

@@ -1,0 +1,237 @@
+/* explain.c -- finish() and the DENIED lines (explain.h). */
+#include "wall/explain.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "base/out.h"
+
+static const char *const op_words[] = {
+	[NS_OP_READ] = "read",     [NS_OP_WRITE] = "write",
+	[NS_OP_EXEC] = "exec",     [NS_OP_CREATE] = "create",
+	[NS_OP_DELETE] = "delete", [NS_OP_RENAME] = "rename",
+	[NS_OP_CONNECT] = "connect", [NS_OP_BIND] = "bind",
+	[NS_OP_OTHER] = "other",
+};
+
+const char *
+explain_op_word(uint32_t op)
+{
+	if (op < NS_OP_READ || op > NS_OP_OTHER)
+		return "other";
+	return op_words[op];
+}
+
+static int
+is_dir(const char *p)
+{
+	struct stat st;
+
+	return fstatat(AT_FDCWD, p, &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+explain_nearest_dir(const char *path, char *out, size_t outlen)
+{
+	size_t n;
+
+	if (path == NULL || path[0] != '/')
+		return -1;
+	n = strlen(path);
+	if (n >= outlen)
+		return -1;
+	memcpy(out, path, n + 1);
+	for (;;) {
+		while (n > 1 && out[n - 1] == '/') /* "/a/b/" -> "/a/b" */
+			out[--n] = '\0';
+		if (is_dir(out))
+			return 0;
+		if (n <= 1)
+			return -1; /* "/" is not a directory: nothing to name */
+		while (n > 1 && out[n - 1] != '/')
+			n--;
+		out[n] = '\0';
+	}
+}
+
+static char *
+dir_remedy(const char *flag, const char *path)
+{
+	char dir[4096];
+	char *f, *r;
+
+	if (explain_nearest_dir(path, dir, sizeof(dir)) != 0)
+		return strdup("-");
+	f = out_field(dir);
+	if (f == NULL)
+		return NULL;
+	r = str_fmt("%s %s", flag, f);
+	free(f);
+	return r;
+}
+
+char *
+explain_remedy(uint32_t op, const char *path, int net_deny)
+{
+	switch (op) {
+	case NS_OP_READ:
+	case NS_OP_EXEC:
+		return dir_remedy("--read", path);
+	case NS_OP_WRITE:
+	case NS_OP_CREATE:
+	case NS_OP_DELETE:
+	case NS_OP_RENAME:
+		return dir_remedy("--write", path);
+	case NS_OP_CONNECT:
+	case NS_OP_BIND:
+		return strdup(net_deny ? "without --net-deny" : "-");
+	default:
+		return strdup("-");
+	}
+}
+
+static int
+print_one(FILE *f, const char *prefix, const struct denial_ent *e,
+	  int net_deny)
+{
+	char *p = out_field(e->path);
+	char *rem = explain_remedy(e->op, e->path, net_deny);
+	int rc = -1;
+
+	if (p != NULL && rem != NULL)
+		rc = out_line(f, "%s DENIED path=%s op=%s remedy=\"%s\"", prefix,
+			      p, explain_op_word(e->op), rem);
+	free(p);
+	free(rem);
+	return rc;
+}
+
+int
+explain_print(FILE *f, const char *prefix, const struct denials *d,
+	      int net_deny)
+{
+	size_t shown = d->n < EXPLAIN_MAX_LINES ? d->n : EXPLAIN_MAX_LINES;
+	int rc = 0;
+
+	for (size_t i = 0; i < shown; i++)
+		if (print_one(f, prefix, &d->v[i], net_deny) != 0)
+			rc = -1;
+	if (d->n > shown &&
+	    out_line(f, "%s NOTE and %zu more denied paths (not listed)",
+		     prefix, d->n - shown) != 0)
+		rc = -1;
+	if (d->oom &&
+	    out_line(f, "%s NOTE out of memory: the denied paths above are "
+		     "incomplete", prefix) != 0)
+		rc = -1;
+	return rc;
+}
+
+void
+explain_exit_of_status(int st, struct ns_exit *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->struct_size = sizeof(*out);
+	if (WIFSIGNALED(st)) {
+		out->how = NS_END_SIGNAL;
+		out->code = WTERMSIG(st);
+	} else {
+		out->how = NS_END_CODE;
+		out->code = WIFEXITED(st) ? WEXITSTATUS(st) : 125;
+	}
+}
+
+int64_t
+explain_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int
+wall_has_feature(const struct wallctx *w, uint32_t bit)
+{
+	return (w->mod.wall.features & bit) != 0; /* zeroed beyond its size */
+}
+
+static void
+call_finish(struct wallctx *w, const char *prefix, void *state,
+	    const struct wall_end *e, struct denials *d)
+{
+	struct ns_finish fin;
+	int rc;
+
+	memset(&fin, 0, sizeof(fin));
+	fin.struct_size = sizeof(fin);
+	fin.proc = e->proc;
+	fin.start_ns = e->start_ns;
+	fin.end_ns = e->end_ns;
+	fin.exit = e->exit;
+	fin.killed = e->killed;
+	w->hs.denials = d;
+	rc = w->mod.wall.finish(&w->hs.host, state, &fin);
+	w->hs.denials = NULL;
+	wall_print_notes(w, prefix);
+	for (size_t i = 0; i < w->r.n; i++)
+		out_note(prefix, w->r.v[i].text);
+	refusals_free(&w->r);
+	if (rc != NS_OK) {
+		char *t = str_fmt("the wall's finish() failed (status %d); the "
+				  "exit code is the command's", rc);
+
+		out_note(prefix, t ? t : "the wall's finish() failed");
+		free(t);
+	}
+}
+
+void
+wall_finish(struct wallctx *w, const char *prefix,
+	    const struct ns_policy *view, void *state,
+	    const struct wall_end *e)
+{
+	struct denials d = {0};
+	int explain = (view->flags & NS_POLICY_EXPLAIN) != 0;
+
+	if (w->mod.wall.finish != NULL)
+		call_finish(w, prefix, state, e, &d);
+	(void)explain_print(stderr, prefix, &d,
+			    (view->flags & NS_POLICY_NET_DENY) != 0);
+	denials_free(&d);
+	if (e->code != 0 && !explain && wall_has_feature(w, NS_WALL_EXPLAIN)) {
+		char *t = str_fmt("the command exited %d: to name the paths the "
+				  "wall denied it, rerun with --explain",
+				  e->code);
+
+		out_note(prefix, t ? t : "rerun with --explain");
+		free(t);
+	}
+}
+
+void
+wall_view_extras(struct ns_policy *view, int explain,
+		 unsigned long long procs, unsigned long long mem,
+		 long long timeout_ms)
+{
+	if (explain)
+		view->flags |= NS_POLICY_EXPLAIN;
+	view->max_procs = procs;
+	view->max_mem_bytes = mem;
+	view->timeout_ms = timeout_ms;
+}
+
+int
+wall_explain_refused(const struct wallctx *w, int explain, struct refusals *r)
+{
+	if (!explain || wall_has_feature(w, NS_WALL_EXPLAIN))
+		return 0;
+	return refusals_addr(r, REASON_EXPLAIN_UNAVAILABLE, REMEDY_IN_TEXT,
+			     "--explain: the wall %s cannot name the paths it "
+			     "denies; run without --explain", w->mod.ops.name)
+		       < 0 ? -1 : 1;
+}

@@ -1,0 +1,74 @@
+/* explain.h -- ABI 1.2's end of a walled command: finish() with the
+ * process, its times and its exit, then the denials it reported as
+ *   <P> DENIED path=<p> op=<op> remedy="<flag> <arg>"
+ * (at most EXPLAIN_MAX_LINES, first seen first, then
+ *   <P> NOTE and <k> more denied paths (not listed))
+ * and, for a non-zero exit without --explain under a wall that can name
+ * denials, the rerun NOTE (docs/SPEC-SANDBOX.md section 3).  Everything
+ * here is printed before the verb's DONE line. */
+#ifndef NS_HOST_WALL_EXPLAIN_H
+#define NS_HOST_WALL_EXPLAIN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "module/denials.h"
+#include "wall/session.h"
+
+#define EXPLAIN_MAX_LINES 10
+
+/* "read", "write", ... ("other" for an unknown op). */
+const char *explain_op_word(uint32_t op);
+
+/* The directory a remedy names for path: path itself when it is an
+ * existing directory, else its nearest existing ancestor directory (found
+ * with fstatat walking up; nothing is created).  Into out; 0, or -1 when
+ * path is not absolute or does not fit. */
+int explain_nearest_dir(const char *path, char *out, size_t outlen);
+
+/* The remedy for one denial, unquoted and field-escaped: "--read <dir>",
+ * "--write <dir>", "without --net-deny" or "-".  Heap, NULL on ENOMEM. */
+char *explain_remedy(uint32_t op, const char *path, int net_deny);
+
+/* Print d's lines to f with prefix.  0, or -1 when a line failed. */
+int explain_print(FILE *f, const char *prefix, const struct denials *d,
+		  int net_deny);
+
+/* A wait status as an ns_exit. */
+void explain_exit_of_status(int st, struct ns_exit *out);
+
+/* CLOCK_REALTIME in nanoseconds. */
+int64_t explain_now_ns(void);
+
+/* Whether the loaded wall has 1.2's features bit `bit` / op. */
+int wall_has_feature(const struct wallctx *w, uint32_t bit);
+
+/* The policy's 1.2 members the verb sets after policy_view(): the caps
+ * the host keeps (0: none) and NS_POLICY_EXPLAIN when explain. */
+void wall_view_extras(struct ns_policy *view, int explain,
+		      unsigned long long procs, unsigned long long mem,
+		      long long timeout_ms);
+
+/* --explain under a wall without NS_WALL_EXPLAIN: 1 after adding the
+ * refusal explain_unavailable to r (the verb refuses, exit 125, before
+ * anything runs), else 0.  -1 on ENOMEM. */
+int wall_explain_refused(const struct wallctx *w, int explain,
+			 struct refusals *r);
+
+/* What the verb knows when the command's tree is gone. */
+struct wall_end {
+	struct ns_proc proc;  /* what spawn() returned */
+	int64_t start_ns, end_ns;
+	struct ns_exit exit;  /* how the command itself ended */
+	uint32_t killed;      /* NS_TERM_* or 0 */
+	int code;             /* the exit code the verb reports */
+};
+
+/* Call finish() when the wall's table covers it and it is set, then print
+ * the module's notes, the denials and the rerun NOTE with prefix (stderr).
+ * Never changes the exit code. */
+void wall_finish(struct wallctx *w, const char *prefix,
+		 const struct ns_policy *view, void *state,
+		 const struct wall_end *e);
+
+#endif
