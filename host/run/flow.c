@@ -17,6 +17,7 @@
 #include "base/out.h"
 #include "os/os.h"
 #include "policy/ttys.h"
+#include "wall/explain.h"
 #include "wall/session.h"
 #include "run/caps.h"
 #include "run/flow.h"
@@ -176,6 +177,11 @@ preflight(struct runctx *c, struct refusals *r)
 			refusals_oom(r);
 		return 1;
 	}
+	if (wall_explain_refused(&c->w, c->a->explain, r) != 0) {
+		if (r->n == 0)
+			refusals_oom(r);
+		return 1;
+	}
 	if (load_place(c, r) != 0)
 		return 1;
 	place_services(c);
@@ -257,14 +263,56 @@ relay_install(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* A wall that waits itself (ABI 1.2): its wait() with no limit (the
+ * supervisor keeps the timeout and the caps, and ends the run's tree);
+ * the exit code as wait_exit_code() would give it. */
+static int
+init_wall_wait(struct runctx *c, void *state, struct wall_end *end)
+{
+	struct ns_exit ex = { sizeof(ex), NS_END_RUNNING, 0, 0 };
+
+	do {
+		if (c->w.mod.wall.wait(&c->w.hs.host, state, &end->proc, -1,
+				       &ex) != NS_OK)
+			return NS_EXIT_REFUSED;
+	} while (ex.how == NS_END_RUNNING);
+	end->exit = ex;
+	return ex.how == NS_END_CODE ? ex.code & 0xff :
+	       ex.how == NS_END_SIGNAL ? 128 + ex.code : NS_EXIT_REFUSED;
+}
+
+/* The command ended: reap what of its tree already ended (what still runs
+ * is ended by the supervisor's kill, after this), then finish() and the
+ * denials, printed before the supervisor's DONE. */
+static void
+init_finish(struct runctx *c, const struct ns_policy *view, void *state,
+	    struct wall_end *end, int code)
+{
+	int st;
+
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
+	end->end_ns = explain_now_ns();
+	end->code = code;
+	if (end->exit.struct_size == 0) {
+		end->exit.struct_size = sizeof(end->exit);
+		end->exit.how = NS_END_CODE;
+		end->exit.code = code;
+	}
+	wall_finish(&c->w, "SANDBOX", view, state, end);
+}
+
 static void __attribute__((noreturn))
 init_main(struct runctx *c, struct ns_policy *view, void *state,
 	  pid_t keeper)
 {
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
+	struct wall_end end;
 	int st, code = NS_EXIT_REFUSED;
 	pid_t p;
+
+	memset(&end, 0, sizeof(end));
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != keeper)
@@ -277,6 +325,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	 * supervisor counts from the init holds every process of the command */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	relay_install();
+	end.start_ns = explain_now_ns();
 	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
 	    NS_OK || proc.pid <= 0) {
 		refusals_add(&c->w.r, REASON_SANDBOX_FAILED, "the command could "
@@ -285,17 +334,24 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 		_exit(NS_EXIT_REFUSED);
 	}
 	g_cmd = (sig_atomic_t)proc.pid;
-	for (;;) {
-		p = waitpid(-1, &st, 0);
-		if (p < 0 && errno == EINTR)
-			continue;
-		if (p < 0)
-			break;
-		if (p == (pid_t)proc.pid) {
-			code = wait_exit_code(st);
-			break;
+	end.proc = proc;
+	if (c->w.mod.wall.wait != NULL)
+		code = init_wall_wait(c, state, &end);
+	else {
+		for (;;) {
+			p = waitpid(-1, &st, 0);
+			if (p < 0 && errno == EINTR)
+				continue;
+			if (p < 0)
+				break;
+			if (p == (pid_t)proc.pid) {
+				code = wait_exit_code(st);
+				explain_exit_of_status(st, &end.exit);
+				break;
+			}
 		}
 	}
+	init_finish(c, view, state, &end, code);
 	_exit(code);
 }
 
@@ -465,6 +521,8 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 			    NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED);
 	}
 	policy_view(&pol, &view);
+	wall_view_extras(&view, c->a->explain, c->a->max_procs, c->a->max_mem,
+			 (long long)c->a->timeout_ms);
 	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
 		keeper_fail(sock, &c->w.r, NS_EXIT_REFUSED);
 	policy_close_fds(&pol); /* the ruleset is built: only the cwd's stays */
@@ -485,6 +543,10 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	while (waitpid(init, &st, 0) < 0)
 		if (errno != EINTR)
 			_exit(NS_EXIT_REFUSED);
+	/* the module rules: release() once the run's init has ended, in the
+	 * process that called prepare() */
+	if (c->w.mod.wall.release != NULL)
+		c->w.mod.wall.release(&c->w.hs.host, state);
 	_exit(wait_exit_code(st));
 }
 
@@ -616,7 +678,8 @@ finish(struct runctx *c, struct sv *s, int code, int ran)
 	run_step("kill", 0);
 	killed = run_kill_all(&left) == 0;
 	run_step("kill", t);
-	if (ran && code != 0 && code < NS_EXIT_TIMEOUT)
+	if (ran && code != 0 && code < NS_EXIT_TIMEOUT &&
+	    !wall_has_feature(&c->w, NS_WALL_EXPLAIN))
 		run_note("the command exited non-zero; the linux wall does not "
 			 "report its denials: a path it needs may be missing a "
 			 "--read");

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "wall/explain.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
 
@@ -30,7 +31,7 @@ struct probe {
 	char *secret;  /* resolved --secret */
 	char *outside; /* <parent of first write>/.nova-sandbox-probe-<pid> */
 	char *inside;
-	int json;
+	int json, explain;
 	size_t steps, passed;
 	struct sbuf items; /* JSON items */
 	struct strv why;   /* JSON refusals */
@@ -276,14 +277,25 @@ child_env(const struct probe *p, const char *hex, struct strv *env)
 	return strv_pushf(env, "%s=%s", NONCE_ENV, hex);
 }
 
+/* Wait for one step, then the wall's finish() and its denials (ABI 1.2,
+ * "PROBE DENIED" lines).  The step's own exit 1 is its answer, not a
+ * failure: no rerun NOTE. */
 static int
-wait_code(pid_t pid)
+wait_code(struct probe *p, const struct ns_policy *v,
+	  const struct ns_proc *proc, int64_t start_ns)
 {
+	struct wall_end end;
 	int st;
 
-	while (waitpid(pid, &st, 0) < 0)
+	while (waitpid((pid_t)proc->pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -1;
+	memset(&end, 0, sizeof(end));
+	end.proc = *proc;
+	end.start_ns = start_ns;
+	end.end_ns = explain_now_ns();
+	explain_exit_of_status(st, &end.exit);
+	wall_finish(&p->w, "PROBE", v, p->state, &end);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -315,9 +327,11 @@ spawn_step(struct probe *p, const char *name, const char *path)
 		l.extra_fds = &fds[0];
 		v.argv = argv;
 		v.envp = (const char *const *)env.v;
+		int64_t start = explain_now_ns();
+
 		if (p->w.mod.wall.spawn(&p->w.hs.host, p->state, &v, &l,
 					&proc) == NS_OK && proc.pid > 0)
-			code = wait_code((pid_t)proc.pid);
+			code = wait_code(p, &v, &proc, start);
 	}
 	close(fds[0]);
 	if (dn >= 0)
@@ -385,6 +399,7 @@ prepare_and_run(struct probe *p)
 	int code;
 
 	policy_view(&p->pol, &p->view);
+	wall_view_extras(&p->view, p->explain, 0, 0, 0);
 	if (p->w.mod.wall.prepare(&p->w.hs.host, &p->view, &p->state) !=
 	    NS_OK) {
 		if (p->w.r.n == 0)
@@ -418,7 +433,11 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 			"probe; run: nova-sandbox help probe");
 		return NS_EXIT_USAGE;
 	}
-	if (wall_open(&p->w, hr, "PROBE") != 0) {
+	p->explain = p->a.explain;
+	if (wall_open(&p->w, hr, "PROBE") != 0 ||
+	    wall_explain_refused(&p->w, p->explain, &p->w.r) != 0) {
+		if (p->w.r.n == 0)
+			refusals_add(&p->w.r, REASON_CHECK, "out of memory");
 		say_refusals(p, &p->w.r);
 		return NS_EXIT_USAGE;
 	}
