@@ -1,0 +1,275 @@
+#!/bin/bash
+# t_denials.sh -- ABI 1.2 through the binary with fixture walls (they
+# confine NOTHING; the Linux wall's own denials are tests/denials/):
+# a 1.1 module and a "needs 1.0" module load and run, the DENIED lines of
+# denier.so (dedupe, remedies, nearest directory, the cap and its NOTE,
+# escaping, before DONE), the rerun NOTE, explain_unavailable, what
+# finish() is told, and a wall that waits and terminates itself.
+source "$(dirname "$0")/lib.sh"
+
+STAGE=$(mktemp -d "$NOVA_B/it-denials.XXXXXX")
+chmod 755 "$STAGE"
+trap 'rm -rf "$STAGE"; _cleanup' EXIT
+for m in denier waiter wall_1_1 wall_req0 newer_minor; do
+	cp "$FIX/$m.so" "$STAGE/" && chmod 755 "$STAGE/$m.so"
+done
+# the test user writes the fixtures' logs here
+LOGS=$(newdir)
+
+# conf NAME WALL [EXTRA]: a config naming the staged WALL, path on stdout
+conf() {
+	printf '[nova-sandbox]\nmoduledir = %s\n[linux]\nwall = %s\n%s' \
+		"$STAGE" "$2" "${3:-}" > "$STAGE/$1"
+	chmod 644 "$STAGE/$1"
+	echo "$STAGE/$1"
+}
+
+# denials FILE LINES...: the denier's script (readable by the test user)
+script() {
+	local f=$1
+	shift
+	printf '%s\n' "$@" > "$f"
+	chmod 644 "$f"
+}
+
+# wrap CONF DIR [FLAGS...] -- CMD...: the bare wrap as the test user
+wrap() {
+	local c=$1 d=$2
+	shift 2
+	mkdir -p "$d/home"
+	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$d/home"
+	run_as env NOVA_SANDBOX_CONFIG="$c" HOME="$d/home" "$NS" --write "$d" "$@"
+}
+
+# line number of the first stderr line matching REGEX (0: none)
+lineno() {
+	local n
+	n=$(grep -nE -- "$1" "$ERR" | head -1 | cut -d: -f1)
+	echo "${n:-0}"
+}
+
+t "a module built with the frozen 1.1 header loads and runs" <<'EOF'
+C=$(conf c11.conf wall_1_1.so)
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 0
+expect_out "^MODULE role=wall file=wall_1_1.so .* name=wall_1_1 version=1.1.0 abi=1\.1 needs=1\.1 roles=wall shape=restrict-self available=yes\$"
+D=$(newdir)
+wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'; exit 3"
+expect_rc 3
+expect_present "$D/ran"
+expect_err '^SANDBOX OK backend=wall_1_1 '
+expect_err '^SANDBOX DONE exit=3 cmd=dash$'
+# no finish(), no NS_WALL_EXPLAIN: no rerun NOTE, no DENIED
+expect_no_err 'rerun with --explain|DENIED'
+EOF
+
+t "a 1.2 module that needs 1.0 loads (abi=1.2 needs=1.0) and runs" <<'EOF'
+C=$(conf r0.conf wall_req0.so)
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules --json
+expect_rc 0
+expect_out '"name":"wall_req0","version":"1.2.0","abi":"1.2","needs":"1.0"'
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_out "^MODULE role=wall file=wall_req0.so .* abi=1\.2 needs=1\.0 roles=wall "
+D=$(newdir)
+wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'"
+expect_rc 0
+expect_present "$D/ran"
+expect_err '^SANDBOX DONE exit=0 cmd=dash$'
+EOF
+
+t "a module that needs a newer minor is still refused" <<'EOF'
+C=$(conf nm.conf newer_minor.so)
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 1
+expect_out '^MODULE role=wall file=newer_minor.so available=no refused=abi_minor why=module needs ABI 1\.3; this host speaks ABI 1\.2 '
+EOF
+
+t "--explain names the denials: dedupe, each op's remedy, nearest dir, before DONE" <<'EOF'
+D=$(newdir)
+mkdir -p "$D/data/sub" "$D/sp ace" "$D/w"
+[ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/w"
+S="$STAGE/d1.txt"
+script "$S" "read 2 $D/data/sub/secret" "write 1 $D/data/new/deeper/f" \
+	"read 5 $D/data/sub/secret" "exec 1 $D/data/sub" \
+	"create 1 $D/nope/x" "delete 1 $D/data/old" "rename 1 $D/data/sub/y" \
+	"connect 3 10.0.0.1:443" "bind 1 0.0.0.0:80" "other 1 $D/data" \
+	"read 1 $D/sp ace/f"
+C=$(conf d1.conf denier.so "[denier]
+denials = $S
+finish_log = $LOGS/f1.log
+")
+wrap "$C" "$D/w" --explain -- /bin/sh -c 'exit 2'
+expect_rc 2
+expect_err "^SANDBOX DENIED path=$D/data/sub/secret op=read remedy=\"--read $D/data/sub\"\$"
+expect_eq "$(grep -c "path=$D/data/sub/secret op=read" "$ERR")" 1 "one line for a repeated (op, path)"
+expect_err "^SANDBOX DENIED path=$D/data/new/deeper/f op=write remedy=\"--write $D/data\"\$"
+expect_err "^SANDBOX DENIED path=$D/data/sub op=exec remedy=\"--read $D/data/sub\"\$"
+expect_err "^SANDBOX DENIED path=$D/nope/x op=create remedy=\"--write $D\"\$"
+expect_err "^SANDBOX DENIED path=$D/data/old op=delete remedy=\"--write $D/data\"\$"
+expect_err "^SANDBOX DENIED path=$D/data/sub/y op=rename remedy=\"--write $D/data/sub\"\$"
+expect_err '^SANDBOX DENIED path=10\.0\.0\.1:443 op=connect remedy="-"$'
+expect_err '^SANDBOX DENIED path=0\.0\.0\.0:80 op=bind remedy="-"$'
+expect_err "^SANDBOX DENIED path=$D/data op=other remedy=\"-\"\$"
+expect_err "^SANDBOX DENIED path=$D/sp\\\\x20ace/f op=read remedy=\"--read $D/sp\\\\x20ace\"\$"
+expect_absent "$D/nope"
+expect_absent "$D/data/new"
+expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 10 "distinct denials"
+expect_no_err 'more denied paths|rerun with --explain'
+# first seen first, all before DONE, DONE last
+expect_eq "$(grep '^SANDBOX DENIED ' "$ERR" | head -1 | grep -c 'sub/secret')" 1 "first line"
+expect_eq "$(grep '^SANDBOX DENIED ' "$ERR" | tail -1 | grep -c 'sp\\x20ace')" 1 "last line"
+last=$(grep -n '^SANDBOX DENIED ' "$ERR" | tail -1 | cut -d: -f1)
+done_at=$(lineno '^SANDBOX DONE exit=2 ')
+[ "$last" -lt "$done_at" ] || _fail "DENIED after DONE ($last >= $done_at)"
+expect_eq "$(tail -1 "$ERR" | cut -c1-12)" "SANDBOX DONE" "DONE is last"
+# what finish() was told
+expect_eq "$(grep -c '^finish pid=[0-9]* how=1 code=2 killed=0 span=ok explain=1$' "$LOGS/f1.log")" 1 "finish log"
+EOF
+
+t "more than ten denials: ten lines, then the NOTE" <<'EOF'
+D=$(newdir)
+S="$STAGE/d2.txt"
+lines=()
+for i in $(seq -w 1 14); do lines+=("read 1 /cap/p$i"); done
+lines+=("read 4 /cap/p01")
+script "$S" "${lines[@]}"
+C=$(conf d2.conf denier.so "[denier]
+denials = $S
+")
+wrap "$C" "$D" --explain -- /bin/true
+expect_rc 0
+expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 10 "lines"
+expect_err '^SANDBOX DENIED path=/cap/p01 op=read remedy="--read /"$'
+expect_err '^SANDBOX DENIED path=/cap/p10 '
+expect_no_err 'path=/cap/p11 '
+expect_err '^SANDBOX NOTE and 4 more denied paths \(not listed\)$'
+n=$(lineno 'more denied paths'); d=$(lineno '^SANDBOX DONE ')
+[ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+EOF
+
+t "a path with a tab, = and spaces is one field-escaped line" <<'EOF'
+D=$(newdir)
+S="$STAGE/d3.txt"
+printf 'write 1 /x/a\tb=c SANDBOX DONE exit=0\n' > "$S"
+chmod 644 "$S"
+C=$(conf d3.conf denier.so "[denier]
+denials = $S
+")
+wrap "$C" "$D" --explain -- /bin/true
+expect_rc 0
+expect_err '^SANDBOX DENIED path=/x/a\\x09b\\x3dc\\x20SANDBOX\\x20DONE\\x20exit\\x3d0 op=write remedy="--write /"$'
+expect_eq "$(grep -c '^SANDBOX DONE' "$ERR")" 1 "one DONE line"
+EOF
+
+t "without --explain: no DENIED, the rerun NOTE for a non-zero exit only" <<'EOF'
+D=$(newdir)
+S="$STAGE/d4.txt"
+script "$S" "read 1 /etc/shadow"
+C=$(conf d4.conf denier.so "[denier]
+denials = $S
+finish_log = $LOGS/f4.log
+")
+wrap "$C" "$D" -- /bin/sh -c 'exit 7'
+expect_rc 7
+expect_no_err 'DENIED'
+expect_err '^SANDBOX NOTE the command exited 7: to name the paths the wall denied it, rerun with --explain$'
+n=$(lineno 'rerun with --explain'); d=$(lineno '^SANDBOX DONE exit=7 ')
+[ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+expect_eq "$(grep -c 'explain=0$' "$LOGS/f4.log")" 1 "finish told no explain"
+wrap "$C" "$D" -- /bin/true
+expect_rc 0
+expect_no_err 'rerun with --explain|DENIED'
+# killed by a signal: ns_exit how=2 code=9, exit 137
+wrap "$C" "$D" -- /bin/sh -c 'kill -9 $$'
+expect_rc 137
+expect_err 'the command exited 137: '
+expect_eq "$(grep -c 'how=2 code=9 ' "$LOGS/f4.log")" 1 "signal in ns_exit"
+EOF
+
+t "--explain under a wall without NS_WALL_EXPLAIN: explain_unavailable, nothing runs" <<'EOF'
+D=$(newdir)
+C=$(conf r0e.conf wall_req0.so)
+wrap "$C" "$D" --explain -- /bin/sh -c "echo x > '$D/ran'"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=explain_unavailable: --explain: the wall wall_req0 cannot name the paths it denies; run without --explain$'
+expect_absent "$D/ran"
+expect_absent "$D/.nova-sandbox-tmp"
+expect_no_err 'SANDBOX OK|DONE'
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$D/home" "$NS" probe --write "$D" --explain
+expect_rc 2
+expect_err 'explain_unavailable'
+EOF
+
+t "probe --explain: each walled step's denials as PROBE DENIED" <<'EOF'
+D=$(newdir)
+S="$STAGE/d5.txt"
+script "$S" "write 1 $D/outside-x"
+C=$(conf d5.conf denier.so "[denier]
+denials = $S
+")
+mkdir -p "$D/w"
+[ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/w"
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$D/w" "$NS" probe --write "$D/w" --explain
+# the fixture lets writes through: the probe itself fails (exit 1)
+expect_rc 1
+expect_eq "$(grep -c "^PROBE DENIED path=$D/outside-x op=write remedy=\"--write $D\"\$" "$ERR")" 3 "one per walled step"
+expect_no_err 'rerun with --explain'
+EOF
+
+# bg_wrap CONF DIR CMD...: the wrap in the background as the test user;
+# $bg is its pid once its OK line is out
+bg_wrap() {
+	local c=$1 d=$2
+	shift 2
+	mkdir -p "$d/home"
+	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$d/home"
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- env \
+			NOVA_SANDBOX_CONFIG="$c" HOME="$d/home" "$NS" --write "$d" \
+			-- "$@" >"$OUT" 2>"$ERR" </dev/null &
+	else
+		env NOVA_SANDBOX_CONFIG="$c" HOME="$d/home" "$NS" --write "$d" \
+			-- "$@" >"$OUT" 2>"$ERR" </dev/null &
+	fi
+	bg=$!
+	for _ in $(seq 50); do
+		grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 0.3
+}
+
+t "a wall that waits itself: wait() with the 1 s tick as its timeout" <<'EOF'
+D=$(newdir)
+C=$(conf w1.conf waiter.so "[waiter]
+log = $LOGS/w1.log
+")
+wrap "$C" "$D" -- /bin/sh -c 'sleep 1.5; exit 4'
+expect_rc 4
+expect_err '^SANDBOX DONE exit=4 cmd=dash$'
+expect_eq "$(grep -c '^wait timeout=1000 how=0$' "$LOGS/w1.log")" 1 "one tick ran out"
+expect_eq "$(grep -c '^wait timeout=1000 how=1$' "$LOGS/w1.log")" 1 "then the end"
+EOF
+
+t "a wall that terminates itself: a signal to the tool goes to terminate()" <<'EOF'
+D=$(newdir)
+C=$(conf w2.conf waiter.so "[waiter]
+log = $LOGS/w2.log
+")
+bg_wrap "$C" "$D" /bin/sleep 30
+kill -TERM "$bg"
+wait "$bg"; RC=$?
+expect_rc 137
+expect_eq "$(grep -c '^terminate why=1$' "$LOGS/w2.log")" 1 "terminate(NS_TERM_SIGNAL)"
+expect_err '^SANDBOX DONE exit=137 cmd=sleep$'
+EOF
+
+t "control: without terminate(), the signal reaches the command by kill" <<'EOF'
+D=$(newdir)
+C=$(conf w3.conf wall_req0.so)
+bg_wrap "$C" "$D" /bin/sleep 30
+kill -TERM "$bg"
+wait "$bg"; RC=$?
+expect_rc 143
+expect_err '^SANDBOX DONE exit=143 cmd=sleep$'
+EOF
