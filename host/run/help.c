@@ -7,6 +7,7 @@
 static const char *const run_text[] = {
 	"usage: nova-sandbox run --name <n> --size <8g> [--timeout <30m>] [--read <dir>]...",
 	"                        [--go] [--max-procs <n>] [--max-mem <s>] [--status-fd <n>]",
+	"                        [--explain]",
 	"                        [--out <dir> [--artifact <p>]... [--out-max-bytes <64m>]",
 	"                         [--out-max-files <10000>] [--out-max-depth <32>]]",
 	"                        -- <command> <args...>",
@@ -40,6 +41,9 @@ static const char *const run_text[] = {
 	"  --status-fd <n>       the tool's SANDBOX lines go to descriptor n (3 or above,",
 	"                        open for writing) instead of stderr; the command never",
 	"                        holds it, so it cannot forge them",
+	"  --explain             name every path the wall denied the command, before",
+	"                        DONE (SANDBOX DENIED lines); refused",
+	"                        (explain_unavailable) under a wall that cannot",
 	"  --out <dir>           copy the artifacts to <dir>/<name>/ before the delete",
 	"  --artifact <p>        a path relative to <place>/work (the cwd) to copy",
 	"                        (repeatable; each named one must exist).  Default:",
