@@ -548,7 +548,9 @@ struct ns_backend_ops {
 	/* header: validated before anything else is read */
 	uint32_t magic;       /* NS_BACKEND_MAGIC */
 	uint16_t abi_major;   /* NS_BACKEND_ABI_MAJOR the module was built for */
-	uint16_t abi_minor;   /* NS_BACKEND_ABI_MINOR the module was built for */
+	uint16_t abi_minor;   /* the lowest host minor it needs (1.2:
+				 NS_MODULE_REQUIRES_MINOR; before: the
+				 header's minor, the same rule) */
 	uint32_t struct_size; /* sizeof(struct ns_backend_ops) as compiled */
 	uint32_t roles;       /* NS_ROLE_* bits; each set bit's table MUST be
 				 non-NULL */
