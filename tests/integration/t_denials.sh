@@ -10,11 +10,13 @@ source "$(dirname "$0")/lib.sh"
 STAGE=$(mktemp -d "$NOVA_B/it-denials.XXXXXX")
 chmod 755 "$STAGE"
 trap 'rm -rf "$STAGE"; _cleanup' EXIT
-for m in denier waiter wall_1_1 wall_req0 newer_minor; do
+for m in denier waiter wall_1_1 wall_req0 newer_minor place_dir; do
 	cp "$FIX/$m.so" "$STAGE/" && chmod 755 "$STAGE/$m.so"
 done
 # the test user writes the fixtures' logs here
 LOGS=$(newdir)
+# place_dir.so's places (run)
+PD=$(newdir)
 
 # conf NAME WALL [EXTRA]: a config naming the staged WALL, path on stdout
 conf() {
@@ -272,4 +274,57 @@ kill -TERM "$bg"
 wait "$bg"; RC=$?
 expect_rc 143
 expect_err '^SANDBOX DONE exit=143 cmd=sleep$'
+EOF
+
+# rconf NAME WALL [EXTRA]: a config for `run` through place_dir.so
+rconf() {
+	conf "$1" "$2" "place = place_dir.so
+[place_dir]
+dir = $PD
+${3:-}"
+}
+
+t "run --explain: the init's DENIED lines come before the supervisor's DONE" <<'EOF'
+S="$STAGE/r1.txt"
+script "$S" "read 2 /etc/ssl/private/k" "write 1 /usr/local/x"
+C=$(rconf r1.conf denier.so "[denier]
+denials = $S
+finish_log = $LOGS/r1.log
+")
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn1 \
+	--size 1m --explain -- /bin/sh -c 'exit 6'
+expect_rc 6
+expect_err '^SANDBOX DENIED path=/usr/local/x op=write remedy="--write /usr/local"$'
+expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 2 "lines"
+expect_no_err 'rerun with --explain|does not report its denials'
+last=$(grep -n '^SANDBOX DENIED ' "$ERR" | tail -1 | cut -d: -f1)
+done_at=$(lineno '^SANDBOX DONE name=dn1 exit=6 ')
+[ "$last" -gt 0 ] && [ "$last" -lt "$done_at" ] || _fail "DENIED not before DONE"
+expect_eq "$(grep -c '^finish pid=[0-9]* how=1 code=6 killed=0 span=ok explain=1$' "$LOGS/r1.log")" 1 "finish log"
+expect_absent "$PD/nova-dn1"
+EOF
+
+t "run without --explain: the rerun NOTE replaces the old 'does not report' NOTE" <<'EOF'
+S="$STAGE/r2.txt"
+script "$S" "read 1 /etc/shadow"
+C=$(rconf r2.conf denier.so "[denier]
+denials = $S
+")
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn2 \
+	--size 1m -- /bin/sh -c 'exit 6'
+expect_rc 6
+expect_no_err 'DENIED|does not report its denials'
+expect_err '^SANDBOX NOTE the command exited 6: to name the paths the wall denied it, rerun with --explain$'
+n=$(lineno 'rerun with --explain'); d=$(lineno '^SANDBOX DONE name=dn2 ')
+[ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+EOF
+
+t "run --explain under a wall without NS_WALL_EXPLAIN: refused, no place made" <<'EOF'
+C=$(rconf r3.conf wall_req0.so)
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn3 \
+	--size 1m --explain -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=explain_unavailable: '
+expect_no_err '^SANDBOX (OK|DONE)'
+expect_absent "$PD/nova-dn3"
 EOF
