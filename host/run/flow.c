@@ -240,6 +240,7 @@ hidden_check(struct runctx *c, struct refusals *r)
 
 static volatile sig_atomic_t g_cmd;
 static volatile sig_atomic_t g_own_ns; /* the init is in the place's PID ns */
+static volatile sig_atomic_t g_relayed; /* a signal went to the command */
 
 static void
 relay(int sig)
@@ -250,6 +251,7 @@ relay(int sig)
 		kill(-1, sig); /* every process of the run (not pid 1, not us) */
 	else if (g_cmd > 0)
 		kill((pid_t)g_cmd, sig);
+	g_relayed = g_cmd > 0;
 	errno = saved;
 }
 
@@ -294,6 +296,9 @@ init_finish(struct runctx *c, const struct ns_policy *view, void *state,
 		;
 	end->end_ns = explain_now_ns();
 	end->code = code;
+	/* a signal the supervisor relayed (the caller's, or its --timeout's
+	 * SIGTERM: the init cannot tell them apart) */
+	end->killed = g_relayed ? NS_TERM_SIGNAL : 0;
 	if (end->exit.struct_size == 0) {
 		end->exit.struct_size = sizeof(end->exit);
 		end->exit.how = NS_END_CODE;

@@ -26,6 +26,7 @@ static volatile sig_atomic_t g_child;
 static volatile sig_atomic_t g_pending;
 
 static volatile sig_atomic_t g_wall_ends; /* the wall has terminate() */
+static volatile sig_atomic_t g_forwarded; /* a signal went to the command */
 
 /* Forward to the command only: no process group of our own (rule 12).
  * A wall with terminate() is asked from the wait loop instead. */
@@ -34,9 +35,10 @@ on_signal(int sig)
 {
 	int saved = errno;
 
-	if (g_child > 0 && !g_wall_ends)
+	if (g_child > 0 && !g_wall_ends) {
 		kill((pid_t)g_child, sig);
-	else
+		g_forwarded = 1;
+	} else
 		g_pending = sig;
 	errno = saved;
 }
@@ -398,7 +400,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 		end.exit.how = NS_END_CODE;
 		end.exit.code = code;
 	}
-	end.killed = wt.killed;
+	end.killed = wt.killed ? wt.killed : g_forwarded ? NS_TERM_SIGNAL : 0;
 	end.code = code;
 	wall_finish(w, "SANDBOX", view, state, &end);
 	cmd = out_field(base_name(pol->command));

@@ -328,3 +328,18 @@ expect_err '^SANDBOX REFUSED reason=explain_unavailable: '
 expect_no_err '^SANDBOX (OK|DONE)'
 expect_absent "$PD/nova-dn3"
 EOF
+
+t "a signal the tool forwarded: finish() is told killed=NS_TERM_SIGNAL and the signal" <<'EOF'
+D=$(newdir)
+C=$(conf k1.conf denier.so "[denier]
+finish_log = $LOGS/k1.log
+")
+bg_wrap "$C" "$D" /bin/sleep 30
+kill -TERM "$bg"
+wait "$bg"; RC=$?
+expect_rc 143
+expect_eq "$(grep -c '^finish pid=[0-9]* how=2 code=15 killed=1 span=ok explain=0$' "$LOGS/k1.log")" 1 "finish log"
+# a command that ends by itself: killed=0 (the other cases' logs)
+wrap "$C" "$D" -- /bin/true
+expect_eq "$(grep -c 'how=1 code=0 killed=0 ' "$LOGS/k1.log")" 1 "not killed"
+EOF
