@@ -83,14 +83,16 @@ ll_audit_on_facts(int kabi, char *note, size_t n)
 {
 	size_t len = strlen(note);
 
-	if (kabi < 7 || len + 2 >= n)
+	/* the reachable sockets' list ends the note and comes first: the
+	 * clause goes only where it fits whole after a note without it */
+	if (kabi < 7 || strstr(note, "reachable from inside now") != NULL ||
+	    len + 64 >= n)
 		return;
 	snprintf(note + len, n - len, "; %s",
 		 ll_can_read_audit() ?
-			 "--explain traces the command (the Landlock audit "
-			 "log is readable, not used)" :
-			 "--explain traces the command (the Landlock audit "
-			 "log is not readable: no CAP_AUDIT_READ)");
+			 "--explain traces (audit log readable, not used)" :
+			 "--explain traces (audit log not readable: no "
+			 "CAP_AUDIT_READ)");
 }
 
 static int
