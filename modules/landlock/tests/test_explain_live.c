@@ -37,7 +37,10 @@ extern const struct ns_backend_ops ns_backend_v1;
 static char wdir[64], odir[64], rdir[64], ndir[64], self_dir[512];
 static char self_exe[512];
 static char *g_out; /* shared page: "<op> <path>\n" per denial, then notes */
-static const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+/* LeakSanitizer cannot run in a traced process: the helper (this binary,
+ * under `make asan`) runs without it */
+static const char *envp[] = { "PATH=/usr/bin:/bin",
+			      "ASAN_OPTIONS=detect_leaks=0", NULL };
 
 /* ---- the helper modes ---------------------------------------------------- */
 
