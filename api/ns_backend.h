@@ -412,7 +412,14 @@ struct ns_wall_ops {
 	/* For a wall that owns the process (NS_SHAPE_CONTAINER): wait up to
 	 * timeout_ms (-1: no limit) for the command's whole tree to end, and
 	 * say how the command itself ended (NS_END_RUNNING when the time ran
-	 * out).  NULL: the host waits for proc->pid with waitpid(). */
+	 * out).  NULL: the host waits for proc->pid with waitpid().  A
+	 * restrict-self wall may set it too (landlock.so traces the command
+	 * under --explain): when wait is set, the host MUST NOT call
+	 * waitpid() itself until wait() has returned the command's end (it
+	 * would take a traced process's stop), and wait() reaps the orphans
+	 * a subreaper gets as the host's own loop did.  A wall whose tree
+	 * outlives the command returns the command's end when the time ran
+	 * out after it; the host ends the leftovers as before. */
 	int (*wait)(const struct ns_host *host, void *state,
 		    const struct ns_proc *proc, int64_t timeout_ms,
 		    struct ns_exit *out);

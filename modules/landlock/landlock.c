@@ -6,8 +6,19 @@
  * render()  writes the policy as text;
  * spawn()   (ll_spawn.c) confines the calling process once, then forks the
  *           command under a nested scope layer and a seccomp filter.
+ * wait(), finish() (ll_wait.c) and the --explain tracer (ll_trace.c): ABI
+ *           1.2, used only when the host is 1.2 (see below).
  * The Linux root and device table is ll_table.c's; the host's policy
- * builder turns it into rules. */
+ * builder turns it into rules.
+ *
+ * NS_MODULE_REQUIRES_MINOR 0: every 1.2 part is found by size and only
+ * used when the host offers it.  A 1.0 or 1.1 host copies the wall table
+ * up to its own size (no features, wait or finish: it waits with
+ * waitpid and never sets NS_POLICY_EXPLAIN, so the tracer never runs);
+ * host->denial is called only when NS_HOST_HAS_DENIAL; the policy's
+ * 1.1 descriptors are read only when NS_POLICY_HAS_FDS.  So the module
+ * needs nothing a 1.0 host lacks, and says so. */
+#define NS_MODULE_REQUIRES_MINOR 0
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +31,7 @@
 #include "ll_socks.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
+#include "ll_trace.h"
 
 static const char *const optional_roots[] = { NULL };
 static const char *const options[] = { NULL };
@@ -45,6 +57,8 @@ ll_policy_ok(const struct ns_host *host, const struct ns_policy *pol)
 	return 0;
 }
 
+static void ll_audit_on_facts(int kabi, char *note, size_t n);
+
 static int
 ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
 {
@@ -56,7 +70,29 @@ ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
 	kabi = ll_sys_abi(&err);
 	ll_fill_facts(kabi, err, out);
 	ll_socks_on_facts(kabi, out->note, sizeof(out->note));
+	ll_audit_on_facts(kabi, out->note, sizeof(out->note));
 	return NS_OK;
+}
+
+/* Whether the Landlock audit records could be a second source for
+ * --explain: they need CAP_AUDIT_READ (the audit log, or the netlink
+ * multicast group), which an unprivileged user never has.  The tracer is
+ * the only source here either way (docs/SPEC-SANDBOX.md says why). */
+static void
+ll_audit_on_facts(int kabi, char *note, size_t n)
+{
+	size_t len = strlen(note);
+
+	/* the reachable sockets' list ends the note and comes first: the
+	 * clause goes only where it fits whole after a note without it */
+	if (kabi < 7 || strstr(note, "reachable from inside now") != NULL ||
+	    len + 64 >= n)
+		return;
+	snprintf(note + len, n - len, "; %s",
+		 ll_can_read_audit() ?
+			 "--explain traces (audit log readable, not used)" :
+			 "--explain traces (audit log not readable: no "
+			 "CAP_AUDIT_READ)");
 }
 
 static int
@@ -240,6 +276,7 @@ ll_release(const struct ns_host *host, void *state)
 		return;
 	if (st->ruleset >= 0)
 		close(st->ruleset);
+	ll_trace_free(st->trace);
 	free(st);
 }
 
@@ -256,6 +293,10 @@ static const struct ns_wall_ops wall_ops = {
 	.render = ll_render_op,
 	.spawn = ll_spawn,
 	.release = ll_release,
+	.features = NS_WALL_EXPLAIN,
+	.finish = ll_finish,
+	.wait = ll_wait,
+	.terminate = NULL, /* the host signals the tree by pid */
 };
 
 NS_BACKEND_DEFINE = {

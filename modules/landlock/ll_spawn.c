@@ -15,7 +15,18 @@
  * installs it, changes directory and execs.  A failure in
  * the child is stored in the shared child_ctx as (errno, step) and the
  * child _exits 127; step 0 once the parent resumes means execve succeeded.
- * The child stays in the caller's process group. */
+ * The child stays in the caller's process group.
+ *
+ * --explain (NS_POLICY_EXPLAIN, ll_trace.c) takes another road: fork(),
+ * not the vfork clone, because the parent must attach before the child
+ * installs its filters.  The child makes itself dumpable (it holds a copy
+ * of the tool's memory and nothing the user could not read anyway; exec
+ * resets it), says it is ready on a pipe and waits on a second one; the
+ * parent PTRACE_SEIZEs it and lets it go.  After the first filter the
+ * child installs the trace filter; a failure is stored in a shared page
+ * (the child's memory is its own now), and the parent services the
+ * child's stops until its exec event (started) or its exit (failed).
+ * Without the flag nothing of this runs: the same clone, the same calls. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -24,6 +35,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -41,12 +53,13 @@
 #include "ll_filter.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
+#include "ll_trace.h"
 
 #define LAUNCH_SIZE_1_0 (offsetof(struct ns_launch, n_extra_fds) + sizeof(size_t))
 #define PROC_SIZE_1_0 (offsetof(struct ns_proc, handle) + sizeof(uintptr_t))
 
 enum step { STEP_SIGNALS = 1, STEP_FDS, STEP_SCOPE, STEP_CLOSE, STEP_SECCOMP,
-	    STEP_CHDIR, STEP_EXEC };
+	    STEP_CHDIR, STEP_EXEC, STEP_TRACE };
 
 static const char *const step_names[] = {
 	[STEP_SIGNALS] = "resetting signals",
@@ -56,6 +69,7 @@ static const char *const step_names[] = {
 	[STEP_SECCOMP] = "seccomp filter",
 	[STEP_CHDIR] = "chdir",
 	[STEP_EXEC] = "execve",
+	[STEP_TRACE] = "--explain tracer",
 };
 
 struct child_report {
@@ -76,6 +90,10 @@ struct child_ctx {
 	int net_deny;
 	int cwd_fd; /* the host's descriptor of pol->cwd, or -1 */
 	struct child_report rep;
+	/* --explain only (else -1, -1, 0, &rep) */
+	int ready_fd, go_fd; /* the handshake with the tracer */
+	int trace;           /* install the trace filter */
+	struct child_report *repp; /* where a failure is stored */
 };
 
 /* ---- the child ------------------------------------------------------- */
@@ -83,8 +101,8 @@ struct child_ctx {
 static void __attribute__((noreturn))
 child_fail(struct child_ctx *c, enum step step)
 {
-	c->rep.err = errno;
-	c->rep.step = step;
+	c->repp->err = errno;
+	c->repp->step = step;
 	_exit(127);
 }
 
@@ -187,6 +205,39 @@ child_seccomp(const struct child_ctx *c)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
 }
 
+/* --explain: dumpable (PTRACE_SEIZE needs it), ready, then wait until the
+ * parent has attached. */
+static int
+child_handshake(const struct child_ctx *c)
+{
+	char b = 'r';
+
+	if (prctl(PR_SET_DUMPABLE, 1L, 0L, 0L, 0L) != 0 ||
+	    write(c->ready_fd, &b, 1) != 1)
+		return -1;
+	if (read(c->go_fd, &b, 1) != 1) {
+		errno = EPIPE;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+child_trace_filter(void)
+{
+	struct sock_filter prog[LL_TRACE_FILTER_MAX];
+	struct sock_fprog fprog;
+	int n = ll_trace_filter_build(prog);
+
+	if (n < 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	fprog.len = (unsigned short)n;
+	fprog.filter = prog;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
+}
+
 static int __attribute__((noreturn))
 child_main(void *arg)
 {
@@ -199,6 +250,8 @@ child_main(void *arg)
 	 * descriptor is placed over its number; child_close closes it. */
 	if (c->cwd_fd >= 0 && fchdir(c->cwd_fd) != 0)
 		child_fail(c, STEP_CHDIR);
+	if (c->ready_fd >= 0 && child_handshake(c) != 0)
+		child_fail(c, STEP_TRACE);
 	if (child_fds(c) != 0)
 		child_fail(c, STEP_FDS);
 	if (child_scope(c) != 0)
@@ -207,6 +260,8 @@ child_main(void *arg)
 		child_fail(c, STEP_CLOSE);
 	if (child_seccomp(c) != 0)
 		child_fail(c, STEP_SECCOMP);
+	if (c->trace && child_trace_filter() != 0)
+		child_fail(c, STEP_TRACE);
 	if (c->cwd_fd < 0 && chdir(p->cwd) != 0)
 		child_fail(c, STEP_CHDIR); /* an older host: by name */
 	execve(p->command, (char *const *)p->argv, (char *const *)p->envp);
@@ -294,7 +349,7 @@ reap_failed(const struct ns_host *host, const struct ns_policy *pol,
 
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (rep->step >= STEP_SIGNALS && rep->step <= STEP_EXEC)
+	if (rep->step >= STEP_SIGNALS && rep->step <= STEP_TRACE)
 		step = step_names[rep->step];
 	snprintf(text, sizeof(text), "could not start %s: %s (%s)",
 		 pol->command, strerror(rep->err), step);
@@ -329,6 +384,126 @@ clone_child(const struct ns_host *host, struct child_ctx *c)
 	return pid;
 }
 
+/* ---- --explain: fork, attach, let go ------------------------------------ */
+
+static void
+close_pair(int *p)
+{
+	if (p[0] >= 0)
+		close(p[0]);
+	if (p[1] >= 0)
+		close(p[1]);
+	p[0] = p[1] = -1;
+}
+
+/* Attach to the child once it is ready, then let it go; 0, or -1 with
+ * errno (the child is then killed and reaped). */
+static int
+attach(pid_t pid, int ready, int go)
+{
+	char b;
+	int e, st;
+
+	if (read(ready, &b, 1) == 1 && ll_trace_seize(pid) == 0 &&
+	    write(go, &b, 1) == 1)
+		return 0;
+	e = errno ? errno : EPIPE;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, __WALL) < 0 && errno == EINTR)
+		;
+	errno = e;
+	return -1;
+}
+
+/* Service the child's stops until its exec event (1) or its end (0, its
+ * report in rep). */
+static int
+until_exec(struct ll_trace *t, pid_t pid)
+{
+	int st, execd = 0;
+
+	while (!execd) {
+		if (waitpid(pid, &st, __WALL) < 0) {
+			if (errno == EINTR)
+				continue;
+			return 0;
+		}
+		if (!WIFSTOPPED(st))
+			return 0;
+		ll_trace_stop(t, pid, st, &execd);
+	}
+	return 1;
+}
+
+static pid_t
+fork_traced(const struct ns_host *host, struct child_ctx *c,
+	    struct ll_trace *t)
+{
+	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, e;
+	struct child_report *rep;
+	sigset_t all, old;
+	pid_t pid;
+
+	rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (rep == MAP_FAILED)
+		return fail(host, "--explain: no shared page", errno), -1;
+	memset(rep, 0, sizeof(*rep));
+	if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
+		e = errno;
+		close_pair(ready);
+		munmap(rep, sizeof(*rep));
+		return fail(host, "--explain: no pipe", e), -1;
+	}
+	c->repp = rep;
+	c->ready_fd = ready[1];
+	c->go_fd = go[0];
+	c->trace = 1;
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0)
+		child_main(c);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(ready[1]);
+	close(go[0]);
+	ready[1] = go[0] = -1;
+	if (pid > 0 && attach(pid, ready[0], go[1]) != 0) {
+		e = errno;
+		pid = -1;
+	}
+	close_pair(ready);
+	close_pair(go);
+	if (pid < 0) {
+		munmap(rep, sizeof(*rep));
+		return fail(host, "--explain: cannot start and trace the "
+				  "command", e), -1;
+	}
+	if (!until_exec(t, pid) && rep->step == 0)
+		rep->step = STEP_TRACE; /* ended before its exec, unsaid */
+	c->rep = *rep;
+	munmap(rep, sizeof(*rep));
+	return pid;
+}
+
+static int
+spawn_traced(const struct ns_host *host, struct ll_state *st,
+	     const struct ns_policy *pol, struct child_ctx *c, pid_t *pid)
+{
+	struct sock_filter prog[LL_TRACE_FILTER_MAX];
+
+	if (ll_trace_filter_build(prog) < 0)
+		return fail(host, "--explain: no trace filter for this "
+				  "architecture", ENOSYS);
+	ll_trace_free(st->trace);
+	st->trace = ll_trace_new(pol->rules, pol->n_rules);
+	if (st->trace == NULL)
+		return fail(host, "--explain: out of memory", ENOMEM);
+	*pid = fork_traced(host, c, st->trace);
+	return *pid < 0 ? NS_E_SYSTEM : NS_OK;
+}
+
 int
 ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 	 const struct ns_launch *launch, struct ns_proc *out)
@@ -346,6 +521,8 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 	if ((rc = check_args(host, st, pol, launch, out)) != NS_OK)
 		return rc;
 	memset(&c, 0, sizeof(c));
+	c.ready_fd = c.go_fd = -1;
+	c.repp = &c.rep;
 	/* the child builds its own with its pid; this one proves, before
 	 * the clone, that one can be built here (any pid will do) */
 	c.net_deny = (st->pol_flags & NS_POLICY_NET_DENY) != 0;
@@ -361,9 +538,14 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 	c.restrict_flags = ll_restrict_flags(st->abi);
 	if ((rc = restrict_once(host, st)) != NS_OK)
 		return rc;
-	pid = clone_child(host, &c);
-	if (pid < 0)
+	if (st->pol_flags & NS_POLICY_EXPLAIN) {
+		if ((rc = spawn_traced(host, st, pol, &c, &pid)) != NS_OK)
+			return rc;
+	} else if ((pid = clone_child(host, &c)) < 0) {
 		return NS_E_SYSTEM;
+	}
+	st->cmd = pid;
+	st->done = 0;
 	if (c.rep.step != 0)
 		return reap_failed(host, pol, pid, &c.rep);
 	out->pid = pid;

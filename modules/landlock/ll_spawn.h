@@ -15,12 +15,24 @@ struct ll_state {
 	int abi;            /* the built ABI */
 	uint32_t pol_flags; /* NS_POLICY_* at prepare() */
 	int restricted;     /* the calling process is confined */
+	/* 1.2: the last command spawn() started, for wait() and finish() */
+	int cmd;               /* its pid */
+	int done;              /* wait() has seen it end */
+	int status;            /* then: its wait status */
+	struct ll_trace *trace; /* --explain: the tracer (ll_trace.c) */
 };
 
 int ll_host_ok(const struct ns_host *host);
 int ll_policy_ok(const struct ns_host *host, const struct ns_policy *pol);
+struct ll_trace;
+
 int ll_spawn(const struct ns_host *host, void *state,
 	     const struct ns_policy *pol, const struct ns_launch *launch,
 	     struct ns_proc *out);
+
+int ll_wait(const struct ns_host *host, void *state,
+	    const struct ns_proc *proc, int64_t timeout_ms, struct ns_exit *out);
+int ll_finish(const struct ns_host *host, void *state,
+	      const struct ns_finish *fin);
 
 #endif

@@ -2,6 +2,8 @@
  * Every function here is async-signal-safe: the child calls them between
  * fork and execve. */
 #include <errno.h>
+#include <stdint.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -57,4 +59,23 @@ int
 ll_sys_restrict_self(int ruleset, uint32_t flags)
 {
 	return (int)syscall(SYS_landlock_restrict_self, ruleset, flags);
+}
+
+/* CAP_AUDIT_READ (37) in the effective set: the audit records are
+ * readable.  capget is async-signal-safe and changes nothing. */
+int
+ll_can_read_audit(void)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522u, 0 }; /* _LINUX_CAPABILITY_VERSION_3 */
+	struct {
+		uint32_t effective, permitted, inheritable;
+	} data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) != 0)
+		return 0;
+	return (data[37 / 32].effective >> (37 % 32)) & 1u;
 }

@@ -146,5 +146,7 @@ int ll_sys_abi(int *err);
 int ll_sys_create_ruleset(const struct nova_ll_ruleset_attr *attr);
 int ll_sys_add_path(int ruleset, int fd, uint64_t allowed);
 int ll_sys_restrict_self(int ruleset, uint32_t flags);
+/* CAP_AUDIT_READ is effective: the Landlock audit records are readable. */
+int ll_can_read_audit(void);
 
 #endif

@@ -30,7 +30,7 @@ wrap() {
 t "modules lists landlock.so available on this machine" <<'EOF'
 run "$NS" modules
 expect_rc 0
-expect_out '^MODULE role=wall file=landlock.so path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.2 needs=1\.2 roles=wall shape=restrict-self available=yes$'
+expect_out '^MODULE role=wall file=landlock.so path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.2 needs=1\.0 roles=wall shape=restrict-self available=yes$'
 expect_out '^MODULES OK platform=linux config=defaults moduledir=/[^ ]+ wall=landlock$'
 EOF
 

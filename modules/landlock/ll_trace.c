@@ -1,0 +1,763 @@
+/* ll_trace.c -- --explain: name the paths the wall refused the command.
+ *
+ * Only with NS_POLICY_EXPLAIN (ll_spawn.c forks instead of the vfork clone
+ * then).  The supervisor -- walled itself; Landlock lets a domain trace a
+ * process of a nested domain -- PTRACE_SEIZEs the command before its
+ * filters are installed, with EXITKILL and the fork/vfork/clone/exec
+ * options, so the command's whole tree is traced from its first
+ * instruction.  After the existing seccomp filter the child installs a
+ * second one (ll_trace_filter_build) that returns SECCOMP_RET_TRACE for
+ * the path-taking calls below and ALLOW for the rest; the first filter's
+ * ERRNO and KILL still win (seccomp takes the most severe action).
+ *
+ * At a seccomp stop the tracer reads the call's arguments
+ * (PTRACE_GET_SYSCALL_INFO) and its path strings (process_vm_readv,
+ * bounded, NUL required), resumes it to its exit stop and reads the
+ * result; a call that failed with EACCES or EPERM is recorded with its
+ * path made absolute (a relative one against /proc/<pid>/cwd, or
+ * /proc/<pid>/fd/<dirfd>) and canonical (the existing part resolved
+ * through an O_PATH descriptor: not a Landlock right).  Nothing else is
+ * recorded: ENOENT and the rest are never the wall's.
+ *
+ * finish() (ll_trace_report) drops every record DAC refuses too:
+ * faccessat(AT_EACCESS) as this same uid -- the tracer's, which is the
+ * command's; access checks are not Landlock rights, so the answer is the
+ * one outside the wall -- for the op's mode, the parent directory's
+ * write+search for a create, delete or rename.  A record whose check
+ * cannot be made is dropped too: no false line.
+ *
+ * What the tracer cannot promise (docs/SPEC-SANDBOX.md, the gaps): a
+ * thread that rewrites the path between the tracer's read and the
+ * kernel's own copy makes --explain name another path; a denial the first
+ * filter makes (an IP socket under --net-deny) is refused before any
+ * address exists and is not named; a non-dumpable command (an
+ * execute-only binary) cannot be read and its denials are counted, not
+ * named; a debugger inside the wall cannot attach to a traced process. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "banned.h"
+#include "ll_trace.h"
+
+#if defined(__x86_64__)
+#define TR_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define TR_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#ifndef SYS_execveat
+#define SYS_execveat 322
+#endif
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+
+/* How a call's arguments are read. */
+enum kind {
+	K_OPEN,    /* path + open flags (an argument) */
+	K_OPENAT2, /* path + struct open_how (flags: its first 8 bytes) */
+	K_CREAT,   /* path; flags O_CREAT|O_WRONLY|O_TRUNC */
+	K_PATH,    /* path; the op is fixed */
+	K_RENAME,  /* two paths */
+	K_EXECAT   /* path, may be "" with AT_EMPTY_PATH (flags argument) */
+};
+
+struct call_desc {
+	int nr;
+	unsigned char kind;
+	signed char dfd, path, dfd2, path2, flags; /* argument index, -1 */
+	unsigned char op;                         /* K_PATH, K_RENAME */
+	const char *name;
+};
+
+static const struct call_desc calls[] = {
+	{ SYS_openat, K_OPEN, 0, 1, -1, -1, 2, 0, "openat" },
+#ifdef SYS_open
+	{ SYS_open, K_OPEN, -1, 0, -1, -1, 1, 0, "open" },
+#endif
+	{ SYS_openat2, K_OPENAT2, 0, 1, -1, -1, 2, 0, "openat2" },
+#ifdef SYS_creat
+	{ SYS_creat, K_CREAT, -1, 0, -1, -1, -1, 0, "creat" },
+#endif
+	{ SYS_execve, K_PATH, -1, 0, -1, -1, -1, NS_OP_EXEC, "execve" },
+	{ SYS_execveat, K_EXECAT, 0, 1, -1, -1, 4, NS_OP_EXEC, "execveat" },
+	{ SYS_mkdirat, K_PATH, 0, 1, -1, -1, -1, NS_OP_CREATE, "mkdirat" },
+	{ SYS_mknodat, K_PATH, 0, 1, -1, -1, -1, NS_OP_CREATE, "mknodat" },
+	{ SYS_unlinkat, K_PATH, 0, 1, -1, -1, -1, NS_OP_DELETE, "unlinkat" },
+	{ SYS_linkat, K_PATH, 2, 3, -1, -1, -1, NS_OP_CREATE, "linkat" },
+	{ SYS_symlinkat, K_PATH, 1, 2, -1, -1, -1, NS_OP_CREATE, "symlinkat" },
+	{ SYS_renameat2, K_RENAME, 0, 1, 2, 3, -1, NS_OP_RENAME, "renameat2" },
+#ifdef SYS_renameat
+	{ SYS_renameat, K_RENAME, 0, 1, 2, 3, -1, NS_OP_RENAME, "renameat" },
+#endif
+	{ SYS_truncate, K_PATH, -1, 0, -1, -1, -1, NS_OP_WRITE, "truncate" },
+#ifdef SYS_mkdir
+	{ SYS_mkdir, K_PATH, -1, 0, -1, -1, -1, NS_OP_CREATE, "mkdir" },
+	{ SYS_mknod, K_PATH, -1, 0, -1, -1, -1, NS_OP_CREATE, "mknod" },
+	{ SYS_unlink, K_PATH, -1, 0, -1, -1, -1, NS_OP_DELETE, "unlink" },
+	{ SYS_rmdir, K_PATH, -1, 0, -1, -1, -1, NS_OP_DELETE, "rmdir" },
+	{ SYS_link, K_PATH, -1, 1, -1, -1, -1, NS_OP_CREATE, "link" },
+	{ SYS_symlink, K_PATH, -1, 1, -1, -1, -1, NS_OP_CREATE, "symlink" },
+	{ SYS_rename, K_RENAME, -1, 0, -1, 1, -1, NS_OP_RENAME, "rename" },
+#endif
+};
+
+#define N_CALLS (sizeof(calls) / sizeof(calls[0]))
+#define TR_PATH_MAX 4096
+#define TR_MAX_DENIALS 4096 /* distinct (op, path) kept; more: counted */
+
+/* A call between its seccomp stop and its exit stop. */
+struct pending {
+	const struct call_desc *d;
+	uint64_t flags;
+	int dfd, dfd2;
+	char path[TR_PATH_MAX];
+	char path2[TR_PATH_MAX];
+};
+
+struct tracee {
+	pid_t pid;
+	int busy; /* p holds a call */
+	struct pending p;
+};
+
+struct denial {
+	uint32_t op;
+	char *path;  /* canonical, what the line names */
+	char *check; /* what faccessat asks, with mode */
+	int mode;
+	uint64_t count;
+	const char *call;
+};
+
+struct ll_trace {
+	struct tracee *t;
+	size_t nt, capt;
+	struct denial *d;
+	size_t nd, capd;
+	uint64_t unnamed; /* denied calls that could not be read or kept */
+	const struct ns_rule *rules;
+	size_t n_rules;
+};
+
+/* ---- the filter --------------------------------------------------------- */
+
+int
+ll_trace_filter_build(struct sock_filter *prog)
+{
+#ifndef TR_AUDIT_ARCH
+	(void)prog;
+	return -1;
+#else
+	unsigned int n = (unsigned int)N_CALLS, i, at = 0;
+
+	if (4 + n + 1 > LL_TRACE_FILTER_MAX)
+		return -1;
+	/* another architecture: the first filter kills it; ALLOW here */
+	prog[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		offsetof(struct seccomp_data, arch));
+	prog[at++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+		TR_AUDIT_ARCH, 0, (unsigned char)(n + 1));
+	prog[at++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+		offsetof(struct seccomp_data, nr));
+	for (i = 0; i < n; i++, at++)
+		prog[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
+			BPF_K, (unsigned int)calls[i].nr,
+			(unsigned char)(n - i), 0);
+	prog[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						  SECCOMP_RET_ALLOW);
+	prog[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						  SECCOMP_RET_TRACE);
+	return (int)at;
+#endif
+}
+
+/* ---- the tracer's state -------------------------------------------------- */
+
+struct ll_trace *
+ll_trace_new(const struct ns_rule *rules, size_t n_rules)
+{
+	struct ll_trace *t = calloc(1, sizeof(*t));
+
+	if (t != NULL) {
+		t->rules = rules;
+		t->n_rules = n_rules;
+	}
+	return t;
+}
+
+void
+ll_trace_free(struct ll_trace *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nd; i++) {
+		free(t->d[i].path);
+		free(t->d[i].check);
+	}
+	free(t->d);
+	free(t->t);
+	free(t);
+}
+
+int
+ll_trace_seize(pid_t pid)
+{
+	long opts = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK |
+		    PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE |
+		    PTRACE_O_TRACEEXEC | PTRACE_O_EXITKILL |
+		    PTRACE_O_TRACESYSGOOD;
+
+	return ptrace(PTRACE_SEIZE, pid, 0L, opts) == 0 ? 0 : -1;
+}
+
+static struct tracee *
+tracee_of(struct ll_trace *t, pid_t pid, int add)
+{
+	size_t i;
+
+	for (i = 0; i < t->nt; i++)
+		if (t->t[i].pid == pid)
+			return &t->t[i];
+	if (!add)
+		return NULL;
+	if (t->nt == t->capt) {
+		size_t cap = t->capt ? t->capt * 2 : 8;
+		struct tracee *m = realloc(t->t, cap * sizeof(*m));
+
+		if (m == NULL)
+			return NULL;
+		t->t = m;
+		t->capt = cap;
+	}
+	memset(&t->t[t->nt], 0, sizeof(t->t[0]));
+	t->t[t->nt].pid = pid;
+	return &t->t[t->nt++];
+}
+
+void
+ll_trace_gone(struct ll_trace *t, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < t->nt; i++)
+		if (t->t[i].pid == pid) {
+			t->t[i] = t->t[--t->nt];
+			return;
+		}
+}
+
+/* ---- reading the tracee --------------------------------------------------- */
+
+/* A NUL-terminated string at addr, read page by page (a string may end
+ * just before an unmapped page); never more than n bytes.  0, or -1 when
+ * unreadable or longer than n - 1. */
+static int
+read_str(pid_t pid, uint64_t addr, char *out, size_t n)
+{
+	size_t got = 0;
+
+	if (addr == 0)
+		return -1;
+	while (got < n) {
+		size_t page = 4096 - (size_t)((addr + got) & 4095);
+		size_t want = page < n - got ? page : n - got;
+		struct iovec l = { out + got, want };
+		struct iovec r = { (void *)(uintptr_t)(addr + got), want };
+		ssize_t k = process_vm_readv(pid, &l, 1, &r, 1, 0);
+
+		if (k <= 0)
+			return -1;
+		if (memchr(out + got, '\0', (size_t)k) != NULL)
+			return 0;
+		got += (size_t)k;
+	}
+	return -1;
+}
+
+static int
+read_u64(pid_t pid, uint64_t addr, uint64_t *v)
+{
+	struct iovec l = { v, sizeof(*v) };
+	struct iovec r = { (void *)(uintptr_t)addr, sizeof(*v) };
+
+	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t)sizeof(*v) ?
+		       0 : -1;
+}
+
+/* ---- paths ----------------------------------------------------------------- */
+
+int
+ll_trace_join(const char *base, const char *rel, char *out, size_t n)
+{
+	int k;
+
+	if (rel[0] == '/')
+		k = snprintf(out, n, "%s", rel);
+	else if (base[0] != '/')
+		return -1;
+	else if (rel[0] == '\0')
+		k = snprintf(out, n, "%s", base);
+	else
+		k = snprintf(out, n, "%s%s%s", base,
+			     base[strlen(base) - 1] == '/' ? "" : "/", rel);
+	return k > 0 && (size_t)k < n ? 0 : -1;
+}
+
+static int
+read_link(const char *link, char *out, size_t n)
+{
+	ssize_t k = readlink(link, out, n - 1);
+
+	if (k <= 0 || (size_t)k >= n - 1)
+		return -1;
+	out[k] = '\0';
+	return out[0] == '/' ? 0 : -1;
+}
+
+/* raw as the tracee meant it: against dirfd, or its cwd. */
+static int
+absolute(pid_t pid, int dfd, const char *raw, char *out, size_t n)
+{
+	char link[64], base[TR_PATH_MAX];
+
+	if (raw[0] == '/')
+		return ll_trace_join("/", raw, out, n);
+	if (dfd == AT_FDCWD)
+		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)pid);
+	else if (dfd >= 0)
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)pid, dfd);
+	else
+		return -1;
+	if (read_link(link, base, sizeof(base)) != 0)
+		return -1;
+	return ll_trace_join(base, raw, out, n);
+}
+
+/* The name the kernel gives path (symlinks followed), or -1. */
+static int
+canon_whole(const char *path, char *out, size_t n)
+{
+	char link[64];
+	int fd = open(path, O_PATH | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	rc = read_link(link, out, n);
+	close(fd);
+	return rc;
+}
+
+/* The parent made canonical, the last name kept (it may not exist, or be
+ * a link the call acts on).  *parent gets the canonical parent. */
+static int
+canon_entry(const char *path, char *out, size_t n, char *parent, size_t pn)
+{
+	char dir[TR_PATH_MAX];
+	const char *last;
+	size_t len = strlen(path);
+
+	while (len > 1 && path[len - 1] == '/')
+		len--; /* mkdir("d/") */
+	if (len >= sizeof(dir))
+		return -1;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	last = strrchr(dir, '/');
+	if (last == NULL || strcmp(last, "/.") == 0 ||
+	    strcmp(last, "/..") == 0 || last[1] == '\0')
+		return -1;
+	if (last == dir)
+		snprintf(parent, pn, "/");
+	else {
+		dir[last - dir] = '\0';
+		if (canon_whole(dir, parent, pn) != 0)
+			return -1;
+	}
+	return ll_trace_join(parent, last + 1, out, n);
+}
+
+/* canon_entry's fallback: the names as given (a parent that cannot be
+ * opened; faccessat on it refuses the same way). */
+static int
+lexical_entry(const char *path, char *out, size_t n, char *parent, size_t pn)
+{
+	const char *last = strrchr(path, '/');
+	size_t len;
+
+	if (last == NULL || ll_trace_join("/", path, out, n) != 0)
+		return -1;
+	len = last == path ? 1 : (size_t)(last - path);
+	if (len >= pn)
+		return -1;
+	memcpy(parent, path, len);
+	parent[len] = '\0';
+	return 0;
+}
+
+static int
+entry_names(const char *path, char *out, size_t n, char *parent, size_t pn)
+{
+	if (canon_entry(path, out, n, parent, pn) == 0)
+		return 0;
+	return lexical_entry(path, out, n, parent, pn);
+}
+
+uint32_t
+ll_trace_open_op(uint64_t flags, int exists)
+{
+	if (flags & O_PATH)
+		return 0; /* not a Landlock access */
+	if ((flags & O_CREAT) && !exists)
+		return NS_OP_CREATE;
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
+		return NS_OP_WRITE;
+	return NS_OP_READ;
+}
+
+static int
+open_mode(uint64_t flags)
+{
+	int m = 0;
+
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		m |= R_OK;
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
+		m |= W_OK;
+	return m;
+}
+
+/* ---- recording ------------------------------------------------------------- */
+
+static void
+add_denial(struct ll_trace *t, uint32_t op, const char *path,
+	   const char *check, int mode, const char *call)
+{
+	struct denial *d;
+	size_t i;
+
+	for (i = 0; i < t->nd; i++)
+		if (t->d[i].op == op && strcmp(t->d[i].path, path) == 0) {
+			t->d[i].count++;
+			return;
+		}
+	if (t->nd == TR_MAX_DENIALS) {
+		t->unnamed++;
+		return;
+	}
+	if (t->nd == t->capd) {
+		size_t cap = t->capd ? t->capd * 2 : 16;
+
+		d = realloc(t->d, cap * sizeof(*d));
+		if (d == NULL) {
+			t->unnamed++;
+			return;
+		}
+		t->d = d;
+		t->capd = cap;
+	}
+	d = &t->d[t->nd];
+	d->path = strdup(path);
+	d->check = strdup(check);
+	if (d->path == NULL || d->check == NULL) {
+		free(d->path);
+		free(d->check);
+		t->unnamed++;
+		return;
+	}
+	d->op = op;
+	d->mode = mode;
+	d->count = 1;
+	d->call = call;
+	t->nd++;
+}
+
+/* A create, delete or rename of path: the parent's write+search. */
+static int
+record_entry(struct ll_trace *t, uint32_t op, const char *abs,
+	     const char *call)
+{
+	char out[TR_PATH_MAX], parent[TR_PATH_MAX];
+
+	if (entry_names(abs, out, sizeof(out), parent, sizeof(parent)) != 0)
+		return -1;
+	add_denial(t, op, out, parent, W_OK | X_OK, call);
+	return 0;
+}
+
+/* A read, write or exec of an existing file: the file's own mode. */
+static int
+record_file(struct ll_trace *t, uint32_t op, const char *abs, int mode,
+	    const char *call)
+{
+	char out[TR_PATH_MAX];
+
+	/* a parent DAC refuses cannot be opened: the name as given, which
+	 * faccessat then refuses just the same */
+	if (canon_whole(abs, out, sizeof(out)) != 0 &&
+	    ll_trace_join("/", abs, out, sizeof(out)) != 0)
+		return -1;
+	add_denial(t, op, out, out, mode, call);
+	return 0;
+}
+
+static int
+record_open(struct ll_trace *t, const struct pending *p, const char *abs)
+{
+	int exists = access(abs, F_OK) == 0 ||
+		     (errno != ENOENT && errno != ENOTDIR);
+	uint32_t op = ll_trace_open_op(p->flags, exists);
+
+	if (op == 0)
+		return 0;
+	if (op == NS_OP_CREATE)
+		return record_entry(t, op, abs, p->d->name);
+	return record_file(t, op, abs, open_mode(p->flags), p->d->name);
+}
+
+/* Is path beneath a rule that grants writing?  (Which side of a rename
+ * the wall refused: the one outside every --write.) */
+static int
+writable(const struct ll_trace *t, const char *path)
+{
+	size_t i, n;
+
+	for (i = 0; i < t->n_rules; i++) {
+		const struct ns_rule *r = &t->rules[i];
+
+		if (r->access != NS_ACCESS_WRITE || r->path == NULL)
+			continue;
+		n = strlen(r->path);
+		if (strncmp(path, r->path, n) == 0 &&
+		    (path[n] == '/' || path[n] == '\0' ||
+		     (n == 1 && r->path[0] == '/')))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+record_rename(struct ll_trace *t, pid_t pid, const struct pending *p)
+{
+	char a[TR_PATH_MAX], b[TR_PATH_MAX], ca[TR_PATH_MAX], cb[TR_PATH_MAX];
+	char pa[TR_PATH_MAX], pb[TR_PATH_MAX];
+	int wa, wb;
+
+	if (absolute(pid, p->dfd, p->path, a, sizeof(a)) != 0 ||
+	    absolute(pid, p->dfd2, p->path2, b, sizeof(b)) != 0 ||
+	    entry_names(a, ca, sizeof(ca), pa, sizeof(pa)) != 0 ||
+	    entry_names(b, cb, sizeof(cb), pb, sizeof(pb)) != 0)
+		return -1;
+	wa = writable(t, ca);
+	wb = writable(t, cb);
+	if (!wa)
+		add_denial(t, NS_OP_RENAME, ca, pa, W_OK | X_OK, p->d->name);
+	if (!wb || wa)
+		add_denial(t, NS_OP_RENAME, cb, pb, W_OK | X_OK, p->d->name);
+	return 0;
+}
+
+static void
+record(struct ll_trace *t, pid_t pid, const struct pending *p)
+{
+	char abs[TR_PATH_MAX];
+	int rc;
+
+	if (p->d->kind == K_RENAME) {
+		rc = record_rename(t, pid, p);
+	} else if (absolute(pid, p->dfd, p->path, abs, sizeof(abs)) != 0) {
+		rc = -1;
+	} else if (p->d->kind == K_PATH || p->d->kind == K_EXECAT) {
+		if (p->d->op == NS_OP_EXEC)
+			rc = record_file(t, NS_OP_EXEC, abs, X_OK, p->d->name);
+		else if (p->d->op == NS_OP_WRITE)
+			rc = record_file(t, NS_OP_WRITE, abs, W_OK, p->d->name);
+		else
+			rc = record_entry(t, p->d->op, abs, p->d->name);
+	} else {
+		rc = record_open(t, p, abs);
+	}
+	if (rc != 0)
+		t->unnamed++;
+}
+
+/* ---- the stops --------------------------------------------------------------- */
+
+static const struct call_desc *
+desc_of(uint64_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < N_CALLS; i++)
+		if ((uint64_t)calls[i].nr == nr)
+			return &calls[i];
+	return NULL;
+}
+
+/* Fill p from the call's arguments; 0 when it is worth its exit stop. */
+static int
+decode(pid_t pid, const struct call_desc *d, const uint64_t *args,
+       struct pending *p)
+{
+	p->d = d;
+	p->dfd = d->dfd >= 0 ? (int)(int32_t)args[d->dfd] : AT_FDCWD;
+	p->dfd2 = d->dfd2 >= 0 ? (int)(int32_t)args[d->dfd2] : AT_FDCWD;
+	p->flags = d->flags >= 0 ? args[d->flags] : 0;
+	if (d->kind == K_CREAT)
+		p->flags = O_CREAT | O_WRONLY | O_TRUNC;
+	if (d->kind == K_OPENAT2 &&
+	    (args[3] < sizeof(uint64_t) || read_u64(pid, args[2], &p->flags)))
+		return -1;
+	if ((d->kind == K_OPEN || d->kind == K_OPENAT2) && (p->flags & O_PATH))
+		return -1;
+	if (read_str(pid, args[d->path], p->path, sizeof(p->path)) != 0)
+		return -1;
+	if (d->kind == K_EXECAT && p->path[0] == '\0' &&
+	    !(p->flags & AT_EMPTY_PATH))
+		return -1;
+	if (d->path2 >= 0 &&
+	    read_str(pid, args[d->path2], p->path2, sizeof(p->path2)) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+on_seccomp(struct ll_trace *t, pid_t pid)
+{
+	struct __ptrace_syscall_info si;
+	struct tracee *tr = tracee_of(t, pid, 1);
+	const struct call_desc *d;
+	long rq = PTRACE_CONT;
+
+	memset(&si, 0, sizeof(si));
+	if (tr != NULL &&
+	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) > 0 &&
+	    si.op == PTRACE_SYSCALL_INFO_SECCOMP &&
+	    (d = desc_of(si.seccomp.nr)) != NULL) {
+		tr->busy = decode(pid, d, si.seccomp.args, &tr->p) == 0;
+		if (tr->busy)
+			rq = PTRACE_SYSCALL; /* to its exit stop */
+	}
+	(void)ptrace(rq, pid, 0L, 0L);
+}
+
+static void
+on_exit_stop(struct ll_trace *t, pid_t pid)
+{
+	struct __ptrace_syscall_info si;
+	struct tracee *tr = tracee_of(t, pid, 0);
+
+	memset(&si, 0, sizeof(si));
+	if (tr != NULL && tr->busy &&
+	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) > 0 &&
+	    si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
+	    (si.exit.rval == -EACCES || si.exit.rval == -EPERM))
+		record(t, pid, &tr->p);
+	if (tr != NULL)
+		tr->busy = 0;
+	(void)ptrace(PTRACE_CONT, pid, 0L, 0L);
+}
+
+static void
+on_exec(struct ll_trace *t, pid_t pid)
+{
+	unsigned long former = 0;
+	struct tracee *tr;
+
+	/* a thread that exec'd took the leader's pid: its old one is gone */
+	if (ptrace(PTRACE_GETEVENTMSG, pid, 0L, &former) == 0 &&
+	    (pid_t)former != pid)
+		ll_trace_gone(t, (pid_t)former);
+	if ((tr = tracee_of(t, pid, 0)) != NULL)
+		tr->busy = 0;
+	(void)ptrace(PTRACE_CONT, pid, 0L, 0L);
+}
+
+static int
+is_stop_signal(int sig)
+{
+	return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+	       sig == SIGTTOU;
+}
+
+void
+ll_trace_stop(struct ll_trace *t, pid_t pid, int status, int *exec_done)
+{
+	int sig = WSTOPSIG(status), event = (status >> 16) & 0xff;
+
+	if (sig == (SIGTRAP | 0x80)) {
+		on_exit_stop(t, pid);
+	} else if (event == PTRACE_EVENT_SECCOMP) {
+		on_seccomp(t, pid);
+	} else if (event == PTRACE_EVENT_EXEC) {
+		if (exec_done != NULL)
+			*exec_done = 1;
+		on_exec(t, pid);
+	} else if (event == PTRACE_EVENT_STOP) {
+		/* a group-stop stays a stop (LISTEN); the first stop of an
+		 * attached child, or a SIGCONT's, resumes */
+		(void)ptrace(is_stop_signal(sig) ? PTRACE_LISTEN : PTRACE_CONT,
+			     pid, 0L, 0L);
+	} else if (event != 0) {
+		(void)ptrace(PTRACE_CONT, pid, 0L, 0L); /* fork, clone */
+	} else {
+		/* a signal on its way: deliver it as sent */
+		(void)ptrace(PTRACE_CONT, pid, 0L, (long)sig);
+	}
+}
+
+/* ---- the report ----------------------------------------------------------- */
+
+void
+ll_trace_report(const struct ns_host *host, struct ll_trace *t)
+{
+	char text[256];
+	size_t i;
+	uint64_t dac = 0;
+
+	for (i = 0; i < t->nd; i++) {
+		const struct denial *d = &t->d[i];
+		struct ns_denial nd;
+
+		/* DAC refuses it too, or cannot be asked: not the wall's */
+		if (faccessat(AT_FDCWD, d->check, d->mode, AT_EACCESS) != 0) {
+			dac++;
+			continue;
+		}
+		memset(&nd, 0, sizeof(nd));
+		nd.struct_size = sizeof(nd);
+		nd.op = d->op;
+		nd.path = d->path;
+		nd.count = d->count;
+		nd.detail = d->call;
+		if (NS_HOST_HAS_DENIAL(host))
+			host->denial(host->cookie, &nd);
+	}
+	(void)dac;
+	if (t->unnamed > 0 && host->note != NULL) {
+		snprintf(text, sizeof(text),
+			 "--explain could not name %llu refused calls (their "
+			 "path could not be read or resolved)",
+			 (unsigned long long)t->unnamed);
+		host->note(host->cookie, text);
+	}
+}
