@@ -21,8 +21,8 @@
 # Last lines:
 #   denials: cases=<n> expected=<e> named=<k> (<pct>%) false=<f>
 #   remedies: fixed=<x> of <y> deny cases
-# The run fails when pct < 95, false > 0, a remedy did not fix its case, or
-# a control failed.  As root the commands run as $NOVA_TEST_USER (created
+# The run fails when pct < 95, false > 0, a remedy did not fix its case, a
+# control failed, or the tool refused a case (e.g. a wall without explain).  As root the commands run as $NOVA_TEST_USER (created
 # when missing), as anyone else as the invoking user.  Serialise with the
 # integration suite (the test user is machine-wide).
 #
@@ -224,7 +224,7 @@ for _ in $(seq 100); do [ -s "$TOP/ports" ] && break; sleep 0.05; done
 PORT=$(sed -n 's/.*tcp=\([0-9]*\).*/\1/p' "$TOP/ports" 2>/dev/null)
 [ -n "$PORT" ] || { echo "denials: the loopback listener did not start"; exit 2; }
 
-n=0; nexp=0; named=0; false_n=0; cfail=0; nfix=0; fixed=0; broken=0
+n=0; nexp=0; named=0; false_n=0; cfail=0; nfix=0; fixed=0; broken=0; refused=0
 while IFS='|' read -r -u 3 NAME KIND FL CW EXPECTED CMDTXT; do
 	NAME=$(echo $NAME); KIND=$(echo $KIND)
 	[ -z "$NAME" ] && continue
@@ -264,12 +264,12 @@ while IFS='|' read -r -u 3 NAME KIND FL CW EXPECTED CMDTXT; do
 		msgs+="     the walled run succeeded: the wall denied nothing"$'\n'
 		broken=$((broken + 1))
 	fi
-	if [ "$KIND" = ctl ] && [ "$RC" != "$CTL_RC" ]; then
+	if grep -q '^SANDBOX REFUSED' "$ERR" && ! grep -q '^SANDBOX OK' "$ERR"; then
+		msgs+="     refused: $(grep -m1 '^SANDBOX REFUSED' "$ERR")"$'\n'
+		refused=$((refused + 1))
+	elif [ "$KIND" = ctl ] && [ "$RC" != "$CTL_RC" ]; then
 		msgs+="     walled it exits $RC, unwalled $CTL_RC: not the same failure"$'\n'
 		cfail=$((cfail + 1))
-	fi
-	if grep -q '^SANDBOX REFUSED' "$ERR"; then
-		msgs+="     refused: $(grep -m1 '^SANDBOX REFUSED' "$ERR")"$'\n'
 	fi
 	hit=()
 	for i in "${!E_OP[@]}"; do hit[i]=0; done
@@ -278,8 +278,8 @@ while IFS='|' read -r -u 3 NAME KIND FL CW EXPECTED CMDTXT; do
 		match=""
 		for i in "${!E_OP[@]}"; do
 			# shellcheck disable=SC2053
-			if [ "$op" = "${E_OP[i]}" ] && [[ $path == ${E_PATH[i]} ]] &&
-			   [ "$rem" = "${E_REM[i]}" ]; then
+			if [[ $op == ${E_OP[i]} ]] && [[ $path == ${E_PATH[i]} ]] &&
+			   [[ $rem == ${E_REM[i]} ]]; then
 				match=$i; hit[i]=1
 			fi
 		done
@@ -340,8 +340,9 @@ else
 	pct=0.0
 fi
 [ "$cfail" -gt 0 ] && echo "denials: $cfail control(s) failed (a test error: the case proves nothing)"
+[ "$refused" -gt 0 ] && echo "denials: the tool refused $refused case(s) before running them"
 [ "$broken" -gt 0 ] && echo "denials: $broken deny case(s) succeeded walled (no denial to name)"
 echo "denials: cases=$n expected=$nexp named=$named ($pct%) false=$false_n"
 echo "remedies: fixed=$fixed of $nfix deny cases"
-[ "$n" -gt 0 ] && [ "$cfail" -eq 0 ] && [ "$broken" -eq 0 ] && [ "$false_n" -eq 0 ] &&
+[ "$n" -gt 0 ] && [ "$cfail" -eq 0 ] && [ "$refused" -eq 0 ] && [ "$broken" -eq 0 ] && [ "$false_n" -eq 0 ] &&
 	[ $((named * 100)) -ge $((nexp * 95)) ] && [ "$fixed" -eq "$nfix" ]
