@@ -136,12 +136,17 @@ unescape() {
 	if [ "$1" = - ]; then printf ''; else printf '%b' "$1"; fi
 }
 
-# the DENIED lines of $ERR as "op<TAB>path<TAB>remedy", one a line
+# the DENIED lines of $ERR as "op<TAB>path<TAB>remedy", one a line; a
+# line after DONE (the grammar prints them before it) or not of the grammar
+# comes back as op "malformed", which no entry matches
 denied_lines() {
-	local line re='^SANDBOX DENIED path=([^ ]+) op=([a-z]+) remedy="(.*)"$'
+	local line done=0 re='^SANDBOX DENIED path=([^ ]+) op=([a-z]+) remedy="(.*)"$'
 	while IFS= read -r line; do
+		case "$line" in "SANDBOX DONE "*) done=1 ;; esac
 		case "$line" in "SANDBOX DENIED "*) ;; *) continue ;; esac
-		if [[ $line =~ $re ]]; then
+		if [ "$done" = 1 ]; then
+			printf 'malformed\t%s\t(after SANDBOX DONE)\n' "$line"
+		elif [[ $line =~ $re ]]; then
 			printf '%s\t%s\t%s\n' "${BASH_REMATCH[2]}" \
 				"$(unescape "${BASH_REMATCH[1]}")" "$(unescape "${BASH_REMATCH[3]}")"
 		else
