@@ -5,6 +5,7 @@
 #   make check                unit suites + integration tests (see README)
 #   make check-unit           CUnit suites only
 #   make check-layers         host/ rooms include only downward
+#   make check-denials        the denial corpus against --explain
 #   make asan                 unit suites under ASan+UBSan (build-asan/)
 #   make fuzz                 libFuzzer harnesses (clang), each run
 #                             FUZZ_SECONDS from its seeds (build-fuzz/)
@@ -178,11 +179,16 @@ check-integration: all
 check-escape: all
 	@tests/escape/run.sh $(B)
 
+# the denial corpus against --explain (tests/denials/): >= 95% of the
+# denied paths named, no false line, every remedy fixes its case
+check-denials: all
+	@tests/denials/run.sh $(B)
+
 # host/ includes only downward (docs/ARCHITECTURE.md)
 check-layers:
 	@infra/check-layers.sh
 
-check: check-layers check-unit check-integration check-escape
+check: check-layers check-unit check-integration check-escape check-denials
 
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -294,7 +300,7 @@ clean:
 FORCE:
 .PHONY: all modules fixtures helpers escape check check-unit check-integration \
 	bench-phases \
-	check-escape check-layers \
+	check-escape check-denials check-layers \
 	asan fuzz fuzz-run bench bench-quick install clean FORCE
 
 -include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)
