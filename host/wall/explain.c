@@ -74,6 +74,26 @@ dir_remedy(const char *flag, const char *path)
 	return r;
 }
 
+/* Creating, deleting or renaming an entry is a right on the directory that
+ * holds it, never on the entry itself (rmdir of a directory needs its
+ * parent): the remedy names the nearest existing directory above it. */
+static char *
+parent_remedy(const char *flag, const char *path)
+{
+	char parent[4096];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(parent) || path[0] != '/')
+		return strdup("-");
+	memcpy(parent, path, n + 1);
+	while (n > 1 && parent[n - 1] == '/')
+		parent[--n] = '\0';
+	while (n > 1 && parent[n - 1] != '/')
+		n--;
+	parent[n > 1 ? n - 1 : 1] = '\0';
+	return dir_remedy(flag, parent);
+}
+
 char *
 explain_remedy(uint32_t op, const char *path, int net_deny)
 {
@@ -82,10 +102,11 @@ explain_remedy(uint32_t op, const char *path, int net_deny)
 	case NS_OP_EXEC:
 		return dir_remedy("--read", path);
 	case NS_OP_WRITE:
+		return dir_remedy("--write", path);
 	case NS_OP_CREATE:
 	case NS_OP_DELETE:
 	case NS_OP_RENAME:
-		return dir_remedy("--write", path);
+		return parent_remedy("--write", path);
 	case NS_OP_CONNECT:
 	case NS_OP_BIND:
 		return strdup(net_deny ? "without --net-deny" : "-");

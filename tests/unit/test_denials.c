@@ -184,6 +184,11 @@ test_remedy_each_op(void)
 	expect_remedy(NS_OP_CREATE, at("/sub/new/deeper"), 0, wr);
 	expect_remedy(NS_OP_DELETE, at("/sub/old"), 0, wr);
 	expect_remedy(NS_OP_RENAME, at("/sub/old"), 0, wr);
+	/* an entry's rights are its directory's: rmdir, rename or create of
+	 * an existing directory names the directory above it */
+	expect_remedy(NS_OP_DELETE, at("/sub"), 0, top);
+	expect_remedy(NS_OP_RENAME, at("/sub"), 0, top);
+	expect_remedy(NS_OP_CREATE, at("/sub"), 0, top);
 	expect_remedy(NS_OP_WRITE, at("/file"), 0, top);
 	expect_remedy(NS_OP_CONNECT, "1.2.3.4:443", 1, "without --net-deny");
 	expect_remedy(NS_OP_BIND, "0.0.0.0:80", 1, "without --net-deny");
