@@ -266,7 +266,7 @@ which_who(struct bpf_asm *a, enum label at, unsigned int process, pid_t self)
 }
 
 static void
-bodies(struct bpf_asm *a, int net_deny, pid_t self)
+bodies(struct bpf_asm *a, int net_deny, int trap_net, pid_t self)
 {
 	size_t i;
 
@@ -285,7 +285,10 @@ bodies(struct bpf_asm *a, int net_deny, pid_t self)
 		LD(a, OFF_ARG_LO(0));
 		JEQ(a, AF_UNIX, L_ALLOW, L_EACCES);
 		LABEL(a, L_EACCES);
-		RET_ERRNO(a, EACCES);
+		if (trap_net)
+			RET(a, SECCOMP_RET_TRAP | (LL_TRAP_NET & SECCOMP_RET_DATA));
+		else
+			RET_ERRNO(a, EACCES);
 		LABEL(a, L_ENOSYS);
 		RET_ERRNO(a, ENOSYS);
 	}
@@ -304,8 +307,8 @@ bodies(struct bpf_asm *a, int net_deny, pid_t self)
 	RET(a, SECCOMP_RET_KILL_PROCESS);
 }
 
-int
-ll_filter_build(struct sock_filter *prog, int net_deny, pid_t self)
+static int
+build(struct sock_filter *prog, int net_deny, int trap_net, pid_t self)
 {
 	struct bpf_asm a;
 	int i;
@@ -313,6 +316,7 @@ ll_filter_build(struct sock_filter *prog, int net_deny, pid_t self)
 #ifndef LL_AUDIT_ARCH
 	(void)prog;
 	(void)net_deny;
+	(void)trap_net;
 	(void)self;
 	return -1;
 #endif
@@ -325,6 +329,18 @@ ll_filter_build(struct sock_filter *prog, int net_deny, pid_t self)
 	for (i = 0; i < L_COUNT; i++)
 		a.at[i] = -1;
 	dispatch(&a, net_deny);
-	bodies(&a, net_deny, self);
+	bodies(&a, net_deny, trap_net, self);
 	return resolve(&a);
+}
+
+int
+ll_filter_build(struct sock_filter *prog, int net_deny, pid_t self)
+{
+	return build(prog, net_deny, 0, self);
+}
+
+int
+ll_filter_build_traced(struct sock_filter *prog, int net_deny, pid_t self)
+{
+	return build(prog, net_deny, 1, self);
 }

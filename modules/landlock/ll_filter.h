@@ -14,5 +14,13 @@ struct sock_filter;
  * `self` is the pid the command will have (the child's getpid() just
  * before execve): a pid-taking call is allowed on 0 or on `self` only. */
 int ll_filter_build(struct sock_filter *prog, int net_deny, pid_t self);
+/* The same filter for --explain's traced command: the sockets --net-deny
+ * refuses are trapped (SECCOMP_RET_TRAP with LL_TRAP_NET as its data)
+ * instead of failed with EACCES, so that the tracer sees them.  The call
+ * never runs either way: the tracer turns the trap into EACCES and names
+ * it, and without a tracer the SIGSYS ends the process. */
+int ll_filter_build_traced(struct sock_filter *prog, int net_deny,
+			   pid_t self);
+#define LL_TRAP_NET 0x4e54u /* "NT": the data of the socket trap */
 
 #endif

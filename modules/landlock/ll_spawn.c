@@ -194,7 +194,8 @@ child_seccomp(const struct child_ctx *c)
 {
 	struct sock_filter prog[LL_FILTER_MAX];
 	struct sock_fprog fprog;
-	int n = ll_filter_build(prog, c->net_deny, getpid());
+	int n = c->trace ? ll_filter_build_traced(prog, c->net_deny, getpid())
+			 : ll_filter_build(prog, c->net_deny, getpid());
 
 	if (n < 0) {
 		errno = ENOSYS;

@@ -44,13 +44,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
+#if defined(__x86_64__)
+#include <sys/user.h>
+#endif
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "banned.h"
+#include "ll_filter.h"
 #include "ll_trace.h"
+
+#ifndef SYS_SECCOMP
+#define SYS_SECCOMP 1 /* si_code of a seccomp SIGSYS */
+#endif
 
 #if defined(__x86_64__)
 #define TR_AUDIT_ARCH AUDIT_ARCH_X86_64
@@ -692,6 +701,61 @@ on_exec(struct ll_trace *t, pid_t pid)
 	(void)ptrace(PTRACE_CONT, pid, 0L, 0L);
 }
 
+/* The socket family a trapped call asked for, as the line names it. */
+static void
+family_name(unsigned long long fam, char *out, size_t n)
+{
+	switch (fam) {
+	case AF_INET:
+		snprintf(out, n, "AF_INET");
+		break;
+	case AF_INET6:
+		snprintf(out, n, "AF_INET6");
+		break;
+	case AF_NETLINK:
+		snprintf(out, n, "AF_NETLINK");
+		break;
+	case AF_PACKET:
+		snprintf(out, n, "AF_PACKET");
+		break;
+	default:
+		snprintf(out, n, "AF_%llu", fam & 0xffffffffULL);
+	}
+}
+
+/* A socket() or socketpair() --net-deny refused (the traced filter traps
+ * it: SECCOMP_RET_TRAP, LL_TRAP_NET): the call did not run.  Return
+ * EACCES from it, as the untraced filter does, and name it.  1 when the
+ * SIGSYS was that trap and is handled (the caller suppresses it); 0 for
+ * any other SIGSYS, delivered as sent (the call did not run either way). */
+static int
+on_sigsys(struct ll_trace *t, pid_t pid)
+{
+#if defined(__x86_64__)
+	struct user_regs_struct regs;
+	siginfo_t si;
+	char fam[32];
+
+	memset(&si, 0, sizeof(si));
+	if (ptrace(PTRACE_GETSIGINFO, pid, 0L, &si) != 0 ||
+	    si.si_code != SYS_SECCOMP ||
+	    (unsigned)si.si_errno != LL_TRAP_NET ||
+	    ptrace(PTRACE_GETREGS, pid, 0L, &regs) != 0)
+		return 0;
+	regs.rax = (unsigned long long)(long long)-EACCES;
+	if (ptrace(PTRACE_SETREGS, pid, 0L, &regs) != 0)
+		return 0;
+	family_name(regs.rdi, fam, sizeof(fam));
+	add_denial(t, NS_OP_CONNECT, fam, "", -1,
+		   si.si_syscall == SYS_socketpair ? "socketpair" : "socket");
+	return 1;
+#else
+	(void)t;
+	(void)pid;
+	return 0;
+#endif
+}
+
 static int
 is_stop_signal(int sig)
 {
@@ -719,6 +783,8 @@ ll_trace_stop(struct ll_trace *t, pid_t pid, int status, int *exec_done)
 			     pid, 0L, 0L);
 	} else if (event != 0) {
 		(void)ptrace(PTRACE_CONT, pid, 0L, 0L); /* fork, clone */
+	} else if (sig == SIGSYS && on_sigsys(t, pid)) {
+		(void)ptrace(PTRACE_CONT, pid, 0L, 0L); /* EACCES, no signal */
 	} else {
 		/* a signal on its way: deliver it as sent */
 		(void)ptrace(PTRACE_CONT, pid, 0L, (long)sig);
@@ -738,8 +804,10 @@ ll_trace_report(const struct ns_host *host, struct ll_trace *t)
 		const struct denial *d = &t->d[i];
 		struct ns_denial nd;
 
-		/* DAC refuses it too, or cannot be asked: not the wall's */
-		if (faccessat(AT_FDCWD, d->check, d->mode, AT_EACCESS) != 0) {
+		/* DAC refuses it too, or cannot be asked: not the wall's (a
+		 * socket --net-deny trapped has no path: mode -1) */
+		if (d->mode >= 0 &&
+		    faccessat(AT_FDCWD, d->check, d->mode, AT_EACCESS) != 0) {
 			dac++;
 			continue;
 		}
