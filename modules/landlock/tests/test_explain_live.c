@@ -16,11 +16,13 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -54,6 +56,15 @@ thread_open(void *arg)
 	return NULL;
 }
 
+static volatile sig_atomic_t g_sigsys_seen;
+
+static void
+on_sigsys_mark(int sig)
+{
+	(void)sig;
+	g_sigsys_seen = 1;
+}
+
 static int
 helper(int argc, char **argv)
 {
@@ -73,6 +84,16 @@ helper(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "traceme") == 0) /* 0: the tracer stays */
 		return ptrace(PTRACE_TRACEME, 0, 0, 0) == 0 ? 1 : 0;
+	/* 0: an IP socket fails with EACCES (and a SIGSYS handler of the
+	 * command's own, "sigsys", never runs) */
+	if (strcmp(argv[1], "socket") == 0 && argc == 3) {
+		if (strcmp(argv[2], "sigsys") == 0)
+			signal(SIGSYS, on_sigsys_mark);
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (fd >= 0)
+			return 1;
+		return errno == EACCES && !g_sigsys_seen ? 0 : 2;
+	}
 	return 3;
 }
 
@@ -313,6 +334,21 @@ test_cannot_detach(void)
 	CU_ASSERT(named("read", odir, "secret"));
 }
 
+/* --net-deny: an IP socket is refused (EACCES, as untraced) and named by
+ * its family, even when the command has a SIGSYS handler of its own;
+ * control: the same call untraced is refused the same way, not named. */
+static void
+test_net_deny_socket(void)
+{
+	CU_ASSERT_EQUAL(run("\"$5\" socket plain || exit 5; "
+			    "\"$5\" socket sigsys || exit 6; exit 0",
+			    NS_POLICY_EXPLAIN | NS_POLICY_NET_DENY), 0);
+	CU_ASSERT(strstr(g_out, "connect AF_INET\n") != NULL);
+	CU_ASSERT_EQUAL(run("\"$5\" socket plain || exit 5; exit 0",
+			    NS_POLICY_NET_DENY), 0);
+	CU_ASSERT_STRING_EQUAL(g_out, "");
+}
+
 static void
 test_pure_helpers(void)
 {
@@ -415,6 +451,7 @@ main(int argc, char **argv)
 		  test_names_each_denial },
 		{ "nothing without the flag", test_nothing_without_flag },
 		{ "the command cannot detach", test_cannot_detach },
+		{ "--net-deny: a socket named by its family", test_net_deny_socket },
 		{ NULL, NULL }
 	};
 
