@@ -287,16 +287,23 @@ wait_code(struct probe *p, const struct ns_policy *v,
 	struct wall_end end;
 	int st;
 
-	while (waitpid((pid_t)proc->pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
 	memset(&end, 0, sizeof(end));
+	if (p->w.mod.wall.wait != NULL) {
+		/* the wall waits itself (ABI 1.2; --explain's tracer takes
+		 * its stops there): the host never waitpid()s meanwhile */
+		if (wall_wait_end(&p->w, p->state, proc, &end.exit) != 0)
+			return -1;
+	} else {
+		while (waitpid((pid_t)proc->pid, &st, 0) < 0)
+			if (errno != EINTR)
+				return -1;
+		explain_exit_of_status(st, &end.exit);
+	}
 	end.proc = *proc;
 	end.start_ns = start_ns;
 	end.end_ns = explain_now_ns();
-	explain_exit_of_status(st, &end.exit);
 	wall_finish(&p->w, "PROBE", v, p->state, &end);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return end.exit.how == NS_END_CODE ? end.exit.code : -1;
 }
 
 /* One walled probe-step child; returns its exit code, -1 when it died

@@ -256,3 +256,18 @@ wall_explain_refused(const struct wallctx *w, int explain, struct refusals *r)
 			     "denies; run without --explain", w->mod.ops.name)
 		       < 0 ? -1 : 1;
 }
+
+int
+wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
+	      struct ns_exit *out)
+{
+	for (;;) {
+		memset(out, 0, sizeof(*out));
+		out->struct_size = sizeof(*out);
+		out->how = NS_END_RUNNING;
+		if (w->mod.wall.wait(&w->hs.host, state, proc, 1000, out) != NS_OK)
+			return -1;
+		if (out->how != NS_END_RUNNING)
+			return 0;
+	}
+}

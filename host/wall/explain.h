@@ -64,6 +64,12 @@ struct wall_end {
 	int code;             /* the exit code the verb reports */
 };
 
+/* Wait for the command through the wall's own wait() (ABI 1.2; only when
+ * w's wall has one), tick after tick until it says how the command ended:
+ * 0 with *out filled, -1 when wait() failed. */
+int wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
+		  struct ns_exit *out);
+
 /* Call finish() when the wall's table covers it and it is set, then print
  * the module's notes, the denials and the rerun NOTE with prefix (stderr).
  * Never changes the exit code. */

@@ -85,8 +85,6 @@ build_template() {
 	echo "the secret" > "$t/o/secret"; chmod 600 "$t/o/secret"
 	echo "original" > "$t/o/target"
 	echo "inside d" > "$t/o/d/f"
-	echo "locked" > "$t/o/locked"; chmod 000 "$t/o/locked"
-	echo "locked" > "$t/w/locked"; chmod 000 "$t/w/locked"
 	echo "mine" > "$t/w/mine"
 	ln -s "$O" "$t/w/olink"
 	echo "read me" > "$t/r/data"
@@ -103,9 +101,17 @@ build_template() {
 	chmod 555 "$t/o/ro"
 }
 
+# The 0000 files are made in each world, not copied: an ordinary user's
+# cp cannot read them (as root it could, and the user's control would
+# then differ from root's).
 new_world() {
+	local f
 	rm -rf -- "$D"
 	cp -a "$TPL" "$D"
+	for f in "$O/locked" "$W/locked"; do
+		echo "locked" > "$f" && chmod 000 "$f"
+		[ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$f"
+	done
 }
 
 # ---- one run --------------------------------------------------------------

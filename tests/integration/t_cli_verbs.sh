@@ -78,6 +78,16 @@ expect_absent "$D/w/.nova-sandbox-probe-inside"
 ls "$D"/.nova-sandbox-probe-* >/dev/null 2>&1 && _fail "outside file left"
 EOF
 
+t "probe --explain under the real wall: still 4 of 4, the denied step named" <<'EOF'
+world
+as_user probe --write "$D/w" --explain
+expect_rc 0
+expect_out "^PROBE STEP name=write_outside expect=deny got=deny path=$D/.nova-sandbox-probe-[0-9]+\$"
+expect_err "^PROBE DENIED path=$D/.nova-sandbox-probe-[0-9]+ op=create remedy=\"--write $D\"\$"
+expect_out '^PROBE OK backend=landlock abi=[0-9]+ steps=4 passed=4 net=nopromise gpu=none$'
+expect_eq "$(grep -c '^PROBE DENIED' "$ERR")" 1 "DENIED lines (only the denied step's)"
+EOF
+
 t "probe --secret: 5 steps, the secret stays unread" <<'EOF'
 world
 as_user probe --secret "$D/secret" --write "$D/w" --net-deny
