@@ -58,13 +58,29 @@ explain_nearest_dir(const char *path, char *out, size_t outlen)
 	}
 }
 
+/* A directory no remedy names: "/" (the whole machine; the tool refuses it
+ * anyway) and the kernel's own trees (a terminal or a device is no
+ * directory to grant: /dev/tty refused is no reason for --write /dev). */
+static int
+safe_dir(const char *dir)
+{
+	static const char *const never[] = { "/", "/dev", "/proc", "/sys",
+					      "/run" };
+
+	for (size_t i = 0; i < sizeof(never) / sizeof(never[0]); i++)
+		if (strcmp(dir, never[i]) == 0)
+			return 0;
+	return strncmp(dir, "/dev/", 5) != 0 && strncmp(dir, "/proc/", 6) != 0 &&
+	       strncmp(dir, "/sys/", 5) != 0;
+}
+
 static char *
 dir_remedy(const char *flag, const char *path)
 {
 	char dir[4096];
 	char *f, *r;
 
-	if (explain_nearest_dir(path, dir, sizeof(dir)) != 0)
+	if (explain_nearest_dir(path, dir, sizeof(dir)) != 0 || !safe_dir(dir))
 		return strdup("-");
 	f = out_field(dir);
 	if (f == NULL)

@@ -498,7 +498,8 @@ spawn_traced(const struct ns_host *host, struct ll_state *st,
 		return fail(host, "--explain: no trace filter for this "
 				  "architecture", ENOSYS);
 	ll_trace_free(st->trace);
-	st->trace = ll_trace_new(pol->rules, pol->n_rules);
+	st->trace = ll_trace_new(pol->rules, pol->n_rules,
+				 (pol->flags & NS_POLICY_NET_DENY) != 0);
 	if (st->trace == NULL)
 		return fail(host, "--explain: out of memory", ENOMEM);
 	*pid = fork_traced(host, c, st->trace);

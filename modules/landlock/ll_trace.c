@@ -160,7 +160,10 @@ struct ll_trace {
 	size_t nt, capt;
 	struct denial *d;
 	size_t nd, capd;
-	uint64_t unnamed; /* denied calls that could not be read or kept */
+	uint64_t unnamed; /* denied calls whose path could not be read or
+			     resolved (a non-dumpable process, ...) */
+	uint64_t dropped; /* denied calls past TR_MAX_DENIALS distinct paths */
+	int trap_net;     /* --net-deny: the filter traps IP sockets */
 	const struct ns_rule *rules;
 	size_t n_rules;
 };
@@ -200,13 +203,14 @@ ll_trace_filter_build(struct sock_filter *prog)
 /* ---- the tracer's state -------------------------------------------------- */
 
 struct ll_trace *
-ll_trace_new(const struct ns_rule *rules, size_t n_rules)
+ll_trace_new(const struct ns_rule *rules, size_t n_rules, int trap_net)
 {
 	struct ll_trace *t = calloc(1, sizeof(*t));
 
 	if (t != NULL) {
 		t->rules = rules;
 		t->n_rules = n_rules;
+		t->trap_net = trap_net;
 	}
 	return t;
 }
@@ -343,13 +347,38 @@ read_link(const char *link, char *out, size_t n)
 }
 
 /* raw as the tracee meant it: against dirfd, or its cwd. */
+/* "/proc/self/..." and "/proc/thread-self/..." name the process that
+ * resolves them: the tracer would read its own.  They become the
+ * tracee's "/proc/<tid>/...".  0, or -1 when it does not fit. */
+int
+ll_trace_proc_self(pid_t pid, char *path, size_t n)
+{
+	static const char *const selves[] = { "/proc/self", "/proc/thread-self" };
+	char rest[TR_PATH_MAX];
+
+	for (size_t i = 0; i < sizeof(selves) / sizeof(selves[0]); i++) {
+		size_t k = strlen(selves[i]);
+
+		if (strncmp(path, selves[i], k) != 0 ||
+		    (path[k] != '/' && path[k] != '\0'))
+			continue;
+		if (snprintf(rest, sizeof(rest), "%s", path + k) >=
+			    (int)sizeof(rest) ||
+		    snprintf(path, n, "/proc/%d%s", (int)pid, rest) >= (int)n)
+			return -1;
+		return 0;
+	}
+	return 0;
+}
+
 static int
 absolute(pid_t pid, int dfd, const char *raw, char *out, size_t n)
 {
 	char link[64], base[TR_PATH_MAX];
 
 	if (raw[0] == '/')
-		return ll_trace_join("/", raw, out, n);
+		return ll_trace_join("/", raw, out, n) != 0 ? -1 :
+		       ll_trace_proc_self(pid, out, n);
 	if (dfd == AT_FDCWD)
 		snprintf(link, sizeof(link), "/proc/%d/cwd", (int)pid);
 	else if (dfd >= 0)
@@ -358,7 +387,8 @@ absolute(pid_t pid, int dfd, const char *raw, char *out, size_t n)
 		return -1;
 	if (read_link(link, base, sizeof(base)) != 0)
 		return -1;
-	return ll_trace_join(base, raw, out, n);
+	return ll_trace_join(base, raw, out, n) != 0 ? -1 :
+	       ll_trace_proc_self(pid, out, n);
 }
 
 /* The name the kernel gives path (symlinks followed), or -1. */
@@ -470,7 +500,7 @@ add_denial(struct ll_trace *t, uint32_t op, const char *path,
 			return;
 		}
 	if (t->nd == TR_MAX_DENIALS) {
-		t->unnamed++;
+		t->dropped++;
 		return;
 	}
 	if (t->nd == t->capd) {
@@ -622,7 +652,10 @@ desc_of(uint64_t nr)
 	return NULL;
 }
 
-/* Fill p from the call's arguments; 0 when it is worth its exit stop. */
+/* Fill p from the call's arguments; 0 when it is worth its exit stop, -2
+ * when its memory cannot be read (a non-dumpable process: the call is
+ * still followed, to count it when refused), -1 when it is not a call
+ * the wall can refuse. */
 static int
 decode(pid_t pid, const struct call_desc *d, const uint64_t *args,
        struct pending *p)
@@ -633,19 +666,20 @@ decode(pid_t pid, const struct call_desc *d, const uint64_t *args,
 	p->flags = d->flags >= 0 ? args[d->flags] : 0;
 	if (d->kind == K_CREAT)
 		p->flags = O_CREAT | O_WRONLY | O_TRUNC;
-	if (d->kind == K_OPENAT2 &&
-	    (args[3] < sizeof(uint64_t) || read_u64(pid, args[2], &p->flags)))
+	if (d->kind == K_OPENAT2 && args[3] < sizeof(uint64_t))
 		return -1;
+	if (d->kind == K_OPENAT2 && read_u64(pid, args[2], &p->flags))
+		return -2;
 	if ((d->kind == K_OPEN || d->kind == K_OPENAT2) && (p->flags & O_PATH))
 		return -1;
 	if (read_str(pid, args[d->path], p->path, sizeof(p->path)) != 0)
-		return -1;
+		return args[d->path] != 0 ? -2 : -1;
 	if (d->kind == K_EXECAT && p->path[0] == '\0' &&
 	    !(p->flags & AT_EMPTY_PATH))
 		return -1;
 	if (d->path2 >= 0 &&
 	    read_str(pid, args[d->path2], p->path2, sizeof(p->path2)) != 0)
-		return -1;
+		return args[d->path2] != 0 ? -2 : -1;
 	return 0;
 }
 
@@ -662,7 +696,10 @@ on_seccomp(struct ll_trace *t, pid_t pid)
 	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) > 0 &&
 	    si.op == PTRACE_SYSCALL_INFO_SECCOMP &&
 	    (d = desc_of(si.seccomp.nr)) != NULL) {
-		tr->busy = decode(pid, d, si.seccomp.args, &tr->p) == 0;
+		int dc = decode(pid, d, si.seccomp.args, &tr->p);
+
+		/* 1: name it if refused; 2: count it if refused */
+		tr->busy = dc == 0 ? 1 : dc == -2 ? 2 : 0;
 		if (tr->busy)
 			rq = PTRACE_SYSCALL; /* to its exit stop */
 	}
@@ -679,8 +716,12 @@ on_exit_stop(struct ll_trace *t, pid_t pid)
 	if (tr != NULL && tr->busy &&
 	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) > 0 &&
 	    si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
-	    (si.exit.rval == -EACCES || si.exit.rval == -EPERM))
-		record(t, pid, &tr->p);
+	    (si.exit.rval == -EACCES || si.exit.rval == -EPERM)) {
+		if (tr->busy == 1)
+			record(t, pid, &tr->p);
+		else
+			t->unnamed++; /* refused, its path unreadable */
+	}
 	if (tr != NULL)
 		tr->busy = 0;
 	(void)ptrace(PTRACE_CONT, pid, 0L, 0L);
@@ -737,10 +778,20 @@ on_sigsys(struct ll_trace *t, pid_t pid)
 	char fam[32];
 
 	memset(&si, 0, sizeof(si));
-	if (ptrace(PTRACE_GETSIGINFO, pid, 0L, &si) != 0 ||
+	/* the trap exists only under --net-deny; a SIGSYS the command sent
+	 * itself (any si_code may be queued to oneself) is told apart by the
+	 * registers: only the kernel's trap leaves the thread in socket() or
+	 * socketpair() rolled back (rax == orig_rax), of a family the filter
+	 * refuses */
+	if (!t->trap_net ||
+	    ptrace(PTRACE_GETSIGINFO, pid, 0L, &si) != 0 ||
 	    si.si_code != SYS_SECCOMP ||
 	    (unsigned)si.si_errno != LL_TRAP_NET ||
-	    ptrace(PTRACE_GETREGS, pid, 0L, &regs) != 0)
+	    si.si_arch != AUDIT_ARCH_X86_64 ||
+	    (si.si_syscall != SYS_socket && si.si_syscall != SYS_socketpair) ||
+	    ptrace(PTRACE_GETREGS, pid, 0L, &regs) != 0 ||
+	    regs.orig_rax != (unsigned long long)si.si_syscall ||
+	    regs.rax != regs.orig_rax || (regs.rdi & 0xffffffffULL) == AF_UNIX)
 		return 0;
 	regs.rax = (unsigned long long)(long long)-EACCES;
 	if (ptrace(PTRACE_SETREGS, pid, 0L, &regs) != 0)
@@ -824,8 +875,16 @@ ll_trace_report(const struct ns_host *host, struct ll_trace *t)
 	if (t->unnamed > 0 && host->note != NULL) {
 		snprintf(text, sizeof(text),
 			 "--explain could not name %llu refused calls (their "
-			 "path could not be read or resolved)",
+			 "path could not be read or resolved: a non-dumpable "
+			 "process, or a path gone meanwhile)",
 			 (unsigned long long)t->unnamed);
+		host->note(host->cookie, text);
+	}
+	if (t->dropped > 0 && host->note != NULL) {
+		snprintf(text, sizeof(text),
+			 "--explain kept the first %d distinct denied paths; "
+			 "%llu more refused calls were not kept",
+			 TR_MAX_DENIALS, (unsigned long long)t->dropped);
 		host->note(host->cookie, text);
 	}
 }

@@ -22,7 +22,14 @@ int ll_trace_filter_build(struct sock_filter *prog);
 
 /* A tracer for one command; NULL when out of memory.  rules/n_rules are
  * the policy's (they outlive it: prepare() to release()). */
-struct ll_trace *ll_trace_new(const struct ns_rule *rules, size_t n_rules);
+/* trap_net: the traced filter traps the IP sockets --net-deny refuses
+ * (ll_filter_build_traced), and only then is a seccomp SIGSYS the tracer's. */
+struct ll_trace *ll_trace_new(const struct ns_rule *rules, size_t n_rules,
+			      int trap_net);
+/* "/proc/self/..." and "/proc/thread-self/..." in path (n bytes) become
+ * the tracee pid's "/proc/<pid>/...": the tracer must not resolve its
+ * own.  0, or -1 when it does not fit. */
+int ll_trace_proc_self(pid_t pid, char *path, size_t n);
 void ll_trace_free(struct ll_trace *t);
 
 /* PTRACE_SEIZE pid with every option the tracer needs; 0 or -1/errno. */

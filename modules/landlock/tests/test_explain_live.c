@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -93,6 +95,42 @@ helper(int argc, char **argv)
 		if (fd >= 0)
 			return 1;
 		return errno == EACCES && !g_sigsys_seen ? 0 : 2;
+	}
+	/* 0: reopening a descriptor of the secret through /proc/self fails
+	 * (the wall refuses the read) */
+	if (strcmp(argv[1], "procself") == 0 && argc == 3) {
+		char via[64];
+
+		dfd = open(argv[2], O_PATH | O_CLOEXEC);
+		if (dfd < 0)
+			return 2;
+		snprintf(via, sizeof(via), "/proc/self/fd/%d", dfd);
+		fd = open(via, O_RDONLY | O_CLOEXEC);
+		return fd < 0 && errno == EACCES ? 0 : 1;
+	}
+	/* 0: a SIGSYS this process queued to itself, dressed as the
+	 * tracer's trap, reaches its own handler (delivered as sent) */
+	if (strcmp(argv[1], "forge") == 0) {
+		siginfo_t si;
+
+		signal(SIGSYS, on_sigsys_mark);
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SIGSYS;
+		si.si_code = 1; /* SYS_SECCOMP */
+		si.si_errno = 0x4e54; /* LL_TRAP_NET */
+		si.si_syscall = SYS_socket; /* all a real trap says */
+		si.si_arch = 0xc000003eU;   /* AUDIT_ARCH_X86_64 */
+		if (syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid),
+			    SIGSYS, &si) != 0)
+			return 2;
+		return g_sigsys_seen ? 0 : 1;
+	}
+	/* 0: a non-dumpable process's refused open (counted, not named) */
+	if (strcmp(argv[1], "nodump") == 0 && argc == 3) {
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+			return 2;
+		fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+		return fd < 0 && errno == EACCES ? 0 : 1;
 	}
 	return 3;
 }
@@ -349,6 +387,28 @@ test_net_deny_socket(void)
 	CU_ASSERT_STRING_EQUAL(g_out, "");
 }
 
+/* The tracer's honesty (issue 10's red team): /proc/self is the
+ * tracee's, not the supervisor's; a SIGSYS the command forged is its own;
+ * a non-dumpable process's refusal is counted in the NOTE. */
+static void
+test_honest(void)
+{
+	char want[160];
+
+	CU_ASSERT_EQUAL(run("\"$5\" procself \"$2\"/secret", NS_POLICY_EXPLAIN), 0);
+	snprintf(want, sizeof(want), "read %s/secret\n", odir);
+	CU_ASSERT(strstr(g_out, want) != NULL);
+	CU_ASSERT(strstr(g_out, "landlock") == NULL);
+	CU_ASSERT_EQUAL(run("\"$5\" forge", NS_POLICY_EXPLAIN | NS_POLICY_NET_DENY), 0);
+	CU_ASSERT(strstr(g_out, "connect") == NULL);
+	CU_ASSERT_EQUAL(run("\"$5\" nodump \"$2\"/secret", NS_POLICY_EXPLAIN), 0);
+	CU_ASSERT(strncmp(g_out, "read ", 5) != 0 &&
+		  strstr(g_out, "\nread ") == NULL); /* no line names it */
+	CU_ASSERT(strstr(g_out, "NOTE --explain could not name 1 refused") != NULL);
+	if (CU_get_number_of_failures() > 0)
+		fprintf(stderr, "\n---- reported:\n%s----\n", g_out);
+}
+
 static void
 test_pure_helpers(void)
 {
@@ -452,6 +512,7 @@ main(int argc, char **argv)
 		{ "nothing without the flag", test_nothing_without_flag },
 		{ "the command cannot detach", test_cannot_detach },
 		{ "--net-deny: a socket named by its family", test_net_deny_socket },
+		{ "honest: /proc/self, a forged SIGSYS, a non-dumpable process", test_honest },
 		{ NULL, NULL }
 	};
 
