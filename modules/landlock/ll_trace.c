@@ -500,7 +500,10 @@ add_denial(struct ll_trace *t, uint32_t op, const char *path,
 			return;
 		}
 	if (t->nd == TR_MAX_DENIALS) {
-		t->dropped++;
+		/* counted only when it is the wall's: DAC asked now, as
+		 * ll_trace_report() asks the kept ones */
+		if (mode < 0 || faccessat(AT_FDCWD, check, mode, AT_EACCESS) == 0)
+			t->dropped++;
 		return;
 	}
 	if (t->nd == t->capd) {

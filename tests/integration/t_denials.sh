@@ -141,7 +141,7 @@ denials = $S
 wrap "$C" "$D" --explain -- /bin/true
 expect_rc 0
 expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 10 "lines"
-expect_err '^SANDBOX DENIED path=/cap/p01 op=read remedy="--read /"$'
+expect_err '^SANDBOX DENIED path=/cap/p01 op=read remedy="-"$'
 expect_err '^SANDBOX DENIED path=/cap/p10 '
 expect_no_err 'path=/cap/p11 '
 expect_err '^SANDBOX NOTE and 4 more denied paths \(not listed\)$'
@@ -159,7 +159,7 @@ denials = $S
 ")
 wrap "$C" "$D" --explain -- /bin/true
 expect_rc 0
-expect_err '^SANDBOX DENIED path=/x/a\\x09b\\x3dc\\x20SANDBOX\\x20DONE\\x20exit\\x3d0 op=write remedy="--write /"$'
+expect_err '^SANDBOX DENIED path=/x/a\\x09b\\x3dc\\x20SANDBOX\\x20DONE\\x20exit\\x3d0 op=write remedy="-"$'
 expect_eq "$(grep -c '^SANDBOX DONE' "$ERR")" 1 "one DONE line"
 EOF
 
