@@ -325,6 +325,9 @@ while IFS='|' read -r -u 3 NAME KIND FL CW EXPECTED CMDTXT; do
 	fixable=1
 	while IFS=$'\t' read -r op path rem; do
 		[ -z "$op" ] && continue
+		# "-": the tool names no flag for it (/, /dev, ...); the
+		# command must succeed without it (the rerun below says)
+		case "$rem" in '' | -) continue ;; esac # (unescape gives '' for -)
 		apply_remedy "$rem" || fixable=0
 	done <<< "$lines"
 	if [ -z "$lines" ]; then
