@@ -265,22 +265,15 @@ relay_install(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* A wall that waits itself (ABI 1.2): its wait() with no limit (the
- * supervisor keeps the timeout and the caps, and ends the run's tree);
- * the exit code as wait_exit_code() would give it. */
+/* A wall that waits itself (ABI 1.2): its wait() until the command ended
+ * (the supervisor keeps the timeout and the caps, and ends the run's
+ * tree); the exit code as wait_exit_code() would give it. */
 static int
 init_wall_wait(struct runctx *c, void *state, struct wall_end *end)
 {
-	struct ns_exit ex = { sizeof(ex), NS_END_RUNNING, 0, 0 };
-
-	do {
-		if (c->w.mod.wall.wait(&c->w.hs.host, state, &end->proc, -1,
-				       &ex) != NS_OK)
-			return NS_EXIT_REFUSED;
-	} while (ex.how == NS_END_RUNNING);
-	end->exit = ex;
-	return ex.how == NS_END_CODE ? ex.code & 0xff :
-	       ex.how == NS_END_SIGNAL ? 128 + ex.code : NS_EXIT_REFUSED;
+	if (wall_wait_end(&c->w, state, &end->proc, -1, &end->exit) != 0)
+		return NS_EXIT_REFUSED;
+	return explain_exit_code(&end->exit);
 }
 
 /* The command ended: reap what of its tree already ended (what still runs

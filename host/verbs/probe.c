@@ -291,7 +291,7 @@ wait_code(struct probe *p, const struct ns_policy *v,
 	if (p->w.mod.wall.wait != NULL) {
 		/* the wall waits itself (ABI 1.2; --explain's tracer takes
 		 * its stops there): the host never waitpid()s meanwhile */
-		if (wall_wait_end(&p->w, p->state, proc, &end.exit) != 0)
+		if (wall_wait_end(&p->w, p->state, proc, 1000, &end.exit) != 0)
 			return -1;
 	} else {
 		while (waitpid((pid_t)proc->pid, &st, 0) < 0)

@@ -169,8 +169,7 @@ wall_wait_tick(struct waited *wt, int *code)
 		return 0;
 	wt->exit = ex;
 	wt->ended = 1;
-	*code = ex.how == NS_END_CODE ? ex.code & 0xff :
-		ex.how == NS_END_SIGNAL ? 128 + ex.code : NS_EXIT_REFUSED;
+	*code = explain_exit_code(&ex);
 	return 1;
 }
 

@@ -182,6 +182,13 @@ explain_exit_of_status(int st, struct ns_exit *out)
 	}
 }
 
+int
+explain_exit_code(const struct ns_exit *ex)
+{
+	return ex->how == NS_END_CODE ? ex->code & 0xff :
+	       ex->how == NS_END_SIGNAL ? 128 + ex->code : NS_EXIT_REFUSED;
+}
+
 int64_t
 explain_now_ns(void)
 {
@@ -275,13 +282,14 @@ wall_explain_refused(const struct wallctx *w, int explain, struct refusals *r)
 
 int
 wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
-	      struct ns_exit *out)
+	      int64_t tick_ms, struct ns_exit *out)
 {
 	for (;;) {
 		memset(out, 0, sizeof(*out));
 		out->struct_size = sizeof(*out);
 		out->how = NS_END_RUNNING;
-		if (w->mod.wall.wait(&w->hs.host, state, proc, 1000, out) != NS_OK)
+		if (w->mod.wall.wait(&w->hs.host, state, proc, tick_ms, out) !=
+		    NS_OK)
 			return -1;
 		if (out->how != NS_END_RUNNING)
 			return 0;

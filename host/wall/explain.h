@@ -36,6 +36,10 @@ int explain_print(FILE *f, const char *prefix, const struct denials *d,
 
 /* A wait status as an ns_exit. */
 void explain_exit_of_status(int st, struct ns_exit *out);
+/* The exit code a verb reports for how the command ended, as
+ * wait_exit_code() gives it for a wait status: its code, 128+N for a
+ * signal, 125 for anything else. */
+int explain_exit_code(const struct ns_exit *ex);
 
 /* CLOCK_REALTIME in nanoseconds. */
 int64_t explain_now_ns(void);
@@ -65,10 +69,10 @@ struct wall_end {
 };
 
 /* Wait for the command through the wall's own wait() (ABI 1.2; only when
- * w's wall has one), tick after tick until it says how the command ended:
- * 0 with *out filled, -1 when wait() failed. */
+ * w's wall has one), tick_ms a call (-1: no limit), until it says how the
+ * command ended: 0 with *out filled, -1 when wait() failed. */
 int wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
-		  struct ns_exit *out);
+		  int64_t tick_ms, struct ns_exit *out);
 
 /* Call finish() when the wall's table covers it and it is set, then print
  * the module's notes, the denials and the rerun NOTE with prefix (stderr).

@@ -67,71 +67,109 @@ on_sigsys_mark(int sig)
 	g_sigsys_seen = 1;
 }
 
+/* The traced commands' programs, "$5 <name> args...": each returns 0 when
+ * the call went as the case expects. */
+static int
+h_openat(char **a)
+{
+	int dfd = open(a[0], O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	return dfd >= 0 && openat(dfd, a[1], O_RDONLY | O_CLOEXEC) >= 0 ? 0 : 1;
+}
+
+static int
+h_thread(char **a)
+{
+	pthread_t th;
+
+	if (pthread_create(&th, NULL, thread_open, a[0]) != 0)
+		return 2;
+	pthread_join(th, NULL);
+	return 0;
+}
+
+/* 0: the tracer stays (a second tracer is refused) */
+static int
+h_traceme(char **a)
+{
+	(void)a;
+	return ptrace(PTRACE_TRACEME, 0, 0, 0) == 0 ? 1 : 0;
+}
+
+/* 0: an IP socket fails with EACCES (and a SIGSYS handler of the
+ * command's own, "sigsys", never runs) */
+static int
+h_socket(char **a)
+{
+	if (strcmp(a[0], "sigsys") == 0)
+		signal(SIGSYS, on_sigsys_mark);
+	if (socket(AF_INET, SOCK_DGRAM, 0) >= 0)
+		return 1;
+	return errno == EACCES && !g_sigsys_seen ? 0 : 2;
+}
+
+/* 0: reopening a descriptor of the secret through /proc/self fails (the
+ * wall refuses the read) */
+static int
+h_procself(char **a)
+{
+	char via[64];
+	int dfd = open(a[0], O_PATH | O_CLOEXEC);
+
+	if (dfd < 0)
+		return 2;
+	snprintf(via, sizeof(via), "/proc/self/fd/%d", dfd);
+	return open(via, O_RDONLY | O_CLOEXEC) < 0 && errno == EACCES ? 0 : 1;
+}
+
+/* 0: a SIGSYS this process queued to itself, dressed as the tracer's
+ * trap, reaches its own handler (delivered as sent) */
+static int
+h_forge(char **a)
+{
+	siginfo_t si;
+
+	(void)a;
+	signal(SIGSYS, on_sigsys_mark);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSYS;
+	si.si_code = 1;             /* SYS_SECCOMP */
+	si.si_errno = 0x4e54;       /* LL_TRAP_NET */
+	si.si_syscall = SYS_socket; /* all a real trap says */
+	si.si_arch = 0xc000003eU;   /* AUDIT_ARCH_X86_64 */
+	if (syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid),
+		    SIGSYS, &si) != 0)
+		return 2;
+	return g_sigsys_seen ? 0 : 1;
+}
+
+/* 0: a non-dumpable process's refused open (counted, not named) */
+static int
+h_nodump(char **a)
+{
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		return 2;
+	return open(a[0], O_RDONLY | O_CLOEXEC) < 0 && errno == EACCES ? 0 : 1;
+}
+
 static int
 helper(int argc, char **argv)
 {
-	pthread_t th;
-	int dfd, fd;
+	static const struct {
+		const char *name;
+		int nargs;
+		int (*fn)(char **);
+	} progs[] = {
+		{ "openat", 2, h_openat },     { "thread", 1, h_thread },
+		{ "traceme", 0, h_traceme },   { "socket", 1, h_socket },
+		{ "procself", 1, h_procself }, { "forge", 0, h_forge },
+		{ "nodump", 1, h_nodump },
+	};
 
-	if (strcmp(argv[1], "openat") == 0 && argc == 4) {
-		dfd = open(argv[2], O_PATH | O_DIRECTORY | O_CLOEXEC);
-		fd = dfd < 0 ? -1 : openat(dfd, argv[3], O_RDONLY | O_CLOEXEC);
-		return fd >= 0 ? 0 : 1;
-	}
-	if (strcmp(argv[1], "thread") == 0 && argc == 3) {
-		if (pthread_create(&th, NULL, thread_open, argv[2]) != 0)
-			return 2;
-		pthread_join(th, NULL);
-		return 0;
-	}
-	if (strcmp(argv[1], "traceme") == 0) /* 0: the tracer stays */
-		return ptrace(PTRACE_TRACEME, 0, 0, 0) == 0 ? 1 : 0;
-	/* 0: an IP socket fails with EACCES (and a SIGSYS handler of the
-	 * command's own, "sigsys", never runs) */
-	if (strcmp(argv[1], "socket") == 0 && argc == 3) {
-		if (strcmp(argv[2], "sigsys") == 0)
-			signal(SIGSYS, on_sigsys_mark);
-		fd = socket(AF_INET, SOCK_DGRAM, 0);
-		if (fd >= 0)
-			return 1;
-		return errno == EACCES && !g_sigsys_seen ? 0 : 2;
-	}
-	/* 0: reopening a descriptor of the secret through /proc/self fails
-	 * (the wall refuses the read) */
-	if (strcmp(argv[1], "procself") == 0 && argc == 3) {
-		char via[64];
-
-		dfd = open(argv[2], O_PATH | O_CLOEXEC);
-		if (dfd < 0)
-			return 2;
-		snprintf(via, sizeof(via), "/proc/self/fd/%d", dfd);
-		fd = open(via, O_RDONLY | O_CLOEXEC);
-		return fd < 0 && errno == EACCES ? 0 : 1;
-	}
-	/* 0: a SIGSYS this process queued to itself, dressed as the
-	 * tracer's trap, reaches its own handler (delivered as sent) */
-	if (strcmp(argv[1], "forge") == 0) {
-		siginfo_t si;
-
-		signal(SIGSYS, on_sigsys_mark);
-		memset(&si, 0, sizeof(si));
-		si.si_signo = SIGSYS;
-		si.si_code = 1; /* SYS_SECCOMP */
-		si.si_errno = 0x4e54; /* LL_TRAP_NET */
-		si.si_syscall = SYS_socket; /* all a real trap says */
-		si.si_arch = 0xc000003eU;   /* AUDIT_ARCH_X86_64 */
-		if (syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid),
-			    SIGSYS, &si) != 0)
-			return 2;
-		return g_sigsys_seen ? 0 : 1;
-	}
-	/* 0: a non-dumpable process's refused open (counted, not named) */
-	if (strcmp(argv[1], "nodump") == 0 && argc == 3) {
-		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
-			return 2;
-		fd = open(argv[2], O_RDONLY | O_CLOEXEC);
-		return fd < 0 && errno == EACCES ? 0 : 1;
-	}
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		if (strcmp(argv[1], progs[i].name) == 0 &&
+		    argc == 2 + progs[i].nargs)
+			return progs[i].fn(argv + 2);
 	return 3;
 }
 
