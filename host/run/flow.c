@@ -241,13 +241,17 @@ hidden_check(struct runctx *c, struct refusals *r)
 static volatile sig_atomic_t g_cmd;
 static volatile sig_atomic_t g_own_ns; /* the init is in the place's PID ns */
 static volatile sig_atomic_t g_relayed; /* a signal went to the command */
+static volatile sig_atomic_t g_wall_ends; /* the wall has terminate() */
+static volatile sig_atomic_t g_pending;   /* a signal for terminate() */
 
 static void
 relay(int sig)
 {
 	int saved = errno;
 
-	if (g_own_ns)
+	if (g_wall_ends && g_cmd > 0)
+		g_pending = sig; /* the wait loop asks the wall */
+	else if (g_own_ns)
 		kill(-1, sig); /* every process of the run (not pid 1, not us) */
 	else if (g_cmd > 0)
 		kill((pid_t)g_cmd, sig);
@@ -265,13 +269,28 @@ relay_install(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* A wall that waits itself (ABI 1.2): its wait() until the command ended
- * (the supervisor keeps the timeout and the caps, and ends the run's
- * tree); the exit code as wait_exit_code() would give it. */
+/* A wall that waits itself (ABI 1.2): its wait() one second at a time
+ * until the command ended; a signal the supervisor relayed (the caller's,
+ * or the --timeout's SIGTERM) ends the tree through the wall's terminate()
+ * when it has one (else by kill, as the relay does).  The supervisor keeps
+ * the timeout and the caps, and ends the run's tree.  The exit code as
+ * wait_exit_code() would give it. */
 static int
 init_wall_wait(struct runctx *c, void *state, struct wall_end *end)
 {
-	if (wall_wait_end(&c->w, state, &end->proc, -1, &end->exit) != 0)
+	int rc;
+
+	while ((rc = wall_wait_tick(&c->w, state, &end->proc, 1000,
+				    &end->exit)) == 0) {
+		int sig = g_pending;
+
+		if (sig == 0)
+			continue;
+		g_pending = 0;
+		if (wall_end_tree(&c->w, state, &end->proc, NS_TERM_SIGNAL) != 0)
+			kill(g_own_ns ? -1 : (pid_t)end->proc.pid, sig);
+	}
+	if (rc < 0)
 		return NS_EXIT_REFUSED;
 	return explain_exit_code(&end->exit);
 }
@@ -331,6 +350,8 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 		run_refuse(&c->w.r, NS_EXIT_REFUSED);
 		_exit(NS_EXIT_REFUSED);
 	}
+	g_wall_ends = c->w.mod.wall.terminate != NULL &&
+		      c->w.mod.wall.wait != NULL;
 	g_cmd = (sig_atomic_t)proc.pid;
 	end.proc = proc;
 	if (c->w.mod.wall.wait != NULL)
@@ -719,6 +740,7 @@ supervise_run(struct runctx *c, struct sv *s, int sock)
 	 * count that cannot read a member's descriptors (caps.h) */
 	(void)caps_watch_shmem(&c->watch);
 	s->watch = &c->watch;
+	s->caps_native = wall_has_feature(&c->w, NS_WALL_CAPS_NATIVE);
 	ty = await(sock, &m, &fd);
 	if (ty == 'R') {
 		c->place.root_fd = fd;

@@ -268,7 +268,8 @@ run_next_wake(const struct sv *s, uint64_t now)
 }
 
 /* Wait for the keeper (whose status is the command's) until it ends, a
- * deadline passes, a caught signal's grace passes, or a cap is passed.
+ * deadline passes, a caught signal's grace passes, or a cap is passed (the
+ * caps are counted here unless the wall keeps them: NS_WALL_CAPS_NATIVE).
  * Returns the run's status. */
 int
 run_supervise(struct sv *s, const struct run_args *a)
@@ -285,7 +286,7 @@ run_supervise(struct sv *s, const struct run_args *a)
 		now = run_now_ms();
 		if (deadlines(s, a, now))
 			break;
-		if (now >= tick) {
+		if (now >= tick && !s->caps_native) {
 			int rc = over_cap(s->init, &l);
 
 			if (rc)

@@ -145,10 +145,7 @@ static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int
 wall_terminate(struct waited *wt, uint32_t why)
 {
-	if (wt->w->mod.wall.terminate == NULL)
-		return -1;
-	if (wt->w->mod.wall.terminate(&wt->w->hs.host, wt->state, wt->proc,
-				      why) != NS_OK)
+	if (wall_end_tree(wt->w, wt->state, wt->proc, why) != 0)
 		return -1;
 	if (!wt->killed)
 		wt->killed = why;
@@ -158,15 +155,13 @@ wall_terminate(struct waited *wt, uint32_t why)
 /* The wall's own wait (ABI 1.2), one tick at a time: 1 when the command
  * ended (*code set), 0 when the tick ran out, -1 when the wait failed. */
 static int
-wall_wait_tick(struct waited *wt, int *code)
+wall_wait_once(struct waited *wt, int *code)
 {
-	struct ns_exit ex = { sizeof(ex), NS_END_RUNNING, 0, 0 };
+	struct ns_exit ex;
+	int rc = wall_wait_tick(wt->w, wt->state, wt->proc, 1000, &ex);
 
-	if (wt->w->mod.wall.wait(&wt->w->hs.host, wt->state, wt->proc, 1000,
-				 &ex) != NS_OK)
-		return -1;
-	if (ex.how == NS_END_RUNNING)
-		return 0;
+	if (rc <= 0)
+		return rc;
 	wt->exit = ex;
 	wt->ended = 1;
 	*code = explain_exit_code(&ex);
@@ -181,7 +176,7 @@ wall_wait_loop(struct waited *wt, int *code)
 	int capped = -1, rc;
 
 	for (;;) {
-		rc = wall_wait_tick(wt, code);
+		rc = wall_wait_once(wt, code);
 		if (rc != 0)
 			return rc < 0 ? NS_EXIT_REFUSED : 0;
 		if (g_pending && wall_terminate(wt, NS_TERM_SIGNAL) != 0)

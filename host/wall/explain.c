@@ -281,17 +281,34 @@ wall_explain_refused(const struct wallctx *w, int explain, struct refusals *r)
 }
 
 int
+wall_wait_tick(struct wallctx *w, void *state, const struct ns_proc *proc,
+	       int64_t tick_ms, struct ns_exit *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->struct_size = sizeof(*out);
+	out->how = NS_END_RUNNING;
+	if (w->mod.wall.wait(&w->hs.host, state, proc, tick_ms, out) != NS_OK)
+		return -1;
+	return out->how != NS_END_RUNNING;
+}
+
+int
 wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
 	      int64_t tick_ms, struct ns_exit *out)
 {
-	for (;;) {
-		memset(out, 0, sizeof(*out));
-		out->struct_size = sizeof(*out);
-		out->how = NS_END_RUNNING;
-		if (w->mod.wall.wait(&w->hs.host, state, proc, tick_ms, out) !=
-		    NS_OK)
-			return -1;
-		if (out->how != NS_END_RUNNING)
-			return 0;
-	}
+	int rc;
+
+	while ((rc = wall_wait_tick(w, state, proc, tick_ms, out)) == 0)
+		;
+	return rc < 0 ? -1 : 0;
+}
+
+int
+wall_end_tree(struct wallctx *w, void *state, const struct ns_proc *proc,
+	      uint32_t why)
+{
+	if (w->mod.wall.terminate == NULL)
+		return -1;
+	return w->mod.wall.terminate(&w->hs.host, state, proc, why) == NS_OK ?
+		       0 : -1;
 }

@@ -74,6 +74,17 @@ struct wall_end {
 int wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
 		  int64_t tick_ms, struct ns_exit *out);
 
+/* One call of the wall's wait(): 1 when the command ended (*out says
+ * how), 0 when tick_ms ran out first, -1 when wait() failed. */
+int wall_wait_tick(struct wallctx *w, void *state, const struct ns_proc *proc,
+		   int64_t tick_ms, struct ns_exit *out);
+
+/* End the command's tree through the wall's terminate() (why: NS_TERM_*):
+ * 0 when the wall did, -1 when it has none or it failed (the caller then
+ * signals by pid). */
+int wall_end_tree(struct wallctx *w, void *state, const struct ns_proc *proc,
+		  uint32_t why);
+
 /* Call finish() when the wall's table covers it and it is set, then print
  * the module's notes, the denials and the rerun NOTE with prefix (stderr).
  * Never changes the exit code. */

@@ -4,13 +4,14 @@
 # a 1.1 module and a "needs 1.0" module load and run, the DENIED lines of
 # denier.so (dedupe, remedies, nearest directory, the cap and its NOTE,
 # escaping, before DONE), the rerun NOTE, explain_unavailable, what
-# finish() is told, and a wall that waits and terminates itself.
+# finish() is told, a wall that waits and terminates itself (wrap and
+# run), and a wall that keeps the caps itself (NS_WALL_CAPS_NATIVE).
 source "$(dirname "$0")/lib.sh"
 
 STAGE=$(mktemp -d "$NOVA_B/it-denials.XXXXXX")
 chmod 755 "$STAGE"
 trap 'rm -rf "$STAGE"; _cleanup' EXIT
-for m in denier waiter wall_1_1 wall_req0 newer_minor place_dir; do
+for m in denier waiter capper wall_1_1 wall_req0 newer_minor place_dir; do
 	cp "$FIX/$m.so" "$STAGE/" && chmod 755 "$STAGE/$m.so"
 done
 # the test user writes the fixtures' logs here
@@ -342,4 +343,80 @@ expect_eq "$(grep -c '^finish pid=[0-9]* how=2 code=15 killed=1 span=ok explain=
 # a command that ends by itself: killed=0 (the other cases' logs)
 wrap "$C" "$D" -- /bin/true
 expect_eq "$(grep -c 'how=1 code=0 killed=0 ' "$LOGS/k1.log")" 1 "not killed"
+EOF
+
+# a tree of 8 three-second sleeps under --max-procs 3 (run)
+EIGHT='i=0; while [ $i -lt 8 ]; do sleep 3 & i=$((i+1)); done; wait'
+
+t "control: run --max-procs 3 under a wall that waits (not CAPS_NATIVE): the host counts, RUNAWAY" <<'EOF'
+C=$(rconf c1.conf waiter.so "[waiter]
+log = $LOGS/c1.log
+")
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name cn1 \
+	--size 1m --max-procs 3 -- /bin/sh -c "$EIGHT"
+expect_rc 137
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 3\); the process tree was killed$'
+expect_absent "$PD/nova-cn1"
+EOF
+
+t "run --max-procs 3 under a CAPS_NATIVE wall: the caps reach it, the host does not count" <<'EOF'
+C=$(rconf c2.conf capper.so "[capper]
+log = $LOGS/c2.log
+")
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name cn2 \
+	--size 1m --max-procs 3 --timeout 60s -- /bin/sh -c "$EIGHT"
+expect_rc 0
+expect_no_err 'RUNAWAY'
+expect_err '^SANDBOX DONE name=cn2 exit=0 '
+expect_eq "$(grep -c '^caps procs=3 mem=[0-9]* timeout=60000$' "$LOGS/c2.log")" 1 "the caps in the policy"
+expect_absent "$PD/nova-cn2"
+EOF
+
+# 300 three-second sleeps: past the wrap's fixed cap of 256
+MANY='i=0; while [ $i -lt 300 ]; do sleep 3 & i=$((i+1)); done; wait'
+
+t "control: the wrap under a wall that waits: 300 processes pass the 256 cap, RUNAWAY" <<'EOF'
+D=$(newdir)
+C=$(conf c3.conf waiter.so "[waiter]
+log = $LOGS/c3.log
+")
+wrap "$C" "$D" -- /bin/sh -c "$MANY"
+expect_rc 137
+expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 256\); the process tree was killed$'
+EOF
+
+t "the wrap under a CAPS_NATIVE wall: 300 processes, the host does not count" <<'EOF'
+D=$(newdir)
+C=$(conf c4.conf capper.so "[capper]
+log = $LOGS/c4.log
+")
+wrap "$C" "$D" -- /bin/sh -c "$MANY"
+expect_rc 0
+expect_no_err 'RUNAWAY'
+expect_eq "$(grep -c '^caps procs=256 mem=[0-9]* timeout=0$' "$LOGS/c4.log")" 1 "the caps in the policy"
+EOF
+
+t "run under a wall that terminates: a signal to the tool reaches terminate() from the init" <<'EOF'
+C=$(rconf c5.conf waiter.so "[waiter]
+log = $LOGS/c5.log
+")
+if [ "$(id -u)" = 0 ]; then
+	setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- env \
+		NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name cn5 \
+		--size 1m -- /bin/sleep 30 >"$OUT" 2>"$ERR" </dev/null &
+else
+	env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name cn5 \
+		--size 1m -- /bin/sleep 30 >"$OUT" 2>"$ERR" </dev/null &
+fi
+bg=$!
+for _ in $(seq 50); do
+	grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break
+	sleep 0.1
+done
+sleep 0.3
+kill -TERM "$bg"
+wait "$bg"; RC=$?
+expect_rc 143
+expect_eq "$(grep -c '^terminate why=1$' "$LOGS/c5.log")" 1 "terminate(NS_TERM_SIGNAL)"
+expect_absent "$PD/nova-cn5"
 EOF
