@@ -31,6 +31,7 @@
 #include "ll_socks.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
+#include "ll_audit.h"
 #include "ll_trace.h"
 
 static const char *const optional_roots[] = { NULL };
@@ -74,25 +75,30 @@ ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
 	return NS_OK;
 }
 
-/* Whether the Landlock audit records could be a second source for
- * --explain: they need CAP_AUDIT_READ (the audit log, or the netlink
- * multicast group), which an unprivileged user never has.  The tracer is
- * the only source here either way (docs/SPEC-SANDBOX.md says why). */
+/* Whether the Landlock audit records are a second source here
+ * (ll_audit.c): they need CAP_AUDIT_READ, which an unprivileged user
+ * never has, and audit on; the tracer is the first source either way. */
 static void
 ll_audit_on_facts(int kabi, char *note, size_t n)
 {
+	static const char *const says[] = {
+		[LL_AUDIT_NO_CAP] = "--explain traces; the audit log is not "
+				    "read (no CAP_AUDIT_READ)",
+		[LL_AUDIT_OFF] = "--explain traces; the audit log is readable "
+				 "but audit is off (no records)",
+		[LL_AUDIT_UNKNOWN] = "--explain traces; the audit log is read "
+				     "too (whether audit is on is unknown)",
+		[LL_AUDIT_ON] = "--explain traces; the audit log names denials "
+				"too, with or without --explain",
+	};
 	size_t len = strlen(note);
 
 	/* the reachable sockets' list ends the note and comes first: the
 	 * clause goes only where it fits whole after a note without it */
 	if (kabi < 7 || strstr(note, "reachable from inside now") != NULL ||
-	    len + 64 >= n)
+	    len + 96 >= n)
 		return;
-	snprintf(note + len, n - len, "; %s",
-		 ll_can_read_audit() ?
-			 "--explain traces (audit log readable, not used)" :
-			 "--explain traces (audit log not readable: no "
-			 "CAP_AUDIT_READ)");
+	snprintf(note + len, n - len, "; %s", says[ll_audit_state()]);
 }
 
 static int
@@ -246,6 +252,7 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 		return NS_E_SYSTEM;
 	}
 	st->ruleset = fd;
+	st->audit = kabi >= 7 ? ll_audit_open() : -1;
 	st->abi = ll_built_abi(kabi);
 	st->pol_flags = pol->flags;
 	*state = st;
@@ -276,6 +283,8 @@ ll_release(const struct ns_host *host, void *state)
 		return;
 	if (st->ruleset >= 0)
 		close(st->ruleset);
+	if (st->audit >= 0)
+		close(st->audit);
 	ll_trace_free(st->trace);
 	free(st);
 }

@@ -59,7 +59,7 @@
 #define PROC_SIZE_1_0 (offsetof(struct ns_proc, handle) + sizeof(uintptr_t))
 
 enum step { STEP_SIGNALS = 1, STEP_FDS, STEP_SCOPE, STEP_CLOSE, STEP_SECCOMP,
-	    STEP_CHDIR, STEP_EXEC, STEP_TRACE };
+	    STEP_CHDIR, STEP_EXEC, STEP_TRACE, STEP_CAPS };
 
 static const char *const step_names[] = {
 	[STEP_SIGNALS] = "resetting signals",
@@ -70,6 +70,7 @@ static const char *const step_names[] = {
 	[STEP_CHDIR] = "chdir",
 	[STEP_EXEC] = "execve",
 	[STEP_TRACE] = "--explain tracer",
+	[STEP_CAPS] = "dropping capabilities",
 };
 
 struct child_report {
@@ -239,6 +240,30 @@ child_trace_filter(void)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog);
 }
 
+/* The command holds no capability: the tool's caller may have ambient
+ * ones (setpriv --ambient-caps, a service's AmbientCapabilities=), and
+ * CAP_AUDIT_READ, CAP_NET_RAW or CAP_SYS_PTRACE would reach past the
+ * wall.  Ambient cleared and every set emptied in this task only (the
+ * supervisor keeps its own, e.g. for the audit records); no_new_privs
+ * keeps an exec from gaining any back. */
+static int
+child_caps(void)
+{
+	struct {
+		uint32_t version;
+		int pid;
+	} hdr = { 0x20080522u, 0 }; /* _LINUX_CAPABILITY_VERSION_3 */
+	struct {
+		uint32_t effective, permitted, inheritable;
+	} none[2];
+
+	memset(none, 0, sizeof(none));
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0L, 0L, 0L) != 0 &&
+	    errno != EINVAL)
+		return -1;
+	return (int)syscall(SYS_capset, &hdr, none);
+}
+
 static int __attribute__((noreturn))
 child_main(void *arg)
 {
@@ -259,6 +284,8 @@ child_main(void *arg)
 		child_fail(c, STEP_SCOPE);
 	if (child_close(c) != 0)
 		child_fail(c, STEP_CLOSE);
+	if (child_caps() != 0)
+		child_fail(c, STEP_CAPS);
 	if (child_seccomp(c) != 0)
 		child_fail(c, STEP_SECCOMP);
 	if (c->trace && child_trace_filter() != 0)

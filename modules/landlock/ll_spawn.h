@@ -20,6 +20,7 @@ struct ll_state {
 	int done;              /* wait() has seen it end */
 	int status;            /* then: its wait status */
 	struct ll_trace *trace; /* --explain: the tracer (ll_trace.c) */
+	int audit;              /* the audit records' socket, or -1 */
 };
 
 int ll_host_ok(const struct ns_host *host);

@@ -891,3 +891,23 @@ ll_trace_report(const struct ns_host *host, struct ll_trace *t)
 		host->note(host->cookie, text);
 	}
 }
+
+/* The audit source's question (ll_audit.c): did the tracer name path, or a
+ * path directly beneath it (a directory's entry it changed)? */
+int
+ll_trace_names(const struct ll_trace *t, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < t->nd; i++) {
+		const char *p = t->d[i].path, *slash;
+
+		if (strcmp(p, path) == 0)
+			return 1;
+		slash = strrchr(p, '/');
+		if (slash != NULL && (size_t)(slash - p) == (n == 1 ? 0 : n) &&
+		    strncmp(p, path, n) == 0)
+			return 1;
+	}
+	return 0;
+}

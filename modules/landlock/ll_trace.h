@@ -46,6 +46,9 @@ void ll_trace_gone(struct ll_trace *t, pid_t pid);
  * host->denial, and a note for what could not be named. */
 void ll_trace_report(const struct ns_host *host, struct ll_trace *t);
 
+/* 1 when the tracer recorded path, or a path directly beneath it. */
+int ll_trace_names(const struct ll_trace *t, const char *path);
+
 /* ---- pure helpers, for the unit suite ---- */
 /* "<base>/<rel>" (rel absolute: rel) into out; 0, or -1 when it does not
  * fit or base is not absolute. */

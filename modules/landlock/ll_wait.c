@@ -19,9 +19,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "banned.h"
 #include "ll_spawn.h"
+#include "ll_audit.h"
 #include "ll_trace.h"
 
 #define EXIT_SIZE_1_2 (offsetof(struct ns_exit, status) + sizeof(uint64_t))
@@ -152,9 +154,11 @@ ll_finish(const struct ns_host *host, void *state,
 	(void)fin;
 	if (!ll_host_ok(host) || st == NULL)
 		return NS_E_INTERNAL;
-	if (st->trace == NULL)
-		return NS_OK;
-	ll_trace_report(host, st->trace);
+	if (st->trace != NULL)
+		ll_trace_report(host, st->trace);
+	/* the audit records (where readable), less what the tracer named:
+	 * the caller of restrict_self is this process */
+	(void)ll_audit_report(host, st->audit, getpid(), st->trace);
 	ll_trace_free(st->trace);
 	st->trace = NULL;
 	return NS_OK;
