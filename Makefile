@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # nova-sandbox -- one plain Makefile.
 #
 #   make                      build host + modules into build/ (install-shaped)

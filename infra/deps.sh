@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # infra/deps.sh -- install the Debian 12 packages nova-sandbox builds and
 # tests with, only those missing.  Uses sudo when not root.  `make fuzz`
 # needs clang and its libFuzzer/sanitizer runtimes (libclang-rt-dev, only a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.c -- the ini file that selects modules (see config.h).
  *
  * The file is opened O_NOFOLLOW and checked on the descriptor (and every

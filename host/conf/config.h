@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.h -- the ini file that selects modules (and nothing else).
  *
  *   [nova-sandbox]        moduledir = <absolute dir>       (optional)

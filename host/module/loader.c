@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loader.c -- finding, checking and loading modules (see loader.h). */
 #include "module/loader.h"
 

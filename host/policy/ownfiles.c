@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ownfiles.c -- refuse a wall whose write set reaches the tool's own files
  * (see ownfiles.h and docs/SPEC-SANDBOX.md §2 "The tool's own files"). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* help.c -- the banner (`nova-sandbox help`) and per-verb help
  * (`<verb> -h|--help|-help|--h`, `help <verb>`), reference section 1. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* modules.c -- `nova-sandbox modules [--json]`: per configured module
  * (every role of this platform, in config order) its file, name, version,
  * ABI, roles, shape and whether it is available here.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # attacks.sh -- the attacks of attacks.tab that need more than one command
 # line (sourced by run.sh).  For attack <name> (dashes become underscores):
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh -- shared helpers for the integration tests (sourced).
 #
 # A case is a name and a body:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_bwrap.sh -- the out-of-tree bwrap wall (examples/bwrap): staged install,
 # build against the INSTALLED header only, select it by config, wall a real
 # command with it as the unprivileged test user (controls run unwalled).

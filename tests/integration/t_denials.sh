@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_denials.sh -- ABI 1.2 through the binary with fixture walls (they
 # confine NOTHING; the Linux wall's own denials are tests/denials/):
 # a 1.1 module and a "needs 1.0" module load and run, the DENIED lines of

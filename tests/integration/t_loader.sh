@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_loader.sh -- the module loader and the config through the binary:
 # `modules` on this machine, configs naming missing, malformed and unsafe
 # modules (the wrap refuses no_sandbox at 125 and runs nothing), and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_ownfiles.sh -- a wall whose write set reaches the tool's own files is
 # refused (wall_writable, exit 125, nothing created): a build tree under a
 # --write (its binary, its modules), a config under a --write, a module

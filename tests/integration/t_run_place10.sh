@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_run_place10.sh -- `run` with a place module built against ABI 1.0 (the
 # fixture place_dir.so: no enter, a plain directory visible to everyone,
 # the shape of apfsvol): the loader accepts the 1.0 table, the host runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_abi_layout.c -- the module ABI (api/ns_backend.h) pinned: every
  * offset and size of ABI 1.0, 1.1 and 1.2 on x86_64/LP64 at compile time,
  * and the constants and size macros at run time.  A change here is an ABI

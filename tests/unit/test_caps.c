@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_caps.c -- the process and memory caps (host/run/caps.c): the tree walk
  * over fabricated (pid, ppid, rss, state) tables, the cap decision, the
  * RUNAWAY text, the /proc/<pid>/stat and /proc/loadavg parsers, the

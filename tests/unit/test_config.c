@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_config.c -- host/conf/config.c: which file, the safety checks on the
  * descriptor and the directories, every refusal with its file:line, the
  * values, and the module option sections. */
