@@ -38,6 +38,10 @@
 # t_file.sh:'<name or glob>'.
 set -u
 NS="$NOVA_B/bin/nova-sandbox"
+# where the build puts the modules: install-shaped, beside the binary as
+# MODULEDIR_REL (the Makefile writes it into the build dir)
+MODREL=$(cat "$NOVA_B/moduledir-rel")
+MODS=$(cd "$NOVA_B/bin/$MODREL" && pwd)
 H="$NOVA_B/tests/helpers"
 FIX="$NOVA_B/tests/fixtures"
 OUT=$(mktemp /tmp/nova-it-out.XXXXXX)

@@ -364,11 +364,13 @@ memfd_holder(int mib, int share)
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a failed test leaves none */
 		if (share && fork() == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			(void)write(ready[1], "g", 1);
+			if (write(ready[1], "g", 1) != 1)
+				_exit(1);
 			for (;;)
 				pause();
 		}
-		(void)write(ready[1], "c", 1);
+		if (write(ready[1], "c", 1) != 1)
+			_exit(1);
 		for (;;)
 			pause();
 	}
@@ -503,7 +505,8 @@ fd_holder(size_t n, int *ready)
 		for (size_t i = 0; i < n; i++)
 			if (dup(mfd) < 0)
 				_exit(1);
-		(void)write(p[1], &c, 1);
+		if (write(p[1], &c, 1) != 1)
+			_exit(1);
 		pause();
 		_exit(0);
 	}
