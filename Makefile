@@ -25,7 +25,9 @@
 #
 # Flags: CPPFLAGS, CFLAGS and LDFLAGS are honoured (dpkg-buildflags).
 # Hardening is on by default (HARDEN=0 turns it off): PIE, full RELRO,
-# BIND_NOW, -fstack-protector-strong, _FORTIFY_SOURCE=2 when optimizing.
+# BIND_NOW, -fstack-protector-strong, -fstack-clash-protection,
+# -fcf-protection (x86) or -mbranch-protection (aarch64), and
+# _FORTIFY_SOURCE=2 when optimizing.
 # -Werror only with WERROR=1 (infra/test and CI set it).
 
 # A target whose recipe fails is deleted, never left half-written.
@@ -83,7 +85,12 @@ HARDEN  ?= 1
 OPTIMIZING = $(filter -O1 -O2 -O3 -Os -Og -Ofast -O,$(OPT) $(CFLAGS))
 FORTIFY  = $(if $(OPTIMIZING),$(if $(findstring _FORTIFY_SOURCE,$(CPPFLAGS) \
            $(CFLAGS)),,-D_FORTIFY_SOURCE=2))
-HARDEN_CFLAGS  = $(if $(filter 1,$(HARDEN)),$(FORTIFY) -fstack-protector-strong)
+# control-flow protection where the target has it (hardening-check asks)
+CC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+CF_PROTECT  = $(if $(filter x86_64% i686% i386%,$(CC_MACHINE)),-fcf-protection=full,\
+              $(if $(filter aarch64%,$(CC_MACHINE)),-mbranch-protection=standard))
+HARDEN_CFLAGS  = $(if $(filter 1,$(HARDEN)),$(FORTIFY) -fstack-protector-strong \
+                 -fstack-clash-protection $(CF_PROTECT))
 RELRO_NOW := -Wl,-z,relro -Wl,-z,now
 HARDEN_LDFLAGS = $(if $(filter 1,$(HARDEN)),$(RELRO_NOW))
 ALLCFLAGS = $(CSTD) $(WARN) $(HARDEN_CFLAGS) $(CPPFLAGS) $(OPT) $(SAN) \
@@ -135,8 +142,8 @@ $(B)/bin/nova-sandbox: $(HOST_OBJ)
 # Rebuild when the compiled-in directories change.
 $(B)/.flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(HOST_DEFS) $(SAN) $(OPT) $(CPPFLAGS) $(CFLAGS) $(HARDEN) $(WERROR)' | cmp -s - $@ || \
-		echo '$(HOST_DEFS) $(SAN) $(OPT) $(CPPFLAGS) $(CFLAGS) $(HARDEN) $(WERROR)' > $@
+	@echo '$(HOST_DEFS) $(SAN) $(OPT) $(CPPFLAGS) $(CFLAGS) $(HARDEN_CFLAGS) $(WERROR)' | cmp -s - $@ || \
+		echo '$(HOST_DEFS) $(SAN) $(OPT) $(CPPFLAGS) $(CFLAGS) $(HARDEN_CFLAGS) $(WERROR)' > $@
 	@echo '$(MODULEDIR_REL)' | cmp -s - $(B)/moduledir-rel || \
 		echo '$(MODULEDIR_REL)' > $(B)/moduledir-rel
 

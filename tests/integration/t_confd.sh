@@ -205,3 +205,15 @@ run_as env NOVA_SANDBOX_CONFIG="$d/etc/main.conf" HOME="$d/etc/conf.d" "$NS" --w
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own config drop-in directory $d/etc/conf.d is within the wall's reach"
 EOF
+
+t "a drop-in's wall that is not installed: no_sandbox naming the module and the drop-in line" <<'EOF'
+C=$(fresh k $'[nova-sandbox]\n')
+D="$STAGE/k/conf.d"
+drop "$C" gone.conf $'; its package was removed\n[linux]\nwall = gone.so\n'
+d=$(newdir)
+mkdir -p "$d/home"; [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$d/home"
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$d/home" "$NS" --write "$d" -- /bin/sh -c "echo x > '$d/ran'"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $MODS/gone.so refused \(not_found\): .*; named by $D/gone.conf:3; "
+expect_absent "$d/ran"
+EOF
