@@ -794,6 +794,24 @@ exe_dir_self(void)
 	return strdup(buf[0] ? buf : "/");
 }
 
+/* dir/rel with rel's leading "../" taken off dir's end, for a module
+ * directory that does not exist (realpath cannot say it): heap. */
+static char *
+join_up(const char *dir, const char *rel)
+{
+	size_t n = strlen(dir);
+
+	while (strncmp(rel, "../", 3) == 0) {
+		while (n > 1 && dir[n - 1] != '/')
+			n--;
+		if (n > 1)
+			n--;
+		rel += 3;
+	}
+	return str_fmt("%.*s/%s", (int)(n == 1 && dir[0] == '/' ? 0 : n), dir,
+		       rel);
+}
+
 static int
 default_moduledir(struct config *cfg, const char *exe_dir)
 {
@@ -802,12 +820,14 @@ default_moduledir(struct config *cfg, const char *exe_dir)
 	int rc;
 
 	rc = sbuf_addf(&b, "%s/%s", exe_dir ? exe_dir : self, NS_MODULEDIR_REL);
-	free(self);
-	if (rc < 0)
+	if (rc < 0) {
+		free(self);
 		return -1;
+	}
 	cfg->moduledir = os_real_dir(b.s);
 	if (cfg->moduledir == NULL)
-		cfg->moduledir = sbuf_take(&b);
+		cfg->moduledir = join_up(exe_dir ? exe_dir : self, NS_MODULEDIR_REL);
+	free(self);
 	sbuf_free(&b);
 	return cfg->moduledir ? 0 : -1;
 }
