@@ -245,8 +245,13 @@ check-layers:
 check-spdx:
 	@infra/check-spdx.sh
 
-check: check-spdx check-layers check-unit check-integration check-escape \
-	check-denials
+# the ABI gate: abidiff against tests/abi/baseline.xml, its own failing
+# cases on scratch copies, and the layout pins on aarch64 (tests/abi/)
+check-abi:
+	@tests/abi/run.sh
+
+check: check-spdx check-layers check-abi check-unit check-integration \
+	check-escape check-denials
 
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -400,7 +405,7 @@ uninstall:
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-clang
 
 FORCE:
 .PHONY: all modules fixtures helpers escape check check-unit check-integration \
