@@ -89,7 +89,7 @@ want(const char *rel, const char *tail)
 static void
 test_defaults(void)
 {
-	char exp[STAGE_MAX], *real;
+	char exp[STAGE_MAX * 2], *real;
 	struct stat st;
 	const char *sys = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
 
