@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # nova-sandbox -- one plain Makefile.
 #
 #   make                      build host + modules into build/ (install-shaped)
@@ -12,22 +13,48 @@
 #   make bench                benchmarks (figures, never assertions);
 #                             BEFORE=<builddir> adds another build, interleaved
 #   make bench-quick          the same in a few rounds (= make bench QUICK=1)
-#   make install              PREFIX DESTDIR BINDIR LIBDIR MODULEDIR
+#   make check-spdx           every source file carries the MIT SPDX line
+#   make check-abi            the public structs against api/abi/baseline.xml
+#   make install              PREFIX DESTDIR BINDIR LIBDIR MULTIARCH MODULEDIR
 #                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
+#                             DATADIR DOCDIR BASHCOMPDIR ZSHCOMPDIR; never
+#                             overwrites an existing config file
+#   make install-strip        the same with the binary and modules stripped
+#   make uninstall            removes what install installed (a config file
+#                             only when it is unchanged)
+#
+# Flags: CPPFLAGS, CFLAGS and LDFLAGS are honoured (dpkg-buildflags).
+# Hardening is on by default (HARDEN=0 turns it off): PIE, full RELRO,
+# BIND_NOW, -fstack-protector-strong, -fstack-clash-protection,
+# -fcf-protection (x86) or -mbranch-protection (aarch64), and
+# _FORTIFY_SOURCE=2 when optimizing.
+# -Werror only with WERROR=1 (infra/test and CI set it).
 
 # A target whose recipe fails is deleted, never left half-written.
 .DELETE_ON_ERROR:
 
 VERSION     := 0.1.0
+# the module ABI's major: modules live in a directory of their own per major
+# (<libdir>/nova-sandbox/<major>/), so two majors can be installed side by side
+ABI_MAJOR   := $(shell sed -n 's/^\#define NS_BACKEND_ABI_MAJOR //p' api/ns_backend.h)
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
-LIBDIR      ?= $(PREFIX)/lib
-MODULEDIR   ?= $(LIBDIR)/nova-sandbox
-SYSCONFDIR  ?= $(PREFIX)/etc
+# MULTIARCH=x86_64-linux-gnu puts libraries in lib/<triplet> (Debian)
+MULTIARCH   ?=
+LIBDIR      ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
+MODULEDIR   ?= $(LIBDIR)/nova-sandbox/$(ABI_MAJOR)
+# /usr installs configure in /etc (FHS); any other prefix in <prefix>/etc
+SYSCONFDIR  ?= $(if $(filter /usr /usr/,$(PREFIX)),/etc,$(PREFIX)/etc)
 INCLUDEDIR  ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-MANDIR      ?= $(PREFIX)/share/man
+DATADIR     ?= $(PREFIX)/share
+MANDIR      ?= $(DATADIR)/man
+DOCDIR      ?= $(DATADIR)/doc/nova-sandbox
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
 DESTDIR     ?=
+INSTALL     ?= install
+STRIP       ?= strip
 
 # The module directory as the binary finds it: relative to its own dir, so a
 # build tree runs without installing and an install finds its modules.
@@ -41,15 +68,36 @@ ALL_MODULES := $(notdir $(patsubst %/module.mk,%,$(wildcard modules/*/module.mk)
 MODULES ?= $(ALL_MODULES)
 
 B       ?= build
+# the build tree is install-shaped: modules sit where the binary looks
+MODBUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(B)/bin/$(MODULEDIR_REL)))
 CC      ?= cc
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
-           -Wmissing-prototypes -Wformat=2 -Wvla
+WERROR  ?=
+WARN    := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wshadow \
+           -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
 CSTD    := -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
 SAN     ?=
+CPPFLAGS ?=
 CFLAGS  ?=
-ALLCFLAGS = $(CSTD) $(WARN) $(OPT) $(SAN) $(CFLAGS) -MMD -MP
 LDFLAGS ?=
+HARDEN  ?= 1
+# _FORTIFY_SOURCE needs optimization; a CPPFLAGS that sets it (dpkg) wins
+OPTIMIZING = $(filter -O1 -O2 -O3 -Os -Og -Ofast -O,$(OPT) $(CFLAGS))
+FORTIFY  = $(if $(OPTIMIZING),$(if $(findstring _FORTIFY_SOURCE,$(CPPFLAGS) \
+           $(CFLAGS)),,-D_FORTIFY_SOURCE=2))
+# control-flow protection where the target has it (hardening-check asks)
+CC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
+CF_PROTECT  = $(if $(filter x86_64% i686% i386%,$(CC_MACHINE)),-fcf-protection=full,\
+              $(if $(filter aarch64%,$(CC_MACHINE)),-mbranch-protection=standard))
+HARDEN_CFLAGS  = $(if $(filter 1,$(HARDEN)),$(FORTIFY) -fstack-protector-strong \
+                 -fstack-clash-protection $(CF_PROTECT))
+RELRO_NOW := -Wl,-z,relro -Wl,-z,now
+HARDEN_LDFLAGS = $(if $(filter 1,$(HARDEN)),$(RELRO_NOW))
+ALLCFLAGS = $(CSTD) $(WARN) $(HARDEN_CFLAGS) $(CPPFLAGS) $(OPT) $(SAN) \
+            $(CFLAGS) -MMD -MP
+# the binary (and every test program) is a PIE
+EXE_CFLAGS  = $(if $(filter 1,$(HARDEN)),-fPIE)
+EXE_LDFLAGS = $(if $(filter 1,$(HARDEN)),-pie) $(HARDEN_LDFLAGS)
 
 HOST_DEFS := -DNS_VERSION='"$(VERSION)"' \
              -DNS_MODULEDIR_REL='"$(MODULEDIR_REL)"' \
@@ -85,30 +133,35 @@ all: $(B)/bin/nova-sandbox modules fixtures helpers escape
 # ---- host -------------------------------------------------------------
 $(B)/obj/host/%.o: host/%.c $(B)/.flags
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(HOST_DEFS) $(HOST_INC) -c $< -o $@
+	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(HOST_DEFS) $(HOST_INC) -c $< -o $@
 
 $(B)/bin/nova-sandbox: $(HOST_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(SAN) $(LDFLAGS) -o $@ $^ $(HOST_LIBS)
+	$(CC) $(SAN) $(CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -o $@ $^ $(HOST_LIBS)
 
 # Rebuild when the compiled-in directories change.
 $(B)/.flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(HOST_DEFS) $(SAN) $(OPT)' | cmp -s - $@ || echo '$(HOST_DEFS) $(SAN) $(OPT)' > $@
+	@echo '$(HOST_DEFS) $(SAN) $(OPT) $(CPPFLAGS) $(CFLAGS) $(HARDEN_CFLAGS) $(WERROR)' | cmp -s - $@ || \
+		echo '$(HOST_DEFS) $(SAN) $(OPT) $(CPPFLAGS) $(CFLAGS) $(HARDEN_CFLAGS) $(WERROR)' > $@
+	@echo '$(MODULEDIR_REL)' | cmp -s - $(B)/moduledir-rel || \
+		echo '$(MODULEDIR_REL)' > $(B)/moduledir-rel
 
 # ---- modules: each modules/<m>/module.mk sets <m>_SRC and <m>_LIBS -----
 MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi -Iinfra
 define module_rules
 include modules/$(1)/module.mk
 $(1)_OBJ := $$($(1)_SRC:%.c=$(B)/obj/%.pic.o)
-$(B)/lib/nova-sandbox/$(1).so: $$($(1)_OBJ)
+$(MODBUILD)/$(1).so: $$($(1)_OBJ)
 	@mkdir -p $$(@D)
-	$$(CC) $(SAN) -shared -Wl,-z,defs -Wl,-z,now $(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
-MODULE_SOS += $(B)/lib/nova-sandbox/$(1).so
+	$$(CC) $(SAN) $(CFLAGS) -shared -Wl,-z,defs $(HARDEN_LDFLAGS) -Wl,-z,now \
+		$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
+MODULE_SOS += $(MODBUILD)/$(1).so
+MODULE_DROPINS += $(wildcard modules/$(1)/dropin.conf)
 endef
 $(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
 
-$(B)/obj/%.pic.o: %.c
+$(B)/obj/%.pic.o: %.c $(B)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(MOD_CFLAGS) -c $< -o $@
 
@@ -134,7 +187,7 @@ HELP_SRC := $(sort $(wildcard tests/helpers/*.c))
 HELP_BIN := $(HELP_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
 $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $<
+	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -o $@ $<
 helpers: $(HELP_BIN)
 
 # ---- the attack suite's programs (tests/escape/, run by check-escape) ---
@@ -142,7 +195,7 @@ ESC_SRC := $(sort $(wildcard tests/escape/*.c))
 ESC_BIN := $(ESC_SRC:tests/escape/%.c=$(B)/tests/escape/%)
 $(B)/tests/escape/%: tests/escape/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(SAN) -o $@ $<
+	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -o $@ $<
 escape: $(ESC_BIN)
 
 # ---- unit suites: tests/unit/test_<x>.c, each its own CUnit main --------
@@ -154,8 +207,8 @@ UNIT_LDFLAGS_test_oom := $(foreach f,malloc calloc realloc strdup strndup \
 	realpath vasprintf asprintf,-Wl,--wrap=$(f))
 $(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(HOST_DEFS) $(HOST_INC) $(UNIT_LDFLAGS_$*) \
-		-o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) -lcunit
+	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(HOST_DEFS) $(HOST_INC) \
+		$(EXE_LDFLAGS) $(LDFLAGS) $(UNIT_LDFLAGS_$*) -o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) -lcunit
 
 # a module's own suites: modules/<m>/tests/test_*.c, linked with that
 # module's objects only (each module is self-contained)
@@ -188,7 +241,17 @@ check-denials: all
 check-layers:
 	@infra/check-layers.sh
 
-check: check-layers check-unit check-integration check-escape check-denials
+# every source file says its licence (LICENSE)
+check-spdx:
+	@infra/check-spdx.sh
+
+# the ABI gate: abidiff against tests/abi/baseline.xml, its own failing
+# cases on scratch copies, and the layout pins on aarch64 (tests/abi/)
+check-abi:
+	@tests/abi/run.sh
+
+check: check-spdx check-layers check-abi check-unit check-integration \
+	check-escape check-denials
 
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -282,25 +345,73 @@ $(B)/nova-sandbox.pc: infra/pkgconfig/nova-sandbox.pc.in FORCE
 	    -e "s|@ABI_MINOR@|$$(sed -n 's/^#define NS_BACKEND_ABI_MINOR //p' api/ns_backend.h)|g" \
 	    $< > $@
 
+# Installed as they are: man pages, completion, docs.
+MANPAGES := docs/man/nova-sandbox.1 docs/man/nova-sandbox.conf.5 \
+            docs/man/ns_backend.3
+CONFFILE := $(DESTDIR)$(SYSCONFDIR)/nova-sandbox/nova-sandbox.conf
+DROPDIR  := $(DESTDIR)$(SYSCONFDIR)/nova-sandbox/conf.d
+EXAMPLES := $(wildcard examples/bwrap/*)
+INSTALL_PROGRAM ?= $(INSTALL) -m 0755
+
+# a config file is installed only where there is none: an admin's edits stay
+install_conf = if [ -e $(2) ]; then echo "install: keeping the existing $(2)"; \
+	else $(INSTALL) -m 0644 $(1) $(2); fi
+
 install: $(B)/bin/nova-sandbox modules $(B)/nova-sandbox.pc
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MODULEDIR) \
-		$(DESTDIR)$(SYSCONFDIR)/nova-sandbox \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MODULEDIR) $(DROPDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/nova-sandbox $(DESTDIR)$(PKGCONFIGDIR) \
-		$(DESTDIR)$(MANDIR)/man1
-	install -m 0755 $(B)/bin/nova-sandbox $(DESTDIR)$(BINDIR)/
-	$(foreach so,$(MODULE_SOS),install -m 0755 $(so) $(DESTDIR)$(MODULEDIR)/;)
-	install -m 0644 conf/nova-sandbox.conf $(DESTDIR)$(SYSCONFDIR)/nova-sandbox/
-	install -m 0644 $(wildcard api/*.h) $(DESTDIR)$(INCLUDEDIR)/nova-sandbox/
-	install -m 0644 $(B)/nova-sandbox.pc $(DESTDIR)$(PKGCONFIGDIR)/
-	install -m 0644 docs/man/nova-sandbox.1 $(DESTDIR)$(MANDIR)/man1/
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(DOCDIR)/examples/bwrap
+	$(INSTALL_PROGRAM) $(B)/bin/nova-sandbox $(DESTDIR)$(BINDIR)/
+	$(foreach so,$(MODULE_SOS),$(INSTALL_PROGRAM) $(so) $(DESTDIR)$(MODULEDIR)/;)
+	@$(call install_conf,conf/nova-sandbox.conf,$(CONFFILE))
+	@$(foreach d,$(MODULE_DROPINS),$(call install_conf,$(d),$(DROPDIR)/$(word 2,$(subst /, ,$(d))).conf);)
+	$(INSTALL) -m 0644 $(wildcard api/*.h) $(DESTDIR)$(INCLUDEDIR)/nova-sandbox/
+	$(INSTALL) -m 0644 $(B)/nova-sandbox.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 0644 docs/man/nova-sandbox.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 docs/man/ns_backend.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -m 0644 docs/man/nova-sandbox.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	$(INSTALL) -m 0644 infra/completion/nova-sandbox.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/nova-sandbox
+	$(INSTALL) -m 0644 infra/completion/_nova-sandbox $(DESTDIR)$(ZSHCOMPDIR)/
+	$(INSTALL) -m 0644 docs/ABI.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/bwrap/
+
+install-strip:
+	$(MAKE) INSTALL_PROGRAM='$(INSTALL) -m 0755 -s --strip-program=$(STRIP)' install
+
+# a config file goes only when it is the one install put there
+uninstall_conf = if cmp -s $(1) $(2); then rm -f $(2); \
+	elif [ -e $(2) ]; then echo "uninstall: keeping the changed $(2)"; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/nova-sandbox
+	rm -f $(addprefix $(DESTDIR)$(MODULEDIR)/,$(notdir $(MODULE_SOS)))
+	@$(call uninstall_conf,conf/nova-sandbox.conf,$(CONFFILE))
+	@$(foreach d,$(MODULE_DROPINS),$(call uninstall_conf,$(d),$(DROPDIR)/$(word 2,$(subst /, ,$(d))).conf);)
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/nova-sandbox/,$(notdir $(wildcard api/*.h)))
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/nova-sandbox.pc
+	rm -f $(DESTDIR)$(MANDIR)/man1/nova-sandbox.1 \
+		$(DESTDIR)$(MANDIR)/man3/ns_backend.3 \
+		$(DESTDIR)$(MANDIR)/man5/nova-sandbox.conf.5
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/nova-sandbox $(DESTDIR)$(ZSHCOMPDIR)/_nova-sandbox
+	rm -f $(DESTDIR)$(DOCDIR)/ABI.md \
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/bwrap/,$(notdir $(EXAMPLES)))
+	-rmdir $(DESTDIR)$(MODULEDIR) $(DESTDIR)$(MODULEDIR)/.. $(DROPDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/nova-sandbox \
+		$(DESTDIR)$(INCLUDEDIR)/nova-sandbox \
+		$(DESTDIR)$(DOCDIR)/examples/bwrap $(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-clang
 
 FORCE:
 .PHONY: all modules fixtures helpers escape check check-unit check-integration \
 	bench-phases \
 	check-escape check-denials check-layers \
-	asan fuzz fuzz-run bench bench-quick install clean FORCE
+	asan fuzz fuzz-run bench bench-quick install install-strip uninstall \
+	check-spdx check-abi clean FORCE
 
 -include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)

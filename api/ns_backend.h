@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ns_backend.h -- the stable C ABI between the nova-sandbox host and its
  * backend modules.  This is the only header a module author needs; it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ns_egress_plan.h -- the egress plan: the text the host hands to an
  * egress module's apply() and the text the module's read_live() gives

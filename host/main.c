@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c -- the nova-sandbox entry: who we are, then the dispatch of
  * reference section 1 "Dispatch order".  Only main() exits. */
 #include <limits.h>

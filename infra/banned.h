@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* banned.h -- functions this project never calls (after git's banned.h). */
 #ifndef NS_HOST_BANNED_H
 #define NS_HOST_BANNED_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # infra/check-layers.sh -- host/ is rooms, each including only itself and
 # the rooms below it (docs/ARCHITECTURE.md).  Fails, naming the file, line
 # and the include, when an #include climbs the order, reaches into a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # infra/check-tree.sh -- the module loader refuses a module whose directory,
 # or any directory above it, another user could modify (owned by someone
 # other than root or you, or writable by group or other).  Say so up front,

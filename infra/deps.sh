@@ -1,13 +1,17 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # infra/deps.sh -- install the Debian 12 packages nova-sandbox builds and
 # tests with, only those missing.  Uses sudo when not root.  `make fuzz`
 # needs clang and its libFuzzer/sanitizer runtimes (libclang-rt-dev, only a
 # Recommends of clang on Debian 12, so named here).  python3 and git: commands
-# of the denial corpus (tests/denials/).
+# of the denial corpus (tests/denials/).  dpkg-dev, debhelper, lintian and
+# devscripts (hardening-check): the packages' stage (infra/test-packages);
+# abigail-tools and gcc-aarch64-linux-gnu: the ABI gate (tests/abi/).
 set -eu
 PKGS="gcc make pkg-config libc6-dev libiniparser-dev libcunit1-dev \
 libnftnl-dev libmnl-dev bubblewrap util-linux passwd nftables dnsmasq-base iproute2 \
-clang libclang-rt-dev python3 git"
+clang libclang-rt-dev python3 git \
+dpkg-dev debhelper lintian devscripts abigail-tools gcc-aarch64-linux-gnu"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

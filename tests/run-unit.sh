@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run every CUnit suite binary given; fail when any fails.  A suite that
 # exits 3 (cu_run.h's CU_EXIT_UNSAFE_TREE) found the build tree below a
 # directory the module loader refuses: it has printed the one line that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.c -- see bench.h: compiled to nothing outside the bench's build. */
 #include "base/bench.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.h -- the wrap's phase exits for `make bench`'s breakdown of where
  * the wrap's time goes.  They exist only in the bench's own build of the
  * tool (make BENCH_PHASES=1, into <build>/phases): in every other build

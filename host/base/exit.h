@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exit.h -- the tool's exit codes, named once.
  * Reference: docs/SPEC-SANDBOX.md section 4 "Exit codes" (and the egress,
  * run, reap and modules sections for their own codes). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flags.c -- the one flag engine (flags.h): a table of flag definitions
  * and a walk of argv that collects every problem in argv order. */
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flags.h -- the one flag engine every verb parses its words with.
  *
  * A verb's flags are a table (struct flagdef[]) in the verb's own file (or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hostrun.h -- what main() learned about the running process, handed to
  * every verb and to the rooms that need to know where the tool's own
  * files are. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out.c -- the output grammar: field escaping, lines, JSON strings,
  * base64url and shell quoting (reference section 1 "Line rendering"). */
 #include <errno.h>

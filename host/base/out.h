@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out.h -- the output grammar: field escaping, lines, JSON strings.
  * Reference: docs/SPEC-SANDBOX.md "Lines". */
 #ifndef NS_HOST_OUT_H

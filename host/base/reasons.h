@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reasons.h -- every reason token that can follow `reason=` in a REFUSED
  * line, in one list: the host's own and those of the in-tree modules (they
  * refuse through ns_host.refuse with their own tokens).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util.c -- string vectors, string builders, refusal lists. */
 #include "base/util.h"
 

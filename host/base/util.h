@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util.h -- small growable containers and refusal lists for the host. */
 #ifndef NS_HOST_UTIL_H
 #define NS_HOST_UTIL_H

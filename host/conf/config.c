@@ -1,13 +1,16 @@
-/* config.c -- the ini file that selects modules (see config.h).
+/* SPDX-License-Identifier: MIT */
+/* config.c -- the ini files that select modules (see config.h).
  *
- * The file is opened O_NOFOLLOW and checked on the descriptor (and every
+ * Each file is opened O_NOFOLLOW and checked on the descriptor (and every
  * parent directory) before iniparser reads exactly that inode through
- * /proc/self/fd/N.  iniparser finds syntax errors; the line numbers of
+ * /proc/self/fd/N.  conf.d is opened O_DIRECTORY|O_NOFOLLOW, checked on its
+ * descriptor, listed through it, and each drop-in opened relative to it.  iniparser finds syntax errors; the line numbers of
  * sections and keys it accepted are found by scanning the same bytes (a
  * locator, not a second parser). */
 #include "conf/config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -29,6 +32,7 @@
 #endif
 
 #define CONFIG_MAX_BYTES (1024 * 1024)
+#define CONFIG_MAX_DROPINS 256
 
 struct pdefault {
 	const char *platform;
@@ -48,7 +52,16 @@ static const char *const platform_names[] = { "linux", "darwin", "windows",
 static const char *const platform_keys[] = { "wall", "egress", "place", NULL };
 static const char *const main_keys[] = { "moduledir", NULL };
 
-/* The state of one file load. */
+/* One file read: its bytes and iniparser's dictionary of them. */
+struct cfile {
+	const char *shown; /* the file as messages name it (cfg->files) */
+	char *text;        /* the file's bytes, NUL-terminated */
+	size_t len;
+	dictionary *d;     /* NULL: refused before parsing */
+	int skip;          /* refused in a way that hides its sections */
+};
+
+/* The state of one load; shown/text/len/d are the file in hand. */
 struct cload {
 	struct config *cfg;
 	struct refusals *r;
@@ -59,6 +72,26 @@ struct cload {
 	struct strv stems; /* module stems named in any platform section */
 	int nomem;
 };
+
+static void
+use_file(struct cload *cl, const struct cfile *f)
+{
+	cl->shown = f->shown;
+	cl->text = f->text;
+	cl->len = f->len;
+	cl->d = f->d;
+}
+
+static void
+keep_file(struct cload *cl, struct cfile *f)
+{
+	f->text = cl->text;
+	f->len = cl->len;
+	f->d = cl->d;
+	cl->text = NULL;
+	cl->len = 0;
+	cl->d = NULL;
+}
 
 static int
 in_list(const char *const *list, const char *s)
@@ -378,17 +411,45 @@ config_stem(const char *file)
 }
 
 static void
-add_entry(struct cload *cl, const char *e, struct strv *out)
+add_stem(struct cload *cl, const char *e)
 {
 	char *stem;
 
-	if (out != NULL && strv_push(out, e) < 0)
-		cl->nomem = 1;
 	stem = config_stem(e);
 	if (stem == NULL ||
 	    (!strv_contains(&cl->stems, stem) && strv_push(&cl->stems, stem) < 0))
 		cl->nomem = 1;
 	free(stem);
+}
+
+static size_t
+strv_index(const struct strv *v, const char *s)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->v[i], s) == 0)
+			return i;
+	return v->n;
+}
+
+/* One entry of this platform's role list, with where it came from; a file
+ * named a second time (in this file or another) is refused naming both. */
+static void
+add_entry(struct cload *cl, const char *key, const char *e, unsigned line,
+	  struct strv *out, struct strv *from)
+{
+	size_t at = strv_index(out, e);
+	struct sbuf b = { 0 };
+
+	if (at < out->n) {
+		bad(cl, line, "%s %s is named a second time (first at %s); "
+		    "a module serves a role once: remove one of the two",
+		    key, e, from->v[at]);
+		return;
+	}
+	if (sbuf_addf(&b, "%s:%u", cl->shown, line) < 0 ||
+	    strv_push(out, e) < 0 || strv_push(from, b.s) < 0)
+		cl->nomem = 1;
+	sbuf_free(&b);
 }
 
 static int
@@ -411,11 +472,13 @@ check_entry(struct cload *cl, const char *sec, const char *key,
 	return 0;
 }
 
-/* "a.so, b.so" -> entries; out may be NULL (another platform). */
+/* "a.so, b.so" -> entries; out and from are NULL for another platform. */
 static void
 parse_list(struct cload *cl, const char *sec, const char *key,
-	   const char *val, struct strv *out)
+	   const char *val, struct strv *out, struct strv *from)
 {
+	unsigned line = locate(cl, sec, key, 0);
+
 	const char *p = val;
 
 	for (;;) {
@@ -428,8 +491,11 @@ parse_list(struct cload *cl, const char *sec, const char *key,
 			c = strndup(e, n);
 			if (c == NULL)
 				cl->nomem = 1;
-			else
-				add_entry(cl, c, out);
+			else {
+				add_stem(cl, c);
+				if (out != NULL)
+					add_entry(cl, key, c, line, out, from);
+			}
 			free(c);
 		}
 		p += strcspn(p, ",");
@@ -448,6 +514,16 @@ role_list(struct config *cfg, const char *key)
 	return &cfg->place;
 }
 
+static struct strv *
+role_from(struct config *cfg, const char *key)
+{
+	if (strcmp(key, "wall") == 0)
+		return &cfg->wall_from;
+	if (strcmp(key, "egress") == 0)
+		return &cfg->egress_from;
+	return &cfg->place_from;
+}
+
 static void
 platform_values(struct cload *cl, const char *plat)
 {
@@ -461,7 +537,8 @@ platform_values(struct cload *cl, const char *plat)
 		if (val == NULL)
 			continue;
 		parse_list(cl, plat, platform_keys[i], val,
-			   mine ? role_list(cl->cfg, platform_keys[i]) : NULL);
+			   mine ? role_list(cl->cfg, platform_keys[i]) : NULL,
+			   mine ? role_from(cl->cfg, platform_keys[i]) : NULL);
 	}
 }
 
@@ -476,6 +553,11 @@ set_moduledir(struct cload *cl)
 
 	if (val == NULL)
 		return;
+	if (cl->cfg->moduledir_from != NULL) {
+		bad(cl, line, "moduledir is set a second time (first at %s); "
+		    "set it in one file", cl->cfg->moduledir_from);
+		return;
+	}
 	if (val[0] != '/') {
 		bad(cl, line, "moduledir \"%s\" is not an absolute path", val);
 		return;
@@ -488,6 +570,9 @@ set_moduledir(struct cload *cl)
 	}
 	free(cl->cfg->moduledir);
 	cl->cfg->moduledir = real;
+	cl->cfg->moduledir_from = str_fmt("%s:%u", cl->shown, line);
+	if (cl->cfg->moduledir_from == NULL)
+		cl->nomem = 1;
 }
 
 /* ---- sections and keys ------------------------------------------------ */
@@ -522,6 +607,15 @@ keep_opt(struct cload *cl, const char *sec, const char *key)
 	const char *val;
 	char full[512];
 
+	for (size_t i = 0; i < cfg->n_opts; i++)
+		if (strcmp(cfg->opts[i].section, sec) == 0 &&
+		    strcmp(cfg->opts[i].key, key) == 0) {
+			bad(cl, locate(cl, sec, key, 0), "key \"%s\" in [%s] is "
+			    "set a second time (first at %s:%u); set it in one "
+			    "file", key, sec, cfg->opts[i].file,
+			    cfg->opts[i].line);
+			return;
+		}
 	nv = realloc(cfg->opts, (cfg->n_opts + 1) * sizeof(*nv));
 	if (nv == NULL) {
 		cl->nomem = 1;
@@ -535,8 +629,9 @@ keep_opt(struct cload *cl, const char *sec, const char *key)
 	val = iniparser_getstring(cl->d, full, "");
 	o->value = strdup(val != NULL ? val : "");
 	o->line = locate(cl, sec, key, 0);
+	o->file = strdup(cl->shown);
 	cfg->n_opts++;
-	if (!o->section || !o->key || !o->value)
+	if (!o->section || !o->key || !o->value || !o->file)
 		cl->nomem = 1;
 }
 
@@ -621,25 +716,33 @@ default_stems(struct cload *cl)
 		if (strcmp(p->platform, cl->cfg->platform) != 0)
 			continue;
 		if (cl->cfg->wall.n == 0 && p->wall)
-			add_entry(cl, p->wall, NULL);
+			add_stem(cl, p->wall);
 		if (cl->cfg->egress.n == 0 && p->egress)
-			add_entry(cl, p->egress, NULL);
+			add_stem(cl, p->egress);
 		if (cl->cfg->place.n == 0 && p->place)
-			add_entry(cl, p->place, NULL);
+			add_stem(cl, p->place);
 	}
 }
 
+/* The first pass over a file: its role lists and moduledir (every file's
+ * modules are known before any file's sections are checked). */
 static void
-validate(struct cload *cl)
+validate_roles(struct cload *cl, struct cfile *f)
 {
-	int nsec = iniparser_getnsec(cl->d);
-
-	if (check_colon_headers(cl))
+	f->skip = check_colon_headers(cl);
+	if (f->skip)
 		return;
 	for (size_t i = 0; platform_names[i] != NULL; i++)
 		platform_values(cl, platform_names[i]);
-	default_stems(cl);
 	set_moduledir(cl);
+}
+
+/* The second pass: its sections and keys. */
+static void
+validate_sections(struct cload *cl)
+{
+	int nsec = iniparser_getnsec(cl->d);
+
 	check_sectionless(cl);
 	for (int i = 0; i < nsec; i++) {
 		const char *sec = iniparser_getsecname(cl->d, i);
@@ -659,13 +762,17 @@ fill_defaults(struct config *cfg)
 
 		if (strcmp(p->platform, cfg->platform) != 0)
 			continue;
-		if (cfg->wall.n == 0 && p->wall && strv_push(&cfg->wall, p->wall))
+		if (cfg->wall.n == 0 && p->wall &&
+		    (strv_push(&cfg->wall, p->wall) ||
+		     strv_push(&cfg->wall_from, "default")))
 			return -1;
 		if (cfg->egress.n == 0 && p->egress &&
-		    strv_push(&cfg->egress, p->egress))
+		    (strv_push(&cfg->egress, p->egress) ||
+		     strv_push(&cfg->egress_from, "default")))
 			return -1;
 		if (cfg->place.n == 0 && p->place &&
-		    strv_push(&cfg->place, p->place))
+		    (strv_push(&cfg->place, p->place) ||
+		     strv_push(&cfg->place_from, "default")))
 			return -1;
 	}
 	return 0;
@@ -687,6 +794,24 @@ exe_dir_self(void)
 	return strdup(buf[0] ? buf : "/");
 }
 
+/* dir/rel with rel's leading "../" taken off dir's end, for a module
+ * directory that does not exist (realpath cannot say it): heap. */
+static char *
+join_up(const char *dir, const char *rel)
+{
+	size_t n = strlen(dir);
+
+	while (strncmp(rel, "../", 3) == 0) {
+		while (n > 1 && dir[n - 1] != '/')
+			n--;
+		if (n > 1)
+			n--;
+		rel += 3;
+	}
+	return str_fmt("%.*s/%s", (int)(n == 1 && dir[0] == '/' ? 0 : n), dir,
+		       rel);
+}
+
 static int
 default_moduledir(struct config *cfg, const char *exe_dir)
 {
@@ -695,12 +820,14 @@ default_moduledir(struct config *cfg, const char *exe_dir)
 	int rc;
 
 	rc = sbuf_addf(&b, "%s/%s", exe_dir ? exe_dir : self, NS_MODULEDIR_REL);
-	free(self);
-	if (rc < 0)
+	if (rc < 0) {
+		free(self);
 		return -1;
+	}
 	cfg->moduledir = os_real_dir(b.s);
 	if (cfg->moduledir == NULL)
-		cfg->moduledir = sbuf_take(&b);
+		cfg->moduledir = join_up(exe_dir ? exe_dir : self, NS_MODULEDIR_REL);
+	free(self);
 	sbuf_free(&b);
 	return cfg->moduledir ? 0 : -1;
 }
@@ -733,23 +860,238 @@ pick_path(const char *explicit_path)
 	return NULL;
 }
 
+/* Read an open, trusted file into f (closing fd): 0 parsed, 1 refused. */
 static int
-load_file(struct cload *cl, const char *path)
+read_file(struct cload *cl, struct cfile *f, int fd)
 {
-	int fd, rc;
+	int rc;
 
-	fd = open_config(cl, path);
-	if (fd < 0)
-		return 1;
+	cl->shown = f->shown;
 	rc = read_all(cl, fd);
 	if (rc == 0)
 		rc = check_nul_bytes(cl);
 	if (rc == 0)
 		rc = parse(cl, fd);
 	close(fd);
-	if (rc == 0)
-		validate(cl);
+	if (rc < 0)
+		cl->nomem = 1;
+	if (rc != 0 && cl->d != NULL) {
+		iniparser_freedict(cl->d);
+		cl->d = NULL;
+	}
+	keep_file(cl, f);
 	return rc;
+}
+
+/* The conf.d directory beside the main file (or the system one). */
+static char *
+dropdir_of(const char *main_path)
+{
+	const char *slash;
+
+	if (main_path == NULL)
+		return strdup(NS_SYSCONFDIR "/nova-sandbox/conf.d");
+	slash = strrchr(main_path, '/');
+	return str_fmt("%.*s/conf.d", (int)(slash ? slash - main_path : 0),
+		       main_path);
+}
+
+static int
+by_bytes(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A drop-in's name: <something>.conf, not hidden (editor and dpkg
+ * leftovers such as x.conf~ or x.conf.dpkg-old are not drop-ins). */
+static int
+is_dropin(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".conf") == 0;
+}
+
+/* The names of the drop-ins in dirfd, in byte order; 0, 1 refused. */
+static int
+list_dropins(struct cload *cl, int dirfd, struct strv *names)
+{
+	int fd2 = dup(dirfd);
+	DIR *dir = fd2 < 0 ? NULL : fdopendir(fd2);
+	struct dirent *de;
+
+	if (dir == NULL) {
+		if (fd2 >= 0)
+			close(fd2);
+		bad(cl, 0, "cannot list: %s", strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(dir)) != NULL)
+		if (is_dropin(de->d_name) && strv_push(names, de->d_name) < 0)
+			cl->nomem = 1;
+	closedir(dir);
+	if (names->n > CONFIG_MAX_DROPINS) {
+		bad(cl, 0, "holds %zu drop-ins; at most %d are read", names->n,
+		    CONFIG_MAX_DROPINS);
+		return 1;
+	}
+	if (names->n > 1)
+		qsort(names->v, names->n, sizeof(names->v[0]), by_bytes);
+	return 0;
+}
+
+/* Open conf.d (absent: -2, nothing to read), checked on its descriptor. */
+static int
+open_dropdir(struct cload *cl, const char *dir)
+{
+	char *why = NULL;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	cl->shown = dir;
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -2;
+		struct stat st;
+
+		/* O_DIRECTORY wins over O_NOFOLLOW: a link says ENOTDIR; the
+		 * name is looked at again only to word the refusal */
+		if (errno == ELOOP ||
+		    (errno == ENOTDIR && lstat(dir, &st) == 0 &&
+		     S_ISLNK(st.st_mode)))
+			bad(cl, 0, "is a symbolic link; conf.d is a directory "
+			    "itself");
+		else if (errno == ENOTDIR)
+			bad(cl, 0, "is not a directory; conf.d holds drop-in "
+			    "files");
+		else
+			bad(cl, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (os_trust_fd(fd, dir, 0, &why) != OS_TRUST_OK) {
+		bad(cl, 0, "conf.d refused: %s", why ? why : "unsafe");
+		free(why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One drop-in, opened relative to conf.d and checked on its descriptor. */
+static int
+open_dropin(struct cload *cl, int dirfd, const char *name)
+{
+	char *why = NULL;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+			O_NONBLOCK);
+
+	if (fd < 0) {
+		if (errno == ELOOP)
+			bad(cl, 0, "is a symbolic link; a drop-in is a file "
+			    "in conf.d itself");
+		else
+			bad(cl, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (os_trust_fd(fd, cl->shown, 1, &why) != OS_TRUST_OK) {
+		bad(cl, 0, "drop-in refused: %s", why ? why : "unsafe");
+		free(why);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Open and read every drop-in of conf.d into files[*n...]. */
+static void
+read_dropins(struct cload *cl, struct cfile **files, size_t *n)
+{
+	struct config *cfg = cl->cfg;
+	struct strv names = { 0 };
+	int dirfd = open_dropdir(cl, cfg->dropdir);
+
+	if (dirfd < 0 || list_dropins(cl, dirfd, &names) != 0) {
+		if (dirfd >= 0)
+			close(dirfd);
+		strv_free(&names);
+		return;
+	}
+	for (size_t i = 0; i < names.n && !cl->nomem; i++) {
+		struct cfile *nv = realloc(*files, (*n + 1) * sizeof(*nv));
+		char *full = str_fmt("%s/%s", cfg->dropdir, names.v[i]);
+		int fd;
+
+		if (nv == NULL || full == NULL || strv_push(&cfg->files, full)) {
+			if (nv != NULL)
+				*files = nv;
+			free(full);
+			cl->nomem = 1;
+			break;
+		}
+		free(full);
+		*files = nv;
+		memset(&nv[*n], 0, sizeof(nv[*n]));
+		nv[*n].shown = cfg->files.v[cfg->files.n - 1];
+		cl->shown = nv[*n].shown;
+		fd = open_dropin(cl, dirfd, names.v[i]);
+		if (fd >= 0)
+			read_file(cl, &nv[*n], fd);
+		(*n)++;
+	}
+	close(dirfd);
+	strv_free(&names);
+}
+
+/* The main file (when there is one) into files[0]. */
+static int
+read_main(struct cload *cl, const char *path, struct cfile **files,
+	  size_t *n)
+{
+	struct config *cfg = cl->cfg;
+	int fd;
+
+	cfg->path = absolute(path);
+	if (cfg->path == NULL || strv_push(&cfg->files, cfg->path) < 0)
+		return -1;
+	*files = calloc(1, sizeof(**files));
+	if (*files == NULL)
+		return -1;
+	(*files)[0].shown = cfg->files.v[0];
+	*n = 1;
+	cl->shown = (*files)[0].shown;
+	fd = open_config(cl, cfg->path);
+	if (fd >= 0)
+		read_file(cl, &(*files)[0], fd);
+	return 0;
+}
+
+/* Every file's roles first, then every file's sections. */
+static void
+validate_all(struct cload *cl, struct cfile *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (files[i].d != NULL) {
+			use_file(cl, &files[i]);
+			validate_roles(cl, &files[i]);
+		}
+	default_stems(cl);
+	for (size_t i = 0; i < n; i++)
+		if (files[i].d != NULL && !files[i].skip) {
+			use_file(cl, &files[i]);
+			validate_sections(cl);
+		}
+	cl->text = NULL;
+	cl->d = NULL;
+}
+
+static void
+free_files(struct cfile *files, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (files[i].d != NULL)
+			iniparser_freedict(files[i].d);
+		free(files[i].text);
+	}
+	free(files);
 }
 
 int
@@ -757,8 +1099,9 @@ config_load(const char *explicit_path, const char *exe_dir,
 	    struct config *cfg, struct refusals *r)
 {
 	struct cload cl = { .cfg = cfg, .r = r };
+	struct cfile *files = NULL;
+	size_t nfiles = 0, before = r->n;
 	const char *path;
-	size_t before = r->n;
 	int rc = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -766,16 +1109,21 @@ config_load(const char *explicit_path, const char *exe_dir,
 	if (default_moduledir(cfg, exe_dir) < 0)
 		return -1;
 	path = pick_path(explicit_path);
-	if (path != NULL) {
-		cfg->path = absolute(path);
-		if (cfg->path == NULL)
-			return -1;
-		cl.shown = cfg->path;
-		rc = load_file(&cl, cfg->path);
+	if (path != NULL)
+		rc = read_main(&cl, path, &files, &nfiles);
+	if (rc == 0) {
+		cfg->dropdir = dropdir_of(cfg->path);
+		if (cfg->dropdir == NULL)
+			rc = -1;
 	}
+	if (rc == 0)
+		read_dropins(&cl, &files, &nfiles);
+	if (rc == 0 && !cl.nomem)
+		validate_all(&cl, files, nfiles);
+	free_files(files, nfiles);
+	free(cl.text);
 	if (cl.d != NULL)
 		iniparser_freedict(cl.d);
-	free(cl.text);
 	strv_free(&cl.stems);
 	if (cl.nomem || rc < 0 || fill_defaults(cfg) < 0)
 		return -1;
@@ -807,8 +1155,8 @@ config_check_options(const struct config *cfg, const char *stem,
 		if (strcmp(o->section, stem) != 0 || in_list(accepted, o->key))
 			continue;
 		refusals_add(r, REASON_BAD_CONFIG, "%s:%u: unknown key \"%s\" in "
-			     "[%s]; the keys of [%s] are %s", cfg->path ?
-			     cfg->path : "-", o->line, o->key, stem, stem,
+			     "[%s]; the keys of [%s] are %s", o->file ?
+			     o->file : "-", o->line, o->key, stem, stem,
 			     keys && *keys ? keys : "none (the module takes "
 			     "no options)");
 		n++;
@@ -824,6 +1172,7 @@ config_free(struct config *cfg)
 		free(cfg->opts[i].section);
 		free(cfg->opts[i].key);
 		free(cfg->opts[i].value);
+		free(cfg->opts[i].file);
 	}
 	free(cfg->opts);
 	free(cfg->path);
@@ -831,5 +1180,11 @@ config_free(struct config *cfg)
 	strv_free(&cfg->wall);
 	strv_free(&cfg->egress);
 	strv_free(&cfg->place);
+	strv_free(&cfg->wall_from);
+	strv_free(&cfg->egress_from);
+	strv_free(&cfg->place_from);
+	strv_free(&cfg->files);
+	free(cfg->moduledir_from);
+	free(cfg->dropdir);
 	memset(cfg, 0, sizeof(*cfg));
 }

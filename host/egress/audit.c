@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* audit.c -- the auditor `check --plan` and `check --live` share:
  * parse plan text back with the plan grammar and assert the invariants
  * (docs/SPEC-SANDBOX.md "Egress", invariants). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dns.c -- the production resolver of `egress plan`: one A and
  * one AAAA query over UDP to the named resolver on port 53, written by
  * hand (no libresolv), 10 s in all, re-sent after 2 s of silence; only

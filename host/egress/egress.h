@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* egress.h -- the platform-independent half of the egress wall: the
  * reviewed allowlist (infra/image/egress.txt), the plan (resolve, pin,
  * render) and the auditor that `check --plan` and `check --live` share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grammar.c -- the host's one copy of the plan line grammar: the
  * implementation half of api/ns_egress_plan.h (a single-header library,
  * compiled exactly once per binary).  The renderer (egress_plan.c), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan.c -- `egress plan`: the input-only checks, the resolution
  * and pinning, and the renderer (docs/SPEC-SANDBOX.md "Egress"). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* policy.c -- the reviewed allowlist file and the shapes of the
  * egress flags (docs/SPEC-SANDBOX.md "Egress", policy grammar). */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* write.c -- `egress plan --out F`, all or nothing: a temporary
  * file beside F (O_CREAT|O_EXCL|O_NOFOLLOW, 0600, relative to an O_PATH
  * descriptor of F's directory, which must exist and is never created),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* denials.c -- the de-duplicated list behind host->denial (denials.h). */
 #include "module/denials.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* denials.h -- what a wall's finish() reported through host->denial
  * (ABI 1.2): one entry per distinct (op, path) in first-seen order, the
  * counts of the same pair added up.  Filled by hostsvc (module/hostsvc.c)

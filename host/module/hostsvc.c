@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hostsvc.c -- the services the host passes to modules (see hostsvc.h). */
 #include "module/hostsvc.h"
 

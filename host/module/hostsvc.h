@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hostsvc.h -- the services the host passes to modules (struct ns_host). */
 #ifndef NS_HOST_HOSTSVC_H
 #define NS_HOST_HOSTSVC_H

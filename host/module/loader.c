@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loader.c -- finding, checking and loading modules (see loader.h). */
 #include "module/loader.h"
 
@@ -503,13 +504,25 @@ loader_wall_facts(const struct config *cfg, const struct ns_host *host,
 	return ls;
 }
 
+/* Where the config named wall entry i (heap): "named by <file>:<line>",
+ * or the compiled-in default. */
+static char *
+wall_from(const struct config *cfg, size_t i)
+{
+	const char *f = i < cfg->wall_from.n ? cfg->wall_from.v[i] : "default";
+
+	if (strcmp(f, "default") == 0)
+		return strdup("the compiled-in default wall");
+	return str_fmt("named by %s", f);
+}
+
 int
 loader_select_wall(const struct config *cfg, const struct ns_host *host,
 		   struct module *m, struct ns_wall_facts *facts,
 		   struct refusals *r)
 {
 	for (size_t i = 0; i < cfg->wall.n; i++) {
-		char *why = NULL;
+		char *why = NULL, *from;
 		enum load_status ls;
 
 		ls = loader_load(cfg, cfg->wall.v[i], NS_ROLE_WALL, m, &why);
@@ -517,9 +530,12 @@ loader_select_wall(const struct config *cfg, const struct ns_host *host,
 			ls = loader_wall_facts(cfg, host, m, facts, &why);
 		if (ls == LOAD_OK)
 			return 0;
-		refusals_add(r, REASON_NO_SANDBOX, "wall module %s refused (%s): %s",
-			     m->path ? m->path : cfg->wall.v[i],
-			     load_status_token(ls), why ? why : "");
+		from = wall_from(cfg, i);
+		refusals_add(r, REASON_NO_SANDBOX, "wall module %s refused (%s): "
+			     "%s; %s", m->path ? m->path : cfg->wall.v[i],
+			     load_status_token(ls), why ? why : "",
+			     from ? from : "-");
+		free(from);
 		free(why);
 		module_free(m);
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loader.h -- finding, checking and loading modules.
  *
  * A name from the config is a bare file name (resolved in the module

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* os.h -- the seam between the host and the operating system: what the
  * host asks of the platform it runs on.  The Linux layer is os/linux/; the
  * Makefile builds the layer of the platform it builds for, and no file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ownfiles.c -- refuse a wall whose write set reaches the tool's own files
  * (see ownfiles.h and docs/SPEC-SANDBOX.md §2 "The tool's own files"). */
 #include <errno.h>
@@ -599,6 +600,11 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg,
 	check_path(o, "binary", hr->exe, 0, LOADS);
 	check_path(o, "config file", cfg->path ? cfg->path : sys, 0,
 		   "the next run would read a replacement");
+	for (size_t i = cfg->path ? 1 : 0; i < cfg->files.n; i++)
+		check_path(o, "config drop-in", cfg->files.v[i], 0,
+			   "the next run would read a replacement");
+	check_path(o, "config drop-in directory", cfg->dropdir, 1,
+		   "the next run would read a drop-in it adds");
 	check_path(o, "module directory", cfg->moduledir, 1, LOADS);
 	check_modules(o, cfg, &cfg->wall);
 	check_modules(o, cfg, &cfg->place);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ownfiles.h -- the tool's own files are never within the wall's reach
  * (docs/SPEC-SANDBOX.md §2 "The tool's own files").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paths.h -- path helpers private to the policy builder (host/policy/policy.c).
  * The public half (policy_inside, policy_resolve_dir) is in policy.h. */
 #ifndef NS_HOST_PATHS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* policy.h -- the platform-independent policy builder (rules 3-9, 13, 16
  * and the home guard of docs/SPEC-SANDBOX.md).  It turns what the caller
  * typed into resolved, existing paths and rules, or into EVERY independent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ttys.c -- the terminals the command's own stdio gives it (ttys.h).
  *
  * Nothing here trusts a name.  The descriptors 0-2 say what they are

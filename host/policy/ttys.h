@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ttys.h -- the terminals the command's own stdio already gives it
  * (docs/SPEC-SANDBOX.md §6, the device rows; issue 7 class 2).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* args.c -- the `run` verb's flags and their validation (reference
  * section 8): table-driven, every problem at once, nothing created. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* caps.c -- the process and memory caps of the bare wrap (see caps.h):
  * pure table logic first, then the /proc reader, then the effects. */
 #include <dirent.h>

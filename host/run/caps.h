@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* caps.h -- the bare wrap's process and memory caps (reference section 2,
  * "Caps"): the command's tree is the tool's descendants (the tool is a
  * child subreaper, so orphans stay in it), counted every second and once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flow.c -- the steps of `run`: load the wall and the place, resolve
  * the reads, look, create, the keeper and the init, then the supervisor's
  * run, kill, handoff and delete (see verb_run.c for the picture). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flow.h -- the `run` verb's flow: run/supervise.c (the supervisor's
  * wait, signals and the keeper channel) and run/flow.c (the steps, the
  * keeper and the init).  Internal to the host. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* handoff.c -- `run --out`: copy the artifacts out of the place before it
  * is deleted (reference section 8 "Handoff rules").  Every open is an
  * openat from a descriptor already checked, with O_NOFOLLOW (no component

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* help.c -- the long usage texts of `run` and `reap` (reference
  * sections 8 and 9: they print their own usage, not the flag table). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.h -- the `run` and `reap` verbs (reference sections 8 and 9): the
  * flag parser and validators (pure), the handoff (--out) and the shared
  * constants.  The flow itself is host/run/flow.c; reap is host/verbs/reap.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* supervise.c -- the supervisor's primitives for `run` (reference section
  * 8): keeper messages, steps and lines, signals, deadlines and caps, the
  * kill of every descendant.  run/flow.c strings them together.

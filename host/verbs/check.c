@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c -- `nova-sandbox check [--json]` (reference section 3):
  * what the wall can enforce here.  Never touches the caller's files. */
 #include <stddef.h>

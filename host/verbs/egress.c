@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* egress.c -- `nova-sandbox egress plan|apply|check|drop`
  * (docs/SPEC-SANDBOX.md "Egress"; reference section 11).  The host owns
  * the grammar, the resolution, the renderer and the auditor; the

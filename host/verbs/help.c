@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* help.c -- the banner (`nova-sandbox help`) and per-verb help
  * (`<verb> -h|--help|-help|--h`, `help <verb>`), reference section 1. */
 #include <stdio.h>
@@ -95,9 +96,11 @@ static const char *const banner[] = {
 	"(names_reachable): name a narrower --read, or create /run/user/<uid>.",
 	"",
 	"config: the modules come from nova-sandbox.conf (SYSCONFDIR/nova-sandbox/,",
-	"or the built-in defaults); NOVA_SANDBOX_CONFIG names another config file",
-	"(ignored when the process is set-id).  The config selects modules and",
-	"nothing else: no key can name a path or turn the wall off.",
+	"or the built-in defaults) and then conf.d/*.conf beside it, in byte order",
+	"(a module package's drop-in); NOVA_SANDBOX_CONFIG names another config",
+	"file (ignored when the process is set-id).  The config selects modules",
+	"and nothing else: no key can name a path or turn the wall off.",
+	"`nova-sandbox modules` names the file and line of every setting.",
 	"",
 	"exit codes: each verb's own, by verb:",
 	"  bare form: the command's own 0-124; 125 the tool refused; 126 only as the",

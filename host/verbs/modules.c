@@ -1,14 +1,21 @@
+/* SPDX-License-Identifier: MIT */
 /* modules.c -- `nova-sandbox modules [--json]`: per configured module
  * (every role of this platform, in config order) its file, name, version,
  * ABI, roles, shape and whether it is available here.
  *
- *   MODULE role=<r> file=<f> path=<p> name=<n> version=<v> abi=<M>.<m>
- *          needs=<M>.<m> roles=<wall,egress,place> [shape=<s>]
- *          available=<yes|no>
- *          [why=<text>]
- *   MODULE role=<r> file=<f> available=no refused=<token> why=<text>
+ *   CONFIG file=<path>                       each file read, in order
+ *   OPTION module=<stem> key=<k> value=<v> from=<file>:<line>
+ *   MODULE role=<r> file=<f> from=<file>:<line>|default path=<p> name=<n>
+ *          version=<v> abi=<M>.<m> needs=<M>.<m> roles=<wall,egress,place>
+ *          [shape=<s>] available=<yes|no> [why=<text>]
+ *   MODULE role=<r> file=<f> from=<...> available=no refused=<token>
+ *          why=<text>
  *   MODULES OK platform=<p> config=<path|defaults> moduledir=<d> wall=<n|none>
  *
+ * from= names the config file and line that put the module in its role
+ * (a drop-in in conf.d, or the main file), or "default" (compiled in);
+ * OPTION lines say the same of each module option and of moduledir
+ * (module=nova-sandbox).
  * `why` is the last field and keeps its spaces (out_text).  abi= is the
  * header the module was built with (ns_backend_ops.built_minor, 1.2), needs=
  * the lowest host it loads in (abi_minor); before 1.2 they are the same. */
@@ -25,6 +32,7 @@
 
 struct modrow {
 	const char *role;
+	const char *from; /* "<file>:<line>" or "default" */
 	struct module m;
 	int loaded;
 	int available;
@@ -41,13 +49,17 @@ struct modlist {
 struct rolefiles {
 	const char *name;
 	unsigned bit;
-	size_t off; /* the strv in struct config */
+	size_t off;      /* the strv in struct config */
+	size_t from_off; /* its origins */
 };
 
 static const struct rolefiles rolefiles[] = {
-	{ "wall", NS_ROLE_WALL, offsetof(struct config, wall) },
-	{ "egress", NS_ROLE_EGRESS, offsetof(struct config, egress) },
-	{ "place", NS_ROLE_PLACE, offsetof(struct config, place) },
+	{ "wall", NS_ROLE_WALL, offsetof(struct config, wall),
+	  offsetof(struct config, wall_from) },
+	{ "egress", NS_ROLE_EGRESS, offsetof(struct config, egress),
+	  offsetof(struct config, egress_from) },
+	{ "place", NS_ROLE_PLACE, offsetof(struct config, place),
+	  offsetof(struct config, place_from) },
 };
 #define N_ROLEFILES (sizeof(rolefiles) / sizeof(rolefiles[0]))
 
@@ -149,6 +161,8 @@ collect(const struct config *cfg, struct hostsvc *hs, struct modlist *ml)
 	for (size_t i = 0; i < N_ROLEFILES; i++) {
 		const struct strv *files = (const struct strv *)
 			((const char *)cfg + rolefiles[i].off);
+		const struct strv *from = (const struct strv *)
+			((const char *)cfg + rolefiles[i].from_off);
 
 		for (size_t j = 0; j < files->n; j++) {
 			struct modrow *row = new_row(ml);
@@ -156,6 +170,7 @@ collect(const struct config *cfg, struct hostsvc *hs, struct modlist *ml)
 			if (row == NULL)
 				return -1;
 			row->role = rolefiles[i].name;
+			row->from = j < from->n ? from->v[j] : "default";
 			ask(cfg, hs, rolefiles[i].bit, files->v[j], row);
 			if (row->available && rolefiles[i].bit == NS_ROLE_WALL &&
 			    ml->wall == NULL)
@@ -235,6 +250,7 @@ print_row(const struct modrow *row)
 	sbuf_add(&b, "MODULE");
 	add_field(&b, "role", row->role);
 	add_field(&b, "file", row->m.file);
+	add_field(&b, "from", row->from);
 	if (row->loaded)
 		loaded_fields(&b, row);
 	sbuf_addf(&b, " available=%s", row->available ? "yes" : "no");
@@ -248,10 +264,52 @@ print_row(const struct modrow *row)
 }
 
 static void
+print_option(const struct config_opt *o)
+{
+	struct sbuf b = { 0 };
+	char *from = str_fmt("%s:%u", o->file, o->line);
+
+	sbuf_add(&b, "OPTION");
+	add_field(&b, "module", o->section);
+	add_field(&b, "key", o->key);
+	add_field(&b, "value", o->value);
+	add_field(&b, "from", from);
+	out_line(stdout, "%s", b.s ? b.s : "OPTION");
+	sbuf_free(&b);
+	free(from);
+}
+
+/* The files read and where each option was set. */
+static void
+print_sources(const struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->files.n; i++) {
+		struct sbuf b = { 0 };
+
+		sbuf_add(&b, "CONFIG");
+		add_field(&b, "file", cfg->files.v[i]);
+		out_line(stdout, "%s", b.s ? b.s : "CONFIG");
+		sbuf_free(&b);
+	}
+	if (cfg->moduledir_from != NULL) {
+		struct sbuf b = { 0 };
+
+		sbuf_add(&b, "OPTION module=nova-sandbox key=moduledir");
+		add_field(&b, "value", cfg->moduledir);
+		add_field(&b, "from", cfg->moduledir_from);
+		out_line(stdout, "%s", b.s ? b.s : "OPTION");
+		sbuf_free(&b);
+	}
+	for (size_t i = 0; i < cfg->n_opts; i++)
+		print_option(&cfg->opts[i]);
+}
+
+static void
 print_text(const struct config *cfg, const struct modlist *ml)
 {
 	struct sbuf b = { 0 };
 
+	print_sources(cfg);
 	for (size_t i = 0; i < ml->n; i++)
 		print_row(&ml->v[i]);
 	sbuf_add(&b, "MODULES OK");
@@ -301,6 +359,7 @@ json_row(struct sbuf *b, const struct modrow *row)
 		 (unsigned)o->abi_minor);
 	json_kv(b, "role", row->role, 0);
 	json_kv(b, "file", row->m.file, 1);
+	json_kv(b, "from", row->from, 1);
 	json_kv(b, "path", row->m.path, 1);
 	json_kv(b, "name", row->loaded ? o->name : NULL, 1);
 	json_kv(b, "version", row->loaded ? o->version : NULL, 1);
@@ -319,6 +378,20 @@ json_row(struct sbuf *b, const struct modrow *row)
 }
 
 static void
+json_option(struct sbuf *b, const struct config_opt *o, int comma)
+{
+	char *from = str_fmt("%s:%u", o->file, o->line);
+
+	sbuf_add(b, comma ? ",{" : "{");
+	json_kv(b, "module", o->section, 0);
+	json_kv(b, "key", o->key, 1);
+	json_kv(b, "value", o->value, 1);
+	json_kv(b, "from", from, 1);
+	sbuf_add(b, "}");
+	free(from);
+}
+
+static void
 print_json(const struct config *cfg, const struct modlist *ml, int code)
 {
 	struct sbuf b = { 0 };
@@ -329,7 +402,17 @@ print_json(const struct config *cfg, const struct modlist *ml, int code)
 	json_kv(&b, "config", cfg->path ? cfg->path : "defaults", 1);
 	json_kv(&b, "moduledir", cfg->moduledir, 1);
 	json_kv(&b, "wall", ml->wall ? ml->wall : "none", 1);
-	sbuf_add(&b, ",\"modules\":[");
+	json_kv(&b, "moduledir_from", cfg->moduledir_from, 1);
+	sbuf_add(&b, ",\"files\":[");
+	for (size_t i = 0; i < cfg->files.n; i++) {
+		if (i)
+			sbuf_add(&b, ",");
+		out_json_str(&b, cfg->files.v[i]);
+	}
+	sbuf_add(&b, "],\"options\":[");
+	for (size_t i = 0; i < cfg->n_opts; i++)
+		json_option(&b, &cfg->opts[i], i > 0);
+	sbuf_add(&b, "],\"modules\":[");
 	for (size_t i = 0; i < ml->n; i++) {
 		sbuf_add(&b, i ? ",{" : "{");
 		json_row(&b, &ml->v[i]);

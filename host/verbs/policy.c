@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* policy.c -- `nova-sandbox policy` (reference section 4): the wall
  * the flags would build, as the module's text, on stdout.  Runs nothing. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probe.c -- `nova-sandbox probe` (reference section 5): prove the
  * wall holds here.  The unwalled control runs first (the Landlock wall
  * confines this process at the first walled step), then every walled step

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* probe_step.c -- `nova-sandbox probe-step <nonce> <step> <path>`
  * (reference section 6): the probe's walled child.  It refuses unless it
  * is provably that child: an inherited pipe on fd 3 carrying exactly the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reap.c -- `nova-sandbox reap [--dry-run]` (reference section 9):
  * clear the places a SIGKILLed run left, generic over place.list(); a
  * live run's place is never touched. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.c -- `nova-sandbox run` (reference section 8): one command in a
  * disposable place, walled there, and the place taken away on every path
  * out.  Five steps: look, create, run, kill, delete.  The flags are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* verbs.h -- the verbs: one file each in host/verbs/, called by main.c's
  * verb table.  Each returns the process's exit code. */
 #ifndef NS_HOST_VERBS_H

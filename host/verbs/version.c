@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* version.c -- `nova-sandbox version` (reference section 7):
  * nova-sandbox <id> <os>/<arch> <toolchain> backend=<b> platform=<os> */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wrap.c -- the bare wrap: nova-sandbox --write D [flags] -- cmd
  * (reference section 2).  Parse, load the wall, build the policy, prepare,
  * print NOTE/OK, spawn, forward signals, reap, print DONE. */

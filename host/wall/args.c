@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* args.c -- the flag table of the bare wrap, policy, probe and check, and
  * how each of them reads it with the flag engine (base/flags.h)
  * (reference section 2 "Flags", sections 4 and 5 step 1). */

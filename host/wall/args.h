@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* args.h -- the flags of the bare wrap, policy, probe and check: one
  * table (args.c) for the flag engine (base/flags.h) naming every flag, its
  * kind, the verbs that accept it, its owner for "is not a flag of" texts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explain.c -- finish() and the DENIED lines (explain.h). */
 #include "wall/explain.h"
 

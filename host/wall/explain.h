@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* explain.h -- ABI 1.2's end of a walled command: finish() with the
  * process, its times and its exit, then the denials it reported as
  *   <P> DENIED path=<p> op=<op> remedy="<flag> <arg>"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session.c -- the wall loading and policy input the verbs share. */
 #include <stdlib.h>
 #include <string.h>

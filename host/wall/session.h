@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session.h -- what the wall-using verbs (wrap, check, policy, probe)
  * share: loading the wall through the config and the loader with the
  * host services, and turning parsed flags into a policy_input. */

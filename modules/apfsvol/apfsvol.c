@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* apfsvol.c -- apfsvol.so: the macOS place, one APFS volume per run.
  *
  * The volume nova-<name> is added to the boot volume's APFS container

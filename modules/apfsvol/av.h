@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av.h -- apfsvol.so internals: configuration, running the tools, the
  * owner marker, the create lock and diskutil's output. */
 #ifndef NS_APFSVOL_AV_H

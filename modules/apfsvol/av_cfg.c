@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_cfg.c -- apfsvol.so options (absolute paths only) and small checks. */
 #include <ctype.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_disk.c -- diskutil: the boot container, a volume's facts, add and
  * delete.  Volumes are deleted by identifier only, never by name (names
  * are not unique in a container). */

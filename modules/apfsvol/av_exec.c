@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_exec.c -- run one tool: fork + execve of an absolute path with an
  * argv (no shell), stdin /dev/null, stdout kept (bounded), the tail of
  * stderr kept, a deadline (SIGKILL when it passes). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_list.c -- list(): every nova-* volume mounted under the mount root,
  * confirmed by diskutil, with its owner marker:
  *   name=nova-<n> id=<diskXsY> root=<mount> owner=<pid|-> start=<start|->

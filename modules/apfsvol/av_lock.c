@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_lock.c -- creates are serialised by flock(2) on one lock file, with a
  * bounded wait (lock_wait seconds; 15 minutes by default, as the
  * original). */

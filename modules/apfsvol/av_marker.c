@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_marker.c -- the owner marker .nova-sandbox-owner at a volume's root:
  * "pid=<n>\nstart=<ps lstart, or ->\n", mode 0600, made fresh. */
 #include <ctype.h>

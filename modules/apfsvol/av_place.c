@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_place.c -- the place role: look, create, used, destroy, list,
  * holders, proc_start.  No enter: the volume is visible to everyone and
  * create() makes it. */

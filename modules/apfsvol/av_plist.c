@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_plist.c -- read what apfsvol needs from diskutil's output: one value
  * of a plist by key, and the identifier addVolume prints. */
 #include <ctype.h>

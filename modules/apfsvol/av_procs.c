@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* av_procs.c -- processes: a start time by `ps -o lstart=`, the holders
  * of a mount by `lsof`, and killing them (SIGTERM, a grace, SIGKILL). */
 #include <ctype.h>

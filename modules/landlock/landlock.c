@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* landlock.c -- landlock.so, the Linux wall (restrict-self-then-fork).
  *
  * facts()   asks the kernel for its ABI and says what the wall keeps;

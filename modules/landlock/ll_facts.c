@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_facts.c -- what the wall can do at a given kernel ABI, said as facts,
  * the `check` note clause, the clamp NOTE and the refusals prepare() makes
  * before it touches the kernel.  Pure: the ABI and the errno come in. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_filter.c -- the child's seccomp filter, hand-written classic BPF (no
  * libseccomp).  What it refuses (the spec's section 6 says the same):
  *   - a system call of another architecture: the process is killed (an

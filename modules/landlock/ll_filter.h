@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_filter.h -- the child's seccomp filter (ll_filter.c). */
 #ifndef NS_LL_FILTER_H
 #define NS_LL_FILTER_H

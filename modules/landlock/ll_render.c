@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_render.c -- the policy as text (original-behaviour.md section 4, the
  * Linux LandlockPolicyText): comment header, backend, abi, net, one line per
  * rule in the order the ruleset is built, gpu.  Byte-identical for the same

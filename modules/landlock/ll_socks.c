@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_socks.c -- the agent and bus sockets still reachable below Landlock
  * ABI 9 (ll_socks.h).  One look at the kernel's unix socket table per
  * process (sock_diag, else /proc/net/unix); the path of each listening

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_socks.h -- the agent and bus sockets a walled command can still reach
  * below Landlock ABI 9, where pathname unix sockets are not walled
  * (docs/SPEC-SANDBOX.md section 6, the gap; issue 7 class 6).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_spawn.c -- restrict-self-then-spawn.
  *
  * Parent (once per process): no_new_privs, not dumpable, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_spawn.h -- landlock.so's state between prepare() and spawn(). */
 #ifndef NS_LL_SPAWN_H
 #define NS_LL_SPAWN_H

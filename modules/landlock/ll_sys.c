@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_sys.c -- the three Landlock system calls (glibc has no wrappers).
  * Every function here is async-signal-safe: the child calls them between
  * fork and execve. */

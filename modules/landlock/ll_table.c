@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_table.c -- the fixed roots and devices, the Landlock ABI table and the
  * access masks.  Pure: no system call here. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_table.h -- landlock.so internals: the Landlock uapi under our own
  * names, the ABI table, the access masks, the texts (note, clamp, policy)
  * and the seccomp filter.  Everything here except ll_sys_* is pure, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_trace.c -- --explain: name the paths the wall refused the command.
  *
  * Only with NS_POLICY_EXPLAIN (ll_spawn.c forks instead of the vfork clone

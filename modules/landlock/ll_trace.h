@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_trace.h -- landlock.so's --explain tracer (ll_trace.c): a second
  * seccomp filter that sends the path-taking calls to the supervisor
  * (SECCOMP_RET_TRACE), the ptrace stops serviced from wall.wait(), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_wait.c -- landlock.so's wall.wait() and wall.finish() (ABI 1.2).
  *
  * wait() is a static table member, so it is there with and without

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # landlock.so -- the Linux wall.  Links libc only.
 landlock_SRC := $(sort $(wildcard modules/landlock/*.c))
 landlock_LIBS :=

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # nftegress.so -- the egress role on linux: the audited plan text into one
 # nftables netlink batch (libnftnl + libmnl only), read back, dropped.
 # The plan line grammar is the public api/ns_egress_plan.h (a single-header

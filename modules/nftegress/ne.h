@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ne.h -- nftegress internals: the codec (plan rule <-> libnftnl
  * expressions) and the netlink conversations. */
 #ifndef NS_NFTEGRESS_NE_H

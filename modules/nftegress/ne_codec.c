@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ne_codec.c -- one plan rule <-> libnftnl expressions, in the layout of
  * reference egress.md section 1.3 (what `nft --debug=netlink` emits):
  * the protocol dependencies explicit, ports and addresses in network

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ne_nl.c -- the netlink conversations of nftegress: one batch sent and
  * drained, the table read back (GETTABLE, GETCHAIN and GETRULE dumps),
  * the table destroyed.  Reference egress.md sections 1.2-1.6. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ne_plan.c -- the module's own copy of the plan line grammar: the
  * implementation half of <ns_egress_plan.h> (a single-header library from
  * the public ABI, compiled exactly once in this module; hidden, so the

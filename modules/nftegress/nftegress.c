@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nftegress.c -- the egress role on linux (api/ns_backend.h,
  * struct ns_egress_ops): the audited plan text becomes ONE nftables batch
  * (table, chains, rules) sent over libmnl; the commit is proven by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* nsplace.c -- the Linux place (role NS_ROLE_PLACE, ABI 1.1).
  *
  * The place is a size-capped tmpfs mounted over /tmp in a PRIVATE mount

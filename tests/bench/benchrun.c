@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* benchrun -- time whole commands, interleaved, and print figures.  A
  * measuring tool for `make bench`; tests never assert timings.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* caps_tick.c -- the cost of one cap count (host/run/caps.c caps_measure: the
  * /proc walk, the members' descriptors and status, the watched roots),
  * over a tree of N processes that this program starts (each holding a

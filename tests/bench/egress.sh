@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/bench/egress.sh <builddir> -- the egress half of `make bench`:
 # apply of a plan with >= 500 pinned addresses by the netlink batch
 # (nova-sandbox egress apply) beside `nft -f` of the same plan text, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* egress_plan.c -- bench only: render a big egress plan WITHOUT DNS, with
  * the host's own (unit-tested) renderer and auditor, for `make bench`.
  * The addresses come from a table lookup in place of the resolver (the

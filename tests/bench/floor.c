@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* floor -- the least a Landlock wall can cost: one ruleset, one rule per
  * path, restrict_self, execve.  `make bench` measures nova-sandbox against
  * it.  Not a sandbox to use: no refusals, no checks, no supervisor.

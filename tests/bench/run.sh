@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # make bench: ONE interleaved comparison, then the goals of issue 9.
 # Figures only: a goal missed is printed "not met", never an exit status.
 # A benchmarked command that fails (a refused wrap, a floor that cannot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sysloop.c -- the per-call cost of the wall's seccomp filter: runs one
  * system call N times and prints the CPU nanoseconds per call.  Run it
  * unwalled, under an old build's wrap and under this one's, and compare.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/denials/run.sh -- the denial corpus (corpus.tab) against --explain.
 #
 # Every case runs three times, each in a fresh world (the same paths), as

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # attacks.sh -- the attacks of attacks.tab that need more than one command
 # line (sourced by run.sh).  For attack <name> (dashes become underscores):
 #
@@ -301,18 +302,21 @@ do_out_link_artifact() {
 # ---- 10: the tool's own files under --write --------------------------------
 
 install_under_write() {
-	mkdir -p "$W/inst/bin" "$W/inst/lib/nova-sandbox"
+	local rel
+	rel=$(cat "$B/moduledir-rel")
+	mkdir -p "$W/inst/bin" "$W/inst/bin/$rel"
 	cp "$NS" "$W/inst/bin/"
-	cp "$B"/lib/nova-sandbox/*.so "$W/inst/lib/nova-sandbox/"
+	cp "$B/bin/$rel"/*.so "$W/inst/bin/$rel/"
 	chmod -R go-w "$W/inst"
 	[ "$ROOT" = 1 ] && chown -R "$TUID:$TGID" "$W/inst"
 	NSBIN="$W/inst/bin/nova-sandbox"
 }
 do_own_module_replaced() {
-	local m="$W/inst/lib/nova-sandbox/landlock.so"
+	local m
 	install_under_write
+	m="$W/inst/bin/$(cat "$B/moduledir-rel")/landlock.so"
 	go sh -c 'printf x >> "$0"' "$m"
-	cmp -s "$B/lib/nova-sandbox/landlock.so" "$m" && THROUGH=no || THROUGH=yes
+	cmp -s "$B/bin/$(cat "$B/moduledir-rel")/landlock.so" "$m" && THROUGH=no || THROUGH=yes
 }
 do_own_binary_replaced() {
 	local b="$W/inst/bin/nova-sandbox"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* esc.c -- the attack actions of the escape suite (tests/escape/run.sh).
  * Each subcommand is one attempt, run by the same user both unwalled (the
  * control) and inside the wall.  Exit 0 and "ok: <what>" on stdout when the

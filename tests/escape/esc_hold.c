@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* esc_hold.c -- the targets of the escape suite, set up OUTSIDE the wall by
  * the harness as the same user the walled command runs as, and the probes
  * the harness uses to look at them afterwards.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/escape/run.sh -- the attack suite: every attack in attacks.tab is
 # tried twice, by the same unprivileged user against the same target:
 #

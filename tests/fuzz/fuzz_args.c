@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_args.c -- libFuzzer harness for the bare form's argv parser
  * (host/wall/args.c), the one flag table shared by the bare wrap, policy,
  * probe and check.  The input is argv: words separated by NUL bytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_common.h -- what every libFuzzer harness in tests/fuzz/ shares
  * (header-only; each harness is its own binary): the entry point's
  * prototype, an output sink that costs no system call, and the argv split

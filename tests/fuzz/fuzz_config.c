@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_config.c -- libFuzzer harness for the config reader
  * (host/conf/config.c, config_load, with iniparser under it).  The input is the
  * config file's bytes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_dns.c -- libFuzzer harness for the DNS reply parser of `egress
  * plan` (host/egress/dns.c, egress_dns_parse).  The input is one reply
  * datagram as a resolver (or anything that can reach the socket) would

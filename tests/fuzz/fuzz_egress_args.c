@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_egress_args.c -- libFuzzer harness for `egress`'s flag parsing
  * (host/verbs/egress.c) and the plan sub-verb's checks of the flag values
  * (--resolver, --bench-cidr, --run, --uid, --veth, --model-host) that run

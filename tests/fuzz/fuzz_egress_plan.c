@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_egress_plan.c -- libFuzzer harness for the egress plan grammar
  * (api/ns_egress_plan.h through host/egress/grammar.c), the plan auditor
  * and the canonical form (host/egress/audit.c), and the allowlist parser

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_run_args.c -- libFuzzer harness for `run`'s argv parser and its
  * validators (host/run/args.c: sizes, Go durations, names, artifacts).
  * The input is the words after "run", separated by NUL bytes; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/fuzz/run.sh B SECONDS FLAGS NAME... -- run each libFuzzer harness
 # B/tests/fuzz/fuzz_<NAME> for SECONDS from its seeds (B/fuzz-seeds/<NAME>,
 # made by `make fuzz` from tests/fuzz/corpus/<NAME>), growing a working

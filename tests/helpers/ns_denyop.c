@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_denyop.c -- file operations the denial corpus (tests/denials/) runs
  * inside the wall, each in a shape a tracer must follow: from a directory
  * descriptor, in a forked grandchild, in a second thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_dev.c -- device and socket attempts for the wall tests (issue 7,
  * classes 2 and 6), and the holders a test starts OUTSIDE the wall.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_escape.c -- escape attempts for the wall tests (run walled, and
  * unwalled as the control).  One subcommand per attempt; exit 0 and "ok"
  * on stdout when the attempt SUCCEEDED, exit 1 and "denied: <why>" when

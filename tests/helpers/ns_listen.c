@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_listen.c -- loopback listeners for the net-deny tests, started by the
  * test OUTSIDE the wall: a TCP and an MPTCP listener and a UDP socket on
  * 127.0.0.1, ephemeral ports.  Writes "tcp=<p> mptcp=<p> udp=<p>" (mptcp=0

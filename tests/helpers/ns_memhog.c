@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_memhog.c -- memory a tree can pin without it showing in summed RSS,
  * for the memory-cap tests (run --max-mem):
  *

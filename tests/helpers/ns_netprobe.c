@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_netprobe -- the egress end-to-end probe (tests/integration/t_egress_e2e.sh).
  *   ns_netprobe tcp <addr> <port> <ms>   connect; prints OK or FAIL <why>
  *   ns_netprobe udp <addr> <port> <ms>   send a DNS query for github.com,

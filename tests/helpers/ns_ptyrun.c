@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_ptyrun.c -- run a command in a new session whose controlling terminal
  * and stdin are a fresh pty (stdout and stderr stay the caller's), as a
  * terminal would; used to try TIOCSTI injection through the wall.  Exits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_squat.c -- try to hold a run's name the way a hostile command would,
  * and say on stdout whether it got it:
  *

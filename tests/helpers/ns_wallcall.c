@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_wallcall.c -- the calls the wall's seccomp filter refuses, one per
  * subcommand, for t_wall_seccomp.sh (run walled, and unwalled as the
  * control).  Exit 0 and "ok" (plus what was read) on stdout when the call

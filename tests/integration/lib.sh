@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh -- shared helpers for the integration tests (sourced).
 #
 # A case is a name and a body:
@@ -37,6 +38,10 @@
 # t_file.sh:'<name or glob>'.
 set -u
 NS="$NOVA_B/bin/nova-sandbox"
+# where the build puts the modules: install-shaped, beside the binary as
+# MODULEDIR_REL (the Makefile writes it into the build dir)
+MODREL=$(cat "$NOVA_B/moduledir-rel")
+MODS=$(cd "$NOVA_B/bin/$MODREL" && pwd)
 H="$NOVA_B/tests/helpers"
 FIX="$NOVA_B/tests/fixtures"
 OUT=$(mktemp /tmp/nova-it-out.XXXXXX)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Integration tests: drive the built binary.  Every tests/integration/t_*.sh
 # is run with bash; each sources lib.sh.  Walled commands run as an
 # unprivileged user: as root we create (once) and drop to $NOVA_TEST_USER.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # selftest.sh -- the case machinery of lib.sh tested on itself, before any
 # real case runs (run.sh calls it): a failed expectation, a body that
 # stops early and a skip are reported under the case's name, at_end runs

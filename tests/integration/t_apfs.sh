@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_apfs.sh -- the macOS place (apfsvol.so) through the host's run and reap
 # verbs on Linux, against fake diskutil/lsof/ps (modules/apfsvol/tests/
 # fakes/) that record every call.  The command is walled by landlock.so as

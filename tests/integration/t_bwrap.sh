@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_bwrap.sh -- the out-of-tree bwrap wall (examples/bwrap): staged install,
 # build against the INSTALLED header only, select it by config, wall a real
 # command with it as the unprivileged test user (controls run unwalled).
@@ -15,7 +16,7 @@ mkdir -p -m 0755 "$STAGE"
 echo "$STAGE" >> "$_DIRS"
 SRC="$STAGE/src/bwrap"
 PCDIR="$STAGE/usr/lib/pkgconfig"
-MODDIR="$STAGE/usr/lib/nova-sandbox"
+MODDIR="$STAGE/usr/lib/nova-sandbox/1"
 CONF="$STAGE/conf/nova-sandbox.conf"
 STAGED_H="$STAGE/usr/include/nova-sandbox/ns_backend.h"
 
@@ -56,7 +57,7 @@ expect_present "$STAGED_H"
 expect_present "$PCDIR/nova-sandbox.pc"
 expect_present "$STAGE/usr/bin/nova-sandbox"
 run env PKG_CONFIG_PATH="$PCDIR" pkg-config --variable=moduledir nova-sandbox
-expect_out '^/usr/lib/nova-sandbox$'
+expect_out '^/usr/lib/nova-sandbox/1$'
 EOF
 
 t "the example builds from a copy in the stage against the staged header" <<'EOF'

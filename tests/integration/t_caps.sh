@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_caps.sh -- the bare wrap's process cap (reference section 2, "Caps"):
 # a tree past 256 processes is frozen and killed, RUNAWAY on stderr, 137,
 # no survivor; a tree under the cap runs to its end (control); orphans of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_cli.sh -- the CLI: dispatch, help, version, check, the bare wrap's
 # refusals (reference section 2 phases 1-3, each with its token and exit
 # code, and nothing created), its OK/DONE lines, exit codes and signals.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_cli_verbs.sh -- policy, probe and probe-step (reference sections 4-6), and
 # the egress verbs' argument handling (what needs no root and no network).
 source "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_denials.sh -- ABI 1.2 through the binary with fixture walls (they
 # confine NOTHING; the Linux wall's own denials are tests/denials/):
 # a 1.1 module and a "needs 1.0" module load and run, the DENIED lines of
@@ -55,7 +56,7 @@ t "a module built with the frozen 1.1 header loads and runs" <<'EOF'
 C=$(conf c11.conf wall_1_1.so)
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 0
-expect_out "^MODULE role=wall file=wall_1_1.so .* name=wall_1_1 version=1.1.0 abi=1\.1 needs=1\.1 roles=wall shape=restrict-self available=yes\$"
+expect_out "^MODULE role=wall file=wall_1_1.so from=[^ ]+ .* name=wall_1_1 version=1.1.0 abi=1\.1 needs=1\.1 roles=wall shape=restrict-self available=yes\$"
 D=$(newdir)
 wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'; exit 3"
 expect_rc 3
@@ -72,7 +73,7 @@ run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules --json
 expect_rc 0
 expect_out '"name":"wall_req0","version":"1.2.0","abi":"1.2","needs":"1.0"'
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
-expect_out "^MODULE role=wall file=wall_req0.so .* abi=1\.2 needs=1\.0 roles=wall "
+expect_out "^MODULE role=wall file=wall_req0.so from=[^ ]+ .* abi=1\.2 needs=1\.0 roles=wall "
 D=$(newdir)
 wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'"
 expect_rc 0
@@ -84,7 +85,7 @@ t "a module that needs a newer minor is still refused" <<'EOF'
 C=$(conf nm.conf newer_minor.so)
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 1
-expect_out '^MODULE role=wall file=newer_minor.so available=no refused=abi_minor why=module needs ABI 1\.3; this host speaks ABI 1\.2 '
+expect_out '^MODULE role=wall file=newer_minor.so from=[^ ]+ available=no refused=abi_minor why=module needs ABI 1\.3; this host speaks ABI 1\.2 '
 EOF
 
 t "--explain names the denials: dedupe, each op's remedy, nearest dir, before DONE" <<'EOF'

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_egress_e2e.sh -- the egress wall end to end with real traffic: a card,
 # a bench and a world network namespace joined by veths (documentation
 # addresses and a ULA prefix only; 169.254.169.254 exists only inside the

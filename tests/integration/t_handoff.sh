@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_handoff.sh -- `run --out` caps the entries and the depth of what it
 # copies out, not only the bytes, measured before a byte is written: 20,000
 # empty files (0 bytes, under every byte cap) and a deep directory chain are

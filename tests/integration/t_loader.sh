@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_loader.sh -- the module loader and the config through the binary:
 # `modules` on this machine, configs naming missing, malformed and unsafe
 # modules (the wrap refuses no_sandbox at 125 and runs nothing), and the
@@ -30,7 +31,7 @@ wrap() {
 t "modules lists landlock.so available on this machine" <<'EOF'
 run "$NS" modules
 expect_rc 0
-expect_out '^MODULE role=wall file=landlock.so path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.2 needs=1\.0 roles=wall shape=restrict-self available=yes$'
+expect_out '^MODULE role=wall file=landlock.so from=default path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.2 needs=1\.0 roles=wall shape=restrict-self available=yes$'
 expect_out '^MODULES OK platform=linux config=defaults moduledir=/[^ ]+ wall=landlock$'
 EOF
 
@@ -58,11 +59,11 @@ wall = missing.so, abi_major2.so, not_a_module.so, unavailable.so, unresolved_sy
 ")
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 1
-expect_out '^MODULE role=wall file=missing.so available=no refused=not_found why=no such file in the module directory '
-expect_out '^MODULE role=wall file=abi_major2.so available=no refused=abi_major why=module targets ABI 2; this host speaks ABI 1'
-expect_out '^MODULE role=wall file=not_a_module.so available=no refused=no_entry why='
-expect_out '^MODULE role=wall file=unavailable.so path=[^ ]+ name=unavailable .* available=no why=fixture mechanism is absent'
-expect_out '^MODULE role=wall file=unresolved_symbol.so available=no refused=not_loadable why=.*ns_fixture_no_such_function'
+expect_out '^MODULE role=wall file=missing.so from=[^ ]+ available=no refused=not_found why=no such file in the module directory '
+expect_out '^MODULE role=wall file=abi_major2.so from=[^ ]+ available=no refused=abi_major why=module targets ABI 2; this host speaks ABI 1'
+expect_out '^MODULE role=wall file=not_a_module.so from=[^ ]+ available=no refused=no_entry why='
+expect_out '^MODULE role=wall file=unavailable.so from=[^ ]+ path=[^ ]+ name=unavailable .* available=no why=fixture mechanism is absent'
+expect_out '^MODULE role=wall file=unresolved_symbol.so from=[^ ]+ available=no refused=not_loadable why=.*ns_fixture_no_such_function'
 expect_out "^MODULES OK platform=linux config=$C moduledir=$FIX wall=none\$"
 EOF
 
@@ -75,7 +76,7 @@ wall = other_machine.so
 ")
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 1
-expect_out '^MODULE role=wall file=other_machine.so available=no refused=wrong_machine why=not a module for this machine \(ELF machine [a-z0-9-]+, this machine [a-z0-9-]+\)$'
+expect_out '^MODULE role=wall file=other_machine.so from=[^ ]+ available=no refused=wrong_machine why=not a module for this machine \(ELF machine [a-z0-9-]+, this machine [a-z0-9-]+\)$'
 expect_no_out 'No such file'
 wrap "$C" "$D"
 expect_rc 125

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_names.sh -- a run's name cannot be squatted from inside a wall.  The
 # hostile command is the bare wrap's, as the test user (tests/helpers/
 # ns_squat): it binds the abstract socket that named a run before, and it

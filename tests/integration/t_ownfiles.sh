@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_ownfiles.sh -- a wall whose write set reaches the tool's own files is
 # refused (wall_writable, exit 125, nothing created): a build tree under a
 # --write (its binary, its modules), a config under a --write, a module
@@ -44,7 +45,7 @@ wrap() {
 
 conf() {
 	printf '[linux]\nwall = %s\nplace = %s\n' "$2" \
-		"$NOVA_B/lib/nova-sandbox/nsplace.so" > "$1"
+		"$MODS/nsplace.so" > "$1"
 	own "$1"
 	chmod 644 "$1"
 }
@@ -54,7 +55,7 @@ conf() {
 copy_tree "$STAGE/w1/b"
 own "$STAGE/w1"
 mkdir -p "$STAGE/w3/mods" "$STAGE/c3"
-cp "$NOVA_B/lib/nova-sandbox/landlock.so" "$STAGE/w3/mods/"
+cp "$MODS/landlock.so" "$STAGE/w3/mods/"
 own -R "$STAGE/w3"
 chmod -R go-w "$STAGE/w3"
 conf "$STAGE/c3/ns.conf" "$STAGE/w3/mods/landlock.so"
@@ -79,9 +80,10 @@ EOF
 
 t "the --write deeper than the tree's root, at the module directory: refused naming it" <<'EOF'
 W="$STAGE/w1"
-wrap "$W/b/bin/nova-sandbox" "$W/b/lib/nova-sandbox"
+M=$(cd "$W/b/bin/$MODREL" && pwd)
+wrap "$W/b/bin/nova-sandbox" "$M"
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own module directory $W/b/lib/nova-sandbox is within the wall's reach: .* may change $W/b/lib/nova-sandbox in the write root $W/b/lib/nova-sandbox, "
+expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own module directory $M is within the wall's reach: .* may change $M in the write root $M, "
 EOF
 
 t "a config file under the --write: refused naming the config" <<'EOF'

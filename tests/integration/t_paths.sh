@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_paths.sh -- rule 5: each caller path is opened once, with no symlink
 # followed by the kernel, and the rule is made from that descriptor.  A link
 # the command's user could have planted is refused; a link it could not

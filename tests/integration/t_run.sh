@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_run.sh -- `nova-sandbox run` on linux (nsplace.so + landlock.so), through
 # the built binary, as the unprivileged test user AND as root (the command
 # then runs as uid 65534): exit codes pass through, --timeout (124, the

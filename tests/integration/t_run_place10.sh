@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_run_place10.sh -- `run` with a place module built against ABI 1.0 (the
 # fixture place_dir.so: no enter, a plain directory visible to everyone,
 # the shape of apfsvol): the loader accepts the 1.0 table, the host runs
@@ -17,7 +18,7 @@ trap 'rm -rf "$STAGE"; _cleanup' EXIT
 
 conf() {
 	printf '[linux]\nwall = %s\nplace = %s\n[place_dir]\ndir = %s\n%s' \
-		"$NOVA_B/lib/nova-sandbox/landlock.so" "$FIX/place_dir.so" "$PD" \
+		"$MODS/landlock.so" "$FIX/place_dir.so" "$PD" \
 		"$2" > "$STAGE/$1"
 	chmod 644 "$STAGE/$1"
 	echo "$STAGE/$1"
@@ -29,7 +30,7 @@ L=$(conf leak.conf "leak = yes
 t "a 1.0 place table is accepted by modules (abi=1.0)" <<'EOF'
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 0
-expect_out "^MODULE role=place file=$FIX/place_dir.so .* name=place_dir version=1.0.0 abi=1\.0 needs=1\.0 roles=place available=yes\$"
+expect_out "^MODULE role=place file=$FIX/place_dir.so from=[^ ]+ .* name=place_dir version=1.0.0 abi=1\.0 needs=1\.0 roles=place available=yes\$"
 EOF
 
 t "run through a 1.0 place: created, walled at its root, deleted" <<'EOF'

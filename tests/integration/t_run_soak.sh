@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_run_soak.sh -- a SIGKILL of the tool leaves nothing (issue 4): 20 runs,
 # each SIGKILLed at a random moment while background children hold files
 # open in the place, leave no mount (in any process's mount table), no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_wall.sh -- the Linux wall (landlock.so) through the host, as the
 # unprivileged test user: reads, writes, outside writes and secrets refused,
 # --read-noexec, symlinks and hardlinks out of a --write.  Every denial is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_wall_dev.sh -- devices through the wall (issue 7, class 2; SPEC §6, the
 # device rows): no other terminal of the user, /dev/tty only when the
 # command's own stdio is that terminal and holds it for reading and

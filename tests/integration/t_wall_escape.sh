@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_wall_escape.sh -- what the walled command must not do to its caller:
 # inject keystrokes (TIOCSTI, also with high bits set in the request, cf.
 # CVE-2019-10063), signal or ptrace the tool, see descriptors the tool was

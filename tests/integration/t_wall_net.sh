@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_wall_net.sh -- --net-deny on Linux means no IP at all: TCP connect, UDP
 # send and MPTCP (IPPROTO_MPTCP, which Landlock's TCP rules do not see) all
 # fail walled with --net-deny; the controls (unwalled, and walled without

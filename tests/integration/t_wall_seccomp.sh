@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_wall_seccomp.sh -- what the wall's seccomp filter refuses, through the
 # real binary as the test user: acting on another process of the same user
 # by pid (prlimit, renice), the user's keyring, socket families other than

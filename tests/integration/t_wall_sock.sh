@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_wall_sock.sh -- channels that answer as the user (issue 7, class 6;
 # SPEC rule 9 and the pathname-socket gap of §6): the session bus, the
 # display and the other channels are dropped from the environment with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loader_stage.h -- staging helpers for test_config.c and test_loader.c.
  * Staged files live in a directory under the build dir (next to the test
  * binary): /tmp is world-writable, so the parent walk refuses it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_args.c -- the flag table and parser (host/wall/args.c): every form of
  * every kind, argv order of refusals, missing --, other verbs' flags,
  * unknown flags with the list and the nearest match, Go-style booleans. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_argv_edges.c -- every verb's own argv parser reads each word within
  * its bytes.  An empty word "" is one byte; the kernel packs argv
  * back to back, so a read of its second byte lands in the next word and no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_caps.c -- the process and memory caps (host/run/caps.c): the tree walk
  * over fabricated (pid, ppid, rss, state) tables, the cap decision, the
  * RUNAWAY text, the /proc/<pid>/stat and /proc/loadavg parsers, the
@@ -363,11 +364,13 @@ memfd_holder(int mib, int share)
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a failed test leaves none */
 		if (share && fork() == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			(void)write(ready[1], "g", 1);
+			if (write(ready[1], "g", 1) != 1)
+				_exit(1);
 			for (;;)
 				pause();
 		}
-		(void)write(ready[1], "c", 1);
+		if (write(ready[1], "c", 1) != 1)
+			_exit(1);
 		for (;;)
 			pause();
 	}
@@ -502,7 +505,8 @@ fd_holder(size_t n, int *ready)
 		for (size_t i = 0; i < n; i++)
 			if (dup(mfd) < 0)
 				_exit(1);
-		(void)write(p[1], &c, 1);
+		if (write(p[1], &c, 1) != 1)
+			_exit(1);
 		pause();
 		_exit(0);
 	}

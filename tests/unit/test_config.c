@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_config.c -- host/conf/config.c: which file, the safety checks on the
  * descriptor and the directories, every refusal with its file:line, the
  * values, and the module option sections. */
@@ -88,7 +89,7 @@ want(const char *rel, const char *tail)
 static void
 test_defaults(void)
 {
-	char exp[STAGE_MAX], *real;
+	char exp[STAGE_MAX * 2], *real;
 	struct stat st;
 	const char *sys = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
 
@@ -111,6 +112,17 @@ test_defaults(void)
 	CU_ASSERT_STRING_EQUAL(cfg.place.v[0], "nsplace.so");
 	snprintf(exp, sizeof(exp), "%s/%s", stage_exe(), NS_MODULEDIR_REL);
 	real = realpath(exp, NULL);
+	if (real == NULL) {
+		/* absent: named without "<dir>/.." */
+		const char *rel = NS_MODULEDIR_REL;
+		char up[STAGE_MAX], *slash;
+
+		snprintf(up, sizeof(up), "%s", stage_exe());
+		for (; strncmp(rel, "../", 3) == 0; rel += 3)
+			if ((slash = strrchr(up, '/')) != NULL)
+				*slash = '\0';
+		snprintf(exp, sizeof(exp), "%s/%s", up, rel);
+	}
 	CU_ASSERT_STRING_EQUAL(cfg.moduledir, real ? real : exp);
 	free(real);
 	/* an empty explicit path is no explicit path */
@@ -518,6 +530,133 @@ test_stem(void)
 	}
 }
 
+/* ---- conf.d drop-ins ------------------------------------------------------ */
+
+/* rel/main.conf with main, and rel/conf.d/ (0755) */
+static const char *
+dropin_stage(const char *rel, const char *main_text)
+{
+	static char main_rel[256];
+	char d[256];
+
+	reset();
+	snprintf(d, sizeof(d), "%s/conf.d", rel);
+	CU_ASSERT_EQUAL_FATAL(stage_mkdir(rel, 0755), 0);
+	CU_ASSERT_EQUAL_FATAL(stage_mkdir(d, 0755), 0);
+	snprintf(main_rel, sizeof(main_rel), "%s/main.conf", rel);
+	CU_ASSERT_EQUAL_FATAL(stage_write(main_rel, main_text, 0644), 0);
+	return main_rel;
+}
+
+static void
+test_dropin_order_and_origins(void)
+{
+	const char *m = dropin_stage("dz", "[linux]\nwall = a.so\n");
+	char from[STAGE_MAX * 2];
+
+	stage_write("dz/conf.d/b.conf", "[linux]\n\nwall = c.so\n", 0644);
+	stage_write("dz/conf.d/B.conf", "[linux]\nwall = b.so\n"
+		    "egress = e.so\n", 0644);
+	stage_write("dz/conf.d/z.conf~", "[linux]\nwall = no.so\n", 0644);
+	stage_write("dz/conf.d/.h.conf", "[linux]\nwall = no.so\n", 0644);
+	CU_ASSERT_EQUAL(config_load(stage_path(m), stage_exe(), &cfg, &r), 0);
+	CU_ASSERT_EQUAL_FATAL(cfg.wall.n, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[0], "a.so");
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[1], "b.so"); /* "B" < "b" */
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[2], "c.so");
+	CU_ASSERT_EQUAL_FATAL(cfg.wall_from.n, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.wall_from.v[0], want("dz/main.conf", ":2"));
+	snprintf(from, sizeof(from), "%s", want("dz/conf.d/B.conf", ":2"));
+	CU_ASSERT_STRING_EQUAL(cfg.wall_from.v[1], from);
+	CU_ASSERT_STRING_EQUAL(cfg.wall_from.v[2],
+			       want("dz/conf.d/b.conf", ":3"));
+	CU_ASSERT_STRING_EQUAL(cfg.egress_from.v[0],
+			       want("dz/conf.d/B.conf", ":3"));
+	CU_ASSERT_STRING_EQUAL(cfg.place_from.v[0], "default");
+	CU_ASSERT_EQUAL(cfg.files.n, 3);
+	CU_ASSERT_STRING_EQUAL(cfg.dropdir, stage_path("dz/conf.d"));
+}
+
+static void
+test_dropin_duplicates(void)
+{
+	const char *m = dropin_stage("dd", "[linux]\nwall = a.so\n"
+				     "[nova-sandbox]\nmoduledir = /\n");
+	char exp[STAGE_MAX * 4];
+
+	stage_write("dd/conf.d/1.conf", "[linux]\nwall = b.so, a.so\n"
+		    "[nova-sandbox]\nmoduledir = /\n[b]\nk = 1\n", 0644);
+	stage_write("dd/conf.d/2.conf", "[b]\nk = 2\n", 0644);
+	CU_ASSERT_EQUAL(config_load(stage_path(m), stage_exe(), &cfg, &r), 1);
+	snprintf(exp, sizeof(exp), "%s:2: wall a.so is named a second time "
+		 "(first at %s:2); a module serves a role once: remove one of "
+		 "the two", stage_path("dd/conf.d/1.conf"),
+		 stage_path("dd/main.conf"));
+	CU_ASSERT(has_refusal(exp));
+	snprintf(exp, sizeof(exp), "%s:4: moduledir is set a second time "
+		 "(first at %s:4); set it in one file",
+		 stage_path("dd/conf.d/1.conf"), stage_path("dd/main.conf"));
+	CU_ASSERT(has_refusal(exp));
+	snprintf(exp, sizeof(exp), "%s:2: key \"k\" in [b] is set a second "
+		 "time (first at %s:6); set it in one file",
+		 stage_path("dd/conf.d/2.conf"),
+		 stage_path("dd/conf.d/1.conf"));
+	CU_ASSERT(has_refusal(exp));
+	CU_ASSERT_EQUAL(r.n, 3);
+}
+
+static void
+test_dropin_unsafe(void)
+{
+	const char *m = dropin_stage("du", "[linux]\n");
+
+	stage_write("du/conf.d/w.conf", "[linux]\nwall = w.so\n", 0664);
+	CU_ASSERT_EQUAL(config_load(stage_path(m), stage_exe(), &cfg, &r), 1);
+	CU_ASSERT(refusal_has("w.conf: drop-in refused: "));
+	CU_ASSERT(refusal_has("mode 0664"));
+	/* control: the same file 0644 loads */
+	reset();
+	CU_ASSERT_EQUAL(chmod(stage_path("du/conf.d/w.conf"), 0644), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path(m), stage_exe(), &cfg, &r), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.wall.v[0], "w.so");
+	/* the directory itself */
+	reset();
+	CU_ASSERT_EQUAL(chmod(stage_path("du/conf.d"), 0775), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path(m), stage_exe(), &cfg, &r), 1);
+	CU_ASSERT(refusal_has("conf.d: conf.d refused: "));
+	CU_ASSERT(refusal_has("mode 0775"));
+	CU_ASSERT_EQUAL(chmod(stage_path("du/conf.d"), 0755), 0);
+}
+
+static void
+test_dropin_dir_absent_or_file(void)
+{
+	const char *m = dropin_stage("dn", "[linux]\n");
+
+	CU_ASSERT_EQUAL(rmdir(stage_path("dn/conf.d")), 0);
+	CU_ASSERT_EQUAL(config_load(stage_path(m), stage_exe(), &cfg, &r), 0);
+	CU_ASSERT_EQUAL(cfg.files.n, 1);
+	reset();
+	stage_write("dn/conf.d", "", 0644);
+	CU_ASSERT_EQUAL(config_load(stage_path(m), stage_exe(), &cfg, &r), 1);
+	CU_ASSERT(refusal_has("conf.d: is not a directory"));
+}
+
+static void
+test_moduledir_absent_normalized(void)
+{
+	const char *rel = NS_MODULEDIR_REL;
+	char exp[512];
+
+	reset();
+	/* a binary whose module directory is gone (its package removed):
+	 * the directory named without "bin/.." */
+	CU_ASSERT_EQUAL_FATAL(strncmp(rel, "../", 3), 0);
+	snprintf(exp, sizeof(exp), "/nonexistent-ns/x/%s", rel + 3);
+	CU_ASSERT_EQUAL(config_load("", "/nonexistent-ns/x/bin", &cfg, &r), 0);
+	CU_ASSERT_STRING_EQUAL(cfg.moduledir, exp);
+}
+
 int
 main(void)
 {
@@ -547,6 +686,15 @@ main(void)
 		{ "relative path made absolute", test_relative_path },
 		{ "module options checked with file:line", test_check_options },
 		{ "module stems", test_stem },
+		{ "drop-ins: byte order, one list, origins",
+		  test_dropin_order_and_origins },
+		{ "drop-ins: a second naming refused naming both",
+		  test_dropin_duplicates },
+		{ "drop-ins: file and directory modes", test_dropin_unsafe },
+		{ "drop-ins: conf.d absent or not a directory",
+		  test_dropin_dir_absent_or_file },
+		{ "an absent module directory is named without ..",
+		  test_moduledir_absent_normalized },
 		{ NULL, NULL }
 	};
 	int rc = cu_run("config", setup, teardown, cases);

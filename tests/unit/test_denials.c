@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_denials.c -- ABI 1.2's denials in the host: the de-duplicated list
  * behind ns_host.denial (module/denials.c, module/hostsvc.c) and the
  * DENIED lines with their remedies (wall/explain.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_egress.c -- the egress plan grammar, the policy file, the renderer
  * (with a table resolver: no packet), the auditor against every tampered
  * form, and the DNS wire parser. */

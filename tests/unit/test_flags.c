@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_flags.c -- the flag engine itself (host/base/flags.c), on a table of
  * its own: each kind, "--", the =value forms, single dashes, unknown flags
  * with the list and the nearest, missing and repeated values, flags of

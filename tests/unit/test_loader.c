@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_loader.c -- host/module/loader.c and host/module/hostsvc.c against the fixture
  * modules (build/tests/fixtures/<name>.so): every load status with its fixture,
  * the size-aware copy, wall selection, and the host services. */

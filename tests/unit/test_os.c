@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_os.c -- host/os/linux: the user database's fast path.  The home
  * os_user_home gives must be the one getpwuid(3) gives, for a user in
  * /etc/passwd, for root and for a uid nobody has; and the nsswitch.conf

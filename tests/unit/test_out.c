@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_out.c -- the output grammar (host/base/out.c): field and text escaping,
  * base64url, JSON strings, shell quoting, out_line. */
 #include <CUnit/Basic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ownfiles.c -- the tool's own files beneath a write root are refused
  * (host/policy/ownfiles.c): a binary, a module, a config, a link on the way, a
  * second name; a write root elsewhere is clean; the temp directory the

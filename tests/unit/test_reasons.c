@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_reasons.c -- the reason tokens of host/base/reasons.h and the table
  * "Reason tokens" of docs/SPEC-SANDBOX.md section 3 are the same list: a
  * token in the code that the spec does not explain fails, and so does a

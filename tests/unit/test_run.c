@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_run.c -- the `run` and `reap` verbs' pure logic: the flag parser and
  * the validation matrix of reference section 8 (every problem at once),
  * sizes, Go durations, names, artifacts; the reap line parser and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ttys.c -- host/policy/ttys.c: which terminals the command's stdio gives
  * it (SPEC §6, the device rows), decided on descriptor facts; the names
  * the kernel's numbering gives; the tty= field; and the real descriptors

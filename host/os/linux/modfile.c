@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* modfile.c -- a module file on Linux: an ELF shared object for this
  * machine, loaded from the very descriptor that was checked (see
  * os/os.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* self.c -- this process on Linux: its binary, whether it is set-id, the
  * signals that ask it to stop. */
 #include "os/os.h"

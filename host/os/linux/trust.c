@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trust.c -- may the tool trust a file it is about to load or read as its
  * own (a module, the config)?  Decided on the open descriptor and on every
  * directory above the very inode it names (see os/os.h). */

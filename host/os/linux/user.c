@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* user.c -- the user database on Linux: a uid's home directory.
  *
  * getpwuid(3) goes through NSS: on a machine without nscd it tries the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_apfsvol.c -- apfsvol.so's ops driven directly against fake
  * diskutil, lsof and ps (tests/fakes/), asserting the exact tool calls for
  * success, each failure, a leak, and reap's view (list, holders,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_explain_live.c -- landlock.so's --explain tracer on this kernel,
  * driven through its descriptor with a fake ns_host that collects the
  * denials finish() reports.  The "tool" process drops to an unprivileged

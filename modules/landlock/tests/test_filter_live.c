@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_filter_live.c -- the seccomp filter ll_filter_build() makes, installed
  * for real in a forked child on this kernel (seccomp needs no privilege once
  * no_new_privs is set).  Every probe runs three times: in a child with the

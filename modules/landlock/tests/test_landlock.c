@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_landlock.c -- landlock.so's pure logic: the ABI table, the masks per
  * ABI, clamping, file-vs-directory masking, facts and note clauses, the
  * refusal order, the policy text (golden) and the seccomp filter (run on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ll_devsock.c -- landlock.so's device table (SPEC §6, the device
  * rows) and the reachable-socket NOTE (ll_socks.c, the pathname-socket
  * gap below ABI 9): the /proc/net/unix line parser, the agent and bus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_wall_live.c -- landlock.so's wall on this kernel, driven through its
  * ns_backend_v1 descriptor with a hand-built policy (no host needed).  Each
  * case forks a "tool" process that drops to an unprivileged uid (nobody when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_codec.c -- nftegress: every rule shape the plan grammar has goes
  * plan text -> libnftnl expressions -> plan text unchanged, and the
  * layouts the decoder must refuse are refused (no kernel needed). */

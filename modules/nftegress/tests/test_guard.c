@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_guard.c -- nftegress refuses before anything reaches netlink: a run
  * id that is not a bare identifier, and a plan whose structure the host's
  * auditor would refuse (a hook it cannot enforce, a rule outside a chain).

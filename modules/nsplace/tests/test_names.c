@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_names.c -- nsplace's run names: an OFD write lock on
  * <state>/<name>.lock (the uid's run-name directory).  look, create,
  * destroy and list through the module's own table; a name held is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_run.c -- one CUnit runner for every suite binary. */
 #include "cu_run.h"
 

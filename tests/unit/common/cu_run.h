@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_run.h -- one CUnit runner for every suite binary. */
 #ifndef NS_TESTS_CU_RUN_H
 #define NS_TESTS_CU_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_tree.c -- a suite's scratch tree (see cu_tree.h). */
 #include "cu_tree.h"
 

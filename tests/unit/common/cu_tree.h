@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cu_tree.h -- a suite's scratch tree: one mkdtemp directory, paths below
  * it that stay valid until the tree is removed, and the few file kinds the
  * suites make.  libc only (the module suites link it too).  Every helper

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_host.h -- an ns_host for the module suites: options from a table,
  * every refusal, note and text line recorded (header-only; each suite is
  * its own binary). */
