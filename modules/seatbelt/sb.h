@@ -148,4 +148,11 @@ struct sb_cfg {
 };
 int sb_cfg_load(const struct ns_host *h, struct sb_cfg *c);
 
+/* What prepare() hands spawn() and finish(). */
+struct sb_state {
+	struct sb_cfg cfg;
+	struct sb_prof prof;
+	int spawned;
+};
+
 #endif

@@ -360,8 +360,9 @@ emit_ancestors(struct gen *g)
 				line(g->p, "(allow file-read-metadata "
 				     "(literal %s))", ref);
 		}
-		free(anc[i]);
 	}
+	for (size_t i = 0; i < n; i++)
+		free(anc[i]);
 	free(anc);
 	if (rc != 0)
 		g->p->oom = 1;

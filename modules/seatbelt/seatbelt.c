@@ -85,12 +85,6 @@ static const char *const system_prefixes[] = {
 	"/private/var/select", "/dev", NULL
 };
 
-struct sb_state {
-	struct sb_cfg cfg;
-	struct sb_prof prof;
-	int spawned;
-};
-
 static void
 say(const struct ns_host *h, const char *reason, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
