@@ -621,7 +621,14 @@ run_spawned(const struct ns_policy *pol, void *st)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-#define CHECK(c) (bad += !(c))
+#define CHECK(c)                                                        \
+	do {                                                            \
+		if (!(c)) {                                             \
+			bad++;                                          \
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, \
+				#c);                                    \
+		}                                                       \
+	} while (0)
 
 /* prepare (build + preflight), spawn and the failure mapping, as an
  * unprivileged user: the number of checks that failed. */
@@ -645,13 +652,16 @@ prepare_scenario(void)
 	Wl->release(&fake_ns_host, st);
 
 	setenv("FAKE_SB_FAIL", "syntax", 1);
+	pol.envp = (const char *const *)environ; /* setenv moved it */
 	CHECK(Wl->prepare(&fake_ns_host, &pol, &st) == NS_E_REFUSED);
 	CHECK(strcmp(fh.reason, "sandbox_failed") == 0);
 	CHECK(strstr(fh.refusal, "exit 65") != NULL);
 	setenv("FAKE_SB_FAIL", "nested", 1);
+	pol.envp = (const char *const *)environ; /* setenv moved it */
 	CHECK(Wl->prepare(&fake_ns_host, &pol, &st) == NS_E_UNAVAILABLE);
 	CHECK(strcmp(fh.reason, "nested_sandbox") == 0);
 	setenv("FAKE_SB_FAIL", "apply", 1);
+	pol.envp = (const char *const *)environ; /* setenv moved it */
 	CHECK(Wl->prepare(&fake_ns_host, &pol, &st) == NS_E_REFUSED);
 	CHECK(strstr(fh.refusal, "exit 71") != NULL);
 	unsetenv("FAKE_SB_FAIL");
@@ -687,6 +697,9 @@ test_ops_prepare_spawn(void)
 	CU_ASSERT_FATAL(pid > 0 && waitpid(pid, &status, 0) == pid);
 	CU_ASSERT(WIFEXITED(status));
 	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fprintf(stderr, "the scenario as uid 65534: status 0x%x\n",
+			status);
 }
 
 /* render: the profile, then the parameters as comments */
