@@ -269,3 +269,18 @@ expect_absent "$W/vol/nova-sb1"
 expect_absent "$W/outside/escape"
 grep -q "cmd=/usr/bin/dash" "$W/sb.log" || _fail "the command did not go through sandbox-exec"
 EOF
+
+t "check: the seatbelt clause says where denials come from, honestly" <<'EOF2'
+fresh
+run_as "$NS" check
+expect_rc 0
+expect_out '^CHECK OK backend=seatbelt abi=- net=enforceable .*note=seatbelt: an SBPL profile through .*sandbox-exec \(every path a -D parameter\); denials from the unified log after a failing command, which may hold none'
+EOF2
+
+t "wrap: --explain is explain_unavailable (the log is read anyway)" <<'EOF2'
+fresh
+wrap --explain --write "$W/job" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=explain_unavailable: --explain: the wall seatbelt cannot name'
+[ -s "$W/sb.log" ] && _fail "sandbox-exec ran"
+EOF2
