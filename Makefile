@@ -91,7 +91,8 @@ CF_PROTECT  = $(if $(filter x86_64% i686% i386%,$(CC_MACHINE)),-fcf-protection=f
               $(if $(filter aarch64%,$(CC_MACHINE)),-mbranch-protection=standard))
 HARDEN_CFLAGS  = $(if $(filter 1,$(HARDEN)),$(FORTIFY) -fstack-protector-strong \
                  -fstack-clash-protection $(CF_PROTECT))
-RELRO_NOW := -Wl,-z,relro -Wl,-z,now
+# Apple's ld has no -z (it refuses undefined symbols in a dylib by default)
+RELRO_NOW := $(if $(filter Darwin,$(UNAME_S)),,-Wl,-z,relro -Wl,-z,now)
 HARDEN_LDFLAGS = $(if $(filter 1,$(HARDEN)),$(RELRO_NOW))
 ALLCFLAGS = $(CSTD) $(WARN) $(HARDEN_CFLAGS) $(CPPFLAGS) $(OPT) $(SAN) \
             $(CFLAGS) -MMD -MP
@@ -128,7 +129,7 @@ INIPARSER_LIBS   ?= $(if $(filter 1,$(INIPARSER_STATIC)),-l:libiniparser.a,-lini
 HOST_LIBS := -ldl $(INIPARSER_LIBS)
 HOST_INC  := -Ihost -Iapi -Iinfra $(INIPARSER_CFLAGS)
 
-all: $(B)/bin/nova-sandbox modules fixtures helpers escape
+all: $(B)/bin/nova-sandbox modules test-modules fixtures helpers escape
 
 # ---- host -------------------------------------------------------------
 $(B)/obj/host/%.o: host/%.c $(B)/.flags
@@ -148,16 +149,40 @@ $(B)/.flags: FORCE
 		echo '$(MODULEDIR_REL)' > $(B)/moduledir-rel
 
 # ---- modules: each modules/<m>/module.mk sets <m>_SRC and <m>_LIBS -----
+# and may set <m>_PLATFORMS (the `uname -s` values it is a module for; unset:
+# everywhere), <m>_SUFFIX (.so unless set; seatbelt is seatbelt.dylib, the
+# name the darwin config uses), <m>_TEST_SO := 1 (a portable core: also
+# built as $(B)/tests/modules/<m>.so on every platform, with <m>_TEST_DEFS,
+# for the integration tests' fakes -- never installed) and <m>_TEST_DEFS.
+# A module off its platform is not built into $(B)/lib/nova-sandbox and
+# not installed, whatever MODULES says; its suites and test artifact still
+# build where it has <m>_TEST_SO.
 MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi -Iinfra
+MOD_LDFLAGS := $(if $(filter Darwin,$(UNAME_S)),,-Wl,-z,defs)
 define module_rules
 include modules/$(1)/module.mk
+$(1)_SUFFIX ?= .so
+$(1)_HERE := $$(if $$($(1)_PLATFORMS),$$(filter $(UNAME_S),$$($(1)_PLATFORMS)),yes)
 $(1)_OBJ := $$($(1)_SRC:%.c=$(B)/obj/%.pic.o)
-$(MODBUILD)/$(1).so: $$($(1)_OBJ)
+ifneq ($$($(1)_HERE),)
+$(MODBUILD)/$(1)$$($(1)_SUFFIX): $$($(1)_OBJ)
 	@mkdir -p $$(@D)
-	$$(CC) $(SAN) $(CFLAGS) -shared -Wl,-z,defs $(HARDEN_LDFLAGS) -Wl,-z,now \
+	$$(CC) $(SAN) $(CFLAGS) -shared $(MOD_LDFLAGS) $(HARDEN_LDFLAGS) \
 		$(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
-MODULE_SOS += $(MODBUILD)/$(1).so
+MODULE_SOS += $(MODBUILD)/$(1)$$($(1)_SUFFIX)
 MODULE_DROPINS += $(wildcard modules/$(1)/dropin.conf)
+endif
+ifeq ($$($(1)_TEST_SO),1)
+$(1)_TOBJ := $$($(1)_SRC:%.c=$(B)/obj-test/%.pic.o)
+$$($(1)_TOBJ): TEST_DEFS := $$($(1)_TEST_DEFS)
+$(B)/tests/modules/$(1).so: $$($(1)_TOBJ)
+	@mkdir -p $$(@D)
+	$$(CC) $(SAN) $(CFLAGS) -shared $(MOD_LDFLAGS) $(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
+TEST_SOS += $(B)/tests/modules/$(1).so
+$(1)_SUITE_OBJ := $$($(1)_TOBJ)
+else
+$(1)_SUITE_OBJ := $$($(1)_OBJ)
+endif
 endef
 $(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
 
@@ -165,7 +190,14 @@ $(B)/obj/%.pic.o: %.c $(B)/.flags
 	@mkdir -p $(@D)
 	$(CC) $(MOD_CFLAGS) -c $< -o $@
 
+$(B)/obj-test/%.pic.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(MOD_CFLAGS) $(TEST_DEFS) -c $< -o $@
+
 modules: $(MODULE_SOS)
+
+# the portable cores as test artifacts (never installed)
+test-modules: $(TEST_SOS)
 
 # ---- test fixtures: one refusal-case module per file -------------------
 FIX_SRC := $(sort $(wildcard tests/fixtures/modules/*.c))
@@ -213,13 +245,15 @@ $(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
 # a module's own suites: modules/<m>/tests/test_*.c, linked with that
 # module's objects only (each module is self-contained)
 define module_test_rules
+ifneq ($$($(1)_HERE)$$($(1)_TEST_SO),)
 $(1)_TEST_SRC := $$(sort $$(wildcard modules/$(1)/tests/test_*.c))
 $(1)_TEST_BIN := $$($(1)_TEST_SRC:modules/$(1)/tests/%.c=$(B)/tests/modules/$(1)/%)
-$(B)/tests/modules/$(1)/%: modules/$(1)/tests/%.c $(UNIT_COMMON) $$($(1)_OBJ)
+$(B)/tests/modules/$(1)/%: modules/$(1)/tests/%.c $(UNIT_COMMON) $$($(1)_SUITE_OBJ)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALLCFLAGS) -Iapi -Iinfra -Imodules/$(1) -Itests/unit -o $$@ $$< \
-		$(UNIT_COMMON) $$($(1)_OBJ) $$($(1)_LIBS) -lcunit
+	$$(CC) $$(ALLCFLAGS) $$($(1)_TEST_DEFS) -Iapi -Iinfra -Imodules/$(1) -Itests/unit -o $$@ $$< \
+		$(UNIT_COMMON) $$($(1)_SUITE_OBJ) $$($(1)_LIBS) -lcunit
 UNIT_BIN += $$($(1)_TEST_BIN)
+endif
 endef
 $(foreach m,$(MODULES),$(eval $(call module_test_rules,$(m))))
 
@@ -408,10 +442,10 @@ clean:
 	rm -rf build build-asan build-fuzz build-clang
 
 FORCE:
-.PHONY: all modules fixtures helpers escape check check-unit check-integration \
+.PHONY: all modules test-modules fixtures helpers escape check check-unit check-integration \
 	bench-phases \
 	check-escape check-denials check-layers \
 	asan fuzz fuzz-run bench bench-quick install install-strip uninstall \
 	check-spdx check-abi clean FORCE
 
--include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/obj-test $(B)/tests -name '*.d' 2>/dev/null)

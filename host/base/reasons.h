@@ -51,6 +51,7 @@
 	X(LIVE_MISMATCH, "live_mismatch") \
 	X(NAME_SQUATTED, "name_squatted") \
 	X(NAMES_REACHABLE, "names_reachable") \
+	X(NESTED_SANDBOX, "nested_sandbox") \
 	X(NET_UNENFORCEABLE, "net_unenforceable") \
 	X(NO_COMMAND, "no_command") \
 	X(NO_CONTAINER, "no_container") \

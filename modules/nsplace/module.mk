@@ -3,3 +3,4 @@
 # PID namespaces that dies with the run.  Links libc only.
 nsplace_SRC := $(sort $(wildcard modules/nsplace/*.c))
 nsplace_LIBS :=
+nsplace_PLATFORMS := Linux

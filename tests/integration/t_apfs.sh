@@ -16,7 +16,7 @@ W=$(newdir)                             # the test user's: volumes, log
 cat > "$S/c.conf" <<CONF
 [linux]
 wall = landlock.so
-place = apfsvol.so
+place = $NOVA_B/tests/modules/apfsvol.so
 
 [apfsvol]
 diskutil = $S/bin/diskutil
