@@ -12,6 +12,9 @@
 #   make bench                benchmarks (figures, never assertions);
 #                             BEFORE=<builddir> adds another build, interleaved
 #   make bench-quick          the same in a few rounds (= make bench QUICK=1)
+#   make windows              jobobject.dll and the Wine test programs
+#                             (mingw-w64) into build-win/
+#   make check-windows        those under Wine (tests/windows/run.sh)
 #   make install              PREFIX DESTDIR BINDIR LIBDIR MODULEDIR
 #                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
 
@@ -98,13 +101,19 @@ $(B)/.flags: FORCE
 
 # ---- modules: each modules/<m>/module.mk sets <m>_SRC and <m>_LIBS -----
 MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi -Iinfra
+# A module for another platform (<m>_PLATFORMS without this uname -s)
+# builds only its <m>_PORTABLE_SRC here, for its own suites.
 define module_rules
 include modules/$(1)/module.mk
+ifneq ($$(if $$($(1)_PLATFORMS),$$(filter $(UNAME_S),$$($(1)_PLATFORMS)),here),)
 $(1)_OBJ := $$($(1)_SRC:%.c=$(B)/obj/%.pic.o)
 $(B)/lib/nova-sandbox/$(1).so: $$($(1)_OBJ)
 	@mkdir -p $$(@D)
 	$$(CC) $(SAN) -shared -Wl,-z,defs -Wl,-z,now $(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
 MODULE_SOS += $(B)/lib/nova-sandbox/$(1).so
+else
+$(1)_OBJ := $$($(1)_PORTABLE_SRC:%.c=$(B)/obj/%.pic.o)
+endif
 endef
 $(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
 
@@ -273,6 +282,43 @@ bench-phases:
 	@$(MAKE) --no-print-directory B=$(B)/phases BENCH_PHASES=1 \
 		$(B)/phases/bin/nova-sandbox modules
 
+# ---- Windows: cross-built with mingw-w64 into build-win/ ----------------
+# `make windows` builds every module whose <m>_PLATFORMS names Windows as
+# a DLL (with <m>_WIN_LIBS) and the Wine test programs (tests/windows/);
+# `make check-windows` runs them under Wine in a throwaway prefix
+# (tests/windows/run.sh).  Its own build dir: the Linux build is untouched.
+WB        ?= build-win
+WIN_CC    ?= x86_64-w64-mingw32-gcc
+WIN_CFLAGS := -std=c11 $(WARN) -O2 -g -D_WIN32_WINNT=0x0A00 -DUNICODE \
+              -D_UNICODE -D__USE_MINGW_ANSI_STDIO=1 -Iapi -Iinfra -MMD -MP
+WIN_LDFLAGS := -static-libgcc -Wl,--no-undefined -Wl,--dynamicbase \
+               -Wl,--nxcompat -Wl,--high-entropy-va
+WIN_MODULES := $(foreach m,$(MODULES),$(if $(filter Windows,$($(m)_PLATFORMS)),$(m)))
+define win_module_rules
+$(1)_WOBJ := $$($(1)_SRC:%.c=$(WB)/obj/%.o)
+$(WB)/lib/nova-sandbox/$(1).dll: $$($(1)_WOBJ)
+	@mkdir -p $$(@D)
+	$(WIN_CC) -shared $(WIN_LDFLAGS) -o $$@ $$^ $$($(1)_WIN_LIBS)
+WIN_DLLS += $(WB)/lib/nova-sandbox/$(1).dll
+endef
+$(foreach m,$(WIN_MODULES),$(eval $(call win_module_rules,$(m))))
+
+$(WB)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(WIN_CC) $(WIN_CFLAGS) -c $< -o $@
+
+WIN_TEST_SRC := $(sort $(wildcard tests/windows/*.c))
+WIN_TEST_EXE := $(WIN_TEST_SRC:tests/windows/%.c=$(WB)/tests/windows/%.exe)
+$(WB)/tests/windows/%.exe: tests/windows/%.c $(wildcard tests/windows/*.h) \
+		api/ns_backend.h
+	@mkdir -p $(@D)
+	$(WIN_CC) $(WIN_CFLAGS) -municode $(WIN_LDFLAGS) -o $@ $< -ladvapi32
+
+windows: $(WIN_DLLS) $(WIN_TEST_EXE)
+
+check-windows: windows
+	@tests/windows/run.sh $(WB)
+
 # ---- install ------------------------------------------------------------
 $(B)/nova-sandbox.pc: infra/pkgconfig/nova-sandbox.pc.in FORCE
 	@mkdir -p $(@D)
@@ -295,12 +341,13 @@ install: $(B)/bin/nova-sandbox modules $(B)/nova-sandbox.pc
 	install -m 0644 docs/man/nova-sandbox.1 $(DESTDIR)$(MANDIR)/man1/
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-win
 
 FORCE:
 .PHONY: all modules fixtures helpers escape check check-unit check-integration \
 	bench-phases \
 	check-escape check-denials check-layers \
-	asan fuzz fuzz-run bench bench-quick install clean FORCE
+	asan fuzz fuzz-run bench bench-quick install clean windows check-windows FORCE
 
 -include $(shell find $(B)/obj $(B)/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(WB)/obj $(WB)/tests -name '*.d' 2>/dev/null)

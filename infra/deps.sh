@@ -3,11 +3,13 @@
 # tests with, only those missing.  Uses sudo when not root.  `make fuzz`
 # needs clang and its libFuzzer/sanitizer runtimes (libclang-rt-dev, only a
 # Recommends of clang on Debian 12, so named here).  python3 and git: commands
-# of the denial corpus (tests/denials/).
+# of the denial corpus (tests/denials/).  gcc-mingw-w64-x86-64 and wine64:
+# `make windows` cross-builds jobobject.dll and its test programs, and
+# `make check-windows` runs them under Wine (tests/windows/run.sh).
 set -eu
 PKGS="gcc make pkg-config libc6-dev libiniparser-dev libcunit1-dev \
 libnftnl-dev libmnl-dev bubblewrap util-linux passwd nftables dnsmasq-base iproute2 \
-clang libclang-rt-dev python3 git"
+clang libclang-rt-dev python3 git gcc-mingw-w64-x86-64 wine64"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
