@@ -307,14 +307,38 @@ $(WB)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(WIN_CC) $(WIN_CFLAGS) -c $< -o $@
 
+# iniparser for Windows.  Linux links Debian's libiniparser (4.1-6).
+# Debian ships no mingw build of it and `apt-get source` needs the network,
+# so third_party/iniparser-4.1/ keeps the upstream source at tag v4.1
+# (unchanged) and Debian's one code patch (#985097); the build copies the
+# source into $(WB)/iniparser/, applies the patch there and archives it:
+# offline, from a clean checkout, at the version Debian ships
+# (third_party/iniparser-4.1/README says how to move it).
+INI_DIR  := third_party/iniparser-4.1
+INI_WDIR := $(WB)/iniparser
+INI_WSRC := $(INI_WDIR)/src/dictionary.c $(INI_WDIR)/src/iniparser.c
+WIN_AR   ?= x86_64-w64-mingw32-ar
+$(INI_WDIR)/.patched: $(wildcard $(INI_DIR)/src/*) $(INI_DIR)/debian-985097.patch
+	rm -rf $(INI_WDIR) && mkdir -p $(INI_WDIR)
+	cp -R $(INI_DIR)/src $(INI_WDIR)/src
+	patch -s -p1 -d $(INI_WDIR) < $(INI_DIR)/debian-985097.patch
+	touch $@
+$(INI_WSRC): $(INI_WDIR)/.patched
+$(WB)/iniparser/%.o: $(INI_WDIR)/src/%.c $(INI_WDIR)/.patched
+	$(WIN_CC) -std=c99 -O2 -g -Wall -c $< -o $@
+$(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser.o
+	@mkdir -p $(@D)
+	rm -f $@ && $(WIN_AR) rcs $@ $^
+
 WIN_TEST_SRC := $(sort $(wildcard tests/windows/*.c))
 WIN_TEST_EXE := $(WIN_TEST_SRC:tests/windows/%.c=$(WB)/tests/windows/%.exe)
 $(WB)/tests/windows/%.exe: tests/windows/%.c $(wildcard tests/windows/*.h) \
-		api/ns_backend.h
+		api/ns_backend.h $(WB)/lib/libiniparser.a
 	@mkdir -p $(@D)
-	$(WIN_CC) $(WIN_CFLAGS) -municode $(WIN_LDFLAGS) -o $@ $< -ladvapi32
+	$(WIN_CC) $(WIN_CFLAGS) -I$(INI_WDIR)/src -municode $(WIN_LDFLAGS) \
+		-o $@ $< $(WB)/lib/libiniparser.a -ladvapi32
 
-windows: $(WIN_DLLS) $(WIN_TEST_EXE)
+windows: $(WIN_DLLS) $(WB)/lib/libiniparser.a $(WIN_TEST_EXE)
 
 check-windows: windows
 	@tests/windows/run.sh $(WB)

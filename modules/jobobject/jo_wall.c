@@ -484,8 +484,11 @@ create_in_job(const struct ns_host *h, struct jo_state *s,
 	STARTUPINFOEXW si;
 	SIZE_T sz = 0;
 	wchar_t app[JO_PATH], cwd[JO_PATH];
+	/* no process group of its own: Ctrl-C reaches the command as a
+	 * signal reaches it on the other platforms */
 	DWORD flags = CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT |
-		      EXTENDED_STARTUPINFO_PRESENT | CREATE_NEW_PROCESS_GROUP;
+		      EXTENDED_STARTUPINFO_PRESENT;
+	wchar_t *line;
 	BOOL ok;
 	DWORD e;
 	int attrs = n_list > 0 ? 2 : 1;
@@ -524,10 +527,14 @@ create_in_job(const struct ns_host *h, struct jo_state *s,
 				 "the handle list cannot be set (error %lu)",
 				 GetLastError());
 	}
-	ok = a->CreateProcessAsUserW(s->token, app, s->cmdline, NULL, NULL,
+	/* CreateProcessW may write into the line: a copy per spawn */
+	line = _wcsdup(s->cmdline);
+	ok = line != NULL &&
+	     a->CreateProcessAsUserW(s->token, app, line, NULL, NULL,
 				     n_list > 0, flags, s->env, cwd,
 				     &si.StartupInfo, pi);
-	e = GetLastError();
+	e = line != NULL ? GetLastError() : ERROR_NOT_ENOUGH_MEMORY;
+	free(line);
 	a->DeleteProcThreadAttributeList(si.lpAttributeList);
 	free(si.lpAttributeList);
 	if (ok)

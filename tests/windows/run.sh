@@ -41,7 +41,8 @@ timeout 120 wineboot -i </dev/null >/dev/null 2>&1 ||
 timeout 60 wine winecfg -v win10 </dev/null >/dev/null 2>&1 ||
 	{ echo "windows suite: winecfg -v win10 failed" >&2; exit 1; }
 rc=0
-timeout 180 wine "$exe" "$(winpath "$dll")" "$(winpath "$child")" \
+conf=$(cd "$here/../.." && pwd -P)/conf/nova-sandbox.conf
+timeout 180 wine "$exe" "$(winpath "$dll")" "$(winpath "$child")" "$(winpath "$conf")" \
 	</dev/null >"$log" 2>&1 || rc=$?
 tr -d '\r' <"$log" | grep -v '^$' | sed 's/^/  /'
 [ "$rc" = 124 ] && echo "windows suite: wintest.exe did not finish in 180 s" >&2

@@ -4,7 +4,7 @@
  * place through ABI 1.2 with jo_child.exe as the command.  Run under Wine
  * by tests/windows/run.sh (and by hand on Windows, docs/WINDOWS.md).
  *
- *   wintest.exe <jobobject.dll> <jo_child.exe>
+ *   wintest.exe <jobobject.dll> <jo_child.exe> <nova-sandbox.conf>
  *
  * One line per test: "PASS <name>", "FAIL <name> -- <why>" or
  * "SKIP <name> -- <reason>" (only what Wine does not implement, only under
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iniparser.h"
 #include "ns_backend.h"
 
 /* the tool's own termination code (jobobject's jo_core.h, by value: the
@@ -27,7 +28,7 @@
 
 static const struct ns_backend_ops *B;
 static const char *wine;
-static char dll[MAX_PATH], child[MAX_PATH], tmp[MAX_PATH];
+static char dll[MAX_PATH], child[MAX_PATH], tmp[MAX_PATH], conf[MAX_PATH];
 static int passed, skipped, failed;
 
 /* ---- the test host ---------------------------------------------------- */
@@ -266,6 +267,37 @@ run_cmd(struct cmd *c, int *code)
 	}
 	*code = exit_code(&e, 0);
 	stop(&w, 0);
+	return 0;
+}
+
+/* ---- the config ----------------------------------------------------------- */
+
+/* conf/nova-sandbox.conf read by the iniparser the Windows host will link
+ * (third_party/iniparser-4.1, built for Windows): [windows] wall names the
+ * very DLL the suite loads, and nothing else is in the section. */
+static int
+t_config(void)
+{
+	dictionary *d = iniparser_load(conf);
+	const char *wall, *base = strrchr(dll, '\\');
+	const char *keys[8];
+	int n;
+
+	if (d == NULL)
+		return fail("iniparser cannot read %s", conf);
+	wall = iniparser_getstring(d, "windows:wall", NULL);
+	n = iniparser_getsecnkeys(d, "windows");
+	if (wall == NULL || base == NULL || _stricmp(wall, base + 1) != 0) {
+		iniparser_freedict(d);
+		return fail("[windows] wall = %s, the suite loads %s",
+			    wall ? wall : "(none)", dll);
+	}
+	if (n != 1 || iniparser_getseckeys(d, "windows", keys) == NULL ||
+	    strcmp(keys[0], "windows:wall") != 0) {
+		iniparser_freedict(d);
+		return fail("[windows] holds %d keys, want only wall", n);
+	}
+	iniparser_freedict(d);
 	return 0;
 }
 
@@ -1026,11 +1058,13 @@ wmain(int argc, wchar_t **argv)
 		env_init();
 		return t_load() == 0 ? driver(pidfile) : 2;
 	}
-	if (argc != 3) {
+	if (argc != 4) {
 		fprintf(stderr, "usage: wintest.exe <jobobject.dll> "
-				"<jo_child.exe> (full paths)\n");
+				"<jo_child.exe> <nova-sandbox.conf> (full "
+				"paths)\n");
 		return 2;
 	}
+	WideCharToMultiByte(CP_UTF8, 0, argv[3], -1, conf, MAX_PATH, 0, 0);
 	WideCharToMultiByte(CP_UTF8, 0, argv[1], -1, dll, MAX_PATH, 0, 0);
 	WideCharToMultiByte(CP_UTF8, 0, argv[2], -1, child, MAX_PATH, 0, 0);
 	GetTempPathW(MAX_PATH, wt);
@@ -1043,6 +1077,8 @@ wmain(int argc, wchar_t **argv)
 		printf("windows suite: 0 passed, 0 skipped, 1 failed\n");
 		return 1;
 	}
+	run("config: [windows] wall names jobobject.dll (iniparser 4.1)",
+	    t_config);
 	run("facts: available, no net promise, Wine said", t_facts);
 	run("W1 normal exit keeps the command's code", t_exit_normal);
 	run("W2 the command is in the job from birth", t_in_job_from_birth);
