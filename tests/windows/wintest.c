@@ -21,15 +21,14 @@
 
 #include "iniparser.h"
 #include "ns_backend.h"
+#include "wt.h"
 
 /* the tool's own termination code (jobobject's jo_core.h, by value: the
  * test speaks only the ABI and the documented codes) */
 #define KILL_CODE(why) (0x6E530000u | (why))
 
 static const struct ns_backend_ops *B;
-static const char *wine;
 static char dll[MAX_PATH], child[MAX_PATH], tmp[MAX_PATH], conf[MAX_PATH];
-static int passed, skipped, failed;
 
 /* ---- the test host ---------------------------------------------------- */
 
@@ -96,48 +95,14 @@ hs_reset(void)
 	memset(&hs, 0, sizeof(hs));
 }
 
-/* ---- results ---------------------------------------------------------- */
-
-static char why[1024];
-
-static int
-fail(const char *fmt, ...)
+static const char *
+hs_extra(void)
 {
-	va_list ap;
+	static char buf[8300];
 
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static void
-run(const char *name, int (*fn)(void))
-{
-	why[0] = '\0';
-	hs_reset();
-	if (fn() == 0) {
-		printf("PASS %s\n", name);
-		passed++;
-	} else {
-		printf("FAIL %s -- %s%s%s\n", name, why,
-		       hs.refusals[0] ? " | refusals: " : "", hs.refusals);
-		failed++;
-	}
-	fflush(stdout);
-}
-
-/* A test of what Wine does not implement: skipped under Wine only. */
-static void
-wine_skip(const char *name, const char *reason, int (*fn)(void))
-{
-	if (wine != NULL) {
-		printf("SKIP %s -- %s (Wine %s)\n", name, reason, wine);
-		skipped++;
-		fflush(stdout);
-		return;
-	}
-	run(name, fn);
+	snprintf(buf, sizeof(buf), "%s%s", hs.refusals[0] ? " | refusals: " :
+			"", hs.refusals);
+	return buf;
 }
 
 /* ---- a policy and one walled command ----------------------------------- */
@@ -1040,12 +1005,11 @@ int wmain(int argc, wchar_t **argv); /* -municode's entry */
 int
 wmain(int argc, wchar_t **argv)
 {
-	FARPROC wv = GetProcAddress(GetModuleHandleW(L"ntdll.dll"),
-				    "wine_get_version");
 	wchar_t wt[MAX_PATH];
 
-	if (wv != NULL)
-		wine = ((const char *(*)(void))(void *)wv)();
+	wt_init();
+	wt_before = hs_reset;
+	wt_extra = hs_extra;
 	if (argc == 5 && wcscmp(argv[1], L"--driver") == 0) {
 		char pidfile[MAX_PATH];
 
@@ -1070,13 +1034,10 @@ wmain(int argc, wchar_t **argv)
 	GetTempPathW(MAX_PATH, wt);
 	WideCharToMultiByte(CP_UTF8, 0, wt, -1, tmp, MAX_PATH, 0, 0);
 	env_init();
-	SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX);
 
 	run("load: full path, header, roles, container shape", t_load);
-	if (B == NULL) {
-		printf("windows suite: 0 passed, 0 skipped, 1 failed\n");
-		return 1;
-	}
+	if (B == NULL)
+		return wt_done("windows suite");
 	run("config: [windows] wall names jobobject.dll (iniparser 4.1)",
 	    t_config);
 	run("facts: available, no net promise, Wine said", t_facts);
@@ -1103,7 +1064,5 @@ wmain(int argc, wchar_t **argv)
 		  "junctions (FSCTL_SET_REPARSE_POINT: error 50) and symlinks (a stub) are not implemented", t_reparse_not_entered);
 	wine_skip("W5 the job memory cap ends the tree",
 		  "job memory limits are not enforced", t_job_memory);
-	printf("windows suite: %d passed, %d skipped, %d failed\n", passed,
-	       skipped, failed);
-	return failed == 0 ? 0 : 1;
+	return wt_done("windows suite");
 }
