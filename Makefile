@@ -113,6 +113,7 @@ $(B)/lib/nova-sandbox/$(1).so: $$($(1)_OBJ)
 MODULE_SOS += $(B)/lib/nova-sandbox/$(1).so
 else
 $(1)_OBJ := $$($(1)_PORTABLE_SRC:%.c=$(B)/obj/%.pic.o)
+.SECONDARY: $$($(1)_OBJ)
 endif
 endef
 $(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
