@@ -15,6 +15,9 @@
 #   make bench-quick          the same in a few rounds (= make bench QUICK=1)
 #   make check-spdx           every source file carries the MIT SPDX line
 #   make check-abi            the public structs against api/abi/baseline.xml
+#   make windows              jobobject.dll and the Wine test programs
+#                             (mingw-w64) into build-win/
+#   make check-windows        those under Wine (tests/windows/run.sh)
 #   make install              PREFIX DESTDIR BINDIR LIBDIR MULTIARCH MODULEDIR
 #                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
 #                             DATADIR DOCDIR BASHCOMPDIR ZSHCOMPDIR; never
@@ -158,6 +161,9 @@ $(B)/.flags: FORCE
 # not installed, whatever MODULES says; its suites and test artifact still
 # build where it has <m>_TEST_SO.
 MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi -Iinfra
+# A module for another platform (<m>_PLATFORMS without this uname -s) and
+# without <m>_TEST_SO builds only its <m>_PORTABLE_SRC here, for its own
+# suites (jobobject: the Win32 parts cannot compile elsewhere).
 MOD_LDFLAGS := $(if $(filter Darwin,$(UNAME_S)),,-Wl,-z,defs)
 define module_rules
 include modules/$(1)/module.mk
@@ -180,7 +186,11 @@ $(B)/tests/modules/$(1).so: $$($(1)_TOBJ)
 	$$(CC) $(SAN) $(CFLAGS) -shared $(MOD_LDFLAGS) $(LDFLAGS) -o $$@ $$^ $$($(1)_LIBS)
 TEST_SOS += $(B)/tests/modules/$(1).so
 $(1)_SUITE_OBJ := $$($(1)_TOBJ)
+else ifneq ($$($(1)_HERE),)
+$(1)_SUITE_OBJ := $$($(1)_OBJ)
 else
+$(1)_OBJ := $$($(1)_PORTABLE_SRC:%.c=$(B)/obj/%.pic.o)
+.SECONDARY: $$($(1)_OBJ)
 $(1)_SUITE_OBJ := $$($(1)_OBJ)
 endif
 endef
@@ -245,7 +255,7 @@ $(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
 # a module's own suites: modules/<m>/tests/test_*.c, linked with that
 # module's objects only (each module is self-contained)
 define module_test_rules
-ifneq ($$($(1)_HERE)$$($(1)_TEST_SO),)
+ifneq ($$($(1)_HERE)$$($(1)_TEST_SO)$$($(1)_PORTABLE_SRC),)
 $(1)_TEST_SRC := $$(sort $$(wildcard modules/$(1)/tests/test_*.c))
 $(1)_TEST_BIN := $$($(1)_TEST_SRC:modules/$(1)/tests/%.c=$(B)/tests/modules/$(1)/%)
 $(B)/tests/modules/$(1)/%: modules/$(1)/tests/%.c $(UNIT_COMMON) $$($(1)_SUITE_OBJ)
@@ -370,6 +380,75 @@ bench-phases:
 	@$(MAKE) --no-print-directory B=$(B)/phases BENCH_PHASES=1 \
 		$(B)/phases/bin/nova-sandbox modules
 
+# ---- Windows: cross-built with mingw-w64 into build-win/ ----------------
+# `make windows` builds every module whose <m>_PLATFORMS names Windows as
+# a DLL (with <m>_WIN_LIBS) and the Wine test programs (tests/windows/);
+# `make check-windows` runs them under Wine in a throwaway prefix
+# (tests/windows/run.sh).  Its own build dir: the Linux build is untouched.
+WB        ?= build-win
+WIN_CC    ?= x86_64-w64-mingw32-gcc
+WIN_CFLAGS := -std=c11 $(WARN) -O2 -g -D_WIN32_WINNT=0x0A00 -DUNICODE \
+              -D_UNICODE -D__USE_MINGW_ANSI_STDIO=1 -Ihost -Iapi -Iinfra -MMD -MP
+WIN_LDFLAGS := -static-libgcc -Wl,--no-undefined -Wl,--dynamicbase \
+               -Wl,--nxcompat -Wl,--high-entropy-va
+WIN_MODULES := $(foreach m,$(MODULES),$(if $(filter Windows,$($(m)_PLATFORMS)),$(m)))
+define win_module_rules
+$(1)_WOBJ := $$($(1)_SRC:%.c=$(WB)/obj/%.o)
+$(WB)/lib/nova-sandbox/$(1).dll: $$($(1)_WOBJ)
+	@mkdir -p $$(@D)
+	$(WIN_CC) -shared $(WIN_LDFLAGS) -o $$@ $$^ $$($(1)_WIN_LIBS)
+WIN_DLLS += $(WB)/lib/nova-sandbox/$(1).dll
+endef
+$(foreach m,$(WIN_MODULES),$(eval $(call win_module_rules,$(m))))
+
+$(WB)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(WIN_CC) $(WIN_CFLAGS) -c $< -o $@
+
+# iniparser for Windows.  Linux links Debian's libiniparser (4.1-6).
+# Debian ships no mingw build of it and `apt-get source` needs the network,
+# so third_party/iniparser-4.1/ keeps the upstream source at tag v4.1
+# (unchanged) and Debian's one code patch (#985097); the build copies the
+# source into $(WB)/iniparser/, applies the patch there and archives it:
+# offline, from a clean checkout, at the version Debian ships
+# (third_party/iniparser-4.1/README says how to move it).
+INI_DIR  := third_party/iniparser-4.1
+INI_WDIR := $(WB)/iniparser
+INI_WSRC := $(INI_WDIR)/src/dictionary.c $(INI_WDIR)/src/iniparser.c
+WIN_AR   ?= x86_64-w64-mingw32-ar
+$(INI_WDIR)/.patched: $(wildcard $(INI_DIR)/src/*) $(INI_DIR)/debian-985097.patch
+	rm -rf $(INI_WDIR) && mkdir -p $(INI_WDIR)
+	cp -R $(INI_DIR)/src $(INI_WDIR)/src
+	patch -s -p1 -d $(INI_WDIR) < $(INI_DIR)/debian-985097.patch
+	touch $@
+$(INI_WSRC): $(INI_WDIR)/.patched
+$(WB)/iniparser/%.o: $(INI_WDIR)/src/%.c $(INI_WDIR)/.patched
+	$(WIN_CC) -std=c99 -O2 -g -Wall -c $< -o $@
+$(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser.o
+	@mkdir -p $(@D)
+	rm -f $@ && $(WIN_AR) rcs $@ $^
+
+# The host's Windows layer (host/os/windows/, with base/util.c it uses):
+# built and tested on its own (tests/windows/ostest.c) until the Windows
+# host links it (docs/WINDOWS.md).
+WIN_HOST_OS_OBJ := $(patsubst %.c,$(WB)/obj/%.o,\
+	$(sort $(wildcard host/os/windows/*.c)) host/base/util.c)
+$(WB)/tests/windows/ostest.exe: $(WIN_HOST_OS_OBJ)
+$(WB)/tests/windows/ostest.exe: WIN_TEST_OBJS = $(WIN_HOST_OS_OBJ)
+
+WIN_TEST_SRC := $(sort $(wildcard tests/windows/*.c))
+WIN_TEST_EXE := $(WIN_TEST_SRC:tests/windows/%.c=$(WB)/tests/windows/%.exe)
+$(WB)/tests/windows/%.exe: tests/windows/%.c $(wildcard tests/windows/*.h) \
+		api/ns_backend.h $(WB)/lib/libiniparser.a
+	@mkdir -p $(@D)
+	$(WIN_CC) $(WIN_CFLAGS) -I$(INI_WDIR)/src -municode $(WIN_LDFLAGS) \
+		-o $@ $< $(WIN_TEST_OBJS) $(WB)/lib/libiniparser.a -ladvapi32
+
+windows: $(WIN_DLLS) $(WB)/lib/libiniparser.a $(WIN_TEST_EXE)
+
+check-windows: windows
+	@tests/windows/run.sh $(WB)
+
 # ---- install ------------------------------------------------------------
 $(B)/nova-sandbox.pc: infra/pkgconfig/nova-sandbox.pc.in FORCE
 	@mkdir -p $(@D)
@@ -439,13 +518,14 @@ uninstall:
 		$(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
-	rm -rf build build-asan build-fuzz build-clang
+	rm -rf build build-asan build-fuzz build-clang build-win
 
 FORCE:
 .PHONY: all modules test-modules fixtures helpers escape check check-unit check-integration \
 	bench-phases \
 	check-escape check-denials check-layers \
 	asan fuzz fuzz-run bench bench-quick install install-strip uninstall \
-	check-spdx check-abi clean FORCE
+	check-spdx check-abi clean windows check-windows FORCE
 
 -include $(shell find $(B)/obj $(B)/obj-test $(B)/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(WB)/obj $(WB)/tests -name '*.d' 2>/dev/null)

@@ -7,11 +7,16 @@
 # of the denial corpus (tests/denials/).  dpkg-dev, debhelper, lintian and
 # devscripts (hardening-check): the packages' stage (infra/test-packages);
 # abigail-tools and gcc-aarch64-linux-gnu: the ABI gate (tests/abi/).
+# gcc-mingw-w64-x86-64 and wine64: `make windows` cross-builds jobobject.dll
+# and its test programs, and `make check-windows` runs them under Wine
+# (tests/windows/run.sh); patch applies Debian's iniparser patch to the
+# Windows build's copy of it.
 set -eu
 PKGS="gcc make pkg-config libc6-dev libiniparser-dev libcunit1-dev \
 libnftnl-dev libmnl-dev bubblewrap util-linux passwd nftables dnsmasq-base iproute2 \
 clang libclang-rt-dev python3 git \
-dpkg-dev debhelper lintian devscripts abigail-tools gcc-aarch64-linux-gnu"
+dpkg-dev debhelper lintian devscripts abigail-tools gcc-aarch64-linux-gnu \
+gcc-mingw-w64-x86-64 wine64 patch"
 missing=""
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

@@ -314,7 +314,7 @@ open_config(struct cload *cl, const char *path)
 	char *why = NULL;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	fd = os_open_own(path, 0);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			bad(cl, 0, "no such config file; name an existing file "

@@ -74,7 +74,7 @@ resolve(const struct config *cfg, const char *file, char **path, char **why)
 static enum load_status
 open_module(const char *path, int *fd, char **why)
 {
-	*fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	*fd = os_open_own(path, 0);
 	if (*fd >= 0)
 		return trust_status(os_trust_fd(*fd, path, 1, why));
 	if (errno == ENOENT || errno == ENOTDIR) {

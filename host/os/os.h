@@ -25,6 +25,14 @@ enum os_trust {
 enum os_trust os_trust_fd(int fd, const char *path, int want_regular,
 			  char **why);
 
+/* Open a file the tool loads or reads as its own (a module, the config;
+ * want_dir 1: a directory) for reading: the last component never followed
+ * as a link (errno ELOOP), close-on-exec, no blocking open; where the
+ * platform has share modes, none for writing or deleting, so it cannot
+ * change while open.  The descriptor, or -1 with errno (ENOENT when it is
+ * not there). */
+int os_open_own(const char *path, int want_dir);
+
 /* ---- module files ------------------------------------------------------ */
 
 /* Is the module file open on fd built for this machine?  0 yes (or not

@@ -183,3 +183,10 @@ os_trust_fd(int fd, const char *path, int want_regular, char **why)
 		return OS_TRUST_OK;
 	return check_parents(path, &st, me, why);
 }
+
+int
+os_open_own(const char *path, int want_dir)
+{
+	return open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+				  (want_dir ? O_DIRECTORY : 0));
+}

@@ -1,0 +1,335 @@
+/* test_jo_core.c -- jobobject.dll's portable core on any platform: the
+ * CreateProcessW command line (checked by parsing it back with the C
+ * runtime's own rules, written out here from Microsoft's documentation
+ * "Parsing C++ command-line arguments"), the exit-code table, the owner
+ * marker, the WSL refusal, the scratch name and the retry policy. */
+#include <CUnit/Basic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/cu_run.h"
+#include "jo_core.h"
+
+#define MAXA 16
+
+/* The runtime's parse of a command line: argv[0] by the program-name rule
+ * (quotes toggle, nothing escapes), the rest by the 2n/2n+1 backslash
+ * rule, "" inside quotes as one literal quote (post-2008 CRT). */
+static int
+crt_parse(const char *s, char out[MAXA][512], int *argc)
+{
+	int n = 0, inq = 0;
+	size_t k = 0;
+
+	while (*s != '\0' && (*s != ' ' && *s != '\t' ? 1 : inq)) {
+		if (*s == '"')
+			inq = !inq;
+		else
+			out[n][k++] = *s;
+		s++;
+	}
+	out[n++][k] = '\0';
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0')
+			break;
+		k = 0;
+		inq = 0;
+		while (*s != '\0' && (inq || (*s != ' ' && *s != '\t'))) {
+			size_t bs = 0;
+
+			while (*s == '\\') {
+				bs++;
+				s++;
+			}
+			if (*s == '"') {
+				for (size_t i = 0; i < bs / 2; i++)
+					out[n][k++] = '\\';
+				if (bs % 2) {
+					out[n][k++] = '"';
+					s++;
+				} else if (inq && s[1] == '"') {
+					out[n][k++] = '"';
+					s += 2;
+				} else {
+					inq = !inq;
+					s++;
+				}
+			} else {
+				for (size_t i = 0; i < bs; i++)
+					out[n][k++] = '\\';
+			if (*s != '\0' && (inq || (*s != ' ' && *s != '\t')))
+					out[n][k++] = *s++;
+			}
+		}
+		out[n++][k] = '\0';
+		if (n == MAXA)
+			return -1;
+	}
+	*argc = n;
+	return 0;
+}
+
+static void
+round_trip(const char *const *argv)
+{
+	char line[4096], got[MAXA][512];
+	size_t bad;
+	int argc = 0, n = 0;
+
+	CU_ASSERT_EQUAL_FATAL(jo_cmdline(argv, 0, line, sizeof(line), &bad),
+			      JO_CMD_OK);
+	CU_ASSERT_EQUAL_FATAL(crt_parse(line, got, &argc), 0);
+	while (argv[n] != NULL)
+		n++;
+	CU_ASSERT_EQUAL(argc, n);
+	for (int i = 0; i < n && i < argc; i++) {
+		if (strcmp(got[i], argv[i]) != 0)
+			fprintf(stderr, "\n  arg %d: [%s] came back [%s] from %s\n",
+				i, argv[i], got[i], line);
+		CU_ASSERT_STRING_EQUAL(got[i], argv[i]);
+	}
+}
+
+static void
+t_cmdline_hostile(void)
+{
+	static const char *const cases[][6] = {
+		{ "C:\\p\\a.exe", "plain", NULL },
+		{ "C:\\Program Files\\x.exe", "two words", "", NULL },
+		{ "a.exe", "\"", "\\\"", "\\\\\"", "a\\\\b", NULL },
+		{ "a.exe", "trailing\\", "trailing with space\\", "\\\\", NULL },
+		{ "a.exe", "\" & calc.exe & \"", "--x=\"a b\"\\", NULL },
+		{ "a.exe", "tab\there", "nl\nhere", "vt\vhere", NULL },
+		{ "a.exe", "\"\"\"", "a\"b\"c", "\\\"\\\"", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		round_trip(cases[i]);
+}
+
+static void
+t_cmdline_exact(void)
+{
+	const char *const argv[] = { "a.exe", "x y", "q\"", "b\\", "e\\\\\"",
+				     "", NULL };
+	char line[256];
+	size_t bad;
+
+	CU_ASSERT_EQUAL(jo_cmdline(argv, 0, line, sizeof(line), &bad), 0);
+	CU_ASSERT_STRING_EQUAL(line,
+			       "\"a.exe\" \"x y\" \"q\\\"\" b\\ "
+			       "\"e\\\\\\\\\\\"\" \"\"");
+}
+
+static void
+t_cmdline_refusals(void)
+{
+	const char *const q0[] = { "a\"b.exe", NULL };
+	const char *const bat[] = { "x.bat", "ok", "a&calc", NULL };
+	const char *const batok[] = { "x.cmd", "ok", "with space", NULL };
+	const char *const none[] = { NULL };
+	char line[64], big[3000];
+	const char *const longv[] = { "a.exe", big, big, NULL };
+	size_t bad = 0;
+
+	CU_ASSERT_EQUAL(jo_cmdline(q0, 0, line, sizeof(line), &bad),
+			JO_CMD_ARGV0_QUOTE);
+	CU_ASSERT_EQUAL(jo_cmdline(bat, 1, line, sizeof(line), &bad),
+			JO_CMD_BATCH_META);
+	CU_ASSERT_EQUAL(bad, 2);
+	CU_ASSERT_EQUAL(jo_cmdline(batok, 1, line, sizeof(line), &bad), 0);
+	CU_ASSERT_EQUAL(jo_cmdline(bat, 0, line, sizeof(line), &bad), 0);
+	CU_ASSERT_EQUAL(jo_cmdline(none, 0, line, sizeof(line), &bad),
+			JO_CMD_EMPTY);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	CU_ASSERT_EQUAL(jo_cmdline(longv, 0, line, sizeof(line), &bad),
+			JO_CMD_TOO_LONG);
+	CU_ASSERT_EQUAL(bad, 1);
+	CU_ASSERT_STRING_EQUAL(line, "");
+	CU_ASSERT(jo_is_batch("C:\\x\\RUN.BAT"));
+	CU_ASSERT(jo_is_batch("a.Cmd"));
+	CU_ASSERT(!jo_is_batch("a.exe"));
+	CU_ASSERT(!jo_is_batch("bat"));
+}
+
+static void
+t_exit_map(void)
+{
+	static const struct {
+		uint32_t code, how;
+		int32_t c;
+	} t[] = {
+		{ 0, NS_END_CODE, 0 },
+		{ 3, NS_END_CODE, 3 },
+		{ 255, NS_END_CODE, 255 },
+		{ 0xFFFFFFFFu, NS_END_CODE, 255 }, /* exit(-1) */
+		{ 256, NS_END_CODE, 0 },
+		{ 0xC0000005u, NS_END_SIGNAL, 11 },
+		{ 0xC00000FDu, NS_END_SIGNAL, 11 },
+		{ 0xC000001Du, NS_END_SIGNAL, 4 },
+		{ 0xC0000094u, NS_END_SIGNAL, 8 },
+		{ 0xC0000409u, NS_END_SIGNAL, 6 },
+		{ 0xC000013Au, NS_END_SIGNAL, 2 },
+		{ 0x80000003u, NS_END_SIGNAL, 5 },
+		{ JO_KILL_CODE(NS_TERM_SIGNAL), NS_END_SIGNAL, 15 },
+		{ JO_KILL_CODE(NS_TERM_TIMEOUT), NS_END_SIGNAL, 9 },
+		{ JO_KILL_CODE(NS_TERM_CAP), NS_END_SIGNAL, 9 },
+		{ JO_KILL_CODE(NS_TERM_DONE), NS_END_SIGNAL, 9 },
+		{ 0xC0000135u, NS_END_STATUS, 0 },
+		{ 0xC0000142u, NS_END_STATUS, 0 },
+	};
+	struct ns_exit e;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		jo_exit_map(t[i].code, &e);
+		CU_ASSERT_EQUAL(e.struct_size, sizeof(e));
+		CU_ASSERT_EQUAL(e.how, t[i].how);
+		CU_ASSERT_EQUAL(e.code, t[i].c);
+		CU_ASSERT_EQUAL(e.status,
+				t[i].how == NS_END_STATUS ? t[i].code : 0);
+	}
+}
+
+static void
+t_marker(void)
+{
+	char m[64];
+	uint32_t pid = 0;
+	uint64_t start = 0;
+	static const char *const garbage[] = {
+		"", "pid=\nstart=1\n", "pid=01\nstart=1\n", "pid=1\nstart=1",
+		"pid=1\nstart=1\nx", "pid=4294967296\nstart=1\n",
+		"pid=1\nstart=9223372036854775808\n", "pid=-1\nstart=1\n",
+		"start=1\npid=1\n", "pid=1 \nstart=1\n", "pid=0\nstart=1\n",
+	};
+
+	CU_ASSERT_EQUAL(jo_marker_format(4242, 133000000000000000ULL, m,
+					 sizeof(m)),
+			strlen("pid=4242\nstart=133000000000000000\n"));
+	CU_ASSERT_STRING_EQUAL(m, "pid=4242\nstart=133000000000000000\n");
+	CU_ASSERT_EQUAL(jo_marker_parse(m, strlen(m), &pid, &start), 0);
+	CU_ASSERT_EQUAL(pid, 4242);
+	CU_ASSERT_EQUAL(start, 133000000000000000ULL);
+	snprintf(m, sizeof(m), "pid=4294967295\nstart=9223372036854775807\n");
+	CU_ASSERT_EQUAL(jo_marker_parse(m, strlen(m), &pid, &start), 0);
+	CU_ASSERT_EQUAL(pid, UINT32_MAX);
+	for (size_t i = 0; i < sizeof(garbage) / sizeof(garbage[0]); i++) {
+		int rc = jo_marker_parse(garbage[i], strlen(garbage[i]), &pid,
+					 &start);
+
+		if (rc == 0)
+			fprintf(stderr, "\n  garbage %zu accepted\n", i);
+		CU_ASSERT_EQUAL(rc, -1);
+	}
+	CU_ASSERT_EQUAL(jo_marker_format(1, 1, m, 8), 0);
+	CU_ASSERT_STRING_EQUAL(m, "");
+}
+
+/* A minimal PE image header: MZ, e_lfanew, "PE\0\0", COFF header. */
+static size_t
+pe_image(unsigned char *b, size_t cap, unsigned chars)
+{
+	memset(b, 0, cap);
+	b[0] = 'M';
+	b[1] = 'Z';
+	b[0x3c] = 0x80;
+	memcpy(b + 0x80, "PE\0\0", 4);
+	b[0x80 + 4] = 0x64; /* machine 0x8664 */
+	b[0x80 + 5] = 0x86;
+	b[0x80 + 22] = (unsigned char)(chars & 0xff);
+	b[0x80 + 23] = (unsigned char)(chars >> 8);
+	return 0x200;
+}
+
+static void
+t_pe(void)
+{
+	unsigned char b[0x200];
+	size_t n = pe_image(b, sizeof(b), 0x0022);
+
+	CU_ASSERT_EQUAL(jo_pe_check(b, n), 0);
+	CU_ASSERT_EQUAL(jo_pe_check(b, 0x80 + 23), -1); /* truncated */
+	pe_image(b, sizeof(b), 0x2022);                  /* a DLL */
+	CU_ASSERT_EQUAL(jo_pe_check(b, n), -1);
+	pe_image(b, sizeof(b), 0x0020);                  /* not executable */
+	CU_ASSERT_EQUAL(jo_pe_check(b, n), -1);
+	pe_image(b, sizeof(b), 0x0022);
+	b[0x3c] = 0xff;
+	b[0x3d] = 0xff;                                  /* e_lfanew far out */
+	CU_ASSERT_EQUAL(jo_pe_check(b, n), -1);
+	memcpy(b, "\x7f" "ELF", 4);
+	CU_ASSERT_EQUAL(jo_pe_check(b, n), -1);
+	CU_ASSERT_EQUAL(jo_pe_check((const unsigned char *)"#!/bin/sh\n", 10),
+			-1);
+}
+
+static void
+t_wsl(void)
+{
+	const char *sys = "C:\\Windows";
+
+	CU_ASSERT(jo_is_wsl("C:\\Windows\\System32\\wsl.exe", sys));
+	CU_ASSERT(jo_is_wsl("D:\\anywhere\\WSL.EXE", sys));
+	CU_ASSERT(jo_is_wsl("C:\\x\\wslhost.exe", sys));
+	CU_ASSERT(jo_is_wsl("c:/windows/system32/BASH.exe", sys));
+	CU_ASSERT(jo_is_wsl("\\\\?\\C:\\Windows\\Sysnative\\bash.exe", sys));
+	CU_ASSERT(jo_is_wsl("C:\\Windows\\SysWOW64\\bash.exe", "C:\\Windows\\"));
+	CU_ASSERT(!jo_is_wsl("C:\\msys64\\usr\\bin\\bash.exe", sys));
+	CU_ASSERT(!jo_is_wsl("C:\\Windows\\System32\\sub\\bash.exe", sys));
+	CU_ASSERT(!jo_is_wsl("C:\\Windows\\bash.exe", sys));
+	CU_ASSERT(!jo_is_wsl("C:\\x\\wsl.exe.txt", sys));
+	CU_ASSERT(!jo_is_wsl("C:\\x\\notwsl.exe", sys));
+}
+
+static void
+t_scratch_name(void)
+{
+	CU_ASSERT_EQUAL(jo_scratch_name_ok("a"), 0);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok("run-1.x_y"), 0);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok("a."), -1);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok(".a"), -1);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok(""), -1);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok("a\\b"), -1);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok("a b"), -1);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok("abcdefghijabcdefghijabcdefghijab"),
+			0);
+	CU_ASSERT_EQUAL(jo_scratch_name_ok("abcdefghijabcdefghijabcdefghijabc"),
+			-1);
+}
+
+static void
+t_retry(void)
+{
+	int total = 0, d;
+	unsigned i;
+
+	for (i = 0; (d = jo_retry_delay_ms(i)) >= 0; i++) {
+		CU_ASSERT(d > 0);
+		total += d;
+	}
+	CU_ASSERT(i >= 5);
+	CU_ASSERT(total >= 1000 && total <= 3000);
+}
+
+int
+main(void)
+{
+	static const struct cu_case cases[] = {
+		{ "command line round trip, hostile quoting", t_cmdline_hostile },
+		{ "command line exact bytes", t_cmdline_exact },
+		{ "command line refusals", t_cmdline_refusals },
+		{ "exit code mapping", t_exit_map },
+		{ "owner marker", t_marker },
+		{ "WSL launchers refused", t_wsl },
+		{ "only a Windows program is started", t_pe },
+		{ "scratch name", t_scratch_name },
+		{ "delete retries", t_retry },
+		{ NULL, NULL },
+	};
+
+	return cu_run("jobobject core", NULL, NULL, cases);
+}

@@ -1,0 +1,135 @@
+/* jo_child.c -- the command the Windows suite runs inside jobobject.dll's
+ * job (tests/windows/wintest.c).  One mode per run:
+ *   exit <n>               exit with n (decimal)
+ *   status <hex>           ExitProcess with a raw code (an NTSTATUS)
+ *   crash                  an access violation, unhandled
+ *   sleep <ms>             sleep, then exit 0
+ *   args                   print each argument after "args" on stdout,
+ *                          UTF-8, each followed by a NUL byte
+ *   injob                  exit 0 when this process is in a job, else 1
+ *   tree <pidfile> [stay]  start "sleep 60000" (a grandchild), write its
+ *                          pid to pidfile, exit 0 (or sleep with stay)
+ *   many <n>               start n sleeping children, then sleep
+ *   hold <file>            create file, keep it open unshared, sleep
+ *   write <file>           create file with "x", exit 0 (1 if refused)
+ *   alloc <mib>            commit and touch mib MiB, exit 0 (3 if refused)
+ */
+#include <windows.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <wchar.h>
+
+static int
+start_self(const wchar_t *args, DWORD *pid)
+{
+	wchar_t self[MAX_PATH], line[MAX_PATH * 2];
+	STARTUPINFOW si;
+	PROCESS_INFORMATION pi;
+
+	if (GetModuleFileNameW(NULL, self, MAX_PATH) == 0)
+		return -1;
+	_snwprintf(line, MAX_PATH * 2, L"\"%ls\" %ls", self, args);
+	memset(&si, 0, sizeof(si));
+	si.cb = sizeof(si);
+	if (!CreateProcessW(self, line, NULL, NULL, FALSE, 0, NULL, NULL, &si,
+			    &pi))
+		return -1;
+	*pid = pi.dwProcessId;
+	CloseHandle(pi.hThread);
+	CloseHandle(pi.hProcess);
+	return 0;
+}
+
+static int
+write_file(const wchar_t *path, const char *text, int keep)
+{
+	HANDLE f = CreateFileW(path, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
+			       FILE_ATTRIBUTE_NORMAL, NULL);
+	DWORD n = 0;
+
+	if (f == INVALID_HANDLE_VALUE)
+		return 1;
+	WriteFile(f, text, (DWORD)strlen(text), &n, NULL);
+	if (keep)
+		Sleep(INFINITE);
+	CloseHandle(f);
+	return 0;
+}
+
+int wmain(int argc, wchar_t **argv); /* -municode's entry */
+
+int
+wmain(int argc, wchar_t **argv)
+{
+	const wchar_t *m = argc > 1 ? argv[1] : L"";
+	DWORD pid = 0;
+
+	if (wcscmp(m, L"exit") == 0 && argc > 2)
+		return _wtoi(argv[2]);
+	if (wcscmp(m, L"status") == 0 && argc > 2)
+		ExitProcess((UINT)wcstoul(argv[2], NULL, 16));
+	if (wcscmp(m, L"crash") == 0) {
+		volatile int *p = NULL;
+
+		*p = 1;
+		return 0;
+	}
+	if (wcscmp(m, L"sleep") == 0 && argc > 2) {
+		Sleep((DWORD)_wtoi(argv[2]));
+		return 0;
+	}
+	if (wcscmp(m, L"args") == 0) {
+		HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+
+		for (int i = 2; i < argc; i++) {
+			char buf[4096];
+			int n = WideCharToMultiByte(CP_UTF8, 0, argv[i], -1, buf,
+						    sizeof(buf), NULL, NULL);
+			DWORD w = 0;
+
+			if (n <= 0 || !WriteFile(out, buf, (DWORD)n, &w, NULL))
+				return 2;
+		}
+		return 0;
+	}
+	if (wcscmp(m, L"injob") == 0) {
+		BOOL in = FALSE;
+
+		return IsProcessInJob(GetCurrentProcess(), NULL, &in) && in ? 0
+									   : 1;
+	}
+	if (wcscmp(m, L"tree") == 0 && argc > 2) {
+		char text[32];
+
+		if (start_self(L"sleep 60000", &pid) != 0)
+			return 2;
+		snprintf(text, sizeof(text), "%lu", (unsigned long)pid);
+		if (write_file(argv[2], text, 0) != 0)
+			return 3;
+		if (argc > 3)
+			Sleep(INFINITE);
+		return 0;
+	}
+	if (wcscmp(m, L"many") == 0 && argc > 2) {
+		for (int i = 0; i < _wtoi(argv[2]); i++)
+			if (start_self(L"sleep 60000", &pid) != 0)
+				return 4; /* refused: the job's limit */
+		Sleep(INFINITE);
+	}
+	if (wcscmp(m, L"hold") == 0 && argc > 2)
+		return write_file(argv[2], "held", 1);
+	if (wcscmp(m, L"write") == 0 && argc > 2)
+		return write_file(argv[2], "x", 0);
+	if (wcscmp(m, L"alloc") == 0 && argc > 2) {
+		SIZE_T n = (SIZE_T)_wtoi(argv[2]) << 20;
+		char *p = VirtualAlloc(NULL, n, MEM_COMMIT | MEM_RESERVE,
+				       PAGE_READWRITE);
+
+		if (p == NULL)
+			return 3;
+		for (SIZE_T i = 0; i < n; i += 4096)
+			p[i] = 1;
+		return 0;
+	}
+	return 64;
+}
