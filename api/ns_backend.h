@@ -407,7 +407,10 @@ struct ns_wall_ops {
 	 * what the wall refused through host->denial (only when the policy
 	 * has NS_POLICY_EXPLAIN, or from a log the platform keeps anyway), or
 	 * a host->note when the record is incomplete.  MUST NOT start
-	 * anything.  Its return value is said, never changes the exit code. */
+	 * anything that outlives the call or joins the command's tree (a
+	 * bounded helper run to completion, e.g. a platform's log reader,
+	 * is allowed).  Its return value is said, never changes the exit
+	 * code. */
 	int (*finish)(const struct ns_host *host, void *state,
 		      const struct ns_finish *fin);
 	/* For a wall that owns the process (NS_SHAPE_CONTAINER): wait up to

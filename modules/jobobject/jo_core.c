@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jo_core.c -- jobobject.dll's portable logic (jo_core.h). */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jo_core.h -- the Win32-independent logic of jobobject.dll: the command
  * line CreateProcessW is given, the exit-code mapping, the owner marker,
  * the WSL refusal, the scratch's name and the retry policy.  Portable C11

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jo_place.c -- the scratch: one directory per run under the user's temp
  * directory, "nova-<name>", made exclusively with an owner marker, and
  * deleted depth-first once the job is dead: a reparse point (junction,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jo_wall.c -- the container-shaped wall: every command is created inside
  * an anonymous Job Object (kill on close, die on unhandled exception, the
  * caps as job limits) under a restricted, low-integrity copy of the

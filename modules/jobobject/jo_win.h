@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jo_win.h -- what jobobject.dll's Win32 files share (not portable: the
  * portable logic is jo_core.h). */
 #ifndef NS_JO_WIN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jobobject.c -- jobobject.dll: the descriptor, the optional Win32 entry
  * points (GetProcAddress, never a static import: a missing export must be
  * a clean refusal, not a failed load or Wine's abort), and small helpers.

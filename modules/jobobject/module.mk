@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # jobobject.dll -- the Windows wall (a Job Object, a restricted low
 # integrity token) and place (a per-run scratch directory), one unit.
 # Cross-built with mingw-w64 by `make windows` into build-win/; on any other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_audit.c -- the Landlock audit records as a second source of denials
  * (ll_audit.h).  The kernel logs a Landlock refusal as an
  * AUDIT_LANDLOCK_ACCESS record (domain=<id> blockers=<right> path=...),

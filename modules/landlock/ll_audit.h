@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ll_audit.h -- landlock.so's second source of denials: the kernel's
  * Landlock audit records (ABI 7: AUDIT_LANDLOCK_ACCESS and
  * AUDIT_LANDLOCK_DOMAIN), read from the audit netlink multicast group.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # seatbelt.dylib -- the macOS wall: a generated SBPL profile run through
 # /usr/bin/sandbox-exec.  Portable POSIX C: on Linux it builds only as a
 # test artifact ($(B)/tests/modules/seatbelt.so, -DSB_TESTING: the helper

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sb.h -- seatbelt.dylib internals: the SBPL profile generator, the
  * sandbox-exec argv and its failure mapping, the unified-log reader and
  * the GPU probe classifier.  Everything here is portable POSIX C: the

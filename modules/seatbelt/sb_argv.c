@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sb_argv.c -- the sandbox-exec command line and what its own failures
  * mean.
  *

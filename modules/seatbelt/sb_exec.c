@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sb_exec.c -- run one tool to its end: fork + execve of an absolute path
  * (no shell, no PATH), stdin /dev/null, stdout kept (bounded), stderr kept
  * apart or merged, a deadline (SIGKILL when it passes).  Used for the

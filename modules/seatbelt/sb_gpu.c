@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sb_gpu.c -- the GPU capability probe's bounded taxonomy.
  *
  * With --gpu metal, prepare() runs a tiny MLX operation under the run's

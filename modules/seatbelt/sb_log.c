@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sb_log.c -- the unified log's sandbox violations, parsed.
  *
  * finish() runs `log show --style ndjson --start <t0> --end <t1>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sb_profile.c -- the SBPL profile of one policy.
  *
  * THE ONE RULE: no path is ever in the text.  Every path -- each rule the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seatbelt.c -- seatbelt.dylib, the macOS wall (helper shape).
  *
  * facts()   the helper is there and executable (nothing is run);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_auditctl.c -- the kernel's audit switch, for tests that need the
  * Landlock audit records (root: CAP_AUDIT_CONTROL).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ns_llexec.c -- the enforcing half of the fake sandbox-exec
  * (modules/seatbelt/tests/fakes/sandbox-exec): the profile's file
  * parameters as a Landlock ruleset, then exec in place (the pid stays the

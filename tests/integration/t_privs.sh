@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_privs.sh -- the caller's capabilities and the wall (root only: the
 # cases give the unprivileged test user ambient capabilities, as a
 # service's AmbientCapabilities= or `setpriv --ambient-caps` would, and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_seatbelt.sh -- the macOS wall (seatbelt.dylib's portable core, built
 # here as the test artifact $NOVA_B/tests/modules/seatbelt.so) through the
 # real host on Linux: [linux] wall = that file, [seatbelt] sandbox_exec and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* jo_child.c -- the command the Windows suite runs inside jobobject.dll's
  * job (tests/windows/wintest.c).  One mode per run:
  *   exit <n>               exit with n (decimal)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ostest.c -- the host's Windows layer (host/os/windows/) under test: the
  * platform, this process, paths as the host speaks them (UTF-8, '/'),
  * opening its own files so they cannot change, the ACL counterpart of the

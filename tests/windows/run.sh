@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/windows/run.sh -- the Windows suites under Wine (make check-windows).
 # usage: tests/windows/run.sh <build-win dir>
 # A throwaway WINEPREFIX (removed on exit, its wineserver killed), Windows

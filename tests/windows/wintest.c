@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wintest.c -- the Windows suite: a test ns_host that loads jobobject.dll
  * by its full path (LoadLibraryExW, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR |
  * SYSTEM32), checks the ns_backend_v1 header and drives the wall and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wt.h -- the Windows suite programs' common results: one line per test
  * ("PASS <name>", "FAIL <name> -- <why>", "SKIP <name> -- <reason>"), the
  * counts, and Wine detection (header-only; each program is its own

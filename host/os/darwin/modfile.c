@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* modfile.c -- a module file on darwin: a Mach-O dylib for this machine
  * (a thin file of another CPU is refused on the descriptor; a universal
  * file is left to dyld, which picks its slice), loaded with dlopen.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform.c -- which platform and machine this host was built for. */
 #include "os/os.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* self.c -- this process on darwin: its binary (_NSGetExecutablePath,
  * resolved), a directory's canonical name (F_GETPATH on the open
  * descriptor), whether it is set-id (issetugid), the stop signals.

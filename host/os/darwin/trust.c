@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trust.c -- may the tool trust a file it is about to load or read as its
  * own (a module, the config)?  The darwin layer: the Linux walk with
  * O_RDONLY|O_DIRECTORY for O_PATH (a directory only needs to be

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* user.c -- a uid's home directory on darwin: Open Directory through
  * getpwuid_r (there is no nsswitch.conf and no passwd file to prefer).
  * Plain POSIX. */

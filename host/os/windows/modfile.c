@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* modfile.c -- a module file on Windows: a PE DLL for this machine,
  * loaded by the final path of the very handle that was checked (which
  * os_open_own opened without write or delete sharing, so the file cannot

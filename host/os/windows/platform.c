@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* platform.c -- Windows: which platform and machine, the user's profile
  * directory, no set-id, and the console's stop events as signals. */
 #include "os/os.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* self.c -- this process on Windows: its binary and the canonical name of
  * a directory, both as UTF-8 with '/'. */
 #include "os/os.h"

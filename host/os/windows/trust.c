@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trust.c -- the Windows counterpart of the uid and mode checks: a file
  * the tool loads or reads as its own (a module, the config), and every
  * directory above it, must be owned by the user, SYSTEM, Administrators or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wpath.c -- UTF-8 '/' paths to and from UTF-16 '\\' paths (wpath.h). */
 #include "os/windows/wpath.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wpath.h -- the Windows layer's path helpers (host/os/windows/ only).
  * The host speaks UTF-8 with '/' (Windows takes both separators); the
  * Win32 calls take UTF-16 with '\\'. */

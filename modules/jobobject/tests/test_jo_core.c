@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_jo_core.c -- jobobject.dll's portable core on any platform: the
  * CreateProcessW command line (checked by parsing it back with the C
  * runtime's own rules, written out here from Microsoft's documentation

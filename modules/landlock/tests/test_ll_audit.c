@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ll_audit.c -- the Landlock audit records' parser (ll_audit.c):
  * the serial, each record type the source uses, quoted and hex-encoded
  * paths, the blocker -> operation and DAC-mode table, network and scope

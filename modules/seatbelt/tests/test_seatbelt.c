@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_seatbelt.c -- seatbelt.dylib's portable core: the profile generator
  * (every rule, the injection cases, ancestors, realpath, size cap, network,
  * read-noexec, gpu), the sandbox-exec argv and failure mapping, the
