@@ -269,7 +269,7 @@ test_profile_realpath_and_ancestors(void)
 	pol_init(&pol);
 	rule(&pol, "target", NS_ACCESS_READ);
 	snprintf(link, sizeof(link), "%s/lnk", top);
-	symlink(paths[0], link);
+	CU_ASSERT_EQUAL_FATAL(symlink(paths[0], link), 0);
 	rules[0].path = link;      /* given by a link: passed resolved */
 	rule(&pol, "d1", NS_ACCESS_WRITE);
 	rule(&pol, "d1/d2", NS_ACCESS_WRITE);
