@@ -137,7 +137,7 @@ static int
 modifiable(const struct own *o, int dfd, const char *name,
 	   const struct stat *st)
 {
-	int fl = AT_EACCESS | (name[0] ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH);
+	int fl = name[0] ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH;
 
 	if (st->st_uid == o->uid)
 		return 1;

@@ -454,7 +454,7 @@ executable(const char *p)
 	struct stat st;
 
 	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	       faccessat(AT_FDCWD, p, X_OK, AT_EACCESS) == 0;
+	       faccessat(AT_FDCWD, p, X_OK, 0) == 0;
 }
 
 /* The first executable <dir>/<name> on the caller's PATH, or NULL in
@@ -493,12 +493,12 @@ fd_executable(int fd)
 {
 	char proc[64];
 
-	if (faccessat(fd, "", X_OK, AT_EACCESS | AT_EMPTY_PATH) == 0)
+	if (faccessat(fd, "", X_OK, AT_EMPTY_PATH) == 0)
 		return 1;
 	if (errno != EINVAL && errno != ENOSYS)
 		return 0;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	return faccessat(AT_FDCWD, proc, X_OK, AT_EACCESS) == 0;
+	return faccessat(AT_FDCWD, proc, X_OK, 0) == 0;
 }
 
 static int

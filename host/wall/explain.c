@@ -81,7 +81,10 @@ dir_remedy(const char *flag, const char *path)
 	char dir[4096];
 	char *f, *r;
 
-	if (explain_nearest_dir(path, dir, sizeof(dir)) != 0 || !safe_dir(dir))
+	/* a directory the tool would refuse to be given (rule 5: no quote or
+	 * backslash in a path) is no remedy either */
+	if (explain_nearest_dir(path, dir, sizeof(dir)) != 0 || !safe_dir(dir) ||
+	    strpbrk(dir, "\"\\") != NULL)
 		return strdup("-");
 	f = out_field(dir);
 	if (f == NULL)

@@ -85,6 +85,9 @@ ll_audit_on_facts(int kabi, char *note, size_t n)
 	static const char *const says[] = {
 		[LL_AUDIT_NO_CAP] = "--explain traces; the audit log is not "
 				    "read (no CAP_AUDIT_READ)",
+		[LL_AUDIT_NOT_HERE] = "--explain traces; the audit log is not "
+				      "read here (not the initial PID "
+				      "namespace)",
 		[LL_AUDIT_OFF] = "--explain traces; the audit log is readable "
 				 "but audit is off (no records)",
 		[LL_AUDIT_UNKNOWN] = "--explain traces; the audit log is read "
@@ -253,7 +256,9 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 		return NS_E_SYSTEM;
 	}
 	st->ruleset = fd;
-	st->audit = kabi >= 7 ? ll_audit_open() : -1;
+	st->audit.fd = -1;
+	if (kabi >= 7)
+		ll_audit_open(&st->audit);
 	st->abi = ll_built_abi(kabi);
 	st->pol_flags = pol->flags;
 	*state = st;
@@ -284,8 +289,7 @@ ll_release(const struct ns_host *host, void *state)
 		return;
 	if (st->ruleset >= 0)
 		close(st->ruleset);
-	if (st->audit >= 0)
-		close(st->audit);
+	ll_audit_close(&st->audit);
 	ll_trace_free(st->trace);
 	free(st);
 }

@@ -39,7 +39,6 @@
 #define AU_QUIET_MS 30   /* the kernel's queue is drained: this long silent */
 #define AU_MAX_MS 300    /* and never longer than this in all */
 #define AU_MAX_EVENTS 1024
-#define AU_MAX_DOMAINS 16
 #define PROC_PID_INIT_INO 0xEFFFFFFCu /* the initial PID namespace */
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -315,17 +314,6 @@ out:
 	return on;
 }
 
-enum ll_audit_state
-ll_audit_state(void)
-{
-	int on;
-
-	if (!ll_can_read_audit())
-		return LL_AUDIT_NO_CAP;
-	on = audit_enabled();
-	return on < 0 ? LL_AUDIT_UNKNOWN : on ? LL_AUDIT_ON : LL_AUDIT_OFF;
-}
-
 /* The records name pids of the initial PID namespace. */
 static int
 in_init_pidns(void)
@@ -336,30 +324,51 @@ in_init_pidns(void)
 	       st.st_ino == PROC_PID_INIT_INO;
 }
 
-int
-ll_audit_open(void)
+enum ll_audit_state
+ll_audit_state(void)
 {
-	struct sockaddr_nl a = { .nl_family = AF_NETLINK };
-	enum ll_audit_state s;
-	int fd, big = 1 << 20;
+	int on;
 
-	if (!ll_can_read_audit() || !in_init_pidns())
-		return -1;
-	s = ll_audit_state();
+	if (!ll_can_read_audit())
+		return LL_AUDIT_NO_CAP;
+	if (!in_init_pidns())
+		return LL_AUDIT_NOT_HERE;
+	on = audit_enabled();
+	return on < 0 ? LL_AUDIT_UNKNOWN : on ? LL_AUDIT_ON : LL_AUDIT_OFF;
+}
+
+void
+ll_audit_open(struct ll_audit *a)
+{
+	struct sockaddr_nl k = { .nl_family = AF_NETLINK };
+	enum ll_audit_state s = ll_audit_state();
+	int big = 1 << 20;
+
+	memset(a, 0, sizeof(*a));
+	a->fd = -1;
 	if (s != LL_AUDIT_ON && s != LL_AUDIT_UNKNOWN)
-		return -1;
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
-		    NETLINK_AUDIT);
-	if (fd < 0)
-		return -1;
-	a.nl_groups = 1u << (AUDIT_NLGRP_READLOG - 1);
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
-		close(fd);
-		return -1;
+		return;
+	a->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
+		       NETLINK_AUDIT);
+	if (a->fd < 0)
+		return;
+	k.nl_groups = 1u << (AUDIT_NLGRP_READLOG - 1);
+	if (bind(a->fd, (struct sockaddr *)&k, sizeof(k)) != 0) {
+		ll_audit_close(a);
+		return;
 	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)) != 0)
-		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
-	return fd;
+	if (setsockopt(a->fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)) !=
+	    0)
+		(void)setsockopt(a->fd, SOL_SOCKET, SO_RCVBUF, &big,
+				 sizeof(big));
+}
+
+void
+ll_audit_close(struct ll_audit *a)
+{
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
 }
 
 /* ---- collecting ------------------------------------------------------ */
@@ -374,8 +383,7 @@ struct au_event {
 struct au_set {
 	struct au_event *ev;
 	size_t nev;
-	uint64_t dom[AU_MAX_DOMAINS];
-	size_t ndom;
+	struct ll_audit *src; /* the domains, kept from one finish() to the next */
 	uint64_t dropped; /* events past AU_MAX_EVENTS */
 	int lost;         /* the socket overflowed */
 };
@@ -404,8 +412,9 @@ take(struct au_set *s, int type, const char *text, size_t n, pid_t self)
 	if (r == NULL || ll_audit_parse(type, text, n, r) != 0)
 		goto out;
 	if (type == AUDIT_LANDLOCK_DOMAIN) {
-		if (r->allocated && r->pid == self && s->ndom < AU_MAX_DOMAINS)
-			s->dom[s->ndom++] = r->domain;
+		if (r->allocated && r->pid == self &&
+		    s->src->ndom < LL_AUDIT_DOMAINS)
+			s->src->dom[s->src->ndom++] = r->domain;
 		goto out;
 	}
 	e = event_of(s, r->serial);
@@ -476,13 +485,34 @@ drain(int fd, struct au_set *s, pid_t self)
 static int
 ours(const struct au_set *s, uint64_t domain)
 {
-	for (size_t i = 0; i < s->ndom; i++)
-		if (s->dom[i] == domain)
+	for (size_t i = 0; i < s->src->ndom; i++)
+		if (s->src->dom[i] == domain)
 			return 1;
 	return 0;
 }
 
 /* ---- reporting ------------------------------------------------------- */
+
+/* DAC refuses it too: not the wall's (the kernel asks the wall first), and
+ * the remedy would not help.  Asked as this user without capabilities
+ * (faccessat without AT_EACCESS: the real ids, and for a uid other than 0
+ * no capability counts; the command holds none).  A change of entries in
+ * a sticky directory the user does not own: the entry's owner decides,
+ * and the record does not name the entry, so it is not named either. */
+static int
+dac_refuses(const struct ll_arec *r)
+{
+	struct stat st;
+
+	if (r->mode < 0)
+		return 0;
+	if (faccessat(AT_FDCWD, r->path, r->mode, 0) != 0)
+		return 1;
+	return (r->mode & X_OK) && (r->mode & W_OK) &&
+	       stat(r->path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       (st.st_mode & S_ISVTX) && st.st_uid != getuid() &&
+	       strncmp(r->blocker, "fs.make_", 8) != 0;
+}
 
 /* A record the tracer already named: its path, or (a directory's entry
  * changed) a path directly beneath it. */
@@ -545,19 +575,20 @@ report_notes(const struct ns_host *host, const struct au_set *s, size_t k)
 }
 
 size_t
-ll_audit_report(const struct ns_host *host, int fd, pid_t self,
+ll_audit_report(const struct ns_host *host, struct ll_audit *a, pid_t self,
 		const struct ll_trace *trace)
 {
 	struct au_set s;
 	size_t k = 0;
 
-	if (fd < 0 || !in_init_pidns())
+	if (a->fd < 0 || !in_init_pidns())
 		return 0;
 	memset(&s, 0, sizeof(s));
+	s.src = a;
 	s.ev = calloc(AU_MAX_EVENTS, sizeof(*s.ev));
 	if (s.ev == NULL)
 		return 0;
-	drain(fd, &s, self);
+	drain(a->fd, &s, self);
 	for (size_t i = 0; i < s.nev; i++) {
 		const struct au_event *e = &s.ev[i];
 		struct ns_denial d;
@@ -565,10 +596,7 @@ ll_audit_report(const struct ns_host *host, int fd, pid_t self,
 		if (!e->access || !ours(&s, e->rec.domain) || e->caller == self ||
 		    !first_of(&s, i) || traced(trace, &e->rec))
 			continue;
-		/* DAC refuses it too: not the wall's (the kernel asked the
-		 * wall first), and the remedy would not help */
-		if (e->rec.mode >= 0 &&
-		    faccessat(AT_FDCWD, e->rec.path, e->rec.mode, AT_EACCESS) != 0)
+		if (dac_refuses(&e->rec))
 			continue;
 		memset(&d, 0, sizeof(d));
 		d.struct_size = sizeof(d);

@@ -19,15 +19,30 @@ struct ll_trace;
 /* What the audit source can be here, for `check` and for prepare(). */
 enum ll_audit_state {
 	LL_AUDIT_NO_CAP = 0, /* no CAP_AUDIT_READ */
+	LL_AUDIT_NOT_HERE,   /* not the initial PID namespace: the records'
+				pids are not this process's */
 	LL_AUDIT_OFF,        /* readable, but audit is off: no records */
 	LL_AUDIT_UNKNOWN,    /* readable; whether audit is on cannot be asked */
 	LL_AUDIT_ON          /* readable and on */
 };
 enum ll_audit_state ll_audit_state(void);
 
-/* The listening socket (non-blocking, close-on-exec), opened before the
- * command starts; -1 when the source is not usable here. */
-int ll_audit_open(void);
+#define LL_AUDIT_DOMAINS 16
+
+/* The source for one prepare() .. release(): the listening socket and the
+ * domains this process made, as their records named them (a domain's
+ * record comes once, with its first denial: the probe's later steps need
+ * it remembered). */
+struct ll_audit {
+	int fd; /* non-blocking, close-on-exec; -1: not usable here */
+	uint64_t dom[LL_AUDIT_DOMAINS];
+	size_t ndom;
+};
+
+/* Open the listening socket before the command starts (a->fd -1 when the
+ * source is not usable here). */
+void ll_audit_open(struct ll_audit *a);
+void ll_audit_close(struct ll_audit *a);
 
 /* After the command's tree is gone: read what the kernel logged for the
  * domains `self` (the pid that called landlock_restrict_self) made,
@@ -35,8 +50,8 @@ int ll_audit_open(void);
  * (those `trace` already named are left to it; trace may be NULL), with
  * a NOTE saying where they came from and when records were lost.  The
  * count of lines reported. */
-size_t ll_audit_report(const struct ns_host *host, int fd, pid_t self,
-		       const struct ll_trace *trace);
+size_t ll_audit_report(const struct ns_host *host, struct ll_audit *a,
+		       pid_t self, const struct ll_trace *trace);
 
 /* ---- pure helpers, for the unit suite ---- */
 

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "ll_audit.h"
 #include "ns_backend.h"
 
 /* The most descriptors a launch may pass beyond 0..2 (the child shuffles
@@ -21,7 +22,7 @@ struct ll_state {
 	int done;              /* wait() has seen it end */
 	int status;            /* then: its wait status */
 	struct ll_trace *trace; /* --explain: the tracer (ll_trace.c) */
-	int audit;              /* the audit records' socket, or -1 */
+	struct ll_audit audit;  /* the audit records' source (ll_audit.h) */
 };
 
 int ll_host_ok(const struct ns_host *host);

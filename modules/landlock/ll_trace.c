@@ -21,8 +21,8 @@
  * recorded: ENOENT and the rest are never the wall's.
  *
  * finish() (ll_trace_report) drops every record DAC refuses too:
- * faccessat(AT_EACCESS) as this same uid -- the tracer's, which is the
- * command's; access checks are not Landlock rights, so the answer is the
+ * faccessat as this same uid without capabilities -- the tracer's uid,
+ * which is the command's; access checks are not Landlock rights, so the answer is the
  * one outside the wall -- for the op's mode, the parent directory's
  * write+search for a create, delete or rename.  A record whose check
  * cannot be made is dropped too: no false line.
@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #if defined(__x86_64__)
 #include <sys/user.h>
@@ -74,6 +75,9 @@
 #ifndef SYS_execveat
 #define SYS_execveat 322
 #endif
+#ifndef SYS_landlock_restrict_self
+#define SYS_landlock_restrict_self 446
+#endif
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
 #endif
@@ -85,7 +89,8 @@ enum kind {
 	K_CREAT,   /* path; flags O_CREAT|O_WRONLY|O_TRUNC */
 	K_PATH,    /* path; the op is fixed */
 	K_RENAME,  /* two paths */
-	K_EXECAT   /* path, may be "" with AT_EMPTY_PATH (flags argument) */
+	K_EXECAT,  /* path, may be "" with AT_EMPTY_PATH (flags argument) */
+	K_CONFINE  /* landlock_restrict_self: the caller confines itself */
 };
 
 struct call_desc {
@@ -117,6 +122,10 @@ static const struct call_desc calls[] = {
 	{ SYS_renameat, K_RENAME, 0, 1, 2, 3, -1, NS_OP_RENAME, "renameat" },
 #endif
 	{ SYS_truncate, K_PATH, -1, 0, -1, -1, -1, NS_OP_WRITE, "truncate" },
+	/* a process that adds its own Landlock layer: its refusals may be
+	 * that layer's, not the wall's (no call says which) */
+	{ SYS_landlock_restrict_self, K_CONFINE, -1, -1, -1, -1, -1, 0,
+	  "landlock_restrict_self" },
 #ifdef SYS_mkdir
 	{ SYS_mkdir, K_PATH, -1, 0, -1, -1, -1, NS_OP_CREATE, "mkdir" },
 	{ SYS_mknod, K_PATH, -1, 0, -1, -1, -1, NS_OP_CREATE, "mknod" },
@@ -143,7 +152,9 @@ struct pending {
 
 struct tracee {
 	pid_t pid;
-	int busy; /* p holds a call */
+	int busy;     /* p holds a call */
+	int confined; /* it (or the one that forked it) called
+			 landlock_restrict_self: its refusals are not named */
 	struct pending p;
 };
 
@@ -164,6 +175,8 @@ struct ll_trace {
 	uint64_t unnamed; /* denied calls whose path could not be read or
 			     resolved (a non-dumpable process, ...) */
 	uint64_t dropped; /* denied calls past TR_MAX_DENIALS distinct paths */
+	uint64_t own_layer; /* refused calls of processes with their own
+			       Landlock layer (not named: maybe theirs) */
 	int trap_net;     /* --net-deny: the filter traps IP sockets */
 	const struct ns_rule *rules;
 	size_t n_rules;
@@ -243,6 +256,37 @@ ll_trace_seize(pid_t pid)
 	return ptrace(PTRACE_SEIZE, pid, 0L, opts) == 0 ? 0 : -1;
 }
 
+static int
+confined_pid(const struct ll_trace *t, long pid)
+{
+	for (size_t i = 0; i < t->nt; i++)
+		if (t->t[i].pid == (pid_t)pid)
+			return t->t[i].confined;
+	return 0;
+}
+
+/* A tracee seen for the first time: confined when the process that made
+ * it (its parent, or its thread group) is -- its fork event may come
+ * after its own first stop. */
+static int
+born_confined(const struct ll_trace *t, pid_t pid)
+{
+	char path[64], line[128];
+	FILE *f;
+	int c = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return 0;
+	while (!c && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "Tgid:", 5) == 0 ||
+		    strncmp(line, "PPid:", 5) == 0)
+			c = confined_pid(t, strtol(line + 5, NULL, 10));
+	fclose(f);
+	return c;
+}
+
 static struct tracee *
 tracee_of(struct ll_trace *t, pid_t pid, int add)
 {
@@ -264,6 +308,7 @@ tracee_of(struct ll_trace *t, pid_t pid, int add)
 	}
 	memset(&t->t[t->nt], 0, sizeof(t->t[0]));
 	t->t[t->nt].pid = pid;
+	t->t[t->nt].confined = born_confined(t, pid);
 	return &t->t[t->nt++];
 }
 
@@ -488,6 +533,35 @@ open_mode(uint64_t flags)
 
 /* ---- recording ------------------------------------------------------------- */
 
+/* Would DAC let this user do it (so the refusal was the wall's)?  Asked
+ * without capabilities: faccessat without AT_EACCESS uses the real ids and,
+ * for a uid other than 0, no capability (the command holds none, whatever
+ * the supervisor kept).  Deleting or renaming an entry also needs the
+ * entry's owner in a sticky directory, and an entry that is neither
+ * immutable nor append-only. */
+static int
+dac_allows(uint32_t op, const char *path, const char *check, int mode)
+{
+	struct stat dir, ent;
+	struct statx sx;
+
+	if (mode < 0)
+		return 1;
+	if (faccessat(AT_FDCWD, check, mode, 0) != 0)
+		return 0;
+	if (op != NS_OP_DELETE && op != NS_OP_RENAME)
+		return 1;
+	if (lstat(path, &ent) != 0)
+		return 1; /* a rename's absent target */
+	if (stat(check, &dir) == 0 && (dir.st_mode & S_ISVTX) &&
+	    dir.st_uid != getuid() && ent.st_uid != getuid())
+		return 0;
+	memset(&sx, 0, sizeof(sx));
+	return !(statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, 0, &sx) == 0 &&
+		 (sx.stx_attributes &
+		  (STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND)));
+}
+
 static void
 add_denial(struct ll_trace *t, uint32_t op, const char *path,
 	   const char *check, int mode, const char *call)
@@ -503,7 +577,7 @@ add_denial(struct ll_trace *t, uint32_t op, const char *path,
 	if (t->nd == TR_MAX_DENIALS) {
 		/* counted only when it is the wall's: DAC asked now, as
 		 * ll_trace_report() asks the kept ones */
-		if (mode < 0 || faccessat(AT_FDCWD, check, mode, AT_EACCESS) == 0)
+		if (dac_allows(op, path, check, mode))
 			t->dropped++;
 		return;
 	}
@@ -699,7 +773,10 @@ on_seccomp(struct ll_trace *t, pid_t pid)
 	if (tr != NULL &&
 	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) > 0 &&
 	    si.op == PTRACE_SYSCALL_INFO_SECCOMP &&
-	    (d = desc_of(si.seccomp.nr)) != NULL) {
+	    (d = desc_of(si.seccomp.nr)) != NULL && d->kind == K_CONFINE) {
+		tr->confined = 1;
+	} else if (tr != NULL && si.op == PTRACE_SYSCALL_INFO_SECCOMP &&
+		   (d = desc_of(si.seccomp.nr)) != NULL) {
 		int dc = decode(pid, d, si.seccomp.args, &tr->p);
 
 		/* 1: name it if refused; 2: count it if refused */
@@ -721,7 +798,9 @@ on_exit_stop(struct ll_trace *t, pid_t pid)
 	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) > 0 &&
 	    si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
 	    (si.exit.rval == -EACCES || si.exit.rval == -EPERM)) {
-		if (tr->busy == 1)
+		if (tr->confined)
+			t->own_layer++;
+		else if (tr->busy == 1)
 			record(t, pid, &tr->p);
 		else
 			t->unnamed++; /* refused, its path unreadable */
@@ -743,6 +822,21 @@ on_exec(struct ll_trace *t, pid_t pid)
 		ll_trace_gone(t, (pid_t)former);
 	if ((tr = tracee_of(t, pid, 0)) != NULL)
 		tr->busy = 0;
+	(void)ptrace(PTRACE_CONT, pid, 0L, 0L);
+}
+
+/* A new process or thread of a confined one is confined too (a Landlock
+ * domain is inherited). */
+static void
+on_fork(struct ll_trace *t, pid_t pid)
+{
+	unsigned long child = 0;
+	struct tracee *tr = tracee_of(t, pid, 0), *c;
+
+	if (tr != NULL && tr->confined &&
+	    ptrace(PTRACE_GETEVENTMSG, pid, 0L, &child) == 0 && child > 0 &&
+	    (c = tracee_of(t, (pid_t)child, 1)) != NULL)
+		c->confined = 1;
 	(void)ptrace(PTRACE_CONT, pid, 0L, 0L);
 }
 
@@ -836,8 +930,11 @@ ll_trace_stop(struct ll_trace *t, pid_t pid, int status, int *exec_done)
 		 * attached child, or a SIGCONT's, resumes */
 		(void)ptrace(is_stop_signal(sig) ? PTRACE_LISTEN : PTRACE_CONT,
 			     pid, 0L, 0L);
+	} else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+		   event == PTRACE_EVENT_CLONE) {
+		on_fork(t, pid);
 	} else if (event != 0) {
-		(void)ptrace(PTRACE_CONT, pid, 0L, 0L); /* fork, clone */
+		(void)ptrace(PTRACE_CONT, pid, 0L, 0L);
 	} else if (sig == SIGSYS && on_sigsys(t, pid)) {
 		(void)ptrace(PTRACE_CONT, pid, 0L, 0L); /* EACCES, no signal */
 	} else {
@@ -861,8 +958,7 @@ ll_trace_report(const struct ns_host *host, struct ll_trace *t)
 
 		/* DAC refuses it too, or cannot be asked: not the wall's (a
 		 * socket --net-deny trapped has no path: mode -1) */
-		if (d->mode >= 0 &&
-		    faccessat(AT_FDCWD, d->check, d->mode, AT_EACCESS) != 0) {
+		if (!dac_allows(d->op, d->path, d->check, d->mode)) {
 			dac++;
 			continue;
 		}
@@ -882,6 +978,15 @@ ll_trace_report(const struct ns_host *host, struct ll_trace *t)
 			 "path could not be read or resolved: a non-dumpable "
 			 "process, or a path gone meanwhile)",
 			 (unsigned long long)t->unnamed);
+		host->note(host->cookie, text);
+	}
+	if (t->own_layer > 0 && host->note != NULL) {
+		snprintf(text, sizeof(text),
+			 "--explain did not name %llu refused calls of processes "
+			 "that added their own Landlock layer "
+			 "(landlock_restrict_self): the refusal may be that "
+			 "layer's, not the wall's",
+			 (unsigned long long)t->own_layer);
 		host->note(host->cookie, text);
 	}
 	if (t->dropped > 0 && host->note != NULL) {

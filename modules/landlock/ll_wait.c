@@ -159,7 +159,7 @@ ll_finish(const struct ns_host *host, void *state,
 		ll_trace_report(host, st->trace);
 	/* the audit records (where readable), less what the tracer named:
 	 * the caller of restrict_self is this process */
-	(void)ll_audit_report(host, st->audit, getpid(), st->trace);
+	(void)ll_audit_report(host, &st->audit, getpid(), st->trace);
 	ll_trace_free(st->trace);
 	st->trace = NULL;
 	return NS_OK;

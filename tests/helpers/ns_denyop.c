@@ -9,6 +9,10 @@
  *   ns_denyop grandchild FILE       fork, fork again; the grandchild reads
  *                                   FILE; its status comes back up
  *   ns_denyop thread FILE           a second thread reads FILE
+ *   ns_denyop ownlayer FILE         add an own Landlock layer that allows
+ *                                   no reading, then read FILE, and from
+ *                                   a forked child again (the refusals
+ *                                   are that layer's, not the wall's)
  *
  * Exit 0 when the operation succeeded, 1 when it was refused (errno said on
  * stderr), 2 for usage or a failure of the scaffolding. */
@@ -17,7 +21,10 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/landlock.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -142,6 +149,30 @@ do_thread(const char *file)
 	return j.rc;
 }
 
+static int
+do_ownlayer(const char *file)
+{
+	struct landlock_ruleset_attr ra = {
+		.handled_access_fs = LANDLOCK_ACCESS_FS_READ_FILE |
+				     LANDLOCK_ACCESS_FS_READ_DIR,
+	};
+	int fd = (int)syscall(SYS_landlock_create_ruleset, &ra, sizeof(ra), 0U);
+	pid_t child;
+	int rc;
+
+	if (fd < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0 ||
+	    syscall(SYS_landlock_restrict_self, fd, 0U) != 0)
+		return 2;
+	close(fd);
+	rc = read_at(AT_FDCWD, file);
+	child = fork();
+	if (child < 0)
+		return 2;
+	if (child == 0)
+		_exit(read_at(AT_FDCWD, file));
+	return rc == 1 && reap(child) == 1 ? 1 : 2;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -153,7 +184,9 @@ main(int argc, char **argv)
 		return do_grandchild(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "thread") == 0)
 		return do_thread(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "ownlayer") == 0)
+		return do_ownlayer(argv[2]);
 	fprintf(stderr, "usage: ns_denyop openat|mkdirat DIR NAME | "
-		"grandchild|thread FILE\n");
+		"grandchild|thread|ownlayer FILE\n");
 	return 2;
 }

@@ -119,3 +119,71 @@ expect_err "^SANDBOX DENIED path=$O/f op=create remedy=\"--write $O\"\$"
 expect_eq "$(grep -c '^SANDBOX DENIED' "$ERR")" 2 "DENIED lines"
 expect_no_err 'come from the kernel.s audit log'
 EOF
+
+t "--explain with ambient CAP_DAC_READ_SEARCH: DAC's refusals are still not named" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+world
+"$AUDITCTL" off >/dev/null || _fail "audit off"
+# control: without the capability, nothing named either (DAC refuses both)
+run_caps +audit_read env HOME="$D/w/home" "$NS" --write "$D/w" --explain -- \
+	/bin/sh -c 'cat /etc/shadow; ls /root; exit 3'
+expect_rc 3
+expect_no_err '^SANDBOX DENIED'
+run_caps +dac_read_search env HOME="$D/w/home" "$NS" --write "$D/w" --explain -- \
+	/bin/sh -c 'cat /etc/shadow; ls /root; exit 3'
+expect_rc 3
+expect_no_err '^SANDBOX DENIED'
+EOF
+
+t "ambient CAP_DAC_OVERRIDE in the caller: no false wall_writable (the command holds none)" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+world
+run_caps +dac_override env HOME="$D/w/home" "$NS" --write "$D/w" -- /bin/true
+expect_rc 0
+expect_no_err 'wall_writable'
+EOF
+
+t "a delete in a sticky directory of another's file: not named (the sticky bit refuses too)" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+world
+S="$O/sticky"
+mkdir -m 1777 "$S"; chown root:root "$S"
+echo r > "$S/rootfile"                 # root's
+run_as sh -c 'echo u > "$0/userfile"' "$S"   # the test user's
+"$AUDITCTL" on >/dev/null || _fail "audit on"
+# control: outside the wall the user deletes its own file and not root's
+run_as rm -f "$S/rootfile"
+expect_rc 1
+for x in "" --explain; do
+	run_caps +audit_read env HOME="$D/w/home" "$NS" --write "$D/w" $x -- \
+		/bin/sh -c 'rm -f "$0/rootfile"; exit 3' "$S"
+	expect_rc 3
+	expect_no_err '^SANDBOX DENIED'
+done
+# the user's own file there: the tracer names it, with a remedy that works
+run_caps +audit_read env HOME="$D/w/home" "$NS" --write "$D/w" --explain -- \
+	/bin/sh -c 'rm -f "$0/userfile"; exit 3' "$S"
+expect_err "^SANDBOX DENIED path=$S/userfile op=delete remedy=\"--write $S\"\$"
+run_as env HOME="$D/w/home" "$NS" --write "$D/w" --write "$S" -- rm -f "$S/userfile"
+expect_rc 0
+expect_absent "$S/userfile"
+EOF
+
+t "check in a child PID namespace: the audit log is not read here, and says so" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+"$AUDITCTL" on >/dev/null || _fail "audit on"
+run unshare -p -f --mount-proc setpriv --reuid="$TUID" --regid="$TGID" \
+	--clear-groups --inh-caps=+audit_read,+audit_control \
+	--ambient-caps=+audit_read,+audit_control -- "$NS" check
+expect_out 'the audit log is not read here \(not the initial PID namespace\)'
+EOF
+
+t "probe, audit on, CAP_AUDIT_READ: the denied step is named from the log, as PROBE DENIED" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+world
+"$AUDITCTL" on >/dev/null || _fail "audit on"
+run_caps +audit_read env HOME="$D/w/home" "$NS" probe --write "$D/w"
+expect_rc 0
+expect_err "^PROBE DENIED path=$D op=write remedy=\"--write $D\"\$"
+expect_out '^PROBE STEP name=write_outside expect=deny got=deny '
+EOF
