@@ -76,6 +76,10 @@ void os_catch_stop_signals(void (*fn)(int));
  * could not be looked at (another user's, without privilege).  Linux:
  * /proc/<pid>/cwd and /proc/<pid>/root, each walked up by "..". */
 int os_dir_in_use(int dir_fd, unsigned *unseen);
+/* The id of the mount fd is on (a bind mount of the same file system
+ * too): 0 and *id, or -1 when this platform or kernel cannot say (the
+ * caller then has only st_dev). */
+int os_mount_id(int fd, unsigned long long *id);
 
 /* ---- this platform ----------------------------------------------------- */
 

@@ -901,10 +901,18 @@ record_write(const struct wt *w, const char *guid, const char *base,
 	return ok ? 0 : -1;
 }
 
-static int rm_at(int parent, const char *name, dev_t dev, int depth);
+/* Where a deletion may go: the scratch's device and mount. */
+struct rmroot {
+	dev_t dev;
+	unsigned long long mnt;
+	int has_mnt;
+};
+
+static int rm_at(int parent, const char *name, const struct rmroot *top,
+		 int depth);
 
 static int
-rm_entries(int fd, dev_t dev, int depth)
+rm_entries(int fd, const struct rmroot *top, int depth)
 {
 	int dfd = dup(fd), rc = 0;
 	struct dirent *de;
@@ -919,7 +927,7 @@ rm_entries(int fd, dev_t dev, int depth)
 	}
 	while ((de = readdir(d)) != NULL)
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
-		    rm_at(fd, de->d_name, dev, depth + 1) != 0)
+		    rm_at(fd, de->d_name, top, depth + 1) != 0)
 			rc = -1;
 	closedir(d);
 	return rc;
@@ -929,16 +937,17 @@ rm_entries(int fd, dev_t dev, int depth)
  * never followed), a directory emptied through its own descriptor first;
  * a directory on another device (a mount) is never entered. */
 static int
-rm_at(int parent, const char *name, dev_t dev, int depth)
+rm_at(int parent, const char *name, const struct rmroot *top, int depth)
 {
 	struct stat st, fst;
+	unsigned long long mnt;
 	int fd, rc;
 
 	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
 		return unlinkat(parent, name, 0) == 0 || errno == ENOENT ? 0 : -1;
-	if (st.st_dev != dev || depth > WT_RM_DEPTH) {
+	if (st.st_dev != top->dev || depth > WT_RM_DEPTH) {
 		errno = EXDEV;
 		return -1;
 	}
@@ -952,9 +961,14 @@ rm_at(int parent, const char *name, dev_t dev, int depth)
 		errno = EAGAIN; /* replaced while looked at */
 		return -1;
 	}
+	if (top->has_mnt && (os_mount_id(fd, &mnt) != 0 || mnt != top->mnt)) {
+		close(fd);
+		errno = EXDEV; /* a mount point, a bind mount too */
+		return -1;
+	}
 	if ((fst.st_mode & 0700) != 0700 && fst.st_uid == geteuid())
 		fchmod(fd, (fst.st_mode & 07777) | 0700);
-	rc = rm_entries(fd, dev, depth);
+	rc = rm_entries(fd, top, depth);
 	close(fd);
 	if (rc == 0 && unlinkat(parent, name, AT_REMOVEDIR) != 0 &&
 	    errno != ENOENT)
@@ -968,6 +982,7 @@ static int
 tree_remove(struct wt *w, const char *guid, char **why)
 {
 	struct stat sst;
+	struct rmroot top;
 	char *path = tree_path(w, guid);
 	char *args[] = { "git", "worktree", "remove", "--force", "--", path,
 			 NULL };
@@ -979,7 +994,9 @@ tree_remove(struct wt *w, const char *guid, char **why)
 		free(path);
 		return -1;
 	}
-	if (rm_at(w->scratch.fd, guid, sst.st_dev, 0) != 0) {
+	top.dev = sst.st_dev;
+	top.has_mnt = os_mount_id(w->scratch.fd, &top.mnt) == 0;
+	if (rm_at(w->scratch.fd, guid, &top, 0) != 0) {
 		*why = str_fmt("%s could not be deleted: %s", path,
 			       strerror(errno));
 		free(path);

@@ -379,6 +379,28 @@ expect_present "$D/outside/keep"
 expect_absent "$p/link"
 EOF
 
+t "a mount in a tree (a bind mount too) is never entered: bad_scratch, the mounted files kept" <<'EOF'
+world || exit 1
+mat 5; expect_rc 0; p=$(okpath)
+asu mkdir "$D/outside" "$p/bind" "$p/tmpfs"; asu touch "$D/outside/keep"
+if [ "$(id -u)" = 0 ]; then
+	ns=(unshare --mount --propagation private)
+	drop=(setpriv --reuid="$TUID" --regid="$TGID" --clear-groups)
+else
+	ns=(unshare --user --map-current-user --mount --propagation private)
+	drop=()
+fi
+"${ns[@]}" sh -c 'mount --bind "$1" "$2/bind" && mount -t tmpfs none "$2/tmpfs" &&
+	touch "$2/tmpfs/inmem" && chmod 777 "$2/tmpfs" && shift 2 && exec "$@"' - "$D/outside" "$p" \
+	"${drop[@]}" env -i PATH="$D/bin:/usr/bin:/bin" HOME="$D/home" GH_CONFIG_DIR="$D/gh" \
+	sh -c '"$@"; echo "rc=$?"; ls "$0/tmpfs"' "$p" "$NS" worktree --repo "$D/repo" --scratch "$D/scratch" --pr 5 \
+	>"$OUT" 2>"$ERR"
+expect_out '^rc=2$'
+expect_err '^WORKTREE REFUSED reason=bad_scratch: .* could not be deleted: Invalid cross-device link'
+expect_out '^inmem$'
+expect_present "$D/outside/keep"
+EOF
+
 # ---- prune ------------------------------------------------------------------
 
 # trees 5..9 and a hand-made one in the scratch and one outside it

@@ -16,6 +16,18 @@
 
 #define INUSE_MAX_DEPTH 4096
 
+int
+os_mount_id(int fd, unsigned long long *id)
+{
+	struct statx sx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
+		  &sx) != 0 || !(sx.stx_mask & STATX_MNT_ID))
+		return -1;
+	*id = sx.stx_mnt_id;
+	return 0;
+}
+
 /* Is fd (consumed) the directory st names or beneath it? */
 static int
 beneath(int fd, const struct stat *want)
