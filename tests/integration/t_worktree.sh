@@ -387,7 +387,7 @@ if [ "$(id -u)" = 0 ]; then
 	ns=(unshare --mount --propagation private)
 	drop=(setpriv --reuid="$TUID" --regid="$TGID" --clear-groups)
 else
-	ns=(unshare --user --map-current-user --mount --propagation private)
+	ns=(unshare --user --map-root-user --mount --propagation private)
 	drop=()
 fi
 "${ns[@]}" sh -c 'mount --bind "$1" "$2/bind" && mount -t tmpfs none "$2/tmpfs" &&
