@@ -165,16 +165,32 @@ pump(int ofd, int efd, uint64_t deadline, struct toolres *res)
 	return 0;
 }
 
+/* Wait for pid until the deadline (its group killed at once when kill_now,
+ * or when the deadline passes: *timed_out).  Its exit code, 128+N, -1. */
 static int
-reap(pid_t pid, int timed_out)
+reap(pid_t pid, int kill_now, uint64_t deadline, int *timed_out)
 {
+	struct timespec step = { 0, 10 * 1000000L };
 	int st;
+	pid_t r;
 
-	if (timed_out)
+	if (kill_now)
 		kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+	for (;;) {
+		r = waitpid(pid, &st, kill_now ? 0 : WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
 			return -1;
+		if (r == 0 && now_ms() >= deadline) {
+			/* its output closed, it did not end: the deadline holds */
+			*timed_out = 1;
+			kill_now = 1;
+			kill(-pid, SIGKILL);
+		} else if (r == 0) {
+			nanosleep(&step, NULL);
+		}
+	}
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	if (WIFSIGNALED(st))
@@ -197,7 +213,8 @@ tool_run(const struct tool *t, int cwd_fd, char *const argv[],
 	 char *const envp[], unsigned timeout_ms, struct toolres *res)
 {
 	int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, stp[2] = { -1, -1 };
-	int e = 0, rc;
+	int e = 0, rc = 0;
+	uint64_t deadline;
 	pid_t pid;
 	ssize_t n;
 
@@ -225,15 +242,16 @@ tool_run(const struct tool *t, int cwd_fd, char *const argv[],
 	outp[1] = errp[1] = stp[1] = -1;
 	n = read(stp[0], &e, sizeof(e));
 	if (n == (ssize_t)sizeof(e)) {
-		reap(pid, 0);
+		reap(pid, 1, 0, &rc);
 		goto fail;
 	}
 	e = 0;
-	rc = pump(outp[0], errp[0], now_ms() + timeout_ms, res);
+	deadline = now_ms() + timeout_ms;
+	rc = pump(outp[0], errp[0], deadline, res);
 	res->timed_out = rc == 1;
 	/* on a timeout the group is killed before the leader is reaped,
 	 * while its id cannot name another group */
-	res->status = reap(pid, rc != 0);
+	res->status = reap(pid, rc != 0, deadline, &res->timed_out);
 	close2(outp);
 	close2(errp);
 	close2(stp);

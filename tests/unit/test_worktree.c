@@ -178,6 +178,24 @@ test_tool_deadline(void)
 	tool_free(&t);
 }
 
+static void
+test_tool_closed_output(void)
+{
+	struct tool t;
+	struct toolres r;
+	/* it closes its output and goes on: the deadline still holds */
+	char *argv[] = { "sh", "-c", "exec >&- 2>&-; sleep 30", NULL };
+	char *envp[] = { "PATH=/bin:/usr/bin", NULL };
+	time_t start = time(NULL);
+
+	CU_ASSERT_EQUAL_FATAL(tool_find("sh", "/bin", &t), 0);
+	CU_ASSERT_EQUAL(tool_run(&t, -1, argv, envp, 300, &r), 0);
+	CU_ASSERT_EQUAL(r.timed_out, 1);
+	CU_ASSERT(time(NULL) - start < 5);
+	toolres_free(&r);
+	tool_free(&t);
+}
+
 int
 main(void)
 {
@@ -188,6 +206,7 @@ main(void)
 		{ "tool_find: absolute PATH entries only", test_tool_find },
 		{ "tool_run: argv only, the environment given", test_tool_run },
 		{ "tool_run: the deadline kills the group", test_tool_deadline },
+		{ "tool_run: output closed, still running", test_tool_closed_output },
 		{ NULL, NULL }
 	};
 
