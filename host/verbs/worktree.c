@@ -527,8 +527,9 @@ redact(const struct wt *w, const char *s)
 	while (*s) {
 		size_t hit = 0;
 
-		for (size_t i = 0; i < w->secrets.n && !hit; i++)
-			if (strncmp(s, w->secrets.v[i],
+		for (size_t i = 0; i < w->secrets.n; i++) /* the longest */
+			if (strlen(w->secrets.v[i]) > hit &&
+			    strncmp(s, w->secrets.v[i],
 				    strlen(w->secrets.v[i])) == 0)
 				hit = strlen(w->secrets.v[i]);
 		if (hit) {
@@ -664,9 +665,21 @@ check_scratch(struct wt *w, struct refusals *r)
 
 /* ---- refusals ------------------------------------------------------------ */
 
+/* Every refusal of r printed, its text redacted first (a word of the
+ * caller's argv may hold a token too), then the remedy line. */
 static int
-refuse_all(struct refusals *r)
+refuse_all(const struct wt *w, struct refusals *r)
 {
+	for (size_t i = 0; !refusals_failed(r) && i < r->n; i++) {
+		char *safe = redact(w, r->v[i].text);
+
+		if (safe == NULL) {
+			refusals_oom(r);
+			break;
+		}
+		free(r->v[i].text);
+		r->v[i].text = safe;
+	}
 	out_refusals(stderr, "WORKTREE", r, WT_HELP, 0);
 	out_line(stderr, "%s", WT_REMEDY);
 	return NS_EXIT_USAGE;
@@ -1434,9 +1447,9 @@ verb_worktree(const struct hostrun *hr, int argc, char **argv)
 	    tool_find("gh", pathvar, &w.gh) < 0 ||
 	    validate(&w, argc - 1, argv + 1, &r) != 0) {
 		refusals_oom(&r);
-		code = refuse_all(&r);
+		code = refuse_all(&w, &r);
 	} else if (r.n > 0) {
-		code = refuse_all(&r);
+		code = refuse_all(&w, &r);
 	} else {
 		code = w.a.prune ? prune(&w) : materialise(&w);
 	}

@@ -159,6 +159,19 @@ mat 5 --base feature/ok-1.2
 expect_rc 0
 EOF
 
+t "a token in the caller's argv is not printed back either" <<'EOF'
+world || exit 1
+wt -- --repo "rel/$TOKEN" --scratch "$D/scratch" --pr 5 --base "x $TOKEN"
+expect_rc 2
+expect_err '^WORKTREE REFUSED reason=bad_repo: .*got rel/<token>'
+expect_err '^WORKTREE REFUSED reason=bad_base: .*got x <token>'
+no_token
+wt GITHUB_TOKEN="other-$TOKEN-2" -- --repo "$D/repo" --scratch "$D/scratch" --pr 5 --base "x other-$TOKEN-2"
+expect_rc 2
+expect_err 'got x <token>; run: nova-sandbox help worktree$'
+! grep -q "other-" "$ERR" || _fail "GITHUB_TOKEN printed"
+EOF
+
 # ---- the forge ------------------------------------------------------------
 
 t "no_pr: the forge does not know it; retry remedy" <<'EOF'
