@@ -1207,8 +1207,11 @@ materialise(struct wt *w)
 	} else if (record_write(w, guid, w->a.base ? w->a.base : pi.base,
 				pi.head) != 0) {
 		char *t = str_fmt("the record %s/%llu.pr could not be written: "
-				  "%s", w->scratch.path, w->id, strerror(errno));
+				  "%s; the tree made for it is taken away again",
+				  w->scratch.path, w->id, strerror(errno));
 
+		free(why);
+		tree_remove(w, guid, &why); /* no tree without its record */
 		code = refuse_one(w, REASON_BAD_SCRATCH, WT_REMEDY, t);
 		free(t);
 	} else {

@@ -358,6 +358,16 @@ grep -q '^base=--upload-pack\\x3dtouch\\x20' "$D/scratch/5.pr" || _fail "base no
 expect_absent "$D/pwned"
 EOF
 
+t "a record that cannot be written: bad_scratch, and the tree made for it taken away" <<'EOF'
+world || exit 1
+asu mkdir "$D/scratch/5.pr"
+mat 5
+expect_rc 2
+expect_err '^WORKTREE REFUSED reason=bad_scratch: the record .*/5.pr could not be written'
+expect_eq "$(ls -A "$D/scratch")" "5.pr" "what the scratch holds"
+expect_eq "$(git -C "$D/repo" worktree list --porcelain | grep -c '^worktree ')" 1 "registrations"
+EOF
+
 t "a tree being worked in is not re-made under the job: tree_in_use" <<'EOF'
 world || exit 1
 mat 5; expect_rc 0; p=$(okpath)
