@@ -50,17 +50,6 @@ refuse_line(const char *tok, const char *text, int code)
 	return code;
 }
 
-static int
-not_built(const char *verb, int code)
-{
-	char text[256];
-
-	snprintf(text, sizeof(text), "%s is not built in this version: it "
-		 "is not yet implemented on this platform; run: nova-sandbox "
-		 "help", verb);
-	return refuse_line(REASON_NO_SANDBOX, text, code);
-}
-
 /* The verb table: every verb word, its entry and whether the refusal of an
  * unknown verb lists it (probe-step is internal, --version an alias). */
 struct verbent {
@@ -79,6 +68,7 @@ static const struct verbent verbtab[] = {
 	{ "reap", verb_reap, 1 },
 	{ "run", verb_run, 1 },
 	{ "version", verb_version, 1 },
+	{ "worktree", verb_worktree, 1 },
 	{ "--version", verb_version, 0 },
 };
 #define NVERBS (sizeof(verbtab) / sizeof(verbtab[0]))
@@ -140,10 +130,6 @@ dispatch(const struct hostrun *hr, int argc, char **argv)
 	for (size_t i = 0; i < NVERBS; i++)
 		if (strcmp(w, verbtab[i].name) == 0)
 			return verbtab[i].fn(hr, argc, argv);
-	if (strcmp(w, "worktree") == 0)
-		return flags_wants_help(argc - 1, argv + 1) ?
-		    verb_help_for(w) == 0 ? NS_EXIT_OK : verb_help() :
-		    not_built(w, NS_EXIT_USAGE);
 	if (w[0] != '-')
 		return unknown_verb(w);
 	return verb_wrap(hr, argc, argv);

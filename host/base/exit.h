@@ -14,6 +14,8 @@
 #define NS_EXIT_PROBE_WRONG 1 /* probe: a step got the wrong answer */
 #define NS_EXIT_NO_WALL 1     /* modules: no wall is available */
 #define NS_EXIT_EGRESS_NO 1   /* egress: the invariants or the kernel said NO */
+#define NS_EXIT_WORKTREE_LEFT 1 /* worktree --prune: a tree it chose to remove
+                               * could not be removed */
 
 /* 3: something was left behind. */
 #define NS_EXIT_LEAK 3        /* run: the place leaked; reap: something remains */

@@ -14,6 +14,7 @@
 	X(APPLY_FAILED, "apply_failed") \
 	X(BAD_ADDRESS, "bad_address") \
 	X(BAD_ARTIFACT, "bad_artifact") \
+	X(BAD_BASE, "bad_base") \
 	X(BAD_CHAIN, "bad_chain") \
 	X(BAD_CIDR, "bad_cidr") \
 	X(BAD_CONFIG, "bad_config") \
@@ -21,17 +22,21 @@
 	X(BAD_CWD, "bad_cwd") \
 	X(BAD_FLAG, "bad_flag") \
 	X(BAD_GPU, "bad_gpu") \
+	X(BAD_HEAD, "bad_head") \
 	X(BAD_MAX_MEM, "bad_max_mem") \
 	X(BAD_MAX_PROCS, "bad_max_procs") \
 	X(BAD_MEMORY, "bad_memory") \
 	X(BAD_MODEL_HOST, "bad_model_host") \
 	X(BAD_NET, "bad_net") \
+	X(BAD_ORIGIN, "bad_origin") \
 	X(BAD_OUT, "bad_out") \
 	X(BAD_OUT_MAX, "bad_out_max") \
 	X(BAD_PLACE, "bad_place") \
 	X(BAD_PLAN, "bad_plan") \
 	X(BAD_POLICY, "bad_policy") \
+	X(BAD_PR, "bad_pr") \
 	X(BAD_READ, "bad_read") \
+	X(BAD_REPO, "bad_repo") \
 	X(BAD_RESOLVER, "bad_resolver") \
 	X(BAD_RULE, "bad_rule") \
 	X(BAD_SCRATCH, "bad_scratch") \
@@ -57,9 +62,11 @@
 	X(NO_CONTAINER, "no_container") \
 	X(NO_DEFAULT_DENY, "no_default_deny") \
 	X(NO_EGRESS, "no_egress") \
+	X(NO_FORGE, "no_forge") \
 	X(NO_METADATA_DENY, "no_metadata_deny") \
 	X(NO_NAME, "no_name") \
 	X(NO_OUT, "no_out") \
+	X(NO_PR, "no_pr") \
 	X(NO_PRIVILEGE, "no_privilege") \
 	X(NO_SANDBOX, "no_sandbox") \
 	X(NO_SELECTOR, "no_selector") \
@@ -76,6 +83,7 @@
 	X(SANDBOX_FAILED, "sandbox_failed") \
 	X(SECRET_INSIDE_ALLOW, "secret_inside_allow") \
 	X(TABLE_EXISTS, "table_exists") \
+	X(TREE_IN_USE, "tree_in_use") \
 	X(UNKNOWN_FLAG, "unknown_flag") \
 	X(UNKNOWN_VERB, "unknown_verb") \
 	X(UNSCOPED_RULE, "unscoped_rule") \

@@ -75,6 +75,21 @@ int os_is_setid(void);
  * which the wrap and `run` use to forward them to the command. */
 void os_catch_stop_signals(void (*fn)(int));
 
+/* ---- other processes ------------------------------------------------- */
+
+/* Is the directory dir_fd names in use by a process: its working
+ * directory or its root is that directory or beneath it (by identity,
+ * whatever name the process reached it by)?  1 yes, 0 no process this
+ * process can look at is, -1 this platform cannot tell (the caller must
+ * then take it as in use).  *unseen counts the processes that exist but
+ * could not be looked at (another user's, without privilege).  Linux:
+ * /proc/<pid>/cwd and /proc/<pid>/root, each walked up by "..". */
+int os_dir_in_use(int dir_fd, unsigned *unseen);
+/* The id of the mount fd is on (a bind mount of the same file system
+ * too): 0 and *id, or -1 when this platform or kernel cannot say (the
+ * caller then has only st_dev). */
+int os_mount_id(int fd, unsigned long long *id);
+
 /* ---- this platform ----------------------------------------------------- */
 
 /* The config section of this platform: "linux", "darwin" or "windows". */

@@ -39,7 +39,8 @@ static const char *const banner[] = {
 	"               -- <command> <args...>",
 	"  nova-sandbox run --help",
 	"  nova-sandbox reap [--dry-run]",
-	"  nova-sandbox worktree ...   not yet: not built in this version",
+	"  nova-sandbox worktree --repo <abs-dir> --scratch <dir> --pr <id> [--base <branch>]",
+	"  nova-sandbox worktree --repo <abs-dir> --scratch <dir> --prune",
 	"  nova-sandbox egress plan --run <id> --policy <file> --model-host <host> --resolver <ip>",
 	"               [--bench-cidr <cidr>]... --uid <n> | --veth <if> --out <file>",
 	"  nova-sandbox egress apply --plan <file> --run <id>",
@@ -98,6 +99,14 @@ static const char *const banner[] = {
 	"Any root (--read too) that holds the run-name directory is refused",
 	"(names_reachable): name a narrower --read, or create /run/user/<uid>.",
 	"",
+	"worktree: one pull request's exact head (gh pr view) in <scratch>/<guid>,",
+	"a detached git worktree of --repo, recorded in <scratch>/<id>.pr and",
+	"reused while it is clean and at that head; --prune removes the trees",
+	"whose pull request is merged or closed, or that are open, untouched for",
+	"24 h and not in use (no process's working directory or root is in the",
+	"tree, and no process holds a lock on it: `flock -s <tree> <job>`).",
+	"Hand-made worktrees are never touched; a token is never printed.",
+	"",
 	"config: the modules come from nova-sandbox.conf (SYSCONFDIR/nova-sandbox/,",
 	"or the built-in defaults) and then conf.d/*.conf beside it, in byte order",
 	"(a module package's drop-in); NOVA_SANDBOX_CONFIG names another config",
@@ -115,6 +124,8 @@ static const char *const banner[] = {
 	"  probe: 0 the wall held; 1 the wall is broken; 2 could not run",
 	"  policy, check, version, help: 0 ok; 2 could not run (usage)",
 	"  modules: 0 a wall is available; 1 none is; 2 could not run",
+	"  worktree: 0 done (prune: whatever it removed); 1 prune could not",
+	"            remove a tree it chose; 2 could not run",
 	"  egress: 0 done; 1 invariants or the kernel said NO; 2 could not run",
 	"  no arguments, unknown verb: 2",
 	"",
@@ -150,7 +161,8 @@ static const struct verbdoc docs[] = {
 	{ "policy", ARGV_POLICY, "0 policy printed; 2 could not build it" },
 	{ "probe", ARGV_PROBE,
 	  "0 the wall held; 1 the wall is broken; 2 could not run" },
-	{ "worktree", 0, "2 not built in this version" },
+	{ "worktree", 0, "0 done (prune: whatever it removed); 1 prune could "
+	  "not remove a tree it chose; 2 could not run" },
 	/* run, reap and egress print their own help (run_usage, reap_usage,
 	 * egress_help) */
 };
@@ -179,15 +191,15 @@ flag_cmp(const void *a, const void *b)
 }
 
 static void
-print_flags(unsigned v)
+print_flags(const struct flagdef *defs, size_t ndefs, unsigned v)
 {
 	const struct flagdef *sorted[32];
 	size_t n = 0;
 	char kind[64], desc[256];
 
-	for (size_t i = 0; i < args_nflags && n < 32; i++)
-		if (args_flags[i].verbs & v)
-			sorted[n++] = &args_flags[i];
+	for (size_t i = 0; i < ndefs && n < 32; i++)
+		if (defs[i].verbs & v)
+			sorted[n++] = &defs[i];
 	qsort(sorted, n, sizeof(sorted[0]), flag_cmp);
 	for (size_t i = 0; i < n; i++) {
 		split_help(sorted[i]->help, kind, sizeof(kind), desc,
@@ -233,7 +245,9 @@ verb_help_for(const char *verb)
 	print_quotes(verb);
 	printf("flags:\n");
 	if (d->argv_verb)
-		print_flags(d->argv_verb);
+		print_flags(args_flags, args_nflags, d->argv_verb);
+	if (strcmp(verb, "worktree") == 0)
+		print_flags(worktree_flags, worktree_nflags, 1);
 	printf("exit codes: each verb's own, by verb:\n");
 	printf("  %s: %s\n", verb, d->exits);
 	return fflush(stdout) == 0 ? 0 : -1;

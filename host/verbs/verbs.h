@@ -4,6 +4,9 @@
 #ifndef NS_HOST_VERBS_H
 #define NS_HOST_VERBS_H
 
+#include <stddef.h>
+
+#include "base/flags.h"
 #include "base/hostrun.h"
 
 /* The verbs (host/verbs/<verb>.c).  argv[0] is the verb word, except for the
@@ -32,6 +35,18 @@ int verb_modules(const struct hostrun *hr, int argc, char **argv);
  * Returns the exit code: 0 done, 1 invariants or the kernel said NO, 2
  * could not run. */
 int verb_egress(const struct hostrun *hr, int argc, char **argv);
+/* `nova-sandbox worktree` (host/verbs/worktree.c, reference 10): 0 done,
+ * 1 prune could not remove a tree it chose, 2 could not run. */
+int verb_worktree(const struct hostrun *hr, int argc, char **argv);
+/* Its flag table, for its help. */
+extern const struct flagdef *const worktree_flags;
+extern const size_t worktree_nflags;
+/* Pure parts, exposed for the unit tests: owner/name out of a remote URL
+ * (heap, or NULL) and the three fields of gh's JSON (0, or -1). */
+char *worktree_owner_name(const char *url);
+int worktree_parse_pr(const char *text, char **head, char **base,
+		      char **state);
+
 /* The egress help (sub may be NULL or a sub-verb); 0 or -1. */
 int egress_help(const char *sub);
 

@@ -34,11 +34,12 @@ expect_rc 2
 expect_err '^SANDBOX REFUSED reason=unknown_verb: unknown verb "frobnicate"; available: '
 EOF
 
-t "run refuses bad input with 125 (t_run.sh has the rest); worktree is not built: 2" <<'EOF'
+t "run refuses bad input with 125 (t_run.sh has the rest); worktree without flags: 2 (t_worktree.sh has the rest)" <<'EOF'
 run "$NS" run --name x; expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_size: '
 run "$NS" reap --nope; expect_rc 125
 run "$NS" worktree; expect_rc 2
+expect_err "^WORKTREE REFUSED reason=bad_pr: "
 run "$NS" egress plan; expect_rc 2
 expect_err '^EGRESS REFUSED reason=no_command: egress plan writes the plan to --out'
 EOF

@@ -27,6 +27,7 @@
 
 #include "base/out.h"
 #include "base/util.h"
+#include "verbs/verbs.h"
 #include "policy/policy.h"
 #include "wall/args.h"
 #include "wall/session.h"
@@ -539,6 +540,43 @@ t_refusals_printed(void)
 	each_failure("refusals printed", op_refusals);
 }
 
+/* ---- the worktree verb's parsers of outside text -------------------- */
+
+/* gh's JSON and owner/name of a remote: a failed allocation is a refused
+ * answer (-1, every field NULL) or no owner (NULL), never a shorter field. */
+static char *
+op_worktree(long n)
+{
+	char *h = NULL, *b = NULL, *st = NULL, *on, *out = NULL;
+	int rc;
+
+	arm(n);
+	rc = worktree_parse_pr("{\"x\":[\"skip\",{\"y\":\"z\"}],"
+			       "\"headRefOid\":\"0123abc\",\"baseRefName\":"
+			       "\"rel\\u00e9ase\",\"state\":\"OPEN\"}", &h, &b, &st);
+	on = worktree_owner_name("https://user@forge.example/owner/name.git");
+	disarm();
+	if (rc != 0)
+		CU_ASSERT(h == NULL && b == NULL && st == NULL);
+	if (rc == 0 && on != NULL)
+		out = str_fmt("%s|%s|%s|%s", h, b, st, on);
+	free(h);
+	free(b);
+	free(st);
+	free(on);
+	return out;
+}
+
+static void
+t_worktree(void)
+{
+	char *s = op_worktree(0);
+
+	CU_ASSERT_STRING_EQUAL(s, "0123abc|rel\xc3\xa9" "ase|OPEN|owner/name");
+	free(s);
+	each_failure("worktree parsers", op_worktree);
+}
+
 /* ---- the containers themselves ------------------------------------ */
 
 static void
@@ -588,6 +626,7 @@ main(void)
 		{ "the command's environment", t_child_env },
 		{ "argv moved by wall_input", t_wall_input },
 		{ "refusal list printed", t_refusals_printed },
+		{ "worktree: gh's JSON, owner/name", t_worktree },
 		{ NULL, NULL },
 	};
 

@@ -1,0 +1,131 @@
+/* inuse.c -- is a directory some process's working directory or root
+ * (os_dir_in_use), read from /proc on Linux.  Each process's cwd and root
+ * are opened through /proc (the kernel follows its own magic link; the
+ * name is never read back) and walked up by ".." to the top, comparing
+ * identities: a tree reached by any name, bind mount aside, is found. */
+#include "os/os.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define INUSE_MAX_DEPTH 4096
+
+int
+os_mount_id(int fd, unsigned long long *id)
+{
+	struct statx sx;
+
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
+		  &sx) != 0 || !(sx.stx_mask & STATX_MNT_ID))
+		return -1;
+	*id = sx.stx_mnt_id;
+	return 0;
+}
+
+/* Is fd (consumed) the directory st names or beneath it? */
+static int
+beneath(int fd, const struct stat *want)
+{
+	struct stat cur, up;
+	int hit = 0;
+
+	for (int depth = 0; depth < INUSE_MAX_DEPTH; depth++) {
+		int pfd;
+
+		if (fstat(fd, &cur) != 0)
+			break;
+		if (cur.st_dev == want->st_dev && cur.st_ino == want->st_ino) {
+			hit = 1;
+			break;
+		}
+		pfd = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0)
+			break;
+		if (fstat(pfd, &up) != 0 ||
+		    (up.st_dev == cur.st_dev && up.st_ino == cur.st_ino)) {
+			close(pfd);
+			break; /* the top */
+		}
+		close(fd);
+		fd = pfd;
+	}
+	close(fd);
+	return hit;
+}
+
+/* 1 in use, 0 not, 2 could not look. */
+static int
+one_pid(int procfd, const char *pid, const struct stat *want)
+{
+	static const char *const links[] = { "cwd", "root" };
+	char name[300];
+	int seen = 0;
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		int fd;
+
+		snprintf(name, sizeof(name), "%s/%s", pid, links[i]);
+		fd = openat(procfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EACCES || errno == EPERM)
+				continue;
+			seen = 1; /* gone, or no such link: nothing to see */
+			continue;
+		}
+		seen = 1;
+		if (beneath(fd, want))
+			return 1;
+	}
+	return seen ? 0 : 2;
+}
+
+static int
+numeric(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+int
+os_dir_in_use(int dir_fd, unsigned *unseen)
+{
+	struct stat want;
+	struct dirent *de;
+	DIR *d;
+	int procfd, rc = 0;
+
+	*unseen = 0;
+	if (fstat(dir_fd, &want) != 0)
+		return -1;
+	procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (procfd < 0)
+		return -1;
+	d = fdopendir(procfd);
+	if (d == NULL) {
+		close(procfd);
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		int r;
+
+		if (!numeric(de->d_name))
+			continue;
+		r = one_pid(dirfd(d), de->d_name, &want);
+		if (r == 1)
+			rc = 1;
+		else if (r == 2)
+			(*unseen)++;
+	}
+	closedir(d);
+	return rc;
+}

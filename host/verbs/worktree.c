@@ -1,0 +1,1462 @@
+/* worktree.c -- `nova-sandbox worktree` (reference section 10): one pull
+ * request's exact head in a scratch tree of its own, and --prune.
+ *
+ * git and gh are run through base/tool.h: found once on PATH and kept by
+ * descriptor, argv only, "--" before every operand that comes from outside,
+ * an environment built here (the caller's GIT_* never reach git; the forge
+ * token reaches gh only), a deadline per call.  The repository and the
+ * scratch are walked once (policy/paths.h) and used by descriptor after:
+ * git runs with its working directory set from the descriptor, a tree is
+ * deleted entry by entry below the scratch's descriptor, never through a
+ * link and never across a mount.  docs/SPEC-SANDBOX.md "worktree". */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/flags.h"
+#include "base/out.h"
+#include "base/tool.h"
+#include "os/os.h"
+#include "policy/paths.h"
+#include "verbs/verbs.h"
+
+#define WT_REMEDY "run: nova-sandbox worktree --repo <dir> --scratch <dir> --pr <id>"
+#define WT_RETRY WT_REMEDY "; retry once the forge answers"
+#define WT_HELP "nova-sandbox help worktree"
+#define WT_STALE_S (24 * 60 * 60)
+#define WT_CALL_MS 60000u   /* one git or gh question */
+#define WT_FETCH_MS 600000u /* a fetch, a checkout */
+#define WT_GUID_LEN 32
+#define WT_HEAD_LEN 40
+#define WT_RECORD_MAX 4096
+#define WT_RM_DEPTH 1024
+#define WT_PR_MAX 2147483647ull
+
+struct wtargs {
+	const char *repo, *scratch, *pr, *base;
+	int prune;
+	int valueless[4]; /* repo scratch pr base: the last word, no value */
+};
+
+struct wt {
+	struct wtargs a;
+	unsigned long long id;
+	struct rpath repo, scratch;
+	struct tool git, gh;
+	struct strv genv, ghenv;  /* the two environments */
+	struct strv secrets;      /* token values, never printed */
+	unsigned call_ms, fetch_ms;
+	char **env;               /* the caller's */
+};
+
+/* What the forge said of one pull request. */
+struct prinfo {
+	char head[WT_HEAD_LEN + 1];
+	char *base;
+	char *state;
+};
+
+enum forge_rc { FG_OK, FG_NO_PR, FG_NO_FORGE, FG_BAD_ORIGIN, FG_BAD_HEAD,
+		FG_OOM };
+
+/* ---- flags -------------------------------------------------------------- */
+
+static const struct flagdef wt_flags[] = {
+	{ "base", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, base),
+	  "the `branch` recorded as the base (default: the forge's)" },
+	{ "pr", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, pr),
+	  "the pull request's number, an `id` above 0" },
+	{ "prune", FK_SWITCH, 1, 0, NULL, offsetof(struct wtargs, prune),
+	  "remove the trees whose pull request is merged, closed or stale" },
+	{ "repo", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, repo),
+	  "the repository, an absolute `dir` git calls a work tree" },
+	{ "scratch", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, scratch),
+	  "the existing `dir` the trees and their records live in" },
+};
+#define WT_NFLAGS (sizeof(wt_flags) / sizeof(wt_flags[0]))
+
+const struct flagdef *const worktree_flags = wt_flags;
+const size_t worktree_nflags = WT_NFLAGS;
+
+static const struct flagspec wt_spec = {
+	.defs = wt_flags,
+	.ndefs = WT_NFLAGS,
+	.verb = 1,
+	.verbname = "worktree",
+	.remedy = WT_HELP,
+	.list_lead = "the flags of worktree are",
+	.near = FN_EDIT,
+	.single = FS_NONE,
+	.foreign = FF_UNKNOWN,
+	.tok_unknown = REASON_BAD_FLAG,
+	.tok_positional = REASON_BAD_FLAG,
+	.tok_value = REASON_BAD_FLAG,
+	.opts = FO_ONCE | FO_VALUE_NOT_DD,
+	.remedy_on = FR_UNKNOWN | FR_POSITIONAL,
+};
+
+/* A value flag as the last word has no value: that is its own flag's
+ * problem (bad_repo, bad_pr, ...), said once, not a second bad_flag. */
+static int
+strip_valueless(int argc, char **argv, struct wtargs *a)
+{
+	static const char *const names[] = { "--repo", "--scratch", "--pr",
+					     "--base" };
+
+	if (argc == 0)
+		return argc;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(argv[argc - 1], names[i]) == 0) {
+			a->valueless[i] = 1;
+			return argc - 1;
+		}
+	return argc;
+}
+
+/* ---- small pure helpers ------------------------------------------------ */
+
+static int
+is_hex_lower(const char *s, size_t n)
+{
+	if (strlen(s) != n)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* git's branch-name rules (check-ref-format --branch), checked here so
+ * the value never has to be handed to git to be judged. */
+static int
+branch_ok(const char *b)
+{
+	size_t n = strlen(b);
+
+	if (n == 0 || n > 255 || b[0] == '-' || b[0] == '/' || b[n - 1] == '/' ||
+	    b[n - 1] == '.' || strstr(b, "..") || strstr(b, "@{") ||
+	    strstr(b, "//") || strcmp(b, "@") == 0 ||
+	    (n >= 5 && strcmp(b + n - 5, ".lock") == 0))
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)b; *p; p++)
+		if (*p <= 0x20 || *p == 0x7f || strchr("~^:?*[\\", *p) ||
+		    (*p == '.' && (p == (const unsigned char *)b || p[-1] == '/')))
+			return 0;
+	return 1;
+}
+
+/* An owner or repository name as forges spell them. */
+static int
+forge_word_ok(const char *s, size_t n)
+{
+	if (n == 0 || n > 100 || s[0] == '-' || s[0] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
+			return 0;
+	return 1;
+}
+
+/* A remote that names a place on this machine names no forge. */
+static int
+local_remote(const char *u)
+{
+	const char *sch = strstr(u, "://");
+
+	if (sch != NULL)
+		return (size_t)(sch - u) == 4 && strncasecmp(u, "file", 4) == 0;
+	if (u[0] == '/' || u[0] == '.')
+		return 1;
+	return isalpha((unsigned char)u[0]) && u[1] == ':' &&
+	       (u[2] == '/' || u[2] == '\\');
+}
+
+/* "owner/name" out of a remote URL (https, ssh, scp-like, an alias
+ * "x:owner/name", "owner/name"), or NULL: none, or a word a forge would
+ * not name a repository with.  Heap. */
+char *
+worktree_owner_name(const char *url)
+{
+	const char *p = url, *sch, *s1, *s2, *end;
+	size_t n = strlen(url);
+
+	if (n >= 4 && strcmp(url + n - 4, ".git") == 0)
+		n -= 4;
+	if (n == 0 || local_remote(url))
+		return NULL;
+	end = url + n;
+	sch = strstr(url, "://");
+	if (sch != NULL && sch < end) {
+		p = memchr(sch + 3, '/', (size_t)(end - sch - 3));
+		if (p == NULL)
+			return NULL;
+		p++;
+	} else if ((sch = memchr(url, ':', n)) != NULL) {
+		p = sch + 1;
+	}
+	s1 = memchr(p, '/', (size_t)(end - p));
+	if (s1 == NULL)
+		return NULL;
+	s2 = memchr(s1 + 1, '/', (size_t)(end - s1 - 1));
+	if (s2 == NULL)
+		s2 = end;
+	if (!forge_word_ok(p, (size_t)(s1 - p)) ||
+	    !forge_word_ok(s1 + 1, (size_t)(s2 - s1 - 1)))
+		return NULL;
+	return str_fmt("%.*s/%.*s", (int)(s1 - p), p, (int)(s2 - s1 - 1),
+		       s1 + 1);
+}
+
+/* ---- JSON: the one flat object gh prints -------------------------------- */
+
+struct jcur {
+	const char *p;
+};
+
+static void
+jws(struct jcur *c)
+{
+	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')
+		c->p++;
+}
+
+static int
+jhex4(const char *p, unsigned *v)
+{
+	*v = 0;
+	for (int i = 0; i < 4; i++) {
+		int d = isdigit((unsigned char)p[i]) ? p[i] - '0' :
+			(p[i] >= 'a' && p[i] <= 'f') ? p[i] - 'a' + 10 :
+			(p[i] >= 'A' && p[i] <= 'F') ? p[i] - 'A' + 10 : -1;
+		if (d < 0)
+			return -1;
+		*v = *v * 16 + (unsigned)d;
+	}
+	return 0;
+}
+
+static void
+jutf8(struct sbuf *b, unsigned v)
+{
+	char u[4];
+	size_t n;
+
+	if (v < 0x80) {
+		u[0] = (char)v; n = 1;
+	} else if (v < 0x800) {
+		u[0] = (char)(0xc0 | (v >> 6)); u[1] = (char)(0x80 | (v & 0x3f));
+		n = 2;
+	} else {
+		u[0] = (char)(0xe0 | (v >> 12));
+		u[1] = (char)(0x80 | ((v >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (v & 0x3f));
+		n = 3;
+	}
+	sbuf_addn(b, u, n);
+}
+
+/* A string at c->p into out (heap); -1 when it is not one.  A \u escape
+ * outside the BMP or of NUL is refused: nothing gh says needs one. */
+static int
+jstring(struct jcur *c, char **out)
+{
+	struct sbuf b = {0};
+	unsigned v;
+
+	if (*c->p != '"')
+		return -1;
+	for (c->p++; *c->p != '"'; c->p++) {
+		if (*c->p == '\0' || (unsigned char)*c->p < 0x20)
+			goto bad;
+		if (*c->p != '\\') {
+			sbuf_addn(&b, c->p, 1);
+			continue;
+		}
+		c->p++;
+		if (*c->p == 'u') {
+			if (jhex4(c->p + 1, &v) != 0 || v == 0 ||
+			    (v >= 0xd800 && v <= 0xdfff))
+				goto bad;
+			jutf8(&b, v);
+			c->p += 4;
+		} else if (*c->p && strchr("\"\\/bfnrt", *c->p)) {
+			static const char from[] = "\"\\/bfnrt",
+					  to[] = "\"\\/\b\f\n\r\t";
+			sbuf_addn(&b, &to[strchr(from, *c->p) - from], 1);
+		} else {
+			goto bad;
+		}
+	}
+	c->p++;
+	*out = sbuf_take(&b);
+	return *out ? 0 : -1;
+bad:
+	sbuf_free(&b);
+	return -1;
+}
+
+/* Skip one value of any kind. */
+static int
+jskip(struct jcur *c, int depth)
+{
+	char *s;
+
+	jws(c);
+	if (depth > 32)
+		return -1;
+	if (*c->p == '"') {
+		if (jstring(c, &s) != 0)
+			return -1;
+		free(s);
+		return 0;
+	}
+	if (*c->p == '{' || *c->p == '[') {
+		char close = *c->p == '{' ? '}' : ']';
+
+		c->p++;
+		jws(c);
+		if (*c->p == close) {
+			c->p++;
+			return 0;
+		}
+		for (;;) {
+			if (close == '}') {
+				if (jskip(c, depth + 1) != 0)
+					return -1;
+				jws(c);
+				if (*c->p++ != ':')
+					return -1;
+			}
+			if (jskip(c, depth + 1) != 0)
+				return -1;
+			jws(c);
+			if (*c->p == ',') {
+				c->p++;
+				continue;
+			}
+			if (*c->p++ != close)
+				return -1;
+			return 0;
+		}
+	}
+	if (*c->p == '\0' || !strchr("-0123456789tfn", *c->p))
+		return -1;
+	while (*c->p && (isalnum((unsigned char)*c->p) || strchr("+-.", *c->p)))
+		c->p++;
+	return 0;
+}
+
+/* The three fields of `gh pr view --json headRefOid,baseRefName,state`
+ * (missing ones are NULL).  0, or -1 when the text is not one object. */
+int
+worktree_parse_pr(const char *text, char **head, char **base, char **state)
+{
+	struct jcur c = { text };
+	static const char *const keys[] = { "headRefOid", "baseRefName",
+					    "state" };
+	char **dst[] = { head, base, state };
+	char *k, *v;
+
+	*head = *base = *state = NULL;
+	jws(&c);
+	if (*c.p++ != '{')
+		goto bad;
+	jws(&c);
+	if (*c.p == '}')
+		c.p++;
+	else
+		for (;;) {
+			int hit = -1;
+
+			jws(&c);
+			if (jstring(&c, &k) != 0)
+				goto bad;
+			for (int i = 0; i < 3; i++)
+				if (strcmp(k, keys[i]) == 0)
+					hit = i;
+			free(k);
+			jws(&c);
+			if (*c.p++ != ':')
+				goto bad;
+			jws(&c);
+			if (hit >= 0 && *c.p == '"') {
+				if (jstring(&c, &v) != 0)
+					goto bad;
+				free(*dst[hit]);
+				*dst[hit] = v;
+			} else if (jskip(&c, 0) != 0) {
+				goto bad;
+			}
+			jws(&c);
+			if (*c.p == ',') {
+				c.p++;
+				continue;
+			}
+			if (*c.p++ != '}')
+				goto bad;
+			break;
+		}
+	jws(&c);
+	if (*c.p == '\0')
+		return 0;
+bad:
+	for (int i = 0; i < 3; i++) {
+		free(*dst[i]);
+		*dst[i] = NULL;
+	}
+	return -1;
+}
+
+/* ---- the environments and what is never printed ----------------------- */
+
+static const char *
+env_get(char **env, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; env != NULL && *env != NULL; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+/* What both programs need to reach the network the caller reaches. */
+static const char *const env_common[] = {
+	"PATH", "HOME", "XDG_CONFIG_HOME", "http_proxy", "https_proxy",
+	"HTTP_PROXY", "HTTPS_PROXY", "no_proxy", "NO_PROXY", "all_proxy",
+	"ALL_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", NULL,
+};
+/* git only: the ssh agent a fetch over ssh authenticates with. */
+static const char *const env_git[] = { "SSH_AUTH_SOCK", NULL };
+static const char *const env_git_fixed[] = {
+	"LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
+	"GCM_INTERACTIVE=never", NULL,
+};
+/* gh only: where it keeps its login, which forge, and the token. */
+static const char *const env_gh[] = {
+	"GH_CONFIG_DIR", "GH_HOST", "GH_TOKEN", "GITHUB_TOKEN",
+	"GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", NULL,
+};
+static const char *const env_gh_fixed[] = {
+	"LC_ALL=C", "GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1",
+	"NO_COLOR=1", "GH_PAGER=cat", NULL,
+};
+/* The values that are secrets: never in a line this verb prints. */
+static const char *const env_secret[] = {
+	"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN",
+	"GITHUB_ENTERPRISE_TOKEN", NULL,
+};
+
+static void
+env_copy(struct strv *sv, char **from, const char *const *names)
+{
+	for (; *names; names++) {
+		const char *v = env_get(from, *names);
+
+		if (v != NULL)
+			strv_pushf(sv, "%s=%s", *names, v);
+	}
+}
+
+static void
+env_fixed(struct strv *sv, const char *const *vals)
+{
+	for (; *vals; vals++)
+		strv_push(sv, *vals);
+}
+
+static unsigned
+timeout_from_env(char **env, unsigned dflt)
+{
+	const char *v = os_is_setid() ? NULL :
+			env_get(env, "NOVA_SANDBOX_WORKTREE_TIMEOUT");
+	unsigned long long s;
+
+	if (v == NULL || parse_u64(v, 86400, &s) != 0 || s == 0)
+		return dflt;
+	return (unsigned)s * 1000u;
+}
+
+static int
+build_envs(struct wt *w)
+{
+	env_copy(&w->genv, w->env, env_common);
+	env_copy(&w->genv, w->env, env_git);
+	env_fixed(&w->genv, env_git_fixed);
+	env_copy(&w->ghenv, w->env, env_common);
+	env_copy(&w->ghenv, w->env, env_gh);
+	env_fixed(&w->ghenv, env_gh_fixed);
+	for (const char *const *s = env_secret; *s; s++) {
+		const char *v = env_get(w->env, *s);
+
+		if (v != NULL && strlen(v) >= 4)
+			strv_push(&w->secrets, v);
+	}
+	w->call_ms = timeout_from_env(w->env, WT_CALL_MS);
+	w->fetch_ms = timeout_from_env(w->env, WT_FETCH_MS);
+	return strv_failed(&w->genv) || strv_failed(&w->ghenv) ||
+	       strv_failed(&w->secrets) ? -1 : 0;
+}
+
+/* s with every secret replaced by "<token>" and a URL's user information
+ * by "<user>@".  Heap, or NULL. */
+static char *
+redact(const struct wt *w, const char *s)
+{
+	struct sbuf b = {0};
+	const char *sch = strstr(s, "://"), *at, *slash;
+
+	if (sch != NULL) {
+		at = strchr(sch + 3, '@');
+		slash = strchr(sch + 3, '/');
+		if (at != NULL && (slash == NULL || at < slash)) {
+			sbuf_addn(&b, s, (size_t)(sch + 3 - s));
+			sbuf_add(&b, "<user>");
+			s = at;
+		}
+	}
+	while (*s) {
+		size_t hit = 0;
+
+		for (size_t i = 0; i < w->secrets.n; i++) /* the longest */
+			if (strlen(w->secrets.v[i]) > hit &&
+			    strncmp(s, w->secrets.v[i],
+				    strlen(w->secrets.v[i])) == 0)
+				hit = strlen(w->secrets.v[i]);
+		if (hit) {
+			sbuf_add(&b, "<token>");
+			s += hit;
+		} else {
+			sbuf_addn(&b, s++, 1);
+		}
+	}
+	return sbuf_take(&b);
+}
+
+/* ---- running git and gh ------------------------------------------------- */
+
+/* git <args...> in the directory cwd_fd, with git's environment. */
+static int
+git(struct wt *w, int cwd_fd, unsigned ms, struct toolres *res,
+    char *const *args)
+{
+	return tool_run(&w->git, cwd_fd, args, w->genv.v, ms, res);
+}
+
+/* The first line of a program's stderr, redacted, for a refusal text. */
+static char *
+first_line(const struct wt *w, const struct toolres *res)
+{
+	const char *e = sbuf_str(&res->err);
+	const char *nl = strchr(e, '\n');
+	char *one = nl ? str_fmt("%.*s", (int)(nl - e), e) : str_fmt("%s", e);
+	char *r = one ? redact(w, one) : NULL;
+
+	free(one);
+	return r;
+}
+
+/* stdout without its trailing newline, when the run exited 0. */
+static int
+git_line(struct wt *w, int cwd_fd, char *const *args, char *buf, size_t n)
+{
+	struct toolres res;
+	int ok;
+	size_t len;
+
+	ok = git(w, cwd_fd, w->call_ms, &res, args) == 0 && res.status == 0 &&
+	     !sbuf_failed(&res.out);
+	len = strlen(sbuf_str(&res.out));
+	while (ok && len > 0 && sbuf_str(&res.out)[len - 1] == '\n')
+		len--;
+	ok = ok && len < n;
+	if (ok) {
+		memcpy(buf, sbuf_str(&res.out), len);
+		buf[len] = '\0';
+	}
+	toolres_free(&res);
+	return ok ? 0 : -1;
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+static void
+check_pr(struct wt *w, struct refusals *r)
+{
+	const struct wtargs *a = &w->a;
+
+	if (a->prune && (a->pr != NULL || a->valueless[2])) {
+		refusals_add(r, REASON_BAD_PR, "--pr and --prune are two modes: "
+			     "name one");
+		return;
+	}
+	if (a->prune)
+		return;
+	if (a->pr == NULL || parse_u64(a->pr, WT_PR_MAX, &w->id) != 0 ||
+	    w->id == 0)
+		refusals_add(r, REASON_BAD_PR, "--pr wants one pull-request "
+			     "number above 0%s%s", a->pr ? ", got " : "",
+			     a->pr ? a->pr : "");
+}
+
+static void
+check_base(struct wt *w, struct refusals *r)
+{
+	if (w->a.valueless[3] || (w->a.base != NULL && !branch_ok(w->a.base)))
+		refusals_add(r, REASON_BAD_BASE, "--base wants a branch name "
+			     "(no leading '-', no space, control character or "
+			     "~^:?*[\\, no \"..\"), got %s",
+			     w->a.base ? w->a.base : "no value");
+}
+
+static void
+check_repo(struct wt *w, struct refusals *r)
+{
+	char out[16];
+	char *args[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
+	int rc;
+
+	if (w->a.repo == NULL || w->a.repo[0] != '/') {
+		refusals_add(r, REASON_BAD_REPO, "--repo wants an existing "
+			     "repository named by an absolute path%s%s",
+			     w->a.repo ? ", got " : "",
+			     w->a.repo ? w->a.repo : "");
+		return;
+	}
+	rc = path_resolve("--repo", REASON_BAD_REPO, w->a.repo, geteuid(),
+			  PATH_READ_BACK, &w->repo, NULL, r);
+	if (rc != 0)
+		return;
+	if (w->git.fd < 0) {
+		refusals_add(r, REASON_BAD_REPO, "--repo %s cannot be read: git "
+			     "is on no absolute PATH entry; install git",
+			     w->a.repo);
+		return;
+	}
+	if (git_line(w, w->repo.fd, args, out, sizeof(out)) != 0 ||
+	    strcmp(out, "true") != 0)
+		refusals_add(r, REASON_BAD_REPO, "--repo wants an existing "
+			     "repository named by an absolute path: git does "
+			     "not call %s a work tree", w->a.repo);
+}
+
+static void
+check_scratch(struct wt *w, struct refusals *r)
+{
+	if (w->a.scratch == NULL || w->a.scratch[0] != '/') {
+		refusals_add(r, REASON_BAD_SCRATCH, "--scratch wants an existing "
+			     "directory named by an absolute path and is not "
+			     "created%s%s", w->a.scratch ? ", got " : "",
+			     w->a.scratch ? w->a.scratch : "");
+		return;
+	}
+	path_resolve("--scratch", REASON_BAD_SCRATCH, w->a.scratch, geteuid(),
+		     PATH_READ_BACK, &w->scratch, NULL, r);
+}
+
+/* ---- refusals ------------------------------------------------------------ */
+
+/* Every refusal of r printed, its text redacted first (a word of the
+ * caller's argv may hold a token too), then the remedy line. */
+static int
+refuse_all(const struct wt *w, struct refusals *r)
+{
+	for (size_t i = 0; !refusals_failed(r) && i < r->n; i++) {
+		char *safe = redact(w, r->v[i].text);
+
+		if (safe == NULL) {
+			refusals_oom(r);
+			break;
+		}
+		free(r->v[i].text);
+		r->v[i].text = safe;
+	}
+	out_refusals(stderr, "WORKTREE", r, WT_HELP, 0);
+	out_line(stderr, "%s", WT_REMEDY);
+	return NS_EXIT_USAGE;
+}
+
+/* One refusal after validation: the text redacted, then the remedy line. */
+static int
+refuse_one(const struct wt *w, const char *tok, const char *remedy,
+	   const char *text)
+{
+	char *safe = redact(w, text ? text : "out of memory");
+
+	out_refused("WORKTREE", tok, safe ? safe : "out of memory", NULL);
+	out_line(stderr, "%s", remedy);
+	free(safe);
+	return NS_EXIT_USAGE;
+}
+
+static void
+note(const struct wt *w, const char *text)
+{
+	char *safe = redact(w, text ? text : "out of memory");
+
+	out_note("WORKTREE", safe ? safe : "out of memory");
+	free(safe);
+}
+
+/* ---- the forge ----------------------------------------------------------- */
+
+/* origin as the repository's config names it (not rewritten by insteadOf:
+ * the forge is named by what the caller configured).  The first of
+ * several, as fetch uses. */
+static int
+origin_url(struct wt *w, char **url)
+{
+	char *args[] = { "git", "config", "-z", "--get-all",
+			 "remote.origin.url", NULL };
+	struct toolres res;
+	int rc = -1;
+
+	*url = NULL;
+	if (git(w, w->repo.fd, w->call_ms, &res, args) == 0 &&
+	    res.status == 0 && !sbuf_failed(&res.out))
+		*url = str_fmt("%s", sbuf_str(&res.out)); /* up to the NUL */
+	else if (res.status == 1)
+		*url = str_fmt("%s", "");
+	rc = *url ? 0 : -1;
+	toolres_free(&res);
+	return rc;
+}
+
+static int
+gh_not_found(const struct toolres *res)
+{
+	char *low = str_fmt("%s", sbuf_str(&res->err));
+	int hit;
+
+	if (low == NULL)
+		return 0;
+	for (char *p = low; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	hit = strstr(low, "not found") != NULL ||
+	      strstr(low, "could not resolve to a pullrequest") != NULL ||
+	      strstr(low, "no pull requests found") != NULL;
+	free(low);
+	return hit;
+}
+
+/* Ask gh about pull request id of repo on; *why a sentence for the
+ * refusal (heap). */
+static enum forge_rc
+gh_pr(struct wt *w, const char *on, unsigned long long id,
+      struct prinfo *pi, char **why)
+{
+	char num[32], *head = NULL;
+	char *args[] = { "gh", "pr", "view", num, "--repo", (char *)on,
+			 "--json", "headRefOid,baseRefName,state", NULL };
+	struct toolres res;
+	enum forge_rc rc = FG_NO_FORGE;
+
+	snprintf(num, sizeof(num), "%llu", id);
+	if (w->gh.fd < 0) {
+		*why = str_fmt("gh is on no absolute PATH entry: the forge "
+			       "cannot be asked");
+		return FG_NO_FORGE;
+	}
+	if (tool_run(&w->gh, w->repo.fd, args, w->ghenv.v, w->call_ms,
+		     &res) != 0)
+		*why = str_fmt("gh could not be started: %s", strerror(errno));
+	else if (res.timed_out)
+		*why = str_fmt("gh did not answer within %u s", w->call_ms / 1000);
+	else if (res.status != 0 && gh_not_found(&res))
+		rc = FG_NO_PR, *why = str_fmt("the forge does not know pull "
+					      "request %llu of %s", id, on);
+	else if (res.status != 0)
+		*why = str_fmt("the forge could not be reached (gh exited %d)",
+			       res.status);
+	else if (sbuf_failed(&res.out) || res.truncated ||
+		 worktree_parse_pr(sbuf_str(&res.out), &head, &pi->base,
+				   &pi->state) != 0)
+		*why = str_fmt("gh answered something that is not the JSON "
+			       "asked for");
+	else if (head == NULL || !is_hex_lower(head, WT_HEAD_LEN))
+		rc = FG_BAD_HEAD, *why = str_fmt("the forge reported a head "
+			"that is not forty lowercase hex characters, and the "
+			"head reads %.80s", head ? head : "nothing");
+	else
+		rc = FG_OK, memcpy(pi->head, head, WT_HEAD_LEN + 1);
+	free(head);
+	toolres_free(&res);
+	return rc;
+}
+
+/* owner/name from origin, into *on; FG_BAD_ORIGIN with *why. */
+static enum forge_rc
+forge_repo(struct wt *w, char **on, char **why)
+{
+	char *url = NULL;
+
+	*on = NULL;
+	if (origin_url(w, &url) != 0)
+		return FG_OOM;
+	*on = worktree_owner_name(url);
+	if (*on == NULL)
+		*why = str_fmt("--repo wants an origin remote whose path names "
+			       "<owner>/<name>, and origin reads %s",
+			       url[0] ? url : "nothing (no origin remote)");
+	free(url);
+	return *on ? FG_OK : FG_BAD_ORIGIN;
+}
+
+static const char *const forge_tok[] = {
+	[FG_NO_PR] = REASON_NO_PR, [FG_NO_FORGE] = REASON_NO_FORGE,
+	[FG_BAD_ORIGIN] = REASON_BAD_ORIGIN, [FG_BAD_HEAD] = REASON_BAD_HEAD,
+	[FG_OOM] = REASON_SANDBOX_FAILED,
+};
+
+static int
+refuse_forge(const struct wt *w, enum forge_rc rc, char *why)
+{
+	int code = refuse_one(w, forge_tok[rc],
+			      rc == FG_NO_PR || rc == FG_NO_FORGE ? WT_RETRY :
+			      WT_REMEDY, why);
+
+	free(why);
+	return code;
+}
+
+/* ---- the scratch: records, trees, deletion ---------------------------- */
+
+static char *
+tree_path(const struct wt *w, const char *guid)
+{
+	return str_fmt("%s/%s", w->scratch.path, guid);
+}
+
+/* The record <id>.pr: its guid (32 lowercase hex) into guid.  0, or -1
+ * there is none that is whole. */
+static int
+record_read(const struct wt *w, unsigned long long id, char *guid)
+{
+	char name[40], buf[WT_RECORD_MAX + 1], *line, *save = NULL;
+	struct stat st;
+	ssize_t n;
+	int fd, rc = -1;
+
+	snprintf(name, sizeof(name), "%llu.pr", id);
+	fd = openat(w->scratch.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		    O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > WT_RECORD_MAX ||
+	    (n = read(fd, buf, WT_RECORD_MAX)) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line != NULL;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "guid=", 5) == 0 &&
+		    is_hex_lower(line + 5, WT_GUID_LEN)) {
+			memcpy(guid, line + 5, WT_GUID_LEN + 1);
+			rc = 0;
+		}
+	return rc;
+}
+
+static int
+new_guid(char *guid)
+{
+	unsigned char b[WT_GUID_LEN / 2];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return -1;
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(guid + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+/* Write <id>.pr whole or not at all: a new file, then renamed over. */
+static int
+record_write(const struct wt *w, const char *guid, const char *base,
+	     const char *head)
+{
+	char tmp[80], name[40], rnd[WT_GUID_LEN + 1];
+	struct sbuf b = {0};
+	char *fb = out_field(base && *base ? base : "-");
+	int fd, ok;
+
+	snprintf(name, sizeof(name), "%llu.pr", w->id);
+	if (new_guid(rnd) != 0 || fb == NULL) {
+		free(fb);
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), ".%s.%s", name, rnd);
+	sbuf_addf(&b, "guid=%s\nbase=%s\nhead=%s\npid=%ld\n", guid, fb, head,
+		  (long)getpid());
+	free(fb);
+	fd = openat(w->scratch.fd, tmp, O_WRONLY | O_CREAT | O_EXCL |
+		    O_NOFOLLOW | O_CLOEXEC, 0644);
+	ok = fd >= 0 && !sbuf_failed(&b) && fchmod(fd, 0644) == 0 &&
+	     write(fd, b.s, b.len) == (ssize_t)b.len && fsync(fd) == 0;
+	if (fd >= 0 && close(fd) != 0)
+		ok = 0;
+	if (ok)
+		ok = renameat(w->scratch.fd, tmp, w->scratch.fd, name) == 0;
+	if (!ok && fd >= 0)
+		unlinkat(w->scratch.fd, tmp, 0);
+	sbuf_free(&b);
+	return ok ? 0 : -1;
+}
+
+/* Where a deletion may go: the scratch's device and mount. */
+struct rmroot {
+	dev_t dev;
+	unsigned long long mnt;
+	int has_mnt;
+};
+
+static int rm_at(int parent, const char *name, const struct rmroot *top,
+		 int depth);
+
+static int
+rm_entries(int fd, const struct rmroot *top, int depth)
+{
+	int dfd = dup(fd), rc = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (dfd < 0)
+		return -1;
+	d = fdopendir(dfd);
+	if (d == NULL) {
+		close(dfd);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+		    rm_at(fd, de->d_name, top, depth + 1) != 0)
+			rc = -1;
+	closedir(d);
+	return rc;
+}
+
+/* Remove the entry name of parent: a file or link is unlinked (a link is
+ * never followed), a directory emptied through its own descriptor first;
+ * a directory on another device (a mount) is never entered. */
+static int
+rm_at(int parent, const char *name, const struct rmroot *top, int depth)
+{
+	struct stat st, fst;
+	unsigned long long mnt;
+	int fd, rc;
+
+	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(parent, name, 0) == 0 || errno == ENOENT ? 0 : -1;
+	if (st.st_dev != top->dev || depth > WT_RM_DEPTH) {
+		errno = EXDEV;
+		return -1;
+	}
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &fst) != 0 || fst.st_dev != st.st_dev ||
+	    fst.st_ino != st.st_ino) {
+		close(fd);
+		errno = EAGAIN; /* replaced while looked at */
+		return -1;
+	}
+	if (top->has_mnt && (os_mount_id(fd, &mnt) != 0 || mnt != top->mnt)) {
+		close(fd);
+		errno = EXDEV; /* a mount point, a bind mount too */
+		return -1;
+	}
+	if ((fst.st_mode & 0700) != 0700 && fst.st_uid == geteuid())
+		fchmod(fd, (fst.st_mode & 07777) | 0700);
+	rc = rm_entries(fd, top, depth);
+	close(fd);
+	if (rc == 0 && unlinkat(parent, name, AT_REMOVEDIR) != 0 &&
+	    errno != ENOENT)
+		rc = -1;
+	return rc;
+}
+
+/* Take the tree <scratch>/<guid> away: its directory, below the scratch's
+ * descriptor, then git's record of it.  *why on failure (heap). */
+static int
+tree_remove(struct wt *w, const char *guid, char **why)
+{
+	struct stat sst;
+	struct rmroot top;
+	char *path = tree_path(w, guid);
+	char *args[] = { "git", "worktree", "remove", "--force", "--", path,
+			 NULL };
+	struct toolres res;
+	int rc;
+
+	*why = NULL;
+	if (path == NULL || fstat(w->scratch.fd, &sst) != 0) {
+		free(path);
+		return -1;
+	}
+	top.dev = sst.st_dev;
+	top.has_mnt = os_mount_id(w->scratch.fd, &top.mnt) == 0;
+	if (rm_at(w->scratch.fd, guid, &top, 0) != 0) {
+		*why = str_fmt("%s could not be deleted: %s", path,
+			       strerror(errno));
+		free(path);
+		return -1;
+	}
+	/* the directory is gone: git only forgets its record of it */
+	rc = git(w, w->repo.fd, w->call_ms, &res, args);
+	toolres_free(&res);
+	free(path);
+	(void)rc; /* a record git keeps is one `git worktree prune` drops */
+	return 0;
+}
+
+/* Is the tree in use?  A flock on its directory (held shared by a job
+ * that works in it; taken here exclusively and kept in *lockfd while the
+ * tree is removed), or a process whose working directory or root is in
+ * it.  1 in use (or cannot tell), 0 not. */
+static int
+tree_in_use(int tfd_path, int *lockfd)
+{
+	unsigned unseen = 0;
+	int fd = openat(tfd_path, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	*lockfd = -1;
+	if (fd < 0)
+		return 1;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		return 1;
+	}
+	*lockfd = fd;
+	return os_dir_in_use(tfd_path, &unseen) != 0;
+}
+
+/* ---- materialise ----------------------------------------------------------- */
+
+/* The paths of `git worktree list --porcelain -z`. */
+static int
+worktrees(struct wt *w, struct strv *out)
+{
+	char *args[] = { "git", "worktree", "list", "--porcelain", "-z", NULL };
+	struct toolres res;
+	const char *p, *end;
+	int rc = -1;
+
+	if (git(w, w->repo.fd, w->call_ms, &res, args) == 0 &&
+	    res.status == 0 && !sbuf_failed(&res.out) && !res.truncated) {
+		p = res.out.s ? res.out.s : "";
+		end = p + res.out.len;
+		for (; p < end; p += strlen(p) + 1)
+			if (strncmp(p, "worktree ", 9) == 0)
+				strv_push(out, p + 9);
+		rc = strv_failed(out) ? -1 : 0;
+	}
+	toolres_free(&res);
+	return rc;
+}
+
+/* Reuse: the tree is a linked work tree (.git a file) the repository
+ * lists, at head, with nothing changed, untracked or ignored in it. */
+static int
+reusable(struct wt *w, int tfd, const char *path, const char *head)
+{
+	char *rev[] = { "git", "rev-parse", "--verify", "HEAD", NULL };
+	char *st[] = { "git", "status", "--porcelain", "-z",
+		       "--untracked-files=all", "--ignored", NULL };
+	struct strv list = {0};
+	struct toolres res;
+	struct stat gs;
+	char now[WT_HEAD_LEN + 8];
+	int ok;
+
+	if (fstatat(tfd, ".git", &gs, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(gs.st_mode))
+		return 0;
+	ok = worktrees(w, &list) == 0 && strv_contains(&list, path);
+	strv_free(&list);
+	if (!ok || git_line(w, tfd, rev, now, sizeof(now)) != 0 ||
+	    strcmp(now, head) != 0)
+		return 0;
+	ok = git(w, tfd, w->call_ms, &res, st) == 0 && res.status == 0 &&
+	     res.out.len == 0 && res.err.len == 0;
+	toolres_free(&res);
+	return ok;
+}
+
+static int
+add_tree(struct wt *w, const char *path, const char *head, char **why)
+{
+	char *fetch[] = { "git", "fetch", "--quiet", "--no-tags",
+			  "--no-write-fetch-head", "origin", "--", (char *)head,
+			  NULL };
+	char *add[] = { "git", "worktree", "add", "--quiet", "--detach", "--",
+			(char *)path, (char *)head, NULL };
+	struct toolres res;
+	int rc;
+
+	*why = NULL;
+	/* the head may be here already: only a fetch that hung is said */
+	rc = git(w, w->repo.fd, w->fetch_ms, &res, fetch);
+	if (rc == 0 && res.timed_out)
+		*why = str_fmt("git could not make the worktree: fetching %s "
+			       "from origin did not end within %u s", head,
+			       w->fetch_ms / 1000);
+	toolres_free(&res);
+	if (*why != NULL)
+		return -1;
+	rc = git(w, w->repo.fd, w->fetch_ms, &res, add);
+	if (rc != 0 || res.status != 0) {
+		char *e = first_line(w, &res);
+
+		*why = str_fmt("git could not make the worktree at %s: %s",
+			       path, res.timed_out ? "it did not end in time" :
+			       e && *e ? e : "git worktree add failed");
+		free(e);
+		rc = -1;
+	}
+	toolres_free(&res);
+	return rc;
+}
+
+static int
+say_ok(const char *path, const char *head)
+{
+	char *p = out_field(path);
+
+	out_line(stdout, "WORKTREE OK path=%s head=%s", p ? p : "-", head);
+	free(p);
+	return fflush(stdout) == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
+}
+
+/* The recorded tree: reused (1), taken away (0), in use (-1), or it could
+ * not be taken away (-2). */
+static int
+old_tree(struct wt *w, const char *guid, const char *head, char **why)
+{
+	char *path = tree_path(w, guid);
+	int tfd, lockfd = -1, rc = 0;
+
+	*why = NULL;
+	if (path == NULL)
+		return -1;
+	tfd = openat(w->scratch.fd, guid, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+		     O_CLOEXEC);
+	if (tfd >= 0 && reusable(w, tfd, path, head)) {
+		rc = 1;
+	} else if (tfd >= 0 && tree_in_use(tfd, &lockfd)) {
+		*why = str_fmt("%s is not at %s or has changes, and a process "
+			       "is working in it (its working directory or "
+			       "root is there, or it holds the tree's lock): "
+			       "it is not re-made under it", path, head);
+		rc = -1;
+	} else if (tree_remove(w, guid, why) != 0) {
+		rc = -2;
+	}
+	if (lockfd >= 0)
+		close(lockfd);
+	if (tfd >= 0)
+		close(tfd);
+	free(path);
+	return rc;
+}
+
+static int
+materialise(struct wt *w)
+{
+	struct prinfo pi = { "", NULL, NULL };
+	char guid[WT_GUID_LEN + 1], *on = NULL, *why = NULL, *path = NULL;
+	enum forge_rc fr;
+	int code, had, old;
+
+	fr = forge_repo(w, &on, &why);
+	if (fr == FG_OK)
+		fr = gh_pr(w, on, w->id, &pi, &why);
+	free(on);
+	if (fr != FG_OK) {
+		free(pi.base);
+		free(pi.state);
+		return refuse_forge(w, fr, why);
+	}
+	had = record_read(w, w->id, guid) == 0;
+	old = had ? old_tree(w, guid, pi.head, &why) : 0;
+	if (old == 1) {
+		path = tree_path(w, guid);
+		code = say_ok(path ? path : "-", pi.head);
+	} else if (old < 0) {
+		code = refuse_one(w, old == -1 ? REASON_TREE_IN_USE :
+				  REASON_BAD_SCRATCH, WT_REMEDY, why);
+	} else if ((!had && new_guid(guid) != 0) ||
+		   (path = tree_path(w, guid)) == NULL) {
+		code = refuse_one(w, REASON_SANDBOX_FAILED, WT_REMEDY,
+				  "no guid could be made");
+	} else if (add_tree(w, path, pi.head, &why) != 0) {
+		code = refuse_one(w, REASON_BAD_REPO, WT_REMEDY, why);
+	} else if (record_write(w, guid, w->a.base ? w->a.base : pi.base,
+				pi.head) != 0) {
+		char *t = str_fmt("the record %s/%llu.pr could not be written: "
+				  "%s; the tree made for it is taken away again",
+				  w->scratch.path, w->id, strerror(errno));
+
+		free(why);
+		tree_remove(w, guid, &why); /* no tree without its record */
+		code = refuse_one(w, REASON_BAD_SCRATCH, WT_REMEDY, t);
+		free(t);
+	} else {
+		code = say_ok(path, pi.head);
+	}
+	free(why);
+	free(path);
+	free(pi.base);
+	free(pi.state);
+	return code;
+}
+
+/* ---- prune ----------------------------------------------------------------- */
+
+struct rec {
+	unsigned long long id;
+	char guid[WT_GUID_LEN + 1];
+};
+
+static int
+rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Every <n>.pr of the scratch whose record names a guid, sorted by n. */
+static int
+records(struct wt *w, struct rec **out, size_t *n)
+{
+	int fd = openat(w->scratch.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+
+	*out = NULL;
+	*n = 0;
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		char num[24];
+		struct rec r;
+
+		if (len < 4 || len > 22 || strcmp(de->d_name + len - 3, ".pr") ||
+		    de->d_name[0] == '0')
+			continue;
+		snprintf(num, sizeof(num), "%.*s", (int)(len - 3), de->d_name);
+		if (parse_u64(num, WT_PR_MAX, &r.id) != 0 ||
+		    record_read(w, r.id, r.guid) != 0)
+			continue;
+		if (*n == cap) {
+			struct rec *v = realloc(*out, (cap = cap ? 2 * cap : 16) *
+						sizeof(**out));
+			if (v == NULL) {
+				closedir(d);
+				return -1;
+			}
+			*out = v;
+		}
+		(*out)[(*n)++] = r;
+	}
+	closedir(d);
+	qsort(*out, *n, sizeof(**out), rec_cmp);
+	return 0;
+}
+
+/* Why the tree of r goes, or NULL: it stays. */
+static const char *
+prune_reason(struct wt *w, const char *on, const struct rec *r, int tfd,
+	     int *lockfd)
+{
+	struct prinfo pi = { "", NULL, NULL };
+	char *why = NULL;
+	const char *reason = NULL;
+	struct stat st;
+
+	*lockfd = -1;
+	if (on == NULL || gh_pr(w, on, r->id, &pi, &why) != FG_OK) {
+		free(why);
+		return NULL; /* the forge did not answer: kept */
+	}
+	free(why);
+	if (pi.state != NULL && strcasecmp(pi.state, "merged") == 0)
+		reason = "pr_merged";
+	else if (pi.state != NULL && strcasecmp(pi.state, "closed") == 0)
+		reason = "pr_closed";
+	else if (pi.state != NULL && strcasecmp(pi.state, "open") == 0 &&
+		 fstat(tfd, &st) == 0 &&
+		 time(NULL) - st.st_mtime > WT_STALE_S &&
+		 !tree_in_use(tfd, lockfd))
+		reason = "stale";
+	free(pi.base);
+	free(pi.state);
+	return reason;
+}
+
+/* One recorded tree: 1 removed, 0 kept, -1 chosen but not removed. */
+static int
+prune_one(struct wt *w, const char *on, const struct rec *r,
+	  struct strv *listed)
+{
+	char *path = tree_path(w, r->guid), *why = NULL, *pf;
+	const char *reason;
+	int tfd, lockfd = -1, rc = 0;
+
+	if (path == NULL || !strv_contains(listed, path)) {
+		free(path);
+		return 0;
+	}
+	tfd = openat(w->scratch.fd, r->guid, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+		     O_CLOEXEC);
+	reason = tfd >= 0 ? prune_reason(w, on, r, tfd, &lockfd) : NULL;
+	if (reason != NULL && tree_remove(w, r->guid, &why) == 0) {
+		pf = out_field(path);
+		out_line(stdout, "WORKTREE REMOVED path=%s reason=%s",
+			 pf ? pf : "-", reason);
+		free(pf);
+		for (size_t i = 0; i < listed->n; i++)
+			if (strcmp(listed->v[i], path) == 0)
+				listed->v[i][0] = '\0'; /* no longer counted */
+		rc = 1;
+	} else if (reason != NULL) {
+		note(w, why ? why : "a tree chosen for removal could not be "
+		     "removed");
+		rc = -1;
+	}
+	free(why);
+	if (lockfd >= 0)
+		close(lockfd);
+	if (tfd >= 0)
+		close(tfd);
+	free(path);
+	return rc;
+}
+
+static size_t
+kept_under(const struct wt *w, const struct strv *listed)
+{
+	size_t n = strlen(w->scratch.path), k = 0;
+
+	for (size_t i = 0; i < listed->n; i++)
+		if (strncmp(listed->v[i], w->scratch.path, n) == 0 &&
+		    listed->v[i][n] == '/' && listed->v[i][n + 1] != '\0')
+			k++;
+	return k;
+}
+
+static int
+prune(struct wt *w)
+{
+	struct strv listed = {0};
+	struct rec *rv = NULL;
+	size_t n = 0, removed = 0;
+	char *on = NULL, *why = NULL;
+	int failed = 0;
+
+	if (worktrees(w, &listed) != 0 || records(w, &rv, &n) != 0) {
+		strv_free(&listed);
+		free(rv);
+		return refuse_one(w, REASON_BAD_REPO, WT_REMEDY, "git could not "
+				  "list the repository's worktrees, or the "
+				  "scratch could not be read");
+	}
+	if (n > 0 && forge_repo(w, &on, &why) != FG_OK) {
+		char *t = str_fmt("%s: the forge is not asked, every tree is "
+				  "kept", why ? why : "origin names no forge");
+		note(w, t);
+		free(t);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int rc = prune_one(w, on, &rv[i], &listed);
+
+		removed += rc == 1;
+		failed |= rc < 0;
+	}
+	out_line(stdout, "WORKTREE OK removed=%zu kept=%zu", removed,
+		 kept_under(w, &listed));
+	free(on);
+	free(why);
+	free(rv);
+	strv_free(&listed);
+	if (fflush(stdout) != 0)
+		return NS_EXIT_USAGE;
+	return failed ? NS_EXIT_WORKTREE_LEFT : NS_EXIT_OK;
+}
+
+/* ---- the verb -------------------------------------------------------------- */
+
+static int
+validate(struct wt *w, int argc, char **argv, struct refusals *r)
+{
+	int n = strip_valueless(argc, argv, &w->a);
+
+	if (flags_parse(&wt_spec, n, argv, &w->a, r) < 0)
+		return -1;
+	check_pr(w, r);
+	check_base(w, r);
+	check_repo(w, r);
+	check_scratch(w, r);
+	return refusals_failed(r) ? -1 : 0;
+}
+
+static void
+wt_free(struct wt *w)
+{
+	rpath_free(&w->repo);
+	rpath_free(&w->scratch);
+	tool_free(&w->git);
+	tool_free(&w->gh);
+	strv_free(&w->genv);
+	strv_free(&w->ghenv);
+	strv_free(&w->secrets);
+}
+
+int
+verb_worktree(const struct hostrun *hr, int argc, char **argv)
+{
+	struct refusals r = {0};
+	struct wt w;
+	const char *pathvar;
+	int code;
+
+	if (flags_wants_help(argc - 1, argv + 1))
+		return verb_help_for("worktree") == 0 ? NS_EXIT_OK :
+						       NS_EXIT_USAGE;
+	memset(&w, 0, sizeof(w));
+	w.repo.fd = w.repo.dir_fd = w.scratch.fd = w.scratch.dir_fd = -1;
+	w.env = hr->env;
+	pathvar = env_get(hr->env, "PATH");
+	if (build_envs(&w) != 0 || tool_find("git", pathvar, &w.git) < 0 ||
+	    tool_find("gh", pathvar, &w.gh) < 0 ||
+	    validate(&w, argc - 1, argv + 1, &r) != 0) {
+		refusals_oom(&r);
+		code = refuse_all(&w, &r);
+	} else if (r.n > 0) {
+		code = refuse_all(&w, &r);
+	} else {
+		code = w.a.prune ? prune(&w) : materialise(&w);
+	}
+	refusals_free(&r);
+	wt_free(&w);
+	return code;
+}
