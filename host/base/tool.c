@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool.c -- run an external program by descriptor, argv only, with a
  * deadline (tool.h). */
 #include "base/tool.h"

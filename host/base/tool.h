@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool.h -- running an external program the host asks something of (git,
  * gh): found once on PATH and kept by descriptor, started by argv only
  * (never a shell), in an environment the caller builds whole, in a process

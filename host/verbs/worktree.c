@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* worktree.c -- `nova-sandbox worktree` (reference section 10): one pull
  * request's exact head in a scratch tree of its own, and --prune.
  *

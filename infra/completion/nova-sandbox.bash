@@ -4,7 +4,7 @@
 # `nova-sandbox help <verb>` prints; tests/integration/t_completion.sh
 # checks they agree.
 
-_nova_sandbox_verbs="run probe policy modules check reap egress help version"
+_nova_sandbox_verbs="run probe policy modules check reap egress worktree help version"
 _nova_sandbox_flags_wrap="--read --read-noexec --write --cwd --tmp --net-deny --net-listen --net-allow --name --acl --gpu --status-fd --explain"
 _nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go"
 _nova_sandbox_flags_probe="--explain --gpu --json --max --net-deny --net-listen --read --read-noexec --secret --write"
@@ -12,12 +12,13 @@ _nova_sandbox_flags_policy="--cwd --gpu --json --name --net-allow --net-deny --n
 _nova_sandbox_flags_modules="--json"
 _nova_sandbox_flags_check="--json"
 _nova_sandbox_flags_reap="--dry-run"
+_nova_sandbox_flags_worktree="--base --pr --prune --repo --scratch"
 _nova_sandbox_flags_egress="--bench-cidr --live --model-host --out --plan --policy --resolver --run --uid --veth"
 _nova_sandbox_subverbs_egress="plan apply check drop"
 # flags whose value is a directory, a file, or something else (no files)
-_nova_sandbox_dir_flags="--read --read-noexec --write --cwd --tmp"
+_nova_sandbox_dir_flags="--read --read-noexec --write --cwd --tmp --repo --scratch"
 _nova_sandbox_file_flags="--secret --plan --policy"
-_nova_sandbox_value_flags="--net-allow --name --acl --gpu --status-fd --size --timeout --max --max-procs --max-mem --artifact --out-max-bytes --out-max-files --out-max-depth --bench-cidr --model-host --resolver --run --uid --veth"
+_nova_sandbox_value_flags="--net-allow --name --acl --gpu --status-fd --size --timeout --max --max-procs --max-mem --artifact --out-max-bytes --out-max-files --out-max-depth --bench-cidr --model-host --resolver --run --uid --veth --base --pr"
 
 _nova_sandbox_has() { # word list...
 	local w=$1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_worktree.c -- libFuzzer harness for the worktree verb's two
  * parsers of outside text (host/verbs/worktree.c): gh's JSON answer
  * (worktree_parse_pr) and a remote URL (worktree_owner_name).  The input

@@ -33,7 +33,7 @@ help_flags() {
 }
 
 t "the first word: the verbs, and a prefix narrows them" <<'EOF'
-expect_eq "$(comp '')" "check egress help modules policy probe reap run version " "verbs"
+expect_eq "$(comp '')" "check egress help modules policy probe reap run version worktree " "verbs"
 expect_eq "$(comp mo)" "modules " "mo<TAB>"
 EOF
 
@@ -63,7 +63,16 @@ expect_eq "$got" "$d/afile " "a file after the command"
 EOF
 
 t "each verb's flags in the completion are the ones help lists" <<'EOF'
-for v in wrap run probe policy modules check reap egress; do
+# every verb help's usage shows, so a new verb fails here until completed
+verbs=$("$NS" help | grep -oE '^  nova-sandbox [a-z]+' | awk '{ print $2 }' | sort -u)
+[ -n "$verbs" ] || _fail "no verb in help's usage"
+for v in $verbs; do
+	case " $(source "$BASHC"; echo "$_nova_sandbox_verbs") " in
+	*" $v "*) ;;
+	*) _fail "help's verb $v is not in the bash completion" ;;
+	esac
+done
+for v in wrap run probe policy modules check reap egress worktree; do
 	bash_list=$(source "$BASHC"; eval "echo \$_nova_sandbox_flags_$v" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 	expect_eq "$bash_list" "$(help_flags "$v")" "bash flags of $v vs help $v"
 	zsh_list=$(sed -n "s/^flags\[$v\]=\"\(.*\)\"\$/\1/p" "$ZSHC" | tr ' ' '\n' | sort -u | tr '\n' ' ')

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # t_worktree.sh -- the worktree verb (SPEC §15, reference section 10) with
 # a real git and a fake gh (tests/integration/fakes/gh) replaying JSON
 # answers, errors and timeouts.  The origin is a bare repository with PR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_worktree.c -- the worktree verb's pure parts (owner/name out of a
  * remote URL, gh's JSON) and base/tool.c (PATH lookup, argv only, the
  * environment given, the deadline). */

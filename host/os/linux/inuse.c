@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* inuse.c -- is a directory some process's working directory or root
  * (os_dir_in_use), read from /proc on Linux.  Each process's cwd and root
  * are opened through /proc (the kernel follows its own magic link; the
