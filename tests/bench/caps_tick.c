@@ -44,8 +44,11 @@ member(void)
 	if (p == 0) {
 		int fd = memfd_create("caps_tick", MFD_CLOEXEC);
 
-		if (fd >= 0 && posix_fallocate(fd, 0, 1 << 16) == 0)
-			(void)dup(fd);
+		/* a second descriptor of it (counted once); a failed dup only
+		 * leaves the one */
+		if (fd >= 0 && posix_fallocate(fd, 0, 1 << 16) == 0 &&
+		    dup(fd) < 0)
+			fd = -1;
 		for (;;)
 			pause();
 	}
