@@ -117,8 +117,10 @@ endif
 # the layer of the platform this builds for.
 HOST_OS   ?= $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,$(UNAME_S)))
 HOST_ROOMS := base os conf module policy egress wall run verbs
+# os/posix/: the part of the os layer every POSIX platform shares
+HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
 HOST_SRC  := $(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
-                                host/os/$(HOST_OS)/*.c))
+                                host/os/$(HOST_OS)/*.c $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
 HOST_LIB_OBJ := $(filter-out $(B)/obj/host/main.o,$(HOST_OBJ))
 INIPARSER_CFLAGS ?= -I/usr/include/iniparser

@@ -17,7 +17,7 @@ cu_str_eq(const char *a, const char *b)
 	return a != NULL && b != NULL && strcmp(a, b) == 0;
 }
 
-/* The loader's rule (host/os/linux/trust.c): a directory above a module
+/* The loader's rule (host/os/posix/trust.c): a directory above a module
  * is owned by root or the caller and not writable by group or other. */
 static int
 dir_is_safe(const struct stat *st)

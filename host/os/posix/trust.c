@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* trust.c -- may the tool trust a file it is about to load or read as its
  * own (a module, the config)?  Decided on the open descriptor and on every
- * directory above the very inode it names (see os/os.h). */
+ * directory above the very inode it names (see os/os.h).  Plain POSIX, for
+ * every platform with a POSIX layer (linux, darwin): what differs between
+ * them is in os/posix/posix.h, given by each platform's layer. */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -57,14 +60,10 @@ untrusted_why(const struct stat *st, uid_t me, const char *what,
 static char *
 fd_name(int fd)
 {
-	char link[32], buf[PATH_MAX];
-	ssize_t n;
+	char buf[PATH_MAX];
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	if (n <= 0 || (size_t)n >= sizeof(buf) - 1)
+	if (posix_fd_path(fd, buf, sizeof(buf)) != 0)
 		return str_fmt("(descriptor %d)", fd);
-	buf[n] = '\0';
 	return str_fmt("%s", buf);
 }
 
@@ -95,7 +94,7 @@ walk_up(int dfd, uid_t me, char **why)
 			close(dfd);
 			return OS_TRUST_UNSAFE;
 		}
-		pfd = openat(dfd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		pfd = openat(dfd, "..", POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
 		if (pfd < 0 || fstat(pfd, &pst) < 0)
 			break;
 		close(dfd);
@@ -139,7 +138,7 @@ check_parents(const char *path, const struct stat *fst, uid_t me,
 	if (dir == NULL)
 		return OS_TRUST_UNSAFE;
 	up_name(dir);
-	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dfd = open(dir, POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		*why = str_fmt("cannot open directory %s: %s", dir, strerror(errno));
 		free(dir);
