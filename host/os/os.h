@@ -7,6 +7,7 @@
 #define NS_HOST_OS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Whether a file the tool loads or reads as its own (a module, the config)
  * can be trusted: decided on the open descriptor, never by name again. */
@@ -126,6 +127,16 @@ int os_fd_cloexec(int fd);
  * signal that ended it, -1 neither.  (Windows has no wait status: the
  * wall's wait() says how the command ended; always -1 there.) */
 int os_wait_status(int st, int *code);
+
+/* ---- other processes -------------------------------------------------- */
+
+/* Is process pid alive (one the caller may not signal counts as alive)?
+ * 1 or 0. */
+int os_pid_alive(int64_t pid);
+/* Ask process pid to stop (hard 0: SIGTERM; Windows has no such request
+ * to a process that is not a console's own: -1, ENOSYS) or end it (hard
+ * 1: SIGKILL; Windows TerminateProcess with 137).  0, or -1 with errno. */
+int os_pid_stop(int64_t pid, int hard);
 
 /* ---- this platform ----------------------------------------------------- */
 

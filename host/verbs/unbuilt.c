@@ -90,12 +90,3 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 	(void)argv;
 	return unbuilt("run", PENDING, NS_EXIT_REFUSED);
 }
-
-int
-verb_reap(const struct hostrun *hr, int argc, char **argv)
-{
-	(void)hr;
-	(void)argc;
-	(void)argv;
-	return unbuilt("reap", PENDING, NS_EXIT_REFUSED);
-}

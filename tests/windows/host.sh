@@ -87,5 +87,32 @@ host_suite() {
 	hcase "host: egress is not built on windows (nftables)" 2 \
 		'^SANDBOX REFUSED reason=no_sandbox: egress is not built on windows: ' \
 		- -- egress plan
+	host_reap
 	rm -rf "$ww" "$log.h" "$log.h2"
+}
+
+# reap through the exe: jobobject.dll's list() of the scratches in the
+# Windows temp directory, the owner's liveness (os_pid_alive), destroy().
+# (A live owner's scratch kept is W10 in wintest.c: a marker with a live
+# process's start time cannot be written from here.)
+host_reap() {
+	t=$(timeout 20 wine cmd /c 'echo %TEMP%' </dev/null | tr -d '\r')
+	u=$WINEPREFIX/drive_c/$(printf '%s' "${t#C:\\}" | tr '\\' /)
+	mkdir -p "$u/nova-hdead"
+	# pid 4000000: no process (Windows pids are multiples of 4 below that)
+	printf 'pid=4000000\nstart=1\n' >"$u/nova-hdead/.nova-sandbox-owner"
+	echo x >"$u/nova-hdead/left.txt"
+	hcase "host: reap removes a scratch whose owner is dead" 0 \
+		'^SANDBOX REAP volume=nova-hdead procs=0 deleted=yes' - -- reap
+	[ ! -e "$u/nova-hdead" ] ||
+		hres "host: reap removes a scratch whose owner is dead (gone)" 1 \
+			"$u/nova-hdead is still there"
+	mkdir -p "$u/nova-hnomark"
+	echo x >"$u/nova-hnomark/keep.txt"
+	hcase "host: reap leaves a nova- directory with no owner marker" 3 \
+		'^SANDBOX REAP volume=nova-hnomark procs=0 deleted=no' - -- reap
+	[ -f "$u/nova-hnomark/keep.txt" ] ||
+		hres "host: reap leaves a nova- directory with no owner marker (kept)" 1 \
+			"$u/nova-hnomark/keep.txt was removed"
+	rm -rf "$u/nova-hnomark"
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* files.c -- POSIX paths and descriptors for the host: absolute names,
  * what a name is, a descriptor's reopenable name, a drop-in directory's
- * entries, the --status-fd checks and wait statuses. */
+ * entries, the --status-fd checks, wait statuses and other processes. */
 #include "os/os.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,4 +128,16 @@ os_wait_status(int st, int *code)
 		return 0;
 	}
 	return -1;
+}
+
+int
+os_pid_alive(int64_t pid)
+{
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+}
+
+int
+os_pid_stop(int64_t pid, int hard)
+{
+	return kill((pid_t)pid, hard ? SIGKILL : SIGTERM);
 }

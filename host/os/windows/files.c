@@ -2,7 +2,8 @@
 /* files.c -- Windows paths and descriptors for the host: absolute names
  * (a drive or a UNC name), what a name is (a reparse point is the link),
  * a descriptor's reopenable name (its handle's final path), a drop-in
- * directory's entries, the --status-fd checks; no wait statuses. */
+ * directory's entries, the --status-fd checks; no wait statuses; other
+ * processes by their handles. */
 #include "os/os.h"
 
 #include <windows.h>
@@ -213,4 +214,51 @@ os_wait_status(int st, int *code)
 	(void)st;
 	*code = 0;
 	return -1;
+}
+
+int
+os_pid_alive(int64_t pid)
+{
+	HANDLE h;
+	DWORD code = 0;
+	int alive;
+
+	if (pid <= 0 || pid > (int64_t)UINT32_MAX)
+		return 0;
+	h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
+	if (h == NULL)
+		/* not allowed to look: counted alive, as EPERM is on POSIX */
+		return GetLastError() == ERROR_ACCESS_DENIED;
+	alive = GetExitCodeProcess(h, &code) && code == STILL_ACTIVE &&
+		WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
+	CloseHandle(h);
+	return alive;
+}
+
+int
+os_pid_stop(int64_t pid, int hard)
+{
+	HANDLE h;
+	BOOL ok;
+
+	if (!hard) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (pid <= 0 || pid > (int64_t)UINT32_MAX) {
+		errno = ESRCH;
+		return -1;
+	}
+	h = OpenProcess(PROCESS_TERMINATE, FALSE, (DWORD)pid);
+	if (h == NULL) {
+		errno = GetLastError() == ERROR_ACCESS_DENIED ? EPERM : ESRCH;
+		return -1;
+	}
+	ok = TerminateProcess(h, 137);
+	CloseHandle(h);
+	if (!ok) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
 }
