@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* mingw-w64: io.h, through it, declares mktemp */
 
 #define NS_BANNED(func) sorry_##func##_is_a_banned_function
 

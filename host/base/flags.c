@@ -187,7 +187,7 @@ unknown(struct walk *w, const char *word, const char *name, size_t n,
 {
 	const struct flagspec *s = w->s;
 	struct sbuf b = {0};
-	char *nm = strndup(name, n);
+	char *nm = str_ndup(name, n);
 	const char *nr;
 
 	/* its value, if it had one: one refusal, not two */

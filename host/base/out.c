@@ -2,7 +2,6 @@
 /* out.c -- the output grammar: field escaping, lines, JSON strings,
  * base64url and shell quoting (reference section 1 "Line rendering"). */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -241,54 +240,10 @@ out_shell_quote(struct sbuf *b, const char *s)
 static int g_status_fd = -1;
 
 int
-out_status_check(const char *s, int *fd, const char **why)
-{
-	unsigned long long v;
-	int fl;
-
-	*why = "";
-	if (s == NULL || parse_u64(s, INT_MAX, &v) != 0 || v < 3)
-		return -1;
-	fl = fcntl((int)v, F_GETFL);
-	if (fl < 0 || (fl & O_PATH) == O_PATH) {
-		*why = " (not open)";
-		return -1;
-	}
-	if ((fl & O_ACCMODE) == O_RDONLY) {
-		*why = " (open read-only)";
-		return -1;
-	}
-	*fd = (int)v;
-	return 0;
-}
-
-int
 out_status_set(int fd)
 {
-	int fl = fd >= 0 ? fcntl(fd, F_GETFD) : 0;
-
-	/* close-on-exec: nothing the tool executes inherits it (the wall's
-	 * child closes every descriptor above 2 besides, rule 14) */
-	if (fl < 0 || (fd >= 0 && fcntl(fd, F_SETFD, fl | FD_CLOEXEC) != 0))
-		return -1;
 	g_status_fd = fd;
 	return 0;
-}
-
-int
-out_status_take(const char *s, struct refusals *r)
-{
-	const char *why;
-	int fd;
-
-	if (s == NULL || out_status_check(s, &fd, &why) != 0 ||
-	    out_status_set(fd) == 0)
-		return 0;
-	refusals_addr(r, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT, "--status-fd %d "
-		      "cannot be made "
-		      "close-on-exec (%s); --status-fd wants an open, writable "
-		      "descriptor of 3 or above", fd, strerror(errno));
-	return 1;
 }
 
 int

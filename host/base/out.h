@@ -59,18 +59,10 @@ int out_shell_quote(struct sbuf *b, const char *s);
 int out_line(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* --status-fd: the value s names a descriptor >= 3 that is open for
- * writing: 0 and *fd; else -1 and *why a suffix for the refusal text
- * ("" or " (not open)" or " (open read-only)"). */
-int out_status_check(const char *s, int *fd, const char **why);
-/* From now on the tool's stderr lines go to fd only (-1: stderr again);
- * fd is made close-on-exec.  0, or -1 when fd is not open. */
+/* From now on the tool's stderr lines go to fd only (-1: stderr again).
+ * The descriptor was checked and made close-on-exec by status_fd_take()
+ * (wall/statusfd.h).  Returns 0. */
 int out_status_set(int fd);
-/* Both for a flag value that parsed: a valid s starts carrying the lines
- * (a bad one was refused by the parser); 0, or 1 with a bad_status_fd
- * refusal in r when the descriptor cannot be made close-on-exec (the lines
- * would fall back to stderr, where the command can forge them). */
-int out_status_take(const char *s, struct refusals *r);
 int out_status_fd(void);
 #define OUT_STATUS_WANTS "--status-fd wants an open, writable descriptor " \
 	"of 3 or above, got "

@@ -337,6 +337,22 @@ parse_u64(const char *s, unsigned long long max, unsigned long long *out)
 }
 
 char *
+str_ndup(const char *s, size_t n)
+{
+	size_t len = 0;
+	char *d;
+
+	while (len < n && s[len] != '\0')
+		len++;
+	d = malloc(len + 1);
+	if (d == NULL)
+		return NULL;
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+char *
 str_fmt(const char *fmt, ...)
 {
 	struct sbuf b = { 0 };

@@ -57,6 +57,9 @@ void sbuf_free(struct sbuf *b);
 /* The string so far, "" when empty (never NULL); b keeps it. */
 const char *sbuf_str(const struct sbuf *b);
 int sbuf_failed(const struct sbuf *b);
+/* The first n bytes of s (fewer when s ends sooner) as a heap string, or
+ * NULL (strndup, which not every C library has). */
+char *str_ndup(const char *s, size_t n);
 /* A formatted heap string, or NULL when it could not be built. */
 char *str_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

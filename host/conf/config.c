@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* config.c -- the ini files that select modules (see config.h).
  *
- * Each file is opened O_NOFOLLOW and checked on the descriptor (and every
- * parent directory) before iniparser reads exactly that inode through
- * /proc/self/fd/N.  conf.d is opened O_DIRECTORY|O_NOFOLLOW, checked on its
- * descriptor, listed through it, and each drop-in opened relative to it.  iniparser finds syntax errors; the line numbers of
+ * Each file is opened with os_open_own (no link followed) and checked on
+ * the descriptor (and every parent directory) before iniparser reads
+ * exactly that file through os_fd_name (Linux: /proc/self/fd/N).  conf.d
+ * is opened the same way as a directory, checked on its descriptor, listed
+ * through it, and each drop-in opened relative to it.  iniparser finds syntax errors; the line numbers of
  * sections and keys it accepted are found by scanning the same bytes (a
  * locator, not a second parser). */
 #include "conf/config.h"
@@ -44,7 +45,7 @@ struct pdefault {
 static const struct pdefault pdefaults[] = {
 	{ "linux", "landlock.so", "nftegress.so", "nsplace.so" },
 	{ "darwin", "seatbelt.dylib", NULL, "apfsvol.so" },
-	{ "windows", "jobobject.dll", NULL, NULL },
+	{ "windows", "jobobject.dll", NULL, "jobobject.dll" },
 };
 
 static const char *const platform_names[] = { "linux", "darwin", "windows",
@@ -241,7 +242,7 @@ check_colon_headers(struct cload *cl)
 		if (name == NULL || memchr(name, ':', k) == NULL)
 			continue;
 		found = 1;
-		low = strndup(name, k);
+		low = str_ndup(name, k);
 		for (char *c = low; c != NULL && *c; c++)
 			*c = (char)tolower((unsigned char)*c);
 		if (low == NULL)
@@ -297,8 +298,9 @@ read_all(struct cload *cl, int fd)
 	if (cl->text == NULL)
 		return -1;
 	while (got < (size_t)st.st_size) {
-		ssize_t n = pread(fd, cl->text + got, (size_t)st.st_size - got,
-				  (off_t)got);
+		/* a fresh descriptor, at offset 0, read by nothing else */
+		ssize_t n = read(fd, cl->text + got,
+				 (unsigned)((size_t)st.st_size - got));
 		if (n <= 0)
 			break;
 		got += (size_t)n;
@@ -381,14 +383,16 @@ say_syntax(struct cload *cl)
 static int
 parse(struct cload *cl, int fd)
 {
-	char proc[64];
+	char *name = os_fd_name(fd);
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (name == NULL)
+		return -1;
 	ini_err_count = 0;
 	ini_err_text[0] = '\0';
 	iniparser_set_error_callback(ini_err);
-	cl->d = iniparser_load(proc);
+	cl->d = iniparser_load(name);
 	iniparser_set_error_callback(NULL);
+	free(name);
 	if (cl->d != NULL && ini_err_count == 0)
 		return 0;
 	say_syntax(cl);
@@ -400,11 +404,11 @@ parse(struct cload *cl, int fd)
 char *
 config_stem(const char *file)
 {
-	const char *base = strrchr(file, '/');
+	const char *base = os_last_sep(file);
 	char *s;
 
 	base = base ? base + 1 : file;
-	s = strndup(base, strcspn(base, "."));
+	s = str_ndup(base, strcspn(base, "."));
 	for (char *p = s; p != NULL && *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	return s;
@@ -463,7 +467,7 @@ check_entry(struct cload *cl, const char *sec, const char *key,
 		    "files separated by commas", key, sec);
 		return -1;
 	}
-	if (memchr(e, '/', n) != NULL && e[0] != '/') {
+	if (os_has_sep(e, n) && !os_is_absolute(e)) {
 		bad(cl, line, "%s in [%s]: \"%.*s\" is neither a bare file "
 		    "name (looked up in the module directory) nor an absolute "
 		    "path", key, sec, (int)n, e);
@@ -488,7 +492,7 @@ parse_list(struct cload *cl, const char *sec, const char *key,
 
 		trim(&e, &n);
 		if (check_entry(cl, sec, key, e, n) == 0) {
-			c = strndup(e, n);
+			c = str_ndup(e, n);
 			if (c == NULL)
 				cl->nomem = 1;
 			else {
@@ -549,7 +553,6 @@ set_moduledir(struct cload *cl)
 					      NULL);
 	unsigned line = locate(cl, "nova-sandbox", "moduledir", 0);
 	char *real;
-	struct stat st;
 
 	if (val == NULL)
 		return;
@@ -558,12 +561,11 @@ set_moduledir(struct cload *cl)
 		    "set it in one file", cl->cfg->moduledir_from);
 		return;
 	}
-	if (val[0] != '/') {
+	if (!os_is_absolute(val)) {
 		bad(cl, line, "moduledir \"%s\" is not an absolute path", val);
 		return;
 	}
-	if (stat(val, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    (real = os_real_dir(val)) == NULL) {
+	if (!os_is_dir(val) || (real = os_real_dir(val)) == NULL) {
 		bad(cl, line, "moduledir \"%s\" is not an existing directory",
 		    val);
 		return;
@@ -782,12 +784,10 @@ static char *
 exe_dir_self(void)
 {
 	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 	char *slash;
 
-	if (n <= 0)
+	if (os_self_exe(buf, sizeof(buf)) != 0)
 		return strdup("/");
-	buf[n] = '\0';
 	slash = strrchr(buf, '/');
 	if (slash != NULL)
 		*slash = '\0';
@@ -838,7 +838,7 @@ absolute(const char *path)
 	char cwd[PATH_MAX];
 	struct sbuf b = { 0 };
 
-	if (path[0] == '/')
+	if (os_is_absolute(path))
 		return strdup(path);
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
 		return strdup(path);
@@ -851,11 +851,10 @@ static const char *
 pick_path(const char *explicit_path)
 {
 	static const char sys[] = NS_SYSCONFDIR "/nova-sandbox/nova-sandbox.conf";
-	struct stat st;
 
 	if (explicit_path != NULL && explicit_path[0] != '\0')
 		return explicit_path;
-	if (lstat(sys, &st) == 0)
+	if (os_path_kind(sys) != OS_PATH_ABSENT)
 		return sys;
 	return NULL;
 }
@@ -891,7 +890,7 @@ dropdir_of(const char *main_path)
 
 	if (main_path == NULL)
 		return strdup(NS_SYSCONFDIR "/nova-sandbox/conf.d");
-	slash = strrchr(main_path, '/');
+	slash = os_last_sep(main_path);
 	return str_fmt("%.*s/conf.d", (int)(slash ? slash - main_path : 0),
 		       main_path);
 }
@@ -912,24 +911,26 @@ is_dropin(const char *name)
 	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".conf") == 0;
 }
 
+static int
+one_name(void *arg, const char *name)
+{
+	struct strv *names = arg;
+
+	if (is_dropin(name))
+		(void)strv_push(names, name); /* a failure sticks */
+	return 0;
+}
+
 /* The names of the drop-ins in dirfd, in byte order; 0, 1 refused. */
 static int
 list_dropins(struct cload *cl, int dirfd, struct strv *names)
 {
-	int fd2 = dup(dirfd);
-	DIR *dir = fd2 < 0 ? NULL : fdopendir(fd2);
-	struct dirent *de;
-
-	if (dir == NULL) {
-		if (fd2 >= 0)
-			close(fd2);
+	if (os_dir_names(dirfd, cl->shown, one_name, names) != 0) {
 		bad(cl, 0, "cannot list: %s", strerror(errno));
 		return 1;
 	}
-	while ((de = readdir(dir)) != NULL)
-		if (is_dropin(de->d_name) && strv_push(names, de->d_name) < 0)
-			cl->nomem = 1;
-	closedir(dir);
+	if (strv_failed(names))
+		cl->nomem = 1;
 	if (names->n > CONFIG_MAX_DROPINS) {
 		bad(cl, 0, "holds %zu drop-ins; at most %d are read", names->n,
 		    CONFIG_MAX_DROPINS);
@@ -945,19 +946,16 @@ static int
 open_dropdir(struct cload *cl, const char *dir)
 {
 	char *why = NULL;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = os_open_own(dir, 1);
 
 	cl->shown = dir;
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return -2;
-		struct stat st;
-
 		/* O_DIRECTORY wins over O_NOFOLLOW: a link says ENOTDIR; the
 		 * name is looked at again only to word the refusal */
 		if (errno == ELOOP ||
-		    (errno == ENOTDIR && lstat(dir, &st) == 0 &&
-		     S_ISLNK(st.st_mode)))
+		    (errno == ENOTDIR && os_path_kind(dir) == OS_PATH_LINK))
 			bad(cl, 0, "is a symbolic link; conf.d is a directory "
 			    "itself");
 		else if (errno == ENOTDIR)
@@ -981,8 +979,7 @@ static int
 open_dropin(struct cload *cl, int dirfd, const char *name)
 {
 	char *why = NULL;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-			O_NONBLOCK);
+	int fd = os_open_own_at(dirfd, cl->cfg->dropdir, name);
 
 	if (fd < 0) {
 		if (errno == ELOOP)

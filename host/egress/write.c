@@ -52,7 +52,7 @@ open_parent(const char *path, struct wtarget *t, char **why)
 	else if (slash == path)
 		dir = strdup("/");
 	else
-		dir = strndup(path, (size_t)(slash - path));
+		dir = str_ndup(path, (size_t)(slash - path));
 	if (dir == NULL)
 		return fail(why, "out of memory", ENOMEM);
 	t->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);

@@ -58,9 +58,9 @@ trust_status(enum os_trust t)
 static enum load_status
 resolve(const struct config *cfg, const char *file, char **path, char **why)
 {
-	if (file[0] == '/')
+	if (os_is_absolute(file))
 		*path = strdup(file);
-	else if (strchr(file, '/') == NULL)
+	else if (!os_has_sep(file, strlen(file)))
 		*path = str_fmt("%s/%s", cfg->moduledir ? cfg->moduledir : ".",
 			    file);
 	else {
@@ -362,7 +362,7 @@ loader_load(const struct config *cfg, const char *file, unsigned role,
 	ls = resolve(cfg, file, &m->path, why);
 	if (ls == LOAD_OK)
 		ls = open_module(m->path, &fd, why);
-	if (ls == LOAD_NOT_FOUND && strchr(file, '/') == NULL) {
+	if (ls == LOAD_NOT_FOUND && !os_has_sep(file, strlen(file))) {
 		free(*why);
 		*why = str_fmt("no such file in the module directory %s",
 			   cfg->moduledir ? cfg->moduledir : ".");

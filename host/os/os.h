@@ -7,6 +7,7 @@
 #define NS_HOST_OS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Whether a file the tool loads or reads as its own (a module, the config)
  * can be trusted: decided on the open descriptor, never by name again. */
@@ -75,7 +76,67 @@ int os_is_setid(void);
  * which the wrap and `run` use to forward them to the command. */
 void os_catch_stop_signals(void (*fn)(int));
 
-/* ---- other processes ------------------------------------------------- */
+/* ---- paths and descriptors --------------------------------------------- */
+
+/* Is path absolute on this platform?  POSIX: "/..."; Windows: a drive
+ * ("C:/..." or "C:\\...") or a UNC name ("//server/share/...").  A
+ * drive-relative "C:x" or a rooted "/x" without a drive is not. */
+int os_is_absolute(const char *path);
+
+/* The last directory separator of path ('/'; Windows: '/' or '\\'), or
+ * NULL; and whether the first n bytes of s hold one (Windows: or a
+ * drive's ':'), so that s is not one bare file name. */
+const char *os_last_sep(const char *path);
+int os_has_sep(const char *s, size_t n);
+
+/* What is at path, its last component not followed. */
+enum os_path_kind {
+	OS_PATH_ABSENT = 0, /* nothing (or it cannot be looked at) */
+	OS_PATH_LINK,       /* a symbolic link (Windows: a reparse point) */
+	OS_PATH_DIR,        /* a directory */
+	OS_PATH_OTHER       /* anything else */
+};
+enum os_path_kind os_path_kind(const char *path);
+/* Is path (links followed) a directory?  1 or 0. */
+int os_is_dir(const char *path);
+
+/* A name that opens exactly the file open on fd for as long as fd stays
+ * open, for a library that only takes a name (iniparser): Linux
+ * /proc/self/fd/N; Windows the final path of the handle, which cannot be
+ * renamed or replaced while os_open_own's handle is open.  Heap or NULL. */
+char *os_fd_name(int fd);
+/* Open the entry name (one component) of the directory open on dirfd,
+ * dirpath its name, as os_open_own opens a file: the last component
+ * never followed (errno ELOOP), no blocking open, close-on-exec, no write
+ * or delete sharing where the platform has share modes. */
+int os_open_own_at(int dirfd, const char *dirpath, const char *name);
+/* Call fn(arg, name) for every entry of the directory open on dirfd
+ * (dirpath its name) but "." and "..", in the order the system lists
+ * them.  0, or -1 with errno when it cannot be listed (fn's nonzero
+ * return stops the walk and is returned). */
+int os_dir_names(int dirfd, const char *dirpath,
+		 int (*fn)(void *arg, const char *name), void *arg);
+
+/* Is fd an open descriptor the tool may write its lines to (--status-fd)?
+ * 0, or -1 with *why " (not open)" or " (open read-only)". */
+int os_fd_writable(int fd, const char **why);
+/* Make fd close-on-exec (Windows: not inherited): 0, or -1 with errno. */
+int os_fd_cloexec(int fd);
+
+/* A POSIX wait status: 1 with *code its exit code, 0 with *code the
+ * signal that ended it, -1 neither.  (Windows has no wait status: the
+ * wall's wait() says how the command ended; always -1 there.) */
+int os_wait_status(int st, int *code);
+
+/* ---- other processes -------------------------------------------------- */
+
+/* Is process pid alive (one the caller may not signal counts as alive)?
+ * 1 or 0. */
+int os_pid_alive(int64_t pid);
+/* Ask process pid to stop (hard 0: SIGTERM; Windows has no such request
+ * to a process that is not a console's own: -1, ENOSYS) or end it (hard
+ * 1: SIGKILL; Windows TerminateProcess with 137).  0, or -1 with errno. */
+int os_pid_stop(int64_t pid, int hard);
 
 /* Is the directory dir_fd names in use by a process: its working
  * directory or its root is that directory or beneath it (by identity,

@@ -554,7 +554,7 @@ ws_push_id(struct wstack *w, int fd, struct path_id id, const char *name,
 {
 	if (w->n == w->cap && ws_grow(w) < 0)
 		return -1;
-	w->name[w->n] = strndup(name, len);
+	w->name[w->n] = str_ndup(name, len);
 	if (w->name[w->n] == NULL)
 		return -1;
 	w->fd[w->n] = fd;
@@ -736,7 +736,7 @@ read_link(int fd)
 			errno = ENAMETOOLONG;
 		return NULL;
 	}
-	return strndup(buf, (size_t)n);
+	return str_ndup(buf, (size_t)n);
 }
 
 /* The rest of the walk after a link: target + "/" + rest. */
@@ -919,7 +919,7 @@ read_back(const struct wstack *ws, int fd)
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	n = readlink(proc, buf, sizeof(buf));
 	if (n > 0 && (size_t)n < sizeof(buf) && buf[0] == '/')
-		return strndup(buf, (size_t)n);
+		return str_ndup(buf, (size_t)n);
 	return ws_join(ws, NULL, 0);
 }
 

@@ -10,6 +10,7 @@
 #include "base/flags.h"
 #include "base/out.h"
 #include "run/run.h"
+#include "wall/statusfd.h"
 
 #define ROFF(m) offsetof(struct run_args, m)
 
@@ -374,7 +375,7 @@ validate(struct rstate *s, struct run_args *a)
 	check_out(s, a);
 	a->status_fd = -1;
 	if (a->status_fd_s != NULL &&
-	    out_status_check(a->status_fd_s, &a->status_fd, &why) != 0)
+	    status_fd_check(a->status_fd_s, &a->status_fd, &why) != 0)
 		rrefuse(s, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT,
 			OUT_STATUS_WANTS "%s%s",
 			a->status_fd_s, why);

@@ -10,6 +10,7 @@
 
 #include "base/hostrun.h"
 #include "run/caps.h"
+#include "run/lines.h"
 #include "run/run.h"
 
 /* keeper -> supervisor: 'R' ready (+ the root descriptor), 'P' prepared,
@@ -39,13 +40,6 @@ struct sv {
 int run_decide(struct sv *s, uint64_t now, int caught);
 uint64_t run_next_wake(const struct sv *s, uint64_t now);
 
-uint64_t run_now_ms(void);
-void run_step(const char *step, uint64_t since); /* since 0: start */
-void run_note(const char *text);
-/* SANDBOX LEAK name= volume= remedy="" (run and reap). */
-void run_leak_line(const char *name, const char *id, const char *remedy);
-/* Print r as SANDBOX REFUSED lines (help run), free it; returns code. */
-int run_refuse(struct refusals *r, int code);
 void run_signals_install(void);
 void run_set_target(pid_t pid);
 int run_caught(void);

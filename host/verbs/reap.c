@@ -4,7 +4,6 @@
  * live run's place is never touched. */
 #include <errno.h>
 #include <stddef.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,8 +13,9 @@
 #include "conf/config.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
+#include "os/os.h"
 #include "wall/args.h"
-#include "run/flow.h"
+#include "run/lines.h"
 #include "run/run.h"
 #include "verbs/verbs.h"
 
@@ -89,7 +89,7 @@ reap_is_live(const struct reap_entry *e, int alive, int start_rc,
 static int
 pid_alive(long pid)
 {
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	return os_pid_alive(pid);
 }
 
 static void
@@ -157,11 +157,11 @@ owner_live(struct reapctx *c, const struct reap_entry *e)
 }
 
 static void
-signal_all(const int64_t *pids, size_t n, int sig)
+signal_all(const int64_t *pids, size_t n, int hard)
 {
 	for (size_t i = 0; i < n; i++)
 		if (signallable(pids[i]))
-			kill((pid_t)pids[i], sig);
+			(void)os_pid_stop(pids[i], hard);
 }
 
 static int
@@ -214,9 +214,9 @@ one_place(struct reapctx *c, const struct reap_entry *e, int64_t *pids)
 		c->remained++;
 		return;
 	}
-	signal_all(pids, n, SIGTERM);
+	signal_all(pids, n, 0);
 	if (reap_grace(pids, n, RUN_GRACE_MS) > 0)
-		signal_all(pids, n, SIGKILL);
+		signal_all(pids, n, 1);
 	gone = c->pm.place.destroy(&c->hs.host, &pl) == NS_OK;
 	reap_line(e->name, n, gone);
 	if (gone)

@@ -7,6 +7,7 @@
 
 #include "base/out.h"
 #include "run/flow.h"
+#include "wall/statusfd.h"
 #include "run/run.h"
 #include "verbs/verbs.h"
 
@@ -20,7 +21,7 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	rc = run_parse(argc - 1, argv + 1, &a, &r);
 	/* a valid --status-fd carries every line from here, refusals too */
-	if (out_status_take(a.status_fd_s, &r) != 0)
+	if (status_fd_take(a.status_fd_s, &r) != 0)
 		rc = rc ? rc : 1;
 	if (rc == 0 && a.help) {
 		run_args_free(&a);

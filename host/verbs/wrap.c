@@ -18,6 +18,7 @@
 #include "policy/ttys.h"
 #include "wall/explain.h"
 #include "wall/session.h"
+#include "wall/statusfd.h"
 #include "run/caps.h"
 #include "verbs/verbs.h"
 
@@ -486,7 +487,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	memset(&w, 0, sizeof(w));
 	rc = args_parse(ARGV_BARE, argc, argv, &a, &r);
 	/* a valid --status-fd carries every line from here, refusals too */
-	if (out_status_take(a.status_fd, &r) != 0)
+	if (status_fd_take(a.status_fd, &r) != 0)
 		rc = rc ? rc : 1;
 	if (rc != 0) {
 		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);

@@ -8,6 +8,7 @@
 #include "wall/args.h"
 
 #include "base/out.h"
+#include "wall/statusfd.h"
 
 #define ALL3 (ARGV_BARE | ARGV_POLICY | ARGV_PROBE)
 #define BP (ARGV_BARE | ARGV_POLICY)
@@ -102,7 +103,7 @@ check_value(const struct flagspec *s, const struct flagdef *f, const char *v,
 				     "non-negative "
 				    "integer, got %s", v) < 0 ? -1 : 1;
 	if (strcmp(f->name, "status-fd") == 0 && s->verb == ARGV_BARE &&
-	    out_status_check(v, &fd, &why) != 0)
+	    status_fd_check(v, &fd, &why) != 0)
 		return refusals_addr(r, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT,
 				     OUT_STATUS_WANTS "%s%s", v, why) < 0 ? -1 : 1;
 	if (strcmp(f->name, "acl") == 0 && s->verb == ARGV_BARE &&

@@ -2,14 +2,12 @@
 /* explain.c -- finish() and the DENIED lines (explain.h). */
 #include "wall/explain.h"
 
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 
 #include "base/out.h"
+#include "os/os.h"
 
 static const char *const op_words[] = {
 	[NS_OP_READ] = "read",     [NS_OP_WRITE] = "write",
@@ -30,9 +28,7 @@ explain_op_word(uint32_t op)
 static int
 is_dir(const char *p)
 {
-	struct stat st;
-
-	return fstatat(AT_FDCWD, p, &st, 0) == 0 && S_ISDIR(st.st_mode);
+	return os_is_dir(p);
 }
 
 int
@@ -175,15 +171,12 @@ explain_print(FILE *f, const char *prefix, const struct denials *d,
 void
 explain_exit_of_status(int st, struct ns_exit *out)
 {
+	int code, how = os_wait_status(st, &code);
+
 	memset(out, 0, sizeof(*out));
 	out->struct_size = sizeof(*out);
-	if (WIFSIGNALED(st)) {
-		out->how = NS_END_SIGNAL;
-		out->code = WTERMSIG(st);
-	} else {
-		out->how = NS_END_CODE;
-		out->code = WIFEXITED(st) ? WEXITSTATUS(st) : 125;
-	}
+	out->how = how == 0 ? NS_END_SIGNAL : NS_END_CODE;
+	out->code = how >= 0 ? code : 125;
 }
 
 int

@@ -2,10 +2,10 @@
 /* session.c -- the wall loading and policy input the verbs share. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "wall/session.h"
 
 int
@@ -62,11 +62,10 @@ move_strv(struct strv *to, struct strv *from)
 int
 wait_exit_code(int st)
 {
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return NS_EXIT_SIGNAL + WTERMSIG(st);
-	return NS_EXIT_REFUSED;
+	int code, how = os_wait_status(st, &code);
+
+	return how > 0 ? code : how == 0 ? NS_EXIT_SIGNAL + code :
+	       NS_EXIT_REFUSED;
 }
 
 int

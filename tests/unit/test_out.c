@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/out.h"
+#include "wall/statusfd.h"
 
 struct esc {
 	const char *in, *field, *text;
@@ -188,20 +189,26 @@ test_status_fd(void)
 
 	CU_ASSERT_EQUAL_FATAL(pipe(p), 0);
 	ro = p[0];
-	CU_ASSERT_NOT_EQUAL(out_status_check("2", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(status_fd_check("2", &fd, &why), 0);
 	CU_ASSERT_STRING_EQUAL(why, "");
-	CU_ASSERT_NOT_EQUAL(out_status_check("x", &fd, &why), 0);
-	CU_ASSERT_NOT_EQUAL(out_status_check("-4", &fd, &why), 0);
-	CU_ASSERT_NOT_EQUAL(out_status_check("", &fd, &why), 0);
-	CU_ASSERT_NOT_EQUAL(out_status_check("999999", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(status_fd_check("x", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(status_fd_check("-4", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(status_fd_check("", &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(status_fd_check("999999", &fd, &why), 0);
 	CU_ASSERT_STRING_EQUAL(why, " (not open)");
 	snprintf(buf, sizeof(buf), "%d", ro);
-	CU_ASSERT_NOT_EQUAL(out_status_check(buf, &fd, &why), 0);
+	CU_ASSERT_NOT_EQUAL(status_fd_check(buf, &fd, &why), 0);
 	CU_ASSERT_STRING_EQUAL(why, " (open read-only)");
 	snprintf(buf, sizeof(buf), "%d", p[1]);
-	CU_ASSERT_EQUAL_FATAL(out_status_check(buf, &fd, &why), 0);
+	CU_ASSERT_EQUAL_FATAL(status_fd_check(buf, &fd, &why), 0);
 	CU_ASSERT_EQUAL(fd, p[1]);
-	CU_ASSERT_EQUAL(out_status_set(fd), 0);
+	{
+		struct refusals r = {0};
+
+		CU_ASSERT_EQUAL(status_fd_take(buf, &r), 0);
+		CU_ASSERT_EQUAL(r.n, 0);
+		refusals_free(&r);
+	}
 	CU_ASSERT(fcntl(fd, F_GETFD) & FD_CLOEXEC);
 	CU_ASSERT_EQUAL(out_line(stderr, "SANDBOX DONE exit=%d", 0), 0);
 	CU_ASSERT_EQUAL(out_status_set(-1), 0);

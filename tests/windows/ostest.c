@@ -54,12 +54,12 @@ t_real_dir(void)
 	char in[MAX_PATH], *r;
 	const char *slash = strrchr(dll, '\\');
 
-	/* "<lib>\nova-sandbox\..\nova-sandbox" -> "<lib>/nova-sandbox" */
-	snprintf(in, sizeof(in), "%.*s\\..\\nova-sandbox",
+	/* "<lib>\nova-sandbox\1\..\1" -> "<lib>/nova-sandbox/1" */
+	snprintf(in, sizeof(in), "%.*s\\..\\1",
 		 (int)(slash - dll), dll);
 	r = os_real_dir(in);
 	if (r == NULL || strchr(r, '\\') != NULL ||
-	    strstr(r, "/build-win/lib/nova-sandbox") == NULL ||
+	    strstr(r, "/build-win/lib/nova-sandbox/1") == NULL ||
 	    strstr(r, "..") != NULL) {
 		free(r);
 		return fail("real dir of %s", in);

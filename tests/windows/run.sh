@@ -6,7 +6,8 @@
 # 10 as the version, WINEDEBUG=-all, winedbg off, every wine call under
 # timeout, no display.  Runs wintest.exe (jobobject.dll through the ABI,
 # jo_child.exe as the command, the config read with iniparser) and
-# ostest.exe (the host's Windows layer), by full path; prints their lines
+# ostest.exe (the host's Windows layer) and the real nova-sandbox.exe
+# (tests/windows/host.sh), by full path; prints their lines
 # and the count ("windows: P passed, F failed, S skipped"), and fails when
 # a test failed, a program did not finish, or the skipped tests are not
 # exactly tests/windows/expected-skips (a new skip fails, as a vanished one
@@ -21,12 +22,13 @@ for t in wine wineboot wineserver timeout; do
 	}
 done
 WB=$(cd "$WB" && pwd -P)
-dll=$WB/lib/nova-sandbox/jobobject.dll
+dll=$WB/lib/nova-sandbox/1/jobobject.dll
 exe=$WB/tests/windows/wintest.exe
 ostest=$WB/tests/windows/ostest.exe
+hostexe=$WB/bin/nova-sandbox.exe
 child=$WB/tests/windows/jo_child.exe
-conf=$(cd "$here/../.." && pwd -P)/conf/nova-sandbox.conf
-for f in "$dll" "$exe" "$child" "$ostest"; do
+conf=$(cd "$here/../.." && pwd -P)/modules/jobobject/dropin.conf
+for f in "$dll" "$exe" "$child" "$ostest" "$hostexe"; do
 	[ -f "$f" ] || { echo "windows suite: $f is not built (make windows)" >&2; exit 1; }
 done
 # Wine's Z: drive is the Linux root
@@ -66,6 +68,9 @@ one() {
 mkdir -p "$WINEPREFIX/drive_c/ostest"
 one "windows suite" "$exe" "$(winpath "$dll")" "$(winpath "$child")" "$(winpath "$conf")"
 one "windows os layer" "$ostest" "$(winpath "$dll")" 'C:\ostest'
+echo "  the host, nova-sandbox.exe:"
+. "$here/host.sh"
+host_suite "$(winpath "$hostexe")"
 
 got=$(sed -n 's/^SKIP \(.*\) -- .*/\1/p' "$log" | sort)
 want=$(grep -v '^#' "$here/expected-skips" | grep -v '^$' | sort)

@@ -238,30 +238,35 @@ run_cmd(struct cmd *c, int *code)
 
 /* ---- the config ----------------------------------------------------------- */
 
-/* conf/nova-sandbox.conf read by the iniparser the Windows host will link
- * (third_party/iniparser-4.1, built for Windows): [windows] wall names the
- * very DLL the suite loads, and nothing else is in the section. */
+/* modules/jobobject/dropin.conf (the module's conf.d drop-in) read by the
+ * iniparser the Windows host links (third_party/iniparser-4.1, built for
+ * Windows): [windows] wall and place name the very DLL the suite loads,
+ * and nothing else is in the section. */
 static int
 t_config(void)
 {
 	dictionary *d = iniparser_load(conf);
-	const char *wall, *base = strrchr(dll, '\\');
+	const char *wall, *place, *base = strrchr(dll, '\\');
 	const char *keys[8];
 	int n;
 
 	if (d == NULL)
 		return fail("iniparser cannot read %s", conf);
 	wall = iniparser_getstring(d, "windows:wall", NULL);
+	place = iniparser_getstring(d, "windows:place", NULL);
 	n = iniparser_getsecnkeys(d, "windows");
-	if (wall == NULL || base == NULL || _stricmp(wall, base + 1) != 0) {
+	if (wall == NULL || base == NULL || _stricmp(wall, base + 1) != 0 ||
+	    place == NULL || _stricmp(place, base + 1) != 0) {
 		iniparser_freedict(d);
-		return fail("[windows] wall = %s, the suite loads %s",
-			    wall ? wall : "(none)", dll);
+		return fail("[windows] wall = %s, place = %s, the suite loads "
+			    "%s", wall ? wall : "(none)",
+			    place ? place : "(none)", dll);
 	}
-	if (n != 1 || iniparser_getseckeys(d, "windows", keys) == NULL ||
-	    strcmp(keys[0], "windows:wall") != 0) {
+	if (n != 2 || iniparser_getseckeys(d, "windows", keys) == NULL ||
+	    strcmp(keys[0], "windows:wall") != 0 ||
+	    strcmp(keys[1], "windows:place") != 0) {
 		iniparser_freedict(d);
-		return fail("[windows] holds %d keys, want only wall", n);
+		return fail("[windows] holds %d keys, want wall and place", n);
 	}
 	iniparser_freedict(d);
 	return 0;
@@ -1039,7 +1044,7 @@ wmain(int argc, wchar_t **argv)
 	run("load: full path, header, roles, container shape", t_load);
 	if (B == NULL)
 		return wt_done("windows suite");
-	run("config: [windows] wall names jobobject.dll (iniparser 4.1)",
+	run("config: [windows] wall and place name jobobject.dll (iniparser 4.1)",
 	    t_config);
 	run("facts: available, no net promise, Wine said", t_facts);
 	run("W1 normal exit keeps the command's code", t_exit_normal);

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/windows/host.sh -- the real nova-sandbox.exe under Wine, sourced by
+# tests/windows/run.sh (WINEPREFIX, $log and the wine settings are its).
+# usage (from run.sh): . host.sh; host_suite <nova-sandbox.exe>
+# Each case runs the exe by full path under timeout and prints one
+# "PASS <name>" or "FAIL <name> -- <why>" line into $log.  The configs live
+# under the prefix's C: drive (a directory only the user can write: the
+# trust check accepts it), and one under Z:/tmp (world-writable: refused).
+
+hres() { # name, verdict (0 pass), why
+	if [ "$2" = 0 ]; then
+		l="PASS $1"
+	else
+		l=$(printf 'FAIL %s -- %s' "$1" "$3" | tr '\n' ' ')
+		rc=1
+	fi
+	printf '%s\n' "$l" >>"$log"
+	printf '  %s\n' "$l"
+}
+
+# hcase <name> <want exit> <want a line matching (grep -E)> <config|-> -- args
+hcase() {
+	name=$1 want=$2 pat=$3 cfg=$4
+	shift 5
+	r=0
+	if [ "$cfg" = - ]; then
+		timeout 60 wine "$hexe" "$@" </dev/null >"$log.h" 2>&1 || r=$?
+	else
+		NOVA_SANDBOX_CONFIG=$cfg timeout 60 wine "$hexe" "$@" </dev/null \
+			>"$log.h" 2>&1 || r=$?
+	fi
+	tr -d '\r' <"$log.h" >"$log.h2"
+	if [ "$r" != "$want" ]; then
+		hres "$name" 1 "exit $r, wanted $want: $(head -c 300 "$log.h2")"
+	elif ! grep -Eq -- "$pat" "$log.h2"; then
+		hres "$name" 1 "no line matches /$pat/: $(head -c 300 "$log.h2")"
+	else
+		hres "$name" 0
+	fi
+}
+
+host_suite() {
+	hexe=$1
+	c=$WINEPREFIX/drive_c/nsconf
+	mkdir -p "$c/conf.d" "$c/bad" "$c/one"
+	printf '[windows]\nwall = jobobject.dll\nbogus = 1\n' >"$c/bad/x.conf"
+	printf '[windows]\nwall = nothere.dll\n' >"$c/one/miss.conf"
+	echo 'not a Windows program' >"$c/fake.dll"
+	printf '[windows]\nwall = C:/nsconf/fake.dll\n' >"$c/one/fake.conf"
+	printf '[windows]\nwall = sub/x.dll\n' >"$c/one/rel.conf"
+	printf '[nova-sandbox]\n' >"$c/main.conf"
+	printf '[windows]\nwall = fromdropin.dll\n' >"$c/conf.d/10-x.conf"
+	ww=$(mktemp -d "${TMPDIR:-/tmp}/nova-wine-ww.XXXXXX")
+	chmod 0777 "$ww"
+	printf '[windows]\nwall = jobobject.dll\n' >"$ww/ok.conf"
+	chmod 0644 "$ww/ok.conf"
+
+	hcase "host: version names windows/amd64" 0 \
+		'^nova-sandbox [0-9.]+ windows/amd64 .*platform=windows' - -- version
+	hcase "host: modules lists jobobject.dll as the wall, available" 0 \
+		'^MODULE role=wall file=jobobject\.dll from=default .*shape=container available=yes' \
+		- -- modules
+	hcase "host: modules lists jobobject.dll as the place, available" 0 \
+		'^MODULE role=place file=jobobject\.dll from=default .*available=yes' \
+		- -- modules
+	hcase "host: check says the wall, under Wine" 0 \
+		'^CHECK OK backend=jobobject abi=wine ' - -- check
+	hcase "host: a config key that does not exist is refused with file:line" 2 \
+		'^MODULES REFUSED reason=bad_config: C:/nsconf/bad/x\.conf:3: unknown key "bogus" in \[windows\]' \
+		'C:/nsconf/bad/x.conf' -- modules
+	hcase "host: a config under a directory Everyone may change is refused" 2 \
+		"^MODULES REFUSED reason=bad_config: Z:$ww/ok\.conf: config refused: .* can be changed by S-1-1-0" \
+		"Z:$ww/ok.conf" -- modules
+	hcase "host: a conf.d drop-in beside the config is read (control)" 1 \
+		'^MODULE role=wall file=fromdropin\.dll from=C:\\nsconf/conf\.d/10-x\.conf:2 available=no refused=not_found' \
+		'C:\nsconf\main.conf' -- modules
+	hcase "host: the loader refuses a module that is not there" 0 \
+		'no_sandbox: wall module .*/nothere\.dll refused \(not_found\): .*named by C:/nsconf/one/miss\.conf:2' \
+		'C:/nsconf/one/miss.conf' -- check
+	hcase "host: the loader refuses a file that is not a Windows DLL" 0 \
+		'wall module C:/nsconf/fake\.dll refused \(not_loadable\): C:/nsconf/fake\.dll is not a Windows DLL' \
+		'C:/nsconf/one/fake.conf' -- check
+	hcase "host: a module named by a relative path is refused" 0 \
+		'bad_config: C:/nsconf/one/rel\.conf:2: wall in \[windows\]: "sub/x\.dll" is neither a bare file name' \
+		'C:/nsconf/one/rel.conf' -- check
+	hcase "host: egress is not built on windows (nftables)" 2 \
+		'^SANDBOX REFUSED reason=no_sandbox: egress is not built on windows: ' \
+		- -- egress plan
+	host_reap
+	rm -rf "$ww" "$log.h" "$log.h2"
+}
+
+# reap through the exe: jobobject.dll's list() of the scratches in the
+# Windows temp directory, the owner's liveness (os_pid_alive), destroy().
+# (A live owner's scratch kept is W10 in wintest.c: a marker with a live
+# process's start time cannot be written from here.)
+host_reap() {
+	t=$(timeout 20 wine cmd /c 'echo %TEMP%' </dev/null | tr -d '\r')
+	u=$WINEPREFIX/drive_c/$(printf '%s' "${t#C:\\}" | tr '\\' /)
+	mkdir -p "$u/nova-hdead"
+	# pid 4000000: no process (Windows pids are multiples of 4 below that)
+	printf 'pid=4000000\nstart=1\n' >"$u/nova-hdead/.nova-sandbox-owner"
+	echo x >"$u/nova-hdead/left.txt"
+	hcase "host: reap removes a scratch whose owner is dead" 0 \
+		'^SANDBOX REAP volume=nova-hdead procs=0 deleted=yes' - -- reap
+	[ ! -e "$u/nova-hdead" ] ||
+		hres "host: reap removes a scratch whose owner is dead (gone)" 1 \
+			"$u/nova-hdead is still there"
+	mkdir -p "$u/nova-hnomark"
+	echo x >"$u/nova-hnomark/keep.txt"
+	hcase "host: reap leaves a nova- directory with no owner marker" 3 \
+		'^SANDBOX REAP volume=nova-hnomark procs=0 deleted=no' - -- reap
+	[ -f "$u/nova-hnomark/keep.txt" ] ||
+		hres "host: reap leaves a nova- directory with no owner marker (kept)" 1 \
+			"$u/nova-hnomark/keep.txt was removed"
+	rm -rf "$u/nova-hnomark"
+}
