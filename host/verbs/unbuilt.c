@@ -90,3 +90,16 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 	(void)argv;
 	return unbuilt("run", PENDING, NS_EXIT_REFUSED);
 }
+
+/* worktree runs git and gh through base/tool.c (fork, fexecve, process
+ * groups): not ported yet either. */
+int
+verb_worktree(const struct hostrun *hr, int argc, char **argv)
+{
+	(void)hr;
+	(void)argc;
+	(void)argv;
+	return unbuilt("worktree", "not ported to this platform yet: git and "
+		       "gh are run through POSIX process control (base/tool.c); "
+		       "docs/WINDOWS.md", NS_EXIT_USAGE);
+}

@@ -29,6 +29,7 @@
 #include "os/os.h"
 #include "policy/paths.h"
 #include "verbs/verbs.h"
+#include "verbs/worktree.h"
 
 #define WT_REMEDY "run: nova-sandbox worktree --repo <dir> --scratch <dir> --pr <id>"
 #define WT_RETRY WT_REMEDY "; retry once the forge answers"
@@ -42,11 +43,6 @@
 #define WT_RM_DEPTH 1024
 #define WT_PR_MAX 2147483647ull
 
-struct wtargs {
-	const char *repo, *scratch, *pr, *base;
-	int prune;
-	int valueless[4]; /* repo scratch pr base: the last word, no value */
-};
 
 struct wt {
 	struct wtargs a;
@@ -69,28 +65,11 @@ struct prinfo {
 enum forge_rc { FG_OK, FG_NO_PR, FG_NO_FORGE, FG_BAD_ORIGIN, FG_BAD_HEAD,
 		FG_OOM };
 
-/* ---- flags -------------------------------------------------------------- */
-
-static const struct flagdef wt_flags[] = {
-	{ "base", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, base),
-	  "the `branch` recorded as the base (default: the forge's)" },
-	{ "pr", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, pr),
-	  "the pull request's number, an `id` above 0" },
-	{ "prune", FK_SWITCH, 1, 0, NULL, offsetof(struct wtargs, prune),
-	  "remove the trees whose pull request is merged, closed or stale" },
-	{ "repo", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, repo),
-	  "the repository, an absolute `dir` git calls a work tree" },
-	{ "scratch", FK_VALUE, 1, 0, NULL, offsetof(struct wtargs, scratch),
-	  "the existing `dir` the trees and their records live in" },
-};
-#define WT_NFLAGS (sizeof(wt_flags) / sizeof(wt_flags[0]))
-
-const struct flagdef *const worktree_flags = wt_flags;
-const size_t worktree_nflags = WT_NFLAGS;
+/* ---- flags (worktree_flags.c) ------------------------------------------ */
 
 static const struct flagspec wt_spec = {
-	.defs = wt_flags,
-	.ndefs = WT_NFLAGS,
+	.defs = NULL, /* worktree_flags.c: set where it is parsed */
+	.ndefs = 0,
 	.verb = 1,
 	.verbname = "worktree",
 	.remedy = WT_HELP,
@@ -1409,9 +1388,12 @@ prune(struct wt *w)
 static int
 validate(struct wt *w, int argc, char **argv, struct refusals *r)
 {
+	struct flagspec spec = wt_spec;
 	int n = strip_valueless(argc, argv, &w->a);
 
-	if (flags_parse(&wt_spec, n, argv, &w->a, r) < 0)
+	spec.defs = worktree_flags;
+	spec.ndefs = worktree_nflags;
+	if (flags_parse(&spec, n, argv, &w->a, r) < 0)
 		return -1;
 	check_pr(w, r);
 	check_base(w, r);

@@ -16,6 +16,27 @@
 #define POSIX_DIR_SEARCH O_RDONLY
 #endif
 
+/* Where a descriptor reopens by name (os_fd_name): linux's /proc, the
+ * /dev/fd of the others. */
+#ifdef __linux__
+#define POSIX_FD_DIR "/proc/self/fd"
+#else
+#define POSIX_FD_DIR "/dev/fd"
+#endif
+
+/* Is a descriptor with these F_GETFL flags an O_PATH one (open for
+ * nothing)?  Only where O_PATH exists. */
+static inline int
+posix_fd_is_path(int fl)
+{
+#ifdef O_PATH
+	return (fl & O_PATH) == O_PATH;
+#else
+	(void)fl;
+	return 0;
+#endif
+}
+
 /* The name the kernel gives what descriptor fd has open, NUL-terminated
  * into buf (n bytes), for messages only: 0, or -1. */
 int posix_fd_path(int fd, char *buf, size_t n);

@@ -3,6 +3,7 @@
  * what a name is, a descriptor's reopenable name, a drop-in directory's
  * entries, the --status-fd checks, wait statuses and other processes. */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -57,7 +58,7 @@ os_is_dir(const char *path)
 char *
 os_fd_name(int fd)
 {
-	return str_fmt("/proc/self/fd/%d", fd);
+	return str_fmt("%s/%d", POSIX_FD_DIR, fd);
 }
 
 int
@@ -97,7 +98,7 @@ os_fd_writable(int fd, const char **why)
 {
 	int fl = fcntl(fd, F_GETFL);
 
-	if (fl < 0 || (fl & O_PATH) == O_PATH) {
+	if (fl < 0 || posix_fd_is_path(fl)) {
 		*why = " (not open)";
 		return -1;
 	}
