@@ -100,12 +100,20 @@ fresh
 d="$W/job/a ) (allow default) ( b"
 mkdir -p "$d" "$W/real"
 [ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$W"
-ln -sfn "$W/real" "$S/link"   # root's link in root's dir: followed
-wrap --write "$W/job" --read "$d" --read "$S/link" -- /bin/sh -c 'exit 0'
+# a link the command's user could not have made is followed (rule 5): as
+# root, root's link in root's dir; as a user, the system's /bin -> usr/bin
+if [ "$(id -u)" = 0 ]; then
+	ln -sfn "$W/real" "$S/link"
+	link="$S/link" real="$W/real"
+else
+	link=/bin real=$(realpath /bin)
+	[ -L /bin ] || skip "no root-owned directory link here (/bin is no link)"
+fi
+wrap --write "$W/job" --read "$d" --read "$link" -- /bin/sh -c 'exit 0'
 expect_rc 0
 grep -qF "=$d" "$W/st/params" || _fail "the hostile dir is no -D value"
-grep -qF "=$W/real" "$W/st/params" || _fail "the link is not resolved"
-grep -qF "$S/link" "$W/st/params" && _fail "the link's own name was passed"
+grep -qF "=$real" "$W/st/params" || _fail "the link is not resolved"
+grep -qE "=$link\$" "$W/st/params" && _fail "the link's own name was passed"
 grep -q / "$W/st/profile" && _fail "a path is in the profile text"
 grep -q '^(deny default' "$W/st/profile" || _fail "no deny default"
 EOF
