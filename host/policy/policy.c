@@ -21,6 +21,7 @@
 
 #include "base/out.h"
 #include "os/os.h"
+#include "policy/envpol.h"
 #include "policy/paths.h"
 #include "policy/ttys.h"
 
@@ -1129,20 +1130,102 @@ drop_name(struct strv *dropped, const char *e, size_t n)
 	return rc;
 }
 
-int
-policy_child_env(char *const *env, const char *tmp, struct strv *out,
-		 struct strv *dropped)
+/* One caller variable the flags of rule 9a dropped or passed: said in
+ * the report by name (never by value). */
+static int
+report_var(struct env_report *rep, const char *e, size_t n, int decision)
 {
 	int rc = 0;
 
-	for (; rc == 0 && env != NULL && *env != NULL; env++) {
-		size_t n = strcspn(*env, "=");
+	if (rep == NULL)
+		return 0;
+	if (decision == 0) {
+		rc = drop_name(&rep->by_flag, e, n);
+		if (rc == 0 && envpol_cred(e, n))
+			rc = drop_name(&rep->creds_dropped, e, n);
+	} else if (decision == 1 && envpol_cred(e, n) && !envpol_tool_var(e, n))
+		rc = drop_name(&rep->creds_passed, e, n);
+	return rc;
+}
 
-		if (scrub_var(*env, n))
-			rc = drop_name(dropped, *env, n);
-		else if (!tmp_var(*env, n))
-			rc = strv_push(out, *env);
+/* The --env KEY=VALUE settings, the last of each KEY, in order; and the
+ * credential-looking names --env passes, and the --env KEY the caller's
+ * environment does not hold. */
+static int
+env_sets(char *const *env, const struct env_opts *o, struct strv *out,
+	 struct env_report *rep)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && o->keep && i < o->keep->n; i++) {
+		const char *k = o->keep->v[i];
+		size_t n = strcspn(k, "="), j, later = 0;
+		int held = 0;
+
+		for (j = i + 1; j < o->keep->n; j++)
+			later |= strncmp(o->keep->v[j], k, n) == 0 &&
+				 strcspn(o->keep->v[j], "=") == n;
+		if (later)
+			continue;
+		for (char *const *e = env; e && *e && !held; e++)
+			held = strcspn(*e, "=") == n && strncmp(*e, k, n) == 0;
+		if (k[n] == '=')
+			rc = strv_push(out, k);
+		else if (!held && rep != NULL)
+			rc = drop_name(&rep->unset_keep, k, n);
+		if (rc == 0 && rep != NULL && (k[n] == '=' || held) &&
+		    envpol_cred(k, n))
+			rc = drop_name(&rep->creds_set, k, n);
 	}
+	return rc;
+}
+
+static void
+report_sort(struct env_report *rep)
+{
+	struct strv *l[] = { &rep->by_flag, &rep->creds_dropped,
+			     &rep->creds_passed, &rep->creds_set };
+
+	for (size_t i = 0; i < sizeof(l) / sizeof(*l); i++)
+		if (l[i]->n > 1)
+			qsort(l[i]->v, l[i]->n, sizeof(char *), cmp_str);
+}
+
+static int
+report_failed(const struct env_report *rep)
+{
+	return rep != NULL &&
+	       (strv_failed(&rep->by_flag) || strv_failed(&rep->creds_dropped) ||
+		strv_failed(&rep->creds_passed) || strv_failed(&rep->creds_set) ||
+		strv_failed(&rep->unset_keep));
+}
+
+int
+policy_child_env_opts(char *const *env, const char *tmp,
+		      const struct env_opts *o, struct strv *out,
+		      struct strv *dropped, struct env_report *rep)
+{
+	static const struct env_opts none = { 0, NULL, NULL };
+	const char *by;
+	int rc = 0;
+
+	if (o == NULL)
+		o = &none;
+	for (char *const *e = env; rc == 0 && e != NULL && *e != NULL; e++) {
+		size_t n = strcspn(*e, "=");
+		int d = envpol_decide(o, *e, n, &by);
+
+		if (tmp_var(*e, n) || d == 2)
+			continue;
+		if (d != 3 && scrub_var(*e, n))
+			rc = drop_name(dropped, *e, n);
+		else if (d == 0)
+			rc = report_var(rep, *e, n, 0);
+		else if ((rc = strv_push(out, *e)) == 0 && d == 1)
+			rc = report_var(rep, *e, n, 1);
+	}
+	if (rc == 0)
+		rc = env_sets(env, o, out, rep);
 	if (rc == 0 && tmp != NULL)
 		rc = (strv_pushf(out, "TMPDIR=%s", tmp) < 0 ||
 		      strv_pushf(out, "TMP=%s", tmp) < 0 ||
@@ -1150,7 +1233,23 @@ policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		      strv_pushf(out, "TMPPREFIX=%s/zsh", tmp) < 0) ? -1 : 0;
 	if (rc == 0 && dropped->n > 1)
 		qsort(dropped->v, dropped->n, sizeof(char *), cmp_str);
-	return rc < 0 || strv_failed(out) || strv_failed(dropped) ? -1 : 0;
+	if (rc == 0 && rep != NULL)
+		report_sort(rep);
+	return rc < 0 || strv_failed(out) || strv_failed(dropped) ||
+	       report_failed(rep) ? -1 : 0;
+}
+
+size_t
+policy_env_dropped(const struct policy *pol)
+{
+	return pol->dropped.n + pol->envrep.by_flag.n;
+}
+
+int
+policy_child_env(char *const *env, const char *tmp, struct strv *out,
+		 struct strv *dropped)
+{
+	return policy_child_env_opts(env, tmp, NULL, out, dropped, NULL);
 }
 
 /* ---- the build ---------------------------------------------------- */
@@ -1185,16 +1284,23 @@ assemble(struct build *b)
 {
 	const struct policy_input *in = b->in;
 	struct policy *pol = b->pol;
+	struct env_opts eo;
 
 	if (in->name != NULL && (pol->name = strdup(in->name)) == NULL)
 		return -1;
 	pol->net_deny = in->net_deny;
 	pol->net_listen = in->net_listen;
 	if (copy_strv(&pol->net_allow, &in->net_allow) < 0 ||
-	    copy_strv(&pol->argv, &in->argv) < 0 || collect_roots(b) < 0 ||
+	    copy_strv(&pol->argv, &in->argv) < 0 ||
+	    copy_strv(&pol->toolchain_reads, &in->toolchain_reads) < 0 ||
+	    collect_roots(b) < 0 ||
 	    make_rules(pol) < 0 || count_ancestors(b) < 0)
 		return -1;
-	return policy_child_env(in->env, pol->tmp, &pol->env, &pol->dropped);
+	eo.clear = in->env_clear;
+	eo.keep = &in->env_keep;
+	eo.deny = &in->env_deny;
+	return policy_child_env_opts(in->env, pol->tmp, &eo, &pol->env,
+				     &pol->dropped, &pol->envrep);
 }
 
 /* Did building a list the policy depends on fail?  A lost entry of any of
@@ -1205,7 +1311,8 @@ input_failed(const struct policy_input *in)
 {
 	return strv_failed(&in->reads) || strv_failed(&in->reads_noexec) ||
 	       strv_failed(&in->writes) || strv_failed(&in->net_allow) ||
-	       strv_failed(&in->argv) || strv_failed(&in->caller_homes);
+	       strv_failed(&in->argv) || strv_failed(&in->caller_homes) ||
+	       strv_failed(&in->env_keep) || strv_failed(&in->env_deny);
 }
 
 static int
@@ -1336,6 +1443,8 @@ policy_free(struct policy *pol)
 	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
 		rpath_free(one[i]);
 	strv_free(&pol->notes);
+	env_report_free(&pol->envrep);
+	strv_free(&pol->toolchain_reads);
 	free(pol->rule_fds);
 	free(pol->rule_ids);
 	free(pol->command);
@@ -1356,4 +1465,7 @@ policy_input_free(struct policy_input *in)
 	strv_free(&in->net_allow);
 	strv_free(&in->argv);
 	strv_free(&in->caller_homes);
+	strv_free(&in->env_keep);
+	strv_free(&in->env_deny);
+	strv_free(&in->toolchain_reads);
 }

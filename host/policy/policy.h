@@ -13,6 +13,7 @@
 
 #include "ns_backend.h"
 #include "base/util.h"
+#include "policy/envpol.h"
 #include "policy/paths.h"
 
 /* The platform's root tables, taken from the wall module's ns_wall_ops. */
@@ -38,6 +39,11 @@ struct policy_input {
 	int net_deny;
 	int net_listen;
 	int saw_dashdash;         /* "--" was present */
+	int env_clear;            /* --env-clear (rule 9a) */
+	struct strv env_keep;     /* --env KEY[=VALUE], validated */
+	struct strv env_deny;     /* --env-deny PATTERN, validated */
+	struct strv toolchain_reads; /* --toolchain's read roots (also in
+				      * reads; kept to say their origin) */
 	/* the caller's world (seams for tests) */
 	const char *home;         /* caller's $HOME or NULL */
 	const char *path;         /* PATH to resolve the command on, or NULL */
@@ -76,6 +82,7 @@ struct policy {
 	struct strv argv;         /* argv[0] as typed, then the arguments */
 	struct strv env;          /* the child's environment */
 	struct strv dropped;      /* agent variables removed, sorted */
+	struct env_report envrep; /* what --env-clear/--env/--env-deny did */
 	char *command;            /* resolved absolute executable */
 	char *cwd;
 	char *tmp;
@@ -97,6 +104,7 @@ struct policy {
 	struct rule_id *rule_ids; /* parallel to rules: what the walk's fstat
 				     of each rule's descriptor said */
 	struct strv notes;        /* NOTE texts: caller paths through links */
+	struct strv toolchain_reads; /* the --read roots --toolchain added */
 };
 
 /* Build.  Returns 0 with *pol filled and r empty, or 1 with every
@@ -137,6 +145,16 @@ int policy_inside(const char *path, const char *dir);
 	"outside the wall"
 int policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		     struct strv *dropped);
+/* The same under rule 9a's flags (o NULL: none): what they dropped and
+ * the credential-looking names into rep (NULL: not wanted).  --env KEY
+ * passes KEY whatever would drop it; --env KEY=VALUE replaces the
+ * caller's KEY; HOME and the temp variables are never dropped by them. */
+int policy_child_env_opts(char *const *env, const char *tmp,
+			  const struct env_opts *o, struct strv *out,
+			  struct strv *dropped, struct env_report *rep);
+/* env-dropped= of the OK line: every caller variable kept out (rule 9's
+ * and rule 9a's). */
+size_t policy_env_dropped(const struct policy *pol);
 
 /* The caller's homes (passwd's and $HOME, each once) appended to homes
  * (the home guard's list).  0, or -1 on ENOMEM. */

@@ -19,8 +19,9 @@
 #define RUN_GRACE_MS 2000                 /* SIGTERM -> SIGKILL */
 #define RUN_NAME_MAX 32
 #define RUN_REMEDY "run: nova-sandbox run --name <n> --size <8g> " \
-	"[--timeout <30m>] [--read <dir>]... [--out <dir> " \
-	"[--artifact <relpath>]...] -- <command> <args...>"
+	"[--timeout <30m>] [--read <dir>]... [--write <cache dir>]... " \
+	"[--net-deny] [--out <dir> [--artifact <relpath>]...] -- <command> " \
+	"<args...>"
 #define REAP_REMEDY "run: nova-sandbox reap [--dry-run]"
 
 struct run_args {
@@ -31,7 +32,9 @@ struct run_args {
 	struct strv reads;
 	struct strv artifacts;
 	struct strv argv;     /* after "--" */
-	int go, explain;
+	struct strv writes;   /* --write: outside the place, kept */
+	struct strv env_keep, env_deny, toolchains;
+	int go, explain, net_deny, env_clear;
 	int saw_dashdash;
 	int help;             /* -h/--help/help before "--" */
 	/* parsed values (valid when run_validate returned 0) */

@@ -272,10 +272,11 @@ ok_line(const struct wallctx *w, const struct policy *pol)
 	    (w->facts.used[0] == '\0' ||
 	     sbuf_addf(&b, " used=%s", w->facts.used) == 0) &&
 	    sbuf_addf(&b, " read=%zu read-noexec=%zu write=%zu net=%s cwd=%s "
-		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s",
+		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s env-dropped=%zu",
 		      pol->reads.n, pol->reads_noexec.n, pol->writes.n,
 		      wall_net_word(pol->net_deny), cwd, b64, pol->ancestors,
-		      cmd, pol->gpu ? pol->gpu : "none") == 0 &&
+		      cmd, pol->gpu ? pol->gpu : "none",
+		      policy_env_dropped(pol)) == 0 &&
 	    ttys_field(&b, &pol->ttys) == 0 && sbuf_add(&b, " deletes=") == 0 &&
 	    add_deletes(&b, &pol->writes) == 0)
 		rc = out_line(stderr, "%s", b.s);
@@ -302,6 +303,12 @@ note(const char *fmt, ...)
 }
 
 static void
+note_text(const char *text)
+{
+	out_note("SANDBOX", text);
+}
+
+static void
 notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 {
 	struct sbuf names = {0};
@@ -315,6 +322,8 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 		note("dropped from the child's environment: %s; "
 		     POLICY_DROPPED_WHY, names.s);
 	sbuf_free(&names);
+	(void)envpol_notes(&pol->envrep, a->env_clear, a->env_deny_n,
+			   note_text);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		note("%s", pol->notes.v[i]); /* caller paths through links */
 	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
@@ -446,13 +455,23 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct policy_input in = {0};
 	struct policy pol = {0};
 	struct refusals r = {0};
+	struct strv tnotes = {0};
 	int rc, code;
 
-	if (wall_input(w, hr, a, &in) < 0)
+	if (wall_input(w, hr, a, &in) < 0 ||
+	    wall_toolchains(w, &a->toolchains, &in, &tnotes, &r) < 0) {
+		strv_free(&tnotes);
+		policy_input_free(&in);
+		refusals_free(&r);
 		return refused(w, REASON_SANDBOX_FAILED, "out of memory");
+	}
 	in.verb = NULL;
 	in.remedy_args = argv;
-	rc = policy_build(&in, &pol, &r);
+	rc = r.n ? 1 : policy_build(&in, &pol, &r);
+	for (size_t i = 0; rc == 0 && i < tnotes.n; i++)
+		if (strv_push(&pol.notes, tnotes.v[i]) < 0)
+			rc = -1;
+	strv_free(&tnotes);
 	BENCH_PHASE(BENCH_POLICY);
 	if (rc == 0)
 		rc = ownfiles_check(hr, &w->cfg, &pol, &r);

@@ -36,6 +36,14 @@ void wall_close(struct wallctx *w);
 int wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	       struct policy_input *in);
 
+/* --toolchain (rule 3a): ask each named toolchain for its read roots and
+ * add them to in->reads (and in->toolchain_reads), one NOTE text each to
+ * notes; an absent or failing toolchain into r (bad_toolchain).  Call
+ * after wall_input.  0, or -1 on ENOMEM. */
+int wall_toolchains(struct wallctx *w, const struct strv *names,
+		    struct policy_input *in, struct strv *notes,
+		    struct refusals *r);
+
 /* Print w->notes as "<prefix> NOTE <text>" on stderr, then clear them. */
 void wall_print_notes(struct wallctx *w, const char *prefix);
 
