@@ -753,6 +753,15 @@ handoff(struct runctx *c, int code)
 		return code == 0 ? NS_EXIT_REFUSED : code;
 	}
 	run_step("out", t);
+	if (st.old_kept[0] != '\0') {
+		struct sbuf nb = {0};
+
+		sbuf_addf(&nb, "the earlier %s/%s was replaced; its files, moved "
+			  "aside to %s/%s, could not all be removed: remove "
+			  "them", c->a->out, c->a->name, c->a->out, st.old_kept);
+		run_note(nb.s ? nb.s : "the earlier --out directory was kept");
+		sbuf_free(&nb);
+	}
 	n = out_field(c->a->name);
 	out_line(stderr, "SANDBOX OUT name=%s files=%zu bytes=%llu", n ? n : "-",
 		 st.files, (unsigned long long)st.bytes);

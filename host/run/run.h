@@ -78,6 +78,9 @@ struct handoff_stats {
 	size_t files;
 	uint64_t bytes;
 	size_t skipped;       /* links, devices, FIFOs inside directories */
+	int replaced;         /* an earlier <out>/<name> was replaced */
+	char old_kept[300];   /* the earlier one, moved aside, that could not
+			       * be removed ("" when none) */
 };
 
 /* A seam: called with the input's path (relative to the root) after its
@@ -86,7 +89,11 @@ struct handoff_stats {
 extern void (*handoff_hook)(const char *rel);
 
 /* Copy the artifacts from the place (root_fd, a descriptor of its root;
- * every input must sit on root_fd's device) into <out>/<name>/.  `named`
+ * every input must sit on root_fd's device) into <out>/<name>/: staged in
+ * a fresh sibling <out>/.<name>.nova-new-<pid> and renamed into place at
+ * the end (an earlier <name> moved aside first, then removed), so
+ * <out>/<name> holds exactly one run's files.  An earlier <name> that
+ * cannot be moved aside fails the handoff, both kept and said in *why.  `named`
  * empty: the defaults (RESULT.md, usage.tsv, repo.bundle), each only when
  * present; otherwise every named one must exist.  The bytes, the entries
  * and the depth are measured first against caps (the walk stops at the
