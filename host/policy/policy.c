@@ -23,6 +23,7 @@
 #include "os/os.h"
 #include "policy/envpol.h"
 #include "policy/paths.h"
+#include "policy/rmtree.h"
 #include "policy/ttys.h"
 
 #define TMP_NAME ".nova-sandbox-tmp"
@@ -342,13 +343,48 @@ make_tmp(struct build *b)
 	int dfd = first_write_fd(b->pol);
 	int err = 0;
 
-	if (mkdirat(dfd, TMP_NAME, 0700) == 0)
+	if (mkdirat(dfd, TMP_NAME, 0700) == 0) {
+		struct stat st;
+
 		b->pol->tmp_created = 1;
+		b->pol->tmp_pfd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+		if (b->pol->tmp_pfd < 0 ||
+		    fstatat(dfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			err = errno;
+			(void)unlinkat(dfd, TMP_NAME, AT_REMOVEDIR);
+			if (b->pol->tmp_pfd >= 0)
+				close(b->pol->tmp_pfd);
+			b->pol->tmp_created = 0;
+			return refuse_tmp(b, err);
+		}
+		b->pol->tmp_id.dev = st.st_dev;
+		b->pol->tmp_id.ino = st.st_ino;
+	}
 	else if (errno == EEXIST)
 		err = tmp_state(dfd); /* made before us: a directory or NO */
 	else
 		err = errno;
 	return err ? refuse_tmp(b, err) : 0;
+}
+
+int
+policy_remove_tmp(struct policy *pol)
+{
+	struct stat st;
+
+	if (!pol->tmp_created)
+		return 0;
+	if (fstatat(pol->tmp_pfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode) || st.st_dev != pol->tmp_id.dev ||
+	    st.st_ino != pol->tmp_id.ino)
+		return 1;
+	if (rmtree_at(pol->tmp_pfd, TMP_NAME, 4096) != 0)
+		return -1;
+	pol->tmp_created = 0;
+	close(pol->tmp_pfd);
+	pol->tmp_pfd = -1;
+	return 0;
 }
 
 /* ---- HOME --------------------------------------------------------- */
@@ -1444,6 +1480,8 @@ policy_free(struct policy *pol)
 		rpath_free(one[i]);
 	strv_free(&pol->notes);
 	env_report_free(&pol->envrep);
+	if (pol->tmp_created && pol->tmp_pfd >= 0)
+		close(pol->tmp_pfd);
 	strv_free(&pol->toolchain_reads);
 	free(pol->rule_fds);
 	free(pol->rule_ids);

@@ -92,6 +92,9 @@ struct policy {
 	int net_deny;
 	int net_listen;
 	int tmp_created;          /* the builder made the temp directory */
+	int tmp_pfd;              /* when tmp_created: a descriptor of the
+				     directory it was made in (rule 8a) */
+	struct path_id tmp_id;    /* ... and the identity it was made with */
 	size_t ancestors;         /* ancestors= */
 	struct ns_rule *rules;    /* the module's view, in text order */
 	size_t n_rules;
@@ -115,6 +118,12 @@ struct policy {
  * Exit-code choice (127 iff all not_found) is the caller's. */
 int policy_build(const struct policy_input *in, struct policy *pol,
 		 struct refusals *r);
+/* Rule 8a: remove the temp directory the build made (only that: nothing
+ * when it existed before), by the descriptor of the directory it was made
+ * in, never following a link.  Call when the command's tree is dead.
+ * 0 removed (or nothing to do); 1 the entry is no longer the directory
+ * the build made (left alone); -1 it could not be removed (errno). */
+int policy_remove_tmp(struct policy *pol);
 /* The ns_policy view of pol (pointers into pol; valid while pol lives). */
 void policy_view(const struct policy *pol, struct ns_policy *view);
 /* Close every descriptor but the working directory's (rules' included:

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "policy/rmtree.h"
 #include "run/run.h"
 
 #define IN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -401,37 +402,6 @@ undo(struct hcopy *h)
 			(void)unlinkat(h->outfd, h->made.v[i], AT_REMOVEDIR);
 }
 
-/* Remove the tree `leaf` under dfd, never following a link (the old
- * artifacts moved aside).  0, or -1 with errno. */
-static int
-remove_tree(int dfd, const char *leaf, unsigned depth)
-{
-	struct stat sb;
-	struct dirent *e;
-	DIR *d;
-	int fd, rc = 0;
-
-	if (fstatat(dfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(sb.st_mode))
-		return unlinkat(dfd, leaf, 0);
-	if (depth > 2 * RUN_OUT_DEPTH_TOP) {
-		errno = ELOOP;
-		return -1;
-	}
-	fd = openat(dfd, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	while (rc == 0 && (e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			rc = remove_tree(dirfd(d), e->d_name, depth + 1);
-	closedir(d);
-	return rc == 0 ? unlinkat(dfd, leaf, AT_REMOVEDIR) : -1;
-}
-
 /* A fresh sibling of <name> in --out: ".<name>.nova-<what>-<pid>[-<k>]",
  * made mode 0755 (new) or only named (old).  0, or -1. */
 static int
@@ -505,7 +475,7 @@ put_in_place(struct hcopy *h, int ofd, const char *out, const char *name)
 			    strerror(e), out, h->stage);
 	}
 	h->replaced = had;
-	if (had && remove_tree(ofd, old, 0) != 0)
+	if (had && rmtree_at(ofd, old, 2 * RUN_OUT_DEPTH_TOP) != 0)
 		h->old_kept = 1;
 	if (h->old_kept)
 		snprintf(h->old, sizeof(h->old), "%s", old);

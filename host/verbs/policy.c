@@ -205,6 +205,7 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		strv_push(&pol.notes, tnotes.v[i]); /* a failed push: oom */
 	strv_free(&tnotes);
 	code = r.n ? refused(&r, json) : render(w, a, &pol);
+	(void)policy_remove_tmp(&pol); /* nothing ran: nothing is left */
 	refusals_free(&r);
 	policy_free(&pol);
 	policy_input_free(&in);

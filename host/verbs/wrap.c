@@ -370,8 +370,23 @@ watch_roots(const struct policy *pol, struct caps_watch *watch)
 	return 0;
 }
 
+/* Rule 8a: the temp directory the tool made goes once the tree is dead
+ * (before DONE, so a NOTE about it is not after the last line). */
+static void
+remove_tmp(struct policy *pol)
+{
+	int rc = policy_remove_tmp(pol);
+
+	if (rc > 0)
+		note("the temp directory %s is no longer the directory the tool "
+		     "made (the command replaced it): left as it is", pol->tmp);
+	else if (rc < 0)
+		note("the temp directory %s the tool made could not be removed "
+		     "(%s): remove it", pol->tmp, strerror(errno));
+}
+
 static int
-run_walled(struct wallctx *w, const struct policy *pol,
+run_walled(struct wallctx *w, struct policy *pol,
 	   const struct ns_policy *view, void *state,
 	   struct caps_watch *watch)
 {
@@ -407,6 +422,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	end.killed = wt.killed ? wt.killed : g_forwarded ? NS_TERM_SIGNAL : 0;
 	end.code = code;
 	wall_finish(w, "SANDBOX", view, state, &end);
+	remove_tmp(pol);
 	cmd = out_field(base_name(pol->command));
 	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
 	free(cmd);
@@ -424,8 +440,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	policy_view(pol, &view);
 	wall_view_extras(&view, a->explain, CAPS_PROCS, CAPS_MEM, 0);
 	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
-		if (pol->tmp_created && pol->tmp != NULL)
-			rmdir(pol->tmp); /* a refusal creates nothing */
+		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
 		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "
 			       "prepared");
 	}
@@ -445,6 +460,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	caps_watch_free(&watch);
 	if (w->mod.wall.release != NULL)
 		w->mod.wall.release(&w->hs.host, state);
+	(void)policy_remove_tmp(pol); /* a path that did not run too */
 	return code;
 }
 

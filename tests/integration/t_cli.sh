@@ -350,7 +350,8 @@ expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'ab
 expect_eq "$(grep -v -e '^SANDBOX NOTE the command /bin/sh resolves through' -e '^SANDBOX NOTE named like credentials and passed in from your environment: ' "$ERR" | sed -n 1p)" "$ok" "OK is the first line (after rule 5's NOTE)"
 expect_eq "$(grep -v -e '^SANDBOX NOTE the command /bin/sh resolves through' -e '^SANDBOX NOTE named like credentials and passed in from your environment: ' "$ERR" | sed -n 2p)" "err" "the command's stderr after OK"
 expect_eq "$(tail -n1 "$ERR")" "SANDBOX DONE exit=0 cmd=dash" "DONE last"
-expect_present "$D/w/.nova-sandbox-tmp"
+# rule 8a: the temp directory the tool made is gone after the run
+expect_absent "$D/w/.nova-sandbox-tmp"
 EOF
 
 t "the command's own exit codes pass through; DONE says them" <<'EOF'
