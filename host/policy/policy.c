@@ -42,6 +42,71 @@ struct build {
 #define ADD_SAID(r, tok, ...) \
 	(refusals_addr((r), (tok), REMEDY_IN_TEXT, __VA_ARGS__) < 0 ? -1 : 0)
 
+/* ---- paste-able remedies ------------------------------------------ */
+
+/* "nova-sandbox[ <verb>]" and the typed args, each shell-quoted, with the
+ * first `flag` whose value is `match` (NULL: any value) given `value`
+ * instead (NULL: the flag and its value left out); `add` (when not NULL)
+ * with `value` put first instead.  The command line a remedy prints. */
+static int
+remedy_line(struct sbuf *s, const struct build *b, const char *flag,
+	    const char *match, const char *value, const char *add)
+{
+	char *const *a = b->in->remedy_args;
+	size_t fl = strlen(flag);
+	int rc = sbuf_add(s, "nova-sandbox"), done = add != NULL;
+
+	if (rc == 0 && b->in->verb != NULL)
+		rc = sbuf_addf(s, " %s", b->in->verb);
+	if (rc == 0 && add != NULL)
+		rc = sbuf_addf(s, " %s ", add) < 0 ? -1 :
+		     out_shell_quote(s, value);
+	for (; rc == 0 && a != NULL && *a != NULL; a++) {
+		int eq = strncmp(*a, flag, fl) == 0 && (*a)[fl] == '=';
+		const char *v = eq ? *a + fl + 1 :
+		    strcmp(*a, flag) == 0 ? a[1] : NULL;
+
+		if (strcmp(*a, "--") == 0) {
+			for (; rc == 0 && *a != NULL; a++)
+				rc = sbuf_add(s, " ") < 0 ? -1 :
+				     out_shell_quote(s, *a);
+			break;
+		}
+		if (!done && v != NULL && (match == NULL ||
+					   strcmp(v, match) == 0)) {
+			done = 1;
+			if (!eq)
+				a++;
+			if (value != NULL)
+				rc = sbuf_addf(s, " %s ", flag) < 0 ? -1 :
+				     out_shell_quote(s, value);
+			continue;
+		}
+		rc = sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* A refusal "<text>; run: <the command line fixed as remedy_line says>".
+ * Without the typed args (a caller that gave none) the text alone, with
+ * the verb's remedy. */
+static int
+refuse_line(struct build *b, const char *tok, const char *text,
+	    const char *flag, const char *match, const char *value,
+	    const char *add)
+{
+	struct sbuf s = {0};
+	int rc;
+
+	if (b->in->remedy_args == NULL)
+		return ADD(b->r, tok, "%s", text);
+	rc = sbuf_addf(&s, "%s; run: ", text);
+	rc = rc ? rc : remedy_line(&s, b, flag, match, value, add);
+	rc = rc ? rc : ADD_SAID(b->r, tok, "%s", s.s);
+	sbuf_free(&s);
+	return rc;
+}
+
 /* ---- flags that are not paths ------------------------------------- */
 
 static int
@@ -64,9 +129,16 @@ check_gpu(struct build *b)
 		b->pol->gpu = "metal";
 		return 0;
 	}
-	return ADD_SAID(b->r, REASON_BAD_GPU,
-			"--gpu wants none or metal, got %s",
-			b->in->gpu);
+	{
+		struct sbuf t = {0};
+		int rc = sbuf_addf(&t, "--gpu wants none or metal, got %s",
+				   b->in->gpu);
+
+		rc = rc ? rc : refuse_line(b, REASON_BAD_GPU, t.s, "--gpu",
+					   NULL, "none", NULL);
+		sbuf_free(&t);
+		return rc;
+	}
 }
 
 static int
@@ -121,9 +193,10 @@ check_net(struct build *b)
 	const struct strv *na = &b->in->net_allow;
 
 	if (b->in->net_deny && b->in->net_listen &&
-	    ADD(b->r, REASON_BAD_NET, "--net-deny and --net-listen cannot both be "
-		"given: --net-deny closes what --net-listen opens; pass one "
-		"of them") < 0)
+	    refuse_line(b, REASON_BAD_NET, "--net-deny and --net-listen "
+			"cannot both be given: --net-deny closes what "
+			"--net-listen opens; pass one of them", "--net-listen",
+			NULL, NULL, NULL) < 0)
 		return -1;
 	for (size_t i = 0; i < na->n; i++)
 		if (!net_allow_ok(na->v[i]) &&
@@ -169,9 +242,28 @@ resolve_one(struct build *b, const char *flag, const char *reason,
 	/* the OK line prints the --write roots: read back from the kernel */
 	unsigned fl = strcmp(flag, "--write") == 0 ? PATH_READ_BACK : 0;
 	struct rpath rp;
+	struct refusals quiet = {0};
 	int rc = path_resolve(flag, reason, p, build_uid(b), fl, &rp,
-			      &b->pol->notes, b->r);
+			      &b->pol->notes, &quiet);
 
+	/* rule 5's text, then the command line without that root (a
+	 * --write too, when it is not the only one) */
+	for (size_t i = 0; rc > 0 && i < quiet.n; i++) {
+		int drop = strcmp(flag, "--write") != 0 ||
+			   b->in->writes.n > 1;
+		struct sbuf t = {0};
+
+		if (sbuf_addf(&t, "%s%s", quiet.v[i].text, drop ?
+			      "; or leave it out" : "") < 0 ||
+		    (drop ? refuse_line(b, quiet.v[i].reason, t.s, flag, p,
+					NULL, NULL) :
+		     ADD_SAID(b->r, quiet.v[i].reason, "%s", t.s)) < 0)
+			rc = -1;
+		sbuf_free(&t);
+	}
+	if (refusals_failed(&quiet))
+		rc = -1;
+	refusals_free(&quiet);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
 	if (strv_push(out, rp.path) < 0 || rpaths_push(rout, &rp) < 0) {
@@ -254,21 +346,133 @@ resolve_in_write(struct build *b, const char *flag, const char *reason,
 		return *out ? 0 : -1;
 	}
 	rpath_free(rout);
-	return ADD(b->r, reason, "%s %s is not inside a --write: name a "
-		   "directory inside one of the --write directories", flag, p);
+	{
+		struct sbuf t = {0};
+		int rc2 = sbuf_addf(&t, "%s %s is not inside a --write: name a "
+				    "directory inside one of the --write "
+				    "directories, or leave it out (the default "
+				    "applies)", flag, p);
+
+		rc2 = rc2 ? rc2 : refuse_line(b, reason, t.s, flag, p, NULL,
+					      NULL);
+		sbuf_free(&t);
+		return rc2;
+	}
+}
+
+/* bad_cwd: what is wrong, then "; run: <the command line fixed>": a --cwd
+ * that exists but is outside every root gets a --read of it first (it
+ * becomes readable; --write it instead to write there); one that cannot
+ * be used is left out (the default applies). */
+static int
+refuse_cwd(struct build *b, const char *why, const char *p, int exists)
+{
+	struct sbuf s = {0};
+	int rc = sbuf_addf(&s, "--cwd %s %s; run: ", p, why);
+
+	if (rc == 0)
+		rc = exists ? remedy_line(&s, b, "--cwd", NULL, p, "--read") :
+		     remedy_line(&s, b, "--cwd", NULL, NULL, NULL);
+	if (rc == 0 && exists)
+		rc = sbuf_add(&s, " (or --write it, to write there)");
+	if (rc == 0)
+		rc = ADD_SAID(b->r, REASON_BAD_CWD, "%s", s.s);
+	sbuf_free(&s);
+	return rc;
+}
+
+/* The caller's working directory, when it resolves (rule 5) inside a
+ * --write, --read or --read-noexec: 1 with *rp set, 0 when not (nothing
+ * said), -1 on ENOMEM. */
+static int
+caller_cwd(struct build *b, struct rpath *rp)
+{
+	struct refusals quiet = {0};
+	struct strv notes = {0};
+	int rc;
+
+	if (b->in->caller_cwd == NULL || b->in->caller_cwd[0] != '/')
+		return 0;
+	rc = path_resolve("--cwd", REASON_BAD_CWD, b->in->caller_cwd,
+			  build_uid(b), PATH_READ_BACK, rp, &notes, &quiet);
+	strv_free(&notes);
+	refusals_free(&quiet);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (inside_caller(b->pol, rp))
+		return 1;
+	rpath_free(rp);
+	return 0;
 }
 
 static int
-check_cwd(struct build *b)
+default_cwd(struct build *b)
 {
-	if (b->in->cwd == NULL) {
-		b->pol->cwd = strdup(b->pol->writes.v[0]);
+	struct rpath rp;
+	int rc = caller_cwd(b, &rp);
+
+	if (rc < 0)
+		return -1;
+	if (rc == 1 && !rpath_same(&rp, &b->pol->r_writes.v[0])) {
+		b->pol->r_cwd = rp;
+		b->pol->cwd = strdup(rp.path);
 		if (b->pol->cwd == NULL)
 			return -1;
-		return rpath_dup(&b->pol->r_writes.v[0], &b->pol->r_cwd);
+		return strv_pushf(&b->pol->notes, "the working directory is "
+				  "yours, %s (inside a root of the wall); name "
+				  "--cwd <dir> for another", b->pol->cwd) < 0 ?
+		       -1 : 0;
 	}
-	return resolve_in_write(b, "--cwd", REASON_BAD_CWD, b->in->cwd,
-				&b->pol->cwd, &b->pol->r_cwd);
+	if (rc == 1)
+		rpath_free(&rp);
+	b->pol->cwd = strdup(b->pol->writes.v[0]);
+	if (b->pol->cwd == NULL)
+		return -1;
+	return rpath_dup(&b->pol->r_writes.v[0], &b->pol->r_cwd);
+}
+
+/* Rule 13: --cwd inside a --write, --read or --read-noexec; by default
+ * the caller's working directory when it is inside one, else the first
+ * --write. */
+static int
+check_cwd(struct build *b)
+{
+	struct refusals quiet = {0};
+	struct rpath *rp = &b->pol->r_cwd;
+	int rc;
+
+	if (b->in->cwd == NULL)
+		return default_cwd(b);
+	rc = path_resolve("--cwd", REASON_BAD_CWD, b->in->cwd, build_uid(b),
+			  PATH_READ_BACK, rp, &b->pol->notes, &quiet);
+	if (rc < 0) {
+		refusals_free(&quiet);
+		return -1;
+	}
+	if (rc != 0) {
+		/* rule 5's own text (a planted link, not a directory ...),
+		 * then the command line without the --cwd */
+		for (size_t i = 0; rc >= 0 && i < quiet.n; i++) {
+			struct sbuf t = {0};
+
+			rc = sbuf_addf(&t, "%s; or leave --cwd out (the "
+				       "default applies), run: ",
+				       quiet.v[i].text);
+			rc = rc ? rc : remedy_line(&t, b, "--cwd", NULL, NULL,
+						   NULL);
+			rc = rc ? rc : ADD_SAID(b->r, quiet.v[i].reason, "%s",
+						t.s);
+			sbuf_free(&t);
+		}
+		refusals_free(&quiet);
+		return rc < 0 ? -1 : 0;
+	}
+	refusals_free(&quiet);
+	if (inside_caller(b->pol, rp))
+		return (b->pol->cwd = strdup(rp->path)) ? 0 : -1;
+	rpath_free(rp);
+	return refuse_cwd(b, "is not inside a --write, --read or --read-noexec",
+			  b->in->cwd, 1);
 }
 
 /* ---- the default temp directory (rule 8) -------------------------- */
@@ -950,7 +1154,9 @@ make_rules(struct policy *pol)
 						     &pol->r_writes))
 		rule_add(pol, &pol->r_tmp, NS_ACCESS_WRITE, NS_ORIGIN_TMP);
 	if (pol->r_cwd.n_up > 0 && !rpath_inside_any(&pol->r_cwd,
-						     &pol->r_writes))
+						     &pol->r_writes) &&
+	    !rpath_inside_any(&pol->r_cwd, &pol->r_reads) &&
+	    !rpath_inside_any(&pol->r_cwd, &pol->r_reads_noexec))
 		rule_add(pol, &pol->r_cwd, NS_ACCESS_WRITE, NS_ORIGIN_CWD);
 	rules_from(pol, &pol->r_write_files, NS_ACCESS_WRITE_FILE,
 		   NS_ORIGIN_WRITE_FILE);

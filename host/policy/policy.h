@@ -33,6 +33,8 @@ struct policy_input {
 	struct strv net_allow;    /* --net-allow host:port */
 	struct strv argv;         /* after "--"; empty when none */
 	const char *cwd;          /* --cwd or NULL */
+	const char *caller_cwd;   /* the caller's working directory (the
+				     default cwd when inside a root), or NULL */
 	const char *tmp;          /* --tmp or NULL */
 	const char *name;         /* --name or NULL */
 	const char *gpu;          /* --gpu or NULL (none) */

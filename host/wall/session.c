@@ -85,6 +85,7 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	move_strv(&in->env_deny, &a->env_deny);
 	in->env_clear = a->env_clear;
 	in->cwd = a->cwd;
+	in->caller_cwd = getcwd(w->cwd_buf, sizeof(w->cwd_buf));
 	in->tmp = a->tmp;
 	in->name = a->name;
 	in->gpu = a->gpu;

@@ -22,6 +22,7 @@ struct wallctx {
 	struct sbuf text;    /* render() output */
 	struct platform_roots roots;
 	int loaded;
+	char cwd_buf[4096];  /* the caller's working directory (wall_input) */
 };
 
 /* Read the config and select the wall (the only module loaded).  prefix is
