@@ -111,8 +111,7 @@ took=$(( $(date +%s) - start ))
 EOF2
 
 t "--toolchain python (the real /usr/bin/python3, in a venv): the venv is a read root; control without it" <<'EOF2'
-[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
-/usr/bin/python3 -c 'import venv' 2>/dev/null || skip "python3 has no venv module"
+/usr/bin/python3 -c 'import venv' 2>/dev/null || _fail "python3 has no venv module (infra/deps.sh installs python3-venv)"
 setup
 V=$(newdir)
 /usr/bin/python3 -m venv --without-pip "$V/venv" && echo data > "$V/venv/marker" && chmod -R a+rX "$V"
@@ -127,17 +126,15 @@ EOF2
 
 t "--toolchain node and c (the real /usr/bin/node and cc): their roots are OS roots here, said so" <<'EOF2'
 setup
-if [ -x /usr/bin/node ]; then
-	wrap --write "$W" --toolchain node -- /bin/true
-	expect_rc 0
-	expect_err '^SANDBOX NOTE --toolchain node \(/usr/bin/node\) adds the read root\(s\): none; already readable as OS roots: /usr'
-fi
-if [ -x /usr/bin/cc ]; then
-	wrap --write "$W" --toolchain c -- /bin/true
-	expect_rc 0
-	expect_err '^SANDBOX NOTE --toolchain c \(/usr/bin/cc\) adds the read root\(s\): none; already readable as OS roots: /usr/lib/gcc/'
-fi
-[ -x /usr/bin/node ] || [ -x /usr/bin/cc ] || skip "neither node nor cc installed"
+for tool in /usr/bin/node /usr/bin/cc; do
+	[ -x "$tool" ] || _fail "$tool is not installed (infra/deps.sh installs nodejs and gcc)"
+done
+wrap --write "$W" --toolchain node -- /bin/true
+expect_rc 0
+expect_err '^SANDBOX NOTE --toolchain node \(/usr/bin/node\) adds the read root\(s\): none; already readable as OS roots: /usr'
+wrap --write "$W" --toolchain c -- /bin/true
+expect_rc 0
+expect_err '^SANDBOX NOTE --toolchain c \(/usr/bin/cc\) adds the read root\(s\): none; already readable as OS roots: /usr/lib/gcc/'
 EOF2
 
 t "--toolchain rust (fakes: rustc --print sysroot, cargo's home two levels up): both roots" <<'EOF2'
@@ -185,7 +182,6 @@ EOF2
 # ---- run: --net-deny, --write <cache> -----------------------------------
 
 t "run --net-deny: no IP inside the place (net=denied); control: the same connect without it" <<'EOF2'
-[ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
 CONNECT='import socket, sys
 try:
     s = socket.socket()

@@ -28,30 +28,30 @@ EOF2
 
 t "recipe pr-build: the build reads the checkout, writes only its output, no network" <<'EOF2'
 SRC=$(newdir)
-OUT=$(newdir)
+BOUT=$(newdir) # the recipe's $OUT ($OUT is lib.sh's stdout file)
 printf 'O ?= .\n$(O)/hello: hello.c\n\t$(CC) -o $@ hello.c\n' > "$SRC/Makefile"
 printf '#include <stdio.h>\nint main(void) { puts("hello from the PR"); return 0; }\n' > "$SRC/hello.c"
 [ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$SRC"
 chmod 555 "$SRC" # the checkout is read-only here, as under the wall
 at_end "chmod 755 '$SRC'"
-run_as env -i PATH="$NOVA_B/bin:/usr/bin:/bin" SRC="$SRC" OUT="$OUT" bash -c "$(recipe pr-build)"
+run_as env -i PATH="$NOVA_B/bin:/usr/bin:/bin" SRC="$SRC" OUT="$BOUT" bash -c "$(recipe pr-build)"
 expect_rc 0
 expect_err '^SANDBOX OK .* net=denied .*cwd='"$SRC"' '
 expect_err '^SANDBOX DONE exit=0 cmd=make'
-expect_eq "$("$OUT/hello")" "hello from the PR" "the binary built"
+expect_eq "$("$BOUT/hello")" "hello from the PR" "the binary built"
 expect_eq "$(ls "$SRC" | tr '\n' ' ')" "Makefile hello.c " "the checkout unchanged"
-expect_absent "$OUT/.nova-sandbox-tmp"
+expect_absent "$BOUT/.nova-sandbox-tmp"
 EOF2
 
 t "recipe python-tests: the project's tests run in its venv, walled" <<'EOF2'
-/usr/bin/python3 -c 'import venv' 2>/dev/null || skip "python3 has no venv module"
+/usr/bin/python3 -c 'import venv' 2>/dev/null || _fail "python3 has no venv module (infra/deps.sh installs python3-venv)"
 PROJ=$(newdir)
-OUT=$(newdir)
+BOUT=$(newdir)
 mkdir "$PROJ/tests"
 printf 'import os, unittest\nclass T(unittest.TestCase):\n    def test_env(self):\n        self.assertNotIn("SECRET_TOKEN", os.environ)\n    def test_read(self):\n        self.assertTrue(os.path.exists("tests/test_a.py"))\n' > "$PROJ/tests/test_a.py"
 /usr/bin/python3 -m venv --without-pip "$PROJ/.venv"
 [ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$PROJ"
-run_as env -i PATH="$PROJ/.venv/bin:$NOVA_B/bin:/usr/bin:/bin" SECRET_TOKEN=x PROJ="$PROJ" OUT="$OUT" \
+run_as env -i PATH="$PROJ/.venv/bin:$NOVA_B/bin:/usr/bin:/bin" SECRET_TOKEN=x PROJ="$PROJ" OUT="$BOUT" \
 	bash -c "$(recipe python-tests)"
 expect_rc 0
 expect_err '^Ran 2 tests'
