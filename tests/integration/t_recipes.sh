@@ -49,7 +49,7 @@ PROJ=$(newdir)
 BOUT=$(newdir)
 mkdir "$PROJ/tests"
 printf 'import os, unittest\nclass T(unittest.TestCase):\n    def test_env(self):\n        self.assertNotIn("SECRET_TOKEN", os.environ)\n    def test_read(self):\n        self.assertTrue(os.path.exists("tests/test_a.py"))\n' > "$PROJ/tests/test_a.py"
-/usr/bin/python3 -m venv --without-pip "$PROJ/.venv"
+/usr/bin/python3 -m venv --without-pip --copies "$PROJ/.venv" # as the README says
 [ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$PROJ"
 run_as env -i PATH="$PROJ/.venv/bin:$NOVA_B/bin:/usr/bin:/bin" SECRET_TOKEN=x PROJ="$PROJ" OUT="$BOUT" \
 	bash -c "$(recipe python-tests)"
@@ -57,7 +57,7 @@ expect_rc 0
 expect_err '^Ran 2 tests'
 expect_err '^OK$'
 expect_err "^SANDBOX NOTE --toolchain python \\($PROJ/.venv/bin/python3\\) adds the read root"
-expect_err '^SANDBOX NOTE --env-clear dropped 1 variable\(s\) .*: SECRET_TOKEN$'
+expect_err '^SANDBOX NOTE --env-clear dropped [0-9]+ variable\(s\) .*: SECRET_TOKEN$'
 EOF2
 
 t "recipe agent-run-egress: plan, apply, the job under run, drop (root, its own network namespace)" <<'EOF2'
