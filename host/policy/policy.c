@@ -44,6 +44,28 @@ struct build {
 
 /* ---- paste-able remedies ------------------------------------------ */
 
+/* One typed word, shell-quoted, for a remedy: the VALUE of a --env
+ * KEY=VALUE (the word after "--env", or "--env=KEY=VALUE") is never
+ * printed (rule 9a), "<VALUE>" stands in its place. */
+static int
+add_word(struct sbuf *s, const char *w, const char *prev)
+{
+	const char *kv = prev != NULL && strcmp(prev, "--env") == 0 ? w :
+	    strncmp(w, "--env=", 6) == 0 ? w + 6 : NULL;
+	const char *eq = kv ? strchr(kv, '=') : NULL;
+	struct sbuf m = {0};
+	int rc;
+
+	if (sbuf_add(s, " ") < 0)
+		return -1;
+	if (eq == NULL)
+		return out_shell_quote(s, w);
+	rc = sbuf_addn(&m, w, (size_t)(eq - w) + 1) < 0 ||
+	     sbuf_add(&m, "<VALUE>") < 0 ? -1 : out_shell_quote(s, m.s);
+	sbuf_free(&m);
+	return rc;
+}
+
 /* "nova-sandbox[ <verb>]" and the typed args, each shell-quoted, with the
  * first `flag` whose value is `match` (NULL: any value) given `value`
  * instead (NULL: the flag and its value left out); `add` (when not NULL)
@@ -53,6 +75,7 @@ remedy_line(struct sbuf *s, const struct build *b, const char *flag,
 	    const char *match, const char *value, const char *add)
 {
 	char *const *a = b->in->remedy_args;
+	const char *prev;
 	size_t fl = strlen(flag);
 	int rc = sbuf_add(s, "nova-sandbox"), done = add != NULL;
 
@@ -72,6 +95,7 @@ remedy_line(struct sbuf *s, const struct build *b, const char *flag,
 				     out_shell_quote(s, *a);
 			break;
 		}
+		prev = a > b->in->remedy_args ? a[-1] : NULL;
 		if (!done && v != NULL && (match == NULL ||
 					   strcmp(v, match) == 0)) {
 			done = 1;
@@ -82,7 +106,7 @@ remedy_line(struct sbuf *s, const struct build *b, const char *flag,
 				     out_shell_quote(s, value);
 			continue;
 		}
-		rc = sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a);
+		rc = add_word(s, *a, prev);
 	}
 	return rc < 0 ? -1 : 0;
 }
@@ -609,8 +633,11 @@ home_remedy(struct sbuf *s, const struct build *b)
 	rc = rc ? rc : sbuf_add(s, " nova-sandbox");
 	if (rc == 0 && b->in->verb != NULL)
 		rc = sbuf_addf(s, " %s", b->in->verb);
-	for (; rc == 0 && a != NULL && *a != NULL; a++)
-		rc = sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a);
+	for (int dd = 0; rc == 0 && a != NULL && *a != NULL; a++) {
+		dd |= strcmp(*a, "--") == 0;
+		rc = dd ? (sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a)) :
+		     add_word(s, *a, a > b->in->remedy_args ? a[-1] : NULL);
+	}
 	sbuf_free(&home);
 	return rc < 0 ? -1 : 0;
 }

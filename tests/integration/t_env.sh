@@ -86,3 +86,13 @@ expect_rc 0
 expect_out "^in:$SECRET\$"
 expect_err '^SANDBOX NOTE named like credentials and passed in from your environment: MY_API_TOKEN; .*--env-deny MY_API_TOKEN'
 EOF2
+
+t "a remedy's command line never prints an --env VALUE (home_outside, bad_cwd)" <<'EOF2'
+setup
+O=$(newdir)
+run_as env -i HOME="$O" PATH=/usr/bin:/bin "$NS" --write "$W" --env "API_TOKEN=$SECRET" --env=X_KEY="$SECRET" --cwd "$O" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=home_outside: .*nova-sandbox --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_cwd: --cwd $O is not inside a --write, --read or --read-noexec; run: nova-sandbox --read $O --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true "
+expect_no_err "$SECRET"
+EOF2
