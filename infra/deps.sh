@@ -10,11 +10,13 @@
 # gcc-mingw-w64-x86-64 and wine64: `make windows` cross-builds jobobject.dll
 # and its test programs, and `make check-windows` runs them under Wine
 # (tests/windows/run.sh); patch applies Debian's iniparser patch to the
-# Windows build's copy of it.
+# Windows build's copy of it.  python3-venv and nodejs: the real
+# toolchains --toolchain python and node are tested against (and a README
+# recipe's venv; tests/integration/t_conv.sh, t_recipes.sh).
 set -eu
 PKGS="gcc make pkg-config libc6-dev libiniparser-dev libcunit1-dev \
 libnftnl-dev libmnl-dev bubblewrap util-linux passwd nftables dnsmasq-base iproute2 \
-clang libclang-rt-dev python3 git \
+clang libclang-rt-dev python3 python3-venv nodejs git \
 dpkg-dev debhelper lintian devscripts abigail-tools gcc-aarch64-linux-gnu \
 gcc-mingw-w64-x86-64 wine64 patch"
 missing=""

@@ -20,6 +20,7 @@
 	X(BAD_CONFIG, "bad_config") \
 	X(BAD_CPU, "bad_cpu") \
 	X(BAD_CWD, "bad_cwd") \
+	X(BAD_ENV, "bad_env") \
 	X(BAD_FLAG, "bad_flag") \
 	X(BAD_GPU, "bad_gpu") \
 	X(BAD_HEAD, "bad_head") \
@@ -44,6 +45,7 @@
 	X(BAD_STATUS_FD, "bad_status_fd") \
 	X(BAD_TABLE, "bad_table") \
 	X(BAD_TIMEOUT, "bad_timeout") \
+	X(BAD_TOOLCHAIN, "bad_toolchain") \
 	X(BAD_UID, "bad_uid") \
 	X(BAD_VETH, "bad_veth") \
 	X(BAD_WRITE, "bad_write") \

@@ -779,7 +779,7 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 		refusals_oom(r); /* one line, never a shorter list */
 	if (r->n == before && !refusals_failed(r))
 		return 0;
-	if (pol->tmp_created && pol->tmp != NULL && rmdir(pol->tmp) == 0)
-		pol->tmp_created = 0; /* a refusal creates nothing (rule 8) */
+	if (pol->tmp_created)
+		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
 	return refusals_failed(r) ? -1 : 1;
 }

@@ -21,7 +21,9 @@
 
 #include "base/out.h"
 #include "os/os.h"
+#include "policy/envpol.h"
 #include "policy/paths.h"
+#include "policy/rmtree.h"
 #include "policy/ttys.h"
 
 #define TMP_NAME ".nova-sandbox-tmp"
@@ -39,6 +41,95 @@ struct build {
 /* ... for a text that ends with its own remedy (struct refusal). */
 #define ADD_SAID(r, tok, ...) \
 	(refusals_addr((r), (tok), REMEDY_IN_TEXT, __VA_ARGS__) < 0 ? -1 : 0)
+
+/* ---- paste-able remedies ------------------------------------------ */
+
+/* One typed word, shell-quoted, for a remedy: the VALUE of a --env
+ * KEY=VALUE (the word after "--env", or "--env=KEY=VALUE") is never
+ * printed (rule 9a), "<VALUE>" stands in its place. */
+static int
+add_word(struct sbuf *s, const char *w, const char *prev)
+{
+	const char *kv = prev != NULL && strcmp(prev, "--env") == 0 ? w :
+	    strncmp(w, "--env=", 6) == 0 ? w + 6 : NULL;
+	const char *eq = kv ? strchr(kv, '=') : NULL;
+	struct sbuf m = {0};
+	int rc;
+
+	if (sbuf_add(s, " ") < 0)
+		return -1;
+	if (eq == NULL)
+		return out_shell_quote(s, w);
+	rc = sbuf_addn(&m, w, (size_t)(eq - w) + 1) < 0 ||
+	     sbuf_add(&m, "<VALUE>") < 0 ? -1 : out_shell_quote(s, m.s);
+	sbuf_free(&m);
+	return rc;
+}
+
+/* "nova-sandbox[ <verb>]" and the typed args, each shell-quoted, with the
+ * first `flag` whose value is `match` (NULL: any value) given `value`
+ * instead (NULL: the flag and its value left out); `add` (when not NULL)
+ * with `value` put first instead.  The command line a remedy prints. */
+static int
+remedy_line(struct sbuf *s, const struct build *b, const char *flag,
+	    const char *match, const char *value, const char *add)
+{
+	char *const *a = b->in->remedy_args;
+	const char *prev;
+	size_t fl = strlen(flag);
+	int rc = sbuf_add(s, "nova-sandbox"), done = add != NULL;
+
+	if (rc == 0 && b->in->verb != NULL)
+		rc = sbuf_addf(s, " %s", b->in->verb);
+	if (rc == 0 && add != NULL)
+		rc = sbuf_addf(s, " %s ", add) < 0 ? -1 :
+		     out_shell_quote(s, value);
+	for (; rc == 0 && a != NULL && *a != NULL; a++) {
+		int eq = strncmp(*a, flag, fl) == 0 && (*a)[fl] == '=';
+		const char *v = eq ? *a + fl + 1 :
+		    strcmp(*a, flag) == 0 ? a[1] : NULL;
+
+		if (strcmp(*a, "--") == 0) {
+			for (; rc == 0 && *a != NULL; a++)
+				rc = sbuf_add(s, " ") < 0 ? -1 :
+				     out_shell_quote(s, *a);
+			break;
+		}
+		prev = a > b->in->remedy_args ? a[-1] : NULL;
+		if (!done && v != NULL && (match == NULL ||
+					   strcmp(v, match) == 0)) {
+			done = 1;
+			if (!eq)
+				a++;
+			if (value != NULL)
+				rc = sbuf_addf(s, " %s ", flag) < 0 ? -1 :
+				     out_shell_quote(s, value);
+			continue;
+		}
+		rc = add_word(s, *a, prev);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* A refusal "<text>; run: <the command line fixed as remedy_line says>".
+ * Without the typed args (a caller that gave none) the text alone, with
+ * the verb's remedy. */
+static int
+refuse_line(struct build *b, const char *tok, const char *text,
+	    const char *flag, const char *match, const char *value,
+	    const char *add)
+{
+	struct sbuf s = {0};
+	int rc;
+
+	if (b->in->remedy_args == NULL)
+		return ADD(b->r, tok, "%s", text);
+	rc = sbuf_addf(&s, "%s; run: ", text);
+	rc = rc ? rc : remedy_line(&s, b, flag, match, value, add);
+	rc = rc ? rc : ADD_SAID(b->r, tok, "%s", s.s);
+	sbuf_free(&s);
+	return rc;
+}
 
 /* ---- flags that are not paths ------------------------------------- */
 
@@ -62,9 +153,16 @@ check_gpu(struct build *b)
 		b->pol->gpu = "metal";
 		return 0;
 	}
-	return ADD_SAID(b->r, REASON_BAD_GPU,
-			"--gpu wants none or metal, got %s",
-			b->in->gpu);
+	{
+		struct sbuf t = {0};
+		int rc = sbuf_addf(&t, "--gpu wants none or metal, got %s",
+				   b->in->gpu);
+
+		rc = rc ? rc : refuse_line(b, REASON_BAD_GPU, t.s, "--gpu",
+					   NULL, "none", NULL);
+		sbuf_free(&t);
+		return rc;
+	}
 }
 
 static int
@@ -119,9 +217,10 @@ check_net(struct build *b)
 	const struct strv *na = &b->in->net_allow;
 
 	if (b->in->net_deny && b->in->net_listen &&
-	    ADD(b->r, REASON_BAD_NET, "--net-deny and --net-listen cannot both be "
-		"given: --net-deny closes what --net-listen opens; pass one "
-		"of them") < 0)
+	    refuse_line(b, REASON_BAD_NET, "--net-deny and --net-listen "
+			"cannot both be given: --net-deny closes what "
+			"--net-listen opens; pass one of them", "--net-listen",
+			NULL, NULL, NULL) < 0)
 		return -1;
 	for (size_t i = 0; i < na->n; i++)
 		if (!net_allow_ok(na->v[i]) &&
@@ -167,9 +266,28 @@ resolve_one(struct build *b, const char *flag, const char *reason,
 	/* the OK line prints the --write roots: read back from the kernel */
 	unsigned fl = strcmp(flag, "--write") == 0 ? PATH_READ_BACK : 0;
 	struct rpath rp;
+	struct refusals quiet = {0};
 	int rc = path_resolve(flag, reason, p, build_uid(b), fl, &rp,
-			      &b->pol->notes, b->r);
+			      &b->pol->notes, &quiet);
 
+	/* rule 5's text, then the command line without that root (a
+	 * --write too, when it is not the only one) */
+	for (size_t i = 0; rc > 0 && i < quiet.n; i++) {
+		int drop = strcmp(flag, "--write") != 0 ||
+			   b->in->writes.n > 1;
+		struct sbuf t = {0};
+
+		if (sbuf_addf(&t, "%s%s", quiet.v[i].text, drop ?
+			      "; or leave it out" : "") < 0 ||
+		    (drop ? refuse_line(b, quiet.v[i].reason, t.s, flag, p,
+					NULL, NULL) :
+		     ADD_SAID(b->r, quiet.v[i].reason, "%s", t.s)) < 0)
+			rc = -1;
+		sbuf_free(&t);
+	}
+	if (refusals_failed(&quiet))
+		rc = -1;
+	refusals_free(&quiet);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
 	if (strv_push(out, rp.path) < 0 || rpaths_push(rout, &rp) < 0) {
@@ -252,21 +370,133 @@ resolve_in_write(struct build *b, const char *flag, const char *reason,
 		return *out ? 0 : -1;
 	}
 	rpath_free(rout);
-	return ADD(b->r, reason, "%s %s is not inside a --write: name a "
-		   "directory inside one of the --write directories", flag, p);
+	{
+		struct sbuf t = {0};
+		int rc2 = sbuf_addf(&t, "%s %s is not inside a --write: name a "
+				    "directory inside one of the --write "
+				    "directories, or leave it out (the default "
+				    "applies)", flag, p);
+
+		rc2 = rc2 ? rc2 : refuse_line(b, reason, t.s, flag, p, NULL,
+					      NULL);
+		sbuf_free(&t);
+		return rc2;
+	}
+}
+
+/* bad_cwd: what is wrong, then "; run: <the command line fixed>": a --cwd
+ * that exists but is outside every root gets a --read of it first (it
+ * becomes readable; --write it instead to write there); one that cannot
+ * be used is left out (the default applies). */
+static int
+refuse_cwd(struct build *b, const char *why, const char *p, int exists)
+{
+	struct sbuf s = {0};
+	int rc = sbuf_addf(&s, "--cwd %s %s; run: ", p, why);
+
+	if (rc == 0)
+		rc = exists ? remedy_line(&s, b, "--cwd", NULL, p, "--read") :
+		     remedy_line(&s, b, "--cwd", NULL, NULL, NULL);
+	if (rc == 0 && exists)
+		rc = sbuf_add(&s, " (or --write it, to write there)");
+	if (rc == 0)
+		rc = ADD_SAID(b->r, REASON_BAD_CWD, "%s", s.s);
+	sbuf_free(&s);
+	return rc;
+}
+
+/* The caller's working directory, when it resolves (rule 5) inside a
+ * --write, --read or --read-noexec: 1 with *rp set, 0 when not (nothing
+ * said), -1 on ENOMEM. */
+static int
+caller_cwd(struct build *b, struct rpath *rp)
+{
+	struct refusals quiet = {0};
+	struct strv notes = {0};
+	int rc;
+
+	if (b->in->caller_cwd == NULL || b->in->caller_cwd[0] != '/')
+		return 0;
+	rc = path_resolve("--cwd", REASON_BAD_CWD, b->in->caller_cwd,
+			  build_uid(b), PATH_READ_BACK, rp, &notes, &quiet);
+	strv_free(&notes);
+	refusals_free(&quiet);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (inside_caller(b->pol, rp))
+		return 1;
+	rpath_free(rp);
+	return 0;
 }
 
 static int
-check_cwd(struct build *b)
+default_cwd(struct build *b)
 {
-	if (b->in->cwd == NULL) {
-		b->pol->cwd = strdup(b->pol->writes.v[0]);
+	struct rpath rp;
+	int rc = caller_cwd(b, &rp);
+
+	if (rc < 0)
+		return -1;
+	if (rc == 1 && !rpath_same(&rp, &b->pol->r_writes.v[0])) {
+		b->pol->r_cwd = rp;
+		b->pol->cwd = strdup(rp.path);
 		if (b->pol->cwd == NULL)
 			return -1;
-		return rpath_dup(&b->pol->r_writes.v[0], &b->pol->r_cwd);
+		return strv_pushf(&b->pol->notes, "the working directory is "
+				  "yours, %s (inside a root of the wall); name "
+				  "--cwd <dir> for another", b->pol->cwd) < 0 ?
+		       -1 : 0;
 	}
-	return resolve_in_write(b, "--cwd", REASON_BAD_CWD, b->in->cwd,
-				&b->pol->cwd, &b->pol->r_cwd);
+	if (rc == 1)
+		rpath_free(&rp);
+	b->pol->cwd = strdup(b->pol->writes.v[0]);
+	if (b->pol->cwd == NULL)
+		return -1;
+	return rpath_dup(&b->pol->r_writes.v[0], &b->pol->r_cwd);
+}
+
+/* Rule 13: --cwd inside a --write, --read or --read-noexec; by default
+ * the caller's working directory when it is inside one, else the first
+ * --write. */
+static int
+check_cwd(struct build *b)
+{
+	struct refusals quiet = {0};
+	struct rpath *rp = &b->pol->r_cwd;
+	int rc;
+
+	if (b->in->cwd == NULL)
+		return default_cwd(b);
+	rc = path_resolve("--cwd", REASON_BAD_CWD, b->in->cwd, build_uid(b),
+			  PATH_READ_BACK, rp, &b->pol->notes, &quiet);
+	if (rc < 0) {
+		refusals_free(&quiet);
+		return -1;
+	}
+	if (rc != 0) {
+		/* rule 5's own text (a planted link, not a directory ...),
+		 * then the command line without the --cwd */
+		for (size_t i = 0; rc >= 0 && i < quiet.n; i++) {
+			struct sbuf t = {0};
+
+			rc = sbuf_addf(&t, "%s; or leave --cwd out (the "
+				       "default applies), run: ",
+				       quiet.v[i].text);
+			rc = rc ? rc : remedy_line(&t, b, "--cwd", NULL, NULL,
+						   NULL);
+			rc = rc ? rc : ADD_SAID(b->r, quiet.v[i].reason, "%s",
+						t.s);
+			sbuf_free(&t);
+		}
+		refusals_free(&quiet);
+		return rc < 0 ? -1 : 0;
+	}
+	refusals_free(&quiet);
+	if (inside_caller(b->pol, rp))
+		return (b->pol->cwd = strdup(rp->path)) ? 0 : -1;
+	rpath_free(rp);
+	return refuse_cwd(b, "is not inside a --write, --read or --read-noexec",
+			  b->in->cwd, 1);
 }
 
 /* ---- the default temp directory (rule 8) -------------------------- */
@@ -341,13 +571,48 @@ make_tmp(struct build *b)
 	int dfd = first_write_fd(b->pol);
 	int err = 0;
 
-	if (mkdirat(dfd, TMP_NAME, 0700) == 0)
+	if (mkdirat(dfd, TMP_NAME, 0700) == 0) {
+		struct stat st;
+
 		b->pol->tmp_created = 1;
+		b->pol->tmp_pfd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
+		if (b->pol->tmp_pfd < 0 ||
+		    fstatat(dfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			err = errno;
+			(void)unlinkat(dfd, TMP_NAME, AT_REMOVEDIR);
+			if (b->pol->tmp_pfd >= 0)
+				close(b->pol->tmp_pfd);
+			b->pol->tmp_created = 0;
+			return refuse_tmp(b, err);
+		}
+		b->pol->tmp_id.dev = st.st_dev;
+		b->pol->tmp_id.ino = st.st_ino;
+	}
 	else if (errno == EEXIST)
 		err = tmp_state(dfd); /* made before us: a directory or NO */
 	else
 		err = errno;
 	return err ? refuse_tmp(b, err) : 0;
+}
+
+int
+policy_remove_tmp(struct policy *pol)
+{
+	struct stat st;
+
+	if (!pol->tmp_created)
+		return 0;
+	if (fstatat(pol->tmp_pfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode) || st.st_dev != pol->tmp_id.dev ||
+	    st.st_ino != pol->tmp_id.ino)
+		return 1;
+	if (rmtree_at(pol->tmp_pfd, TMP_NAME, 4096) != 0)
+		return -1;
+	pol->tmp_created = 0;
+	close(pol->tmp_pfd);
+	pol->tmp_pfd = -1;
+	return 0;
 }
 
 /* ---- HOME --------------------------------------------------------- */
@@ -368,8 +633,11 @@ home_remedy(struct sbuf *s, const struct build *b)
 	rc = rc ? rc : sbuf_add(s, " nova-sandbox");
 	if (rc == 0 && b->in->verb != NULL)
 		rc = sbuf_addf(s, " %s", b->in->verb);
-	for (; rc == 0 && a != NULL && *a != NULL; a++)
-		rc = sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a);
+	for (int dd = 0; rc == 0 && a != NULL && *a != NULL; a++) {
+		dd |= strcmp(*a, "--") == 0;
+		rc = dd ? (sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a)) :
+		     add_word(s, *a, a > b->in->remedy_args ? a[-1] : NULL);
+	}
 	sbuf_free(&home);
 	return rc < 0 ? -1 : 0;
 }
@@ -913,7 +1181,9 @@ make_rules(struct policy *pol)
 						     &pol->r_writes))
 		rule_add(pol, &pol->r_tmp, NS_ACCESS_WRITE, NS_ORIGIN_TMP);
 	if (pol->r_cwd.n_up > 0 && !rpath_inside_any(&pol->r_cwd,
-						     &pol->r_writes))
+						     &pol->r_writes) &&
+	    !rpath_inside_any(&pol->r_cwd, &pol->r_reads) &&
+	    !rpath_inside_any(&pol->r_cwd, &pol->r_reads_noexec))
 		rule_add(pol, &pol->r_cwd, NS_ACCESS_WRITE, NS_ORIGIN_CWD);
 	rules_from(pol, &pol->r_write_files, NS_ACCESS_WRITE_FILE,
 		   NS_ORIGIN_WRITE_FILE);
@@ -1129,20 +1399,102 @@ drop_name(struct strv *dropped, const char *e, size_t n)
 	return rc;
 }
 
-int
-policy_child_env(char *const *env, const char *tmp, struct strv *out,
-		 struct strv *dropped)
+/* One caller variable the flags of rule 9a dropped or passed: said in
+ * the report by name (never by value). */
+static int
+report_var(struct env_report *rep, const char *e, size_t n, int decision)
 {
 	int rc = 0;
 
-	for (; rc == 0 && env != NULL && *env != NULL; env++) {
-		size_t n = strcspn(*env, "=");
+	if (rep == NULL)
+		return 0;
+	if (decision == 0) {
+		rc = drop_name(&rep->by_flag, e, n);
+		if (rc == 0 && envpol_cred(e, n))
+			rc = drop_name(&rep->creds_dropped, e, n);
+	} else if (decision == 1 && envpol_cred(e, n) && !envpol_tool_var(e, n))
+		rc = drop_name(&rep->creds_passed, e, n);
+	return rc;
+}
 
-		if (scrub_var(*env, n))
-			rc = drop_name(dropped, *env, n);
-		else if (!tmp_var(*env, n))
-			rc = strv_push(out, *env);
+/* The --env KEY=VALUE settings, the last of each KEY, in order; and the
+ * credential-looking names --env passes, and the --env KEY the caller's
+ * environment does not hold. */
+static int
+env_sets(char *const *env, const struct env_opts *o, struct strv *out,
+	 struct env_report *rep)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && o->keep && i < o->keep->n; i++) {
+		const char *k = o->keep->v[i];
+		size_t n = strcspn(k, "="), j, later = 0;
+		int held = 0;
+
+		for (j = i + 1; j < o->keep->n; j++)
+			later |= strncmp(o->keep->v[j], k, n) == 0 &&
+				 strcspn(o->keep->v[j], "=") == n;
+		if (later)
+			continue;
+		for (char *const *e = env; e && *e && !held; e++)
+			held = strcspn(*e, "=") == n && strncmp(*e, k, n) == 0;
+		if (k[n] == '=')
+			rc = strv_push(out, k);
+		else if (!held && rep != NULL)
+			rc = drop_name(&rep->unset_keep, k, n);
+		if (rc == 0 && rep != NULL && (k[n] == '=' || held) &&
+		    envpol_cred(k, n))
+			rc = drop_name(&rep->creds_set, k, n);
 	}
+	return rc;
+}
+
+static void
+report_sort(struct env_report *rep)
+{
+	struct strv *l[] = { &rep->by_flag, &rep->creds_dropped,
+			     &rep->creds_passed, &rep->creds_set };
+
+	for (size_t i = 0; i < sizeof(l) / sizeof(*l); i++)
+		if (l[i]->n > 1)
+			qsort(l[i]->v, l[i]->n, sizeof(char *), cmp_str);
+}
+
+static int
+report_failed(const struct env_report *rep)
+{
+	return rep != NULL &&
+	       (strv_failed(&rep->by_flag) || strv_failed(&rep->creds_dropped) ||
+		strv_failed(&rep->creds_passed) || strv_failed(&rep->creds_set) ||
+		strv_failed(&rep->unset_keep));
+}
+
+int
+policy_child_env_opts(char *const *env, const char *tmp,
+		      const struct env_opts *o, struct strv *out,
+		      struct strv *dropped, struct env_report *rep)
+{
+	static const struct env_opts none = { 0, NULL, NULL };
+	const char *by;
+	int rc = 0;
+
+	if (o == NULL)
+		o = &none;
+	for (char *const *e = env; rc == 0 && e != NULL && *e != NULL; e++) {
+		size_t n = strcspn(*e, "=");
+		int d = envpol_decide(o, *e, n, &by);
+
+		if (tmp_var(*e, n) || d == 2)
+			continue;
+		if (d != 3 && scrub_var(*e, n))
+			rc = drop_name(dropped, *e, n);
+		else if (d == 0)
+			rc = report_var(rep, *e, n, 0);
+		else if ((rc = strv_push(out, *e)) == 0 && d == 1)
+			rc = report_var(rep, *e, n, 1);
+	}
+	if (rc == 0)
+		rc = env_sets(env, o, out, rep);
 	if (rc == 0 && tmp != NULL)
 		rc = (strv_pushf(out, "TMPDIR=%s", tmp) < 0 ||
 		      strv_pushf(out, "TMP=%s", tmp) < 0 ||
@@ -1150,7 +1502,23 @@ policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		      strv_pushf(out, "TMPPREFIX=%s/zsh", tmp) < 0) ? -1 : 0;
 	if (rc == 0 && dropped->n > 1)
 		qsort(dropped->v, dropped->n, sizeof(char *), cmp_str);
-	return rc < 0 || strv_failed(out) || strv_failed(dropped) ? -1 : 0;
+	if (rc == 0 && rep != NULL)
+		report_sort(rep);
+	return rc < 0 || strv_failed(out) || strv_failed(dropped) ||
+	       report_failed(rep) ? -1 : 0;
+}
+
+size_t
+policy_env_dropped(const struct policy *pol)
+{
+	return pol->dropped.n + pol->envrep.by_flag.n;
+}
+
+int
+policy_child_env(char *const *env, const char *tmp, struct strv *out,
+		 struct strv *dropped)
+{
+	return policy_child_env_opts(env, tmp, NULL, out, dropped, NULL);
 }
 
 /* ---- the build ---------------------------------------------------- */
@@ -1185,16 +1553,23 @@ assemble(struct build *b)
 {
 	const struct policy_input *in = b->in;
 	struct policy *pol = b->pol;
+	struct env_opts eo;
 
 	if (in->name != NULL && (pol->name = strdup(in->name)) == NULL)
 		return -1;
 	pol->net_deny = in->net_deny;
 	pol->net_listen = in->net_listen;
 	if (copy_strv(&pol->net_allow, &in->net_allow) < 0 ||
-	    copy_strv(&pol->argv, &in->argv) < 0 || collect_roots(b) < 0 ||
+	    copy_strv(&pol->argv, &in->argv) < 0 ||
+	    copy_strv(&pol->toolchain_reads, &in->toolchain_reads) < 0 ||
+	    collect_roots(b) < 0 ||
 	    make_rules(pol) < 0 || count_ancestors(b) < 0)
 		return -1;
-	return policy_child_env(in->env, pol->tmp, &pol->env, &pol->dropped);
+	eo.clear = in->env_clear;
+	eo.keep = &in->env_keep;
+	eo.deny = &in->env_deny;
+	return policy_child_env_opts(in->env, pol->tmp, &eo, &pol->env,
+				     &pol->dropped, &pol->envrep);
 }
 
 /* Did building a list the policy depends on fail?  A lost entry of any of
@@ -1205,7 +1580,8 @@ input_failed(const struct policy_input *in)
 {
 	return strv_failed(&in->reads) || strv_failed(&in->reads_noexec) ||
 	       strv_failed(&in->writes) || strv_failed(&in->net_allow) ||
-	       strv_failed(&in->argv) || strv_failed(&in->caller_homes);
+	       strv_failed(&in->argv) || strv_failed(&in->caller_homes) ||
+	       strv_failed(&in->env_keep) || strv_failed(&in->env_deny);
 }
 
 static int
@@ -1336,6 +1712,10 @@ policy_free(struct policy *pol)
 	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
 		rpath_free(one[i]);
 	strv_free(&pol->notes);
+	env_report_free(&pol->envrep);
+	if (pol->tmp_created && pol->tmp_pfd >= 0)
+		close(pol->tmp_pfd);
+	strv_free(&pol->toolchain_reads);
 	free(pol->rule_fds);
 	free(pol->rule_ids);
 	free(pol->command);
@@ -1356,4 +1736,7 @@ policy_input_free(struct policy_input *in)
 	strv_free(&in->net_allow);
 	strv_free(&in->argv);
 	strv_free(&in->caller_homes);
+	strv_free(&in->env_keep);
+	strv_free(&in->env_deny);
+	strv_free(&in->toolchain_reads);
 }

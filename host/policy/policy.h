@@ -13,6 +13,7 @@
 
 #include "ns_backend.h"
 #include "base/util.h"
+#include "policy/envpol.h"
 #include "policy/paths.h"
 
 /* The platform's root tables, taken from the wall module's ns_wall_ops. */
@@ -32,12 +33,19 @@ struct policy_input {
 	struct strv net_allow;    /* --net-allow host:port */
 	struct strv argv;         /* after "--"; empty when none */
 	const char *cwd;          /* --cwd or NULL */
+	const char *caller_cwd;   /* the caller's working directory (the
+				     default cwd when inside a root), or NULL */
 	const char *tmp;          /* --tmp or NULL */
 	const char *name;         /* --name or NULL */
 	const char *gpu;          /* --gpu or NULL (none) */
 	int net_deny;
 	int net_listen;
 	int saw_dashdash;         /* "--" was present */
+	int env_clear;            /* --env-clear (rule 9a) */
+	struct strv env_keep;     /* --env KEY[=VALUE], validated */
+	struct strv env_deny;     /* --env-deny PATTERN, validated */
+	struct strv toolchain_reads; /* --toolchain's read roots (also in
+				      * reads; kept to say their origin) */
 	/* the caller's world (seams for tests) */
 	const char *home;         /* caller's $HOME or NULL */
 	const char *path;         /* PATH to resolve the command on, or NULL */
@@ -76,6 +84,7 @@ struct policy {
 	struct strv argv;         /* argv[0] as typed, then the arguments */
 	struct strv env;          /* the child's environment */
 	struct strv dropped;      /* agent variables removed, sorted */
+	struct env_report envrep; /* what --env-clear/--env/--env-deny did */
 	char *command;            /* resolved absolute executable */
 	char *cwd;
 	char *tmp;
@@ -85,6 +94,9 @@ struct policy {
 	int net_deny;
 	int net_listen;
 	int tmp_created;          /* the builder made the temp directory */
+	int tmp_pfd;              /* when tmp_created: a descriptor of the
+				     directory it was made in (rule 8a) */
+	struct path_id tmp_id;    /* ... and the identity it was made with */
 	size_t ancestors;         /* ancestors= */
 	struct ns_rule *rules;    /* the module's view, in text order */
 	size_t n_rules;
@@ -97,6 +109,7 @@ struct policy {
 	struct rule_id *rule_ids; /* parallel to rules: what the walk's fstat
 				     of each rule's descriptor said */
 	struct strv notes;        /* NOTE texts: caller paths through links */
+	struct strv toolchain_reads; /* the --read roots --toolchain added */
 };
 
 /* Build.  Returns 0 with *pol filled and r empty, or 1 with every
@@ -107,6 +120,12 @@ struct policy {
  * Exit-code choice (127 iff all not_found) is the caller's. */
 int policy_build(const struct policy_input *in, struct policy *pol,
 		 struct refusals *r);
+/* Rule 8a: remove the temp directory the build made (only that: nothing
+ * when it existed before), by the descriptor of the directory it was made
+ * in, never following a link.  Call when the command's tree is dead.
+ * 0 removed (or nothing to do); 1 the entry is no longer the directory
+ * the build made (left alone); -1 it could not be removed (errno). */
+int policy_remove_tmp(struct policy *pol);
 /* The ns_policy view of pol (pointers into pol; valid while pol lives). */
 void policy_view(const struct policy *pol, struct ns_policy *view);
 /* Close every descriptor but the working directory's (rules' included:
@@ -137,6 +156,16 @@ int policy_inside(const char *path, const char *dir);
 	"outside the wall"
 int policy_child_env(char *const *env, const char *tmp, struct strv *out,
 		     struct strv *dropped);
+/* The same under rule 9a's flags (o NULL: none): what they dropped and
+ * the credential-looking names into rep (NULL: not wanted).  --env KEY
+ * passes KEY whatever would drop it; --env KEY=VALUE replaces the
+ * caller's KEY; HOME and the temp variables are never dropped by them. */
+int policy_child_env_opts(char *const *env, const char *tmp,
+			  const struct env_opts *o, struct strv *out,
+			  struct strv *dropped, struct env_report *rep);
+/* env-dropped= of the OK line: every caller variable kept out (rule 9's
+ * and rule 9a's). */
+size_t policy_env_dropped(const struct policy *pol);
 
 /* The caller's homes (passwd's and $HOME, each once) appended to homes
  * (the home guard's list).  0, or -1 on ENOMEM. */

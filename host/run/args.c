@@ -9,6 +9,8 @@
 
 #include "base/flags.h"
 #include "base/out.h"
+#include "policy/envpol.h"
+#include "policy/toolchain.h"
 #include "run/run.h"
 #include "wall/statusfd.h"
 
@@ -56,21 +58,35 @@ static const struct flagdef rflags[] = {
 	  "lines before DONE; refused where the wall cannot)" },
 	{ "status-fd", FK_VALUE, 1, 0, NULL, ROFF(status_fd_s),
 	  "the tool's SANDBOX lines go to descriptor n instead of stderr" },
+	{ "net-deny", FK_SWITCH, 1, 0, NULL, ROFF(net_deny),
+	  "no IP networking at all (refused where it cannot be kept)" },
+	{ "write", FK_LIST, 1, 0, NULL, ROFF(writes),
+	  "a directory outside the place the command may also write, kept "
+	  "after the run (a package cache; repeatable)" },
+	{ "env-clear", FK_SWITCH, 1, 0, NULL, ROFF(env_clear),
+	  "start the environment from PATH, HOME, LANG, TERM only" },
+	{ "env", FK_LIST, 1, 0, NULL, ROFF(env_keep),
+	  "KEY[=VALUE]: keep KEY from your environment, or set it" },
+	{ "env-deny", FK_LIST, 1, 0, NULL, ROFF(env_deny),
+	  "drop the variables whose name matches the shell pattern" },
+	{ "toolchain", FK_LIST, 1, 0, NULL, ROFF(toolchains),
+	  "go|python|node|rust|c: add the read roots it reports" },
 };
 
 /* run reads its words so: "--" ends them (a value may be "--"), -x and
- * --x alike, an unknown flag alone (no suggestion), every token
- * no_command. */
+ * --x alike, an unknown flag as the bare form's (bad_flag, the list and
+ * "did you mean"), every other token no_command. */
 static const struct flagspec rspec = {
 	.defs = rflags,
 	.ndefs = sizeof(rflags) / sizeof(rflags[0]),
 	.verb = 1,
 	.verbname = "run",
 	.remedy = "nova-sandbox help run",
-	.near = FN_NONE,
+	.list_lead = "the flags of run are",
+	.near = FN_EDIT_PREFIX,
 	.single = FS_ALL,
 	.foreign = FF_UNKNOWN,
-	.tok_unknown = REASON_NO_COMMAND,
+	.tok_unknown = REASON_BAD_FLAG,
 	.tok_positional = REASON_NO_COMMAND,
 	.tok_value = REASON_NO_COMMAND,
 	.opts = FO_DASHDASH,
@@ -382,6 +398,18 @@ validate(struct rstate *s, struct run_args *a)
 	if (!a->saw_dashdash || a->argv.n == 0)
 		rrefuse(s, REASON_NO_COMMAND, NULL,
 			"name the command after --%s", "");
+	{
+		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny };
+
+		if (envpol_check(&o, s->r) < 0 ||
+		    toolchain_check(&a->toolchains, s->r) < 0)
+			s->nomem = 1;
+	}
+	for (size_t i = 0; i < a->writes.n; i++)
+		if (a->writes.v[i][0] != '/')
+			rrefuse(s, REASON_BAD_WRITE, REMEDY_IN_TEXT,
+				"--write wants an absolute directory "
+				"outside the place, got %s", a->writes.v[i]);
 }
 
 int
@@ -407,4 +435,8 @@ run_args_free(struct run_args *a)
 	strv_free(&a->reads);
 	strv_free(&a->artifacts);
 	strv_free(&a->argv);
+	strv_free(&a->writes);
+	strv_free(&a->env_keep);
+	strv_free(&a->env_deny);
+	strv_free(&a->toolchains);
 }

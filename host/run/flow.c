@@ -17,6 +17,7 @@
 
 #include "base/out.h"
 #include "os/os.h"
+#include "policy/toolchain.h"
 #include "policy/ttys.h"
 #include "wall/explain.h"
 #include "wall/session.h"
@@ -35,6 +36,7 @@ struct runctx {
 	int create_said;      /* the create step's state=done is printed */
 	struct caps_watch watch; /* the place's root, when a memory fs */
 	struct strv reads;    /* resolved --read */
+	struct strv writes;   /* resolved --write (outside the place) */
 	struct strv homes;    /* the caller's homes (home guard) */
 	const struct hostrun *hr;
 	struct run_args *a;
@@ -164,6 +166,61 @@ flag_notes(const struct run_args *a)
 			 "are accepted and ignored on linux");
 }
 
+/* --toolchain: each toolchain's roots become reads, said in a NOTE. */
+static void
+run_toolchains(struct runctx *c, struct refusals *r)
+{
+	for (size_t i = 0; i < c->a->toolchains.n; i++) {
+		struct toolchain_found f = {0};
+		char *note;
+
+		if (toolchain_discover(c->a->toolchains.v[i], getenv("PATH"),
+				       c->hr->env, c->w.roots.read_roots, &f,
+				       r) == 0) {
+			for (size_t k = 0; k < f.roots.n; k++)
+				if (!strv_contains(&c->reads, f.roots.v[k]))
+					strv_push(&c->reads, f.roots.v[k]);
+			note = toolchain_note(c->a->toolchains.v[i], &f);
+			run_note(note ? note : "--toolchain: out of memory");
+			if (note == NULL)
+				refusals_oom(r);
+			free(note);
+		}
+		toolchain_found_free(&f);
+	}
+}
+
+/* --write: a directory outside the place (a package cache) the command
+ * may write too; resolved by rule 5, kept after the run, said in a NOTE. */
+static void
+run_writes(struct runctx *c, struct refusals *r)
+{
+	for (size_t i = 0; i < c->a->writes.n; i++) {
+		struct strv notes = {0};
+		char *res = NULL;
+
+		if (c->a->writes.v[i][0] == '/' &&
+		    policy_resolve_dir_noted("--write", REASON_BAD_WRITE,
+					     c->a->writes.v[i], &res, &notes,
+					     r) == 0 && res != NULL) {
+			struct sbuf t = {0};
+
+			strv_push(&c->writes, res);
+			sbuf_addf(&t, "--write %s is outside the place: the "
+				  "command may write and delete there, and "
+				  "what it leaves there is not deleted with the "
+				  "place (a cache a later run reads may hold "
+				  "what this command planted)", res);
+			run_note(t.s ? t.s : "--write: outside the place");
+			sbuf_free(&t);
+			free(res);
+		}
+		for (size_t k = 0; k < notes.n; k++)
+			run_note(notes.v[k]);
+		strv_free(&notes);
+	}
+}
+
 /* Everything that can refuse before anything is made. */
 static int
 preflight(struct runctx *c, struct refusals *r)
@@ -202,10 +259,13 @@ preflight(struct runctx *c, struct refusals *r)
 	}
 	if (c->a->go)
 		go_reads(c, r);
+	run_toolchains(c, r);
+	run_writes(c, r);
 	flag_notes(c->a);
 	/* a read, a home of the guard, an argument or an artifact lost to
 	 * an allocation: one sandbox_failed line, before anything runs */
 	if (caller_homes(&c->homes) < 0 || strv_failed(&c->reads) ||
+	    strv_failed(&c->writes) ||
 	    strv_failed(&c->a->reads) || strv_failed(&c->a->argv) ||
 	    strv_failed(&c->a->artifacts))
 		refusals_oom(r);
@@ -229,6 +289,13 @@ hidden_check(struct runctx *c, struct refusals *r)
 				     "would not be there inside; name a "
 				     "directory outside %s", c->reads.v[i], hid,
 				     c->pm.ops.name, hid);
+	for (size_t i = 0; i < c->writes.n; i++)
+		if (policy_inside(c->writes.v[i], hid))
+			refusals_add(r, REASON_BAD_WRITE, "--write %s is under "
+				     "%s, which the place (%s) is mounted over: "
+				     "it would not be there inside; name a "
+				     "directory outside %s", c->writes.v[i],
+				     hid, c->pm.ops.name, hid);
 	if (strchr(cmd, '/') != NULL && realpath(cmd, real) != NULL &&
 	    policy_inside(real, hid))
 		refusals_add(r, REASON_BAD_READ, "the command %s is under %s, "
@@ -403,6 +470,14 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
 	if (child_env(c, home, &env) < 0 || strv_push(&in.writes, root) < 0)
 		return -1;
+	for (size_t i = 0; i < c->writes.n; i++)
+		strv_push(&in.writes, c->writes.v[i]);
+	for (size_t i = 0; i < c->a->env_keep.n; i++)
+		strv_push(&in.env_keep, c->a->env_keep.v[i]);
+	for (size_t i = 0; i < c->a->env_deny.n; i++)
+		strv_push(&in.env_deny, c->a->env_deny.v[i]);
+	in.env_clear = c->a->env_clear;
+	in.net_deny = c->a->net_deny;
 	/* a failed copy is sticky: policy_build refuses a failed list */
 	for (size_t i = 0; i < c->reads.n; i++)
 		strv_push(&in.reads, c->reads.v[i]);
@@ -436,6 +511,25 @@ base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* deletes= goes on with each --write outside the place (field-escaped,
+ * a comma as \x2c: the list's separator). */
+static int
+add_cache_deletes(struct sbuf *b, const struct strv *writes)
+{
+	for (size_t i = 0; i < writes->n; i++) {
+		char *f = out_field(writes->v[i]);
+
+		if (f == NULL || sbuf_add(b, ",") < 0)
+			return free(f), -1;
+		for (const char *p = f; *p; p++)
+			if ((*p == ',' ? sbuf_add(b, "\\x2c") :
+			     sbuf_addn(b, p, 1)) < 0)
+				return free(f), -1;
+		free(f);
+	}
+	return 0;
+}
+
 static void
 ok_line(struct runctx *c, const struct policy *pol)
 {
@@ -450,11 +544,13 @@ ok_line(struct runctx *c, const struct policy *pol)
 	    (c->w.facts.used[0] == '\0' ||
 	     sbuf_addf(&b, " used=%s", c->w.facts.used) == 0) &&
 	    sbuf_addf(&b, " read=%zu write=%zu net=%s cwd=%s cwdb64=%s "
-		      "ancestors=%zu cmd=%s gpu=none", pol->reads.n,
-		      pol->writes.n, wall_net_word(pol->net_deny), cwd, b64,
-		      pol->ancestors, cmd) == 0 &&
+		      "ancestors=%zu cmd=%s gpu=none env-dropped=%zu",
+		      pol->reads.n, pol->writes.n, wall_net_word(pol->net_deny),
+		      cwd, b64, pol->ancestors, cmd,
+		      policy_env_dropped(pol)) == 0 &&
 	    ttys_field(&b, &pol->ttys) == 0 &&
-	    sbuf_addf(&b, " deletes=%s", root) == 0)
+	    sbuf_addf(&b, " deletes=%s", root) == 0 &&
+	    add_cache_deletes(&b, &c->writes) == 0)
 		out_line(stderr, "%s", b.s);
 	sbuf_free(&b);
 	free(n);
@@ -481,6 +577,8 @@ keeper_notes(struct runctx *c, const struct policy *pol)
 		sbuf_free(&t);
 	}
 	sbuf_free(&names);
+	(void)envpol_notes(&pol->envrep, c->a->env_clear, c->a->env_deny.n,
+			   run_note);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		run_note(pol->notes.v[i]); /* caller paths through links */
 	if (c->w.facts.used[0] != '\0' && c->w.facts.clamp[0] != '\0')
@@ -655,6 +753,15 @@ handoff(struct runctx *c, int code)
 		return code == 0 ? NS_EXIT_REFUSED : code;
 	}
 	run_step("out", t);
+	if (st.old_kept[0] != '\0') {
+		struct sbuf nb = {0};
+
+		sbuf_addf(&nb, "the earlier %s/%s was replaced; its files, moved "
+			  "aside to %s/%s, could not all be removed: remove "
+			  "them", c->a->out, c->a->name, c->a->out, st.old_kept);
+		run_note(nb.s ? nb.s : "the earlier --out directory was kept");
+		sbuf_free(&nb);
+	}
 	n = out_field(c->a->name);
 	out_line(stderr, "SANDBOX OUT name=%s files=%zu bytes=%llu", n ? n : "-",
 		 st.files, (unsigned long long)st.bytes);
@@ -848,6 +955,7 @@ ctx_free(struct runctx *c)
 	refusals_free(&c->pr);
 	sbuf_free(&c->ptext);
 	strv_free(&c->reads);
+	strv_free(&c->writes);
 	strv_free(&c->homes);
 	caps_watch_free(&c->watch);
 }

@@ -8,7 +8,10 @@
  * The bytes, the entries (every file and directory the copy would make)
  * and the depth (path components below work/) are measured first, the walk
  * stopping at the first cap passed (nothing written when over a cap); then
- * the copy checks each cap again; a failure removes what was written. */
+ * the copy checks each cap again; a failure removes what was written.
+ * The copy goes into a fresh sibling, <out>/.<name>.nova-new-<pid>, that
+ * is renamed to <out>/<name> at the end, an earlier <name> moved aside
+ * first and removed after: <out>/<name> holds exactly one run's files. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "policy/rmtree.h"
 #include "run/run.h"
 
 #define IN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -35,7 +39,11 @@ struct hcopy {
 	int copying;        /* 0: measure, 1: copy */
 	int failed;
 	struct strv made;   /* "<dstfd-relative path>" created, in order */
-	int outfd;          /* <out>/<name> */
+	int outfd;          /* the staged <out>/.<name>.nova-new-<pid> */
+	char stage[300];    /* its name in <out> */
+	char old[300];      /* an earlier <name> moved aside and not removed */
+	int replaced;       /* an earlier <name> was replaced */
+	int old_kept;       /* ... and could not be removed (old names it) */
 	char *why;
 	struct handoff_stats *st;
 };
@@ -394,32 +402,83 @@ undo(struct hcopy *h)
 			(void)unlinkat(h->outfd, h->made.v[i], AT_REMOVEDIR);
 }
 
+/* A fresh sibling of <name> in --out: ".<name>.nova-<what>-<pid>[-<k>]",
+ * made mode 0755 (new) or only named (old).  0, or -1. */
 static int
-open_out(struct hcopy *h, const char *out, const char *name, int *made)
+sibling(int ofd, const char *name, const char *what, int make, char *buf,
+	size_t cap)
 {
-	int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct stat sb;
 
-	*made = 0;
-	if (ofd < 0)
-		return fail(h, "--out %s is not a directory I can open: %s",
-			    out, strerror(errno));
-	if (mkdirat(ofd, name, 0755) == 0)
-		*made = 1;
-	else if (errno != EEXIST) {
-		close(ofd);
-		return fail(h, "mkdir %s: %s", name, strerror(errno));
+	for (unsigned k = 0; k < 100; k++) {
+		int n = k ? snprintf(buf, cap, ".%s.nova-%s-%ld-%u", name, what,
+				     (long)getpid(), k) :
+			    snprintf(buf, cap, ".%s.nova-%s-%ld", name, what,
+				     (long)getpid());
+
+		if (n < 0 || (size_t)n >= cap)
+			return -1;
+		if (make ? mkdirat(ofd, buf, 0755) == 0 :
+		    fstatat(ofd, buf, &sb, AT_SYMLINK_NOFOLLOW) != 0 &&
+		    errno == ENOENT)
+			return 0;
+		if (errno != EEXIST && make)
+			return -1;
 	}
-	h->outfd = openat(ofd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	errno = EEXIST;
+	return -1;
+}
+
+static int
+open_out(struct hcopy *h, int ofd, const char *out, const char *name)
+{
+	if (sibling(ofd, name, "new", 1, h->stage, sizeof(h->stage)) != 0)
+		return fail(h, "cannot make a fresh directory beside %s in "
+			    "--out %s: %s", name, out, strerror(errno));
+	h->outfd = openat(ofd, h->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 			  O_CLOEXEC);
 	if (h->outfd < 0) {
 		int e = errno;
 
-		if (*made)
-			unlinkat(ofd, name, AT_REMOVEDIR);
-		close(ofd);
-		return fail(h, "opening %s in --out: %s", name, strerror(e));
+		unlinkat(ofd, h->stage, AT_REMOVEDIR);
+		return fail(h, "opening %s in --out: %s", h->stage, strerror(e));
 	}
-	close(ofd);
+	return 0;
+}
+
+/* The staged copy becomes <out>/<name>: an earlier one is moved aside
+ * first and removed after.  When it cannot be moved aside nothing is
+ * lost: the earlier stays, the new one stays staged, and the failure
+ * says both. */
+static int
+put_in_place(struct hcopy *h, int ofd, const char *out, const char *name)
+{
+	char old[300];
+	struct stat sb;
+	int had = fstatat(ofd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+
+	if (had && (sibling(ofd, name, "old", 0, old, sizeof(old)) != 0 ||
+		    renameat(ofd, name, ofd, old) != 0))
+		return fail(h, "%s/%s holds an earlier run's artifacts and "
+			    "cannot be moved aside (%s): nothing was replaced; "
+			    "this run's artifacts are in %s/%s; run: rm -rf "
+			    "'%s/%s' && mv '%s/%s' '%s/%s'", out, name,
+			    strerror(errno), out, h->stage, out, name, out,
+			    h->stage, out, name);
+	if (renameat(ofd, h->stage, ofd, name) != 0) {
+		int e = errno;
+
+		if (had)
+			(void)renameat(ofd, old, ofd, name);
+		return fail(h, "this run's artifacts cannot be renamed into "
+			    "%s/%s (%s); they are in %s/%s", out, name,
+			    strerror(e), out, h->stage);
+	}
+	h->replaced = had;
+	if (had && rmtree_at(ofd, old, 2 * RUN_OUT_DEPTH_TOP) != 0)
+		h->old_kept = 1;
+	if (h->old_kept)
+		snprintf(h->old, sizeof(h->old), "%s", old);
 	return 0;
 }
 
@@ -427,10 +486,15 @@ static int
 copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 	  const struct strv *named)
 {
-	int made, rc;
+	int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
 
-	if (open_out(h, out, name, &made) != 0)
+	if (ofd < 0)
+		return fail(h, "--out %s is not a directory I can open: %s",
+			    out, strerror(errno));
+	if (open_out(h, ofd, out, name) != 0) {
+		close(ofd);
 		return -1;
+	}
 	h->copying = 1;
 	h->total = 0;
 	h->entries = 0;
@@ -438,16 +502,13 @@ copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 	rc = pass(h, root_fd, named);
 	if (rc != 0) {
 		undo(h);
-		if (made) {
-			int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-			if (ofd >= 0) {
-				unlinkat(ofd, name, AT_REMOVEDIR);
-				close(ofd);
-			}
-		}
+		unlinkat(ofd, h->stage, AT_REMOVEDIR);
 	}
 	close(h->outfd);
+	h->outfd = -1;
+	if (rc == 0)
+		rc = put_in_place(h, ofd, out, name);
+	close(ofd);
 	return rc;
 }
 
@@ -487,6 +548,9 @@ handoff_copy(int root_fd, const char *out, const char *name,
 	if (rc == 0)
 		rc = copy_pass(&h, root_fd, out, name, named);
 	st->bytes = h.total;
+	st->replaced = h.replaced;
+	if (h.old_kept)
+		snprintf(st->old_kept, sizeof(st->old_kept), "%s", h.old);
 	strv_free(&h.made);
 	*why = h.why;
 	return rc;

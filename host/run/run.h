@@ -19,8 +19,9 @@
 #define RUN_GRACE_MS 2000                 /* SIGTERM -> SIGKILL */
 #define RUN_NAME_MAX 32
 #define RUN_REMEDY "run: nova-sandbox run --name <n> --size <8g> " \
-	"[--timeout <30m>] [--read <dir>]... [--out <dir> " \
-	"[--artifact <relpath>]...] -- <command> <args...>"
+	"[--timeout <30m>] [--read <dir>]... [--write <cache dir>]... " \
+	"[--net-deny] [--out <dir> [--artifact <relpath>]...] -- <command> " \
+	"<args...>"
 #define REAP_REMEDY "run: nova-sandbox reap [--dry-run]"
 
 struct run_args {
@@ -31,7 +32,9 @@ struct run_args {
 	struct strv reads;
 	struct strv artifacts;
 	struct strv argv;     /* after "--" */
-	int go, explain;
+	struct strv writes;   /* --write: outside the place, kept */
+	struct strv env_keep, env_deny, toolchains;
+	int go, explain, net_deny, env_clear;
 	int saw_dashdash;
 	int help;             /* -h/--help/help before "--" */
 	/* parsed values (valid when run_validate returned 0) */
@@ -75,6 +78,9 @@ struct handoff_stats {
 	size_t files;
 	uint64_t bytes;
 	size_t skipped;       /* links, devices, FIFOs inside directories */
+	int replaced;         /* an earlier <out>/<name> was replaced */
+	char old_kept[300];   /* the earlier one, moved aside, that could not
+			       * be removed ("" when none) */
 };
 
 /* A seam: called with the input's path (relative to the root) after its
@@ -83,7 +89,11 @@ struct handoff_stats {
 extern void (*handoff_hook)(const char *rel);
 
 /* Copy the artifacts from the place (root_fd, a descriptor of its root;
- * every input must sit on root_fd's device) into <out>/<name>/.  `named`
+ * every input must sit on root_fd's device) into <out>/<name>/: staged in
+ * a fresh sibling <out>/.<name>.nova-new-<pid> and renamed into place at
+ * the end (an earlier <name> moved aside first, then removed), so
+ * <out>/<name> holds exactly one run's files.  An earlier <name> that
+ * cannot be moved aside fails the handoff, both kept and said in *why.  `named`
  * empty: the defaults (RESULT.md, usage.tsv, repo.bundle), each only when
  * present; otherwise every named one must exist.  The bytes, the entries
  * and the depth are measured first against caps (the walk stops at the

@@ -69,6 +69,48 @@ collect_notes(const struct args *a, struct wallctx *w, struct strv *out)
 		strv_push(out, w->notes.v[i]);
 }
 
+/* The words of enum ns_access and enum ns_origin in --json. */
+static const char *const access_words[] = {
+	"-", "read-exec", "read", "write", "write-file",
+};
+static const char *const origin_words[] = {
+	"-", "root", "optional", "read", "read-noexec", "write", "tmp", "cwd",
+	"write-file",
+};
+
+static const char *
+word_of(const char *const *words, size_t n, uint32_t v)
+{
+	return v < n ? words[v] : "-";
+}
+
+/* "rules":[{"path":..,"access":..,"origin":..},...]: a --read the
+ * --toolchain discovery added says origin "toolchain". */
+static void
+json_rules(struct sbuf *b, const struct policy *pol,
+	   const struct strv *toolchain)
+{
+	sbuf_add(b, ",\"rules\":[");
+	for (size_t i = 0; i < pol->n_rules; i++) {
+		const struct ns_rule *r = &pol->rules[i];
+		const char *origin = word_of(origin_words, sizeof(origin_words) /
+					     sizeof(*origin_words), r->origin);
+
+		if (r->origin == NS_ORIGIN_READ && strv_contains(toolchain,
+								 r->path))
+			origin = "toolchain";
+		sbuf_add(b, i ? ",{\"path\":" : "{\"path\":");
+		out_json_str(b, r->path);
+		sbuf_add(b, ",\"access\":");
+		out_json_str(b, word_of(access_words, sizeof(access_words) /
+					sizeof(*access_words), r->access));
+		sbuf_add(b, ",\"origin\":");
+		out_json_str(b, origin);
+		sbuf_add(b, "}");
+	}
+	sbuf_add(b, "]");
+}
+
 static void
 json_ok(const struct wallctx *w, const struct policy *pol,
 	const struct strv *notes)
@@ -78,6 +120,7 @@ json_ok(const struct wallctx *w, const struct policy *pol,
 	sbuf_add(&b, "{\"result\":{\"verb\":\"policy\",\"status\":\"ok\","
 		 "\"exit\":0},\"payload\":");
 	out_json_str(&b, w->text.s ? w->text.s : "");
+	json_rules(&b, pol, &pol->toolchain_reads);
 	sbuf_add(&b, ",\"facts\":{\"backend\":");
 	out_json_str(&b, w->mod.ops.name);
 	sbuf_addf(&b, ",\"read\":%zu,\"read-noexec\":%zu,\"write\":%zu,"
@@ -149,14 +192,20 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct policy_input in = {0};
 	struct policy pol = {0};
 	struct refusals r = {0};
+	struct strv tnotes = {0};
 	int json = a->json, code;
 
 	in.verb = "policy";
 	in.remedy_args = remedy_args;
 	if (wall_input(w, hr, a, &in) < 0 ||
-	    policy_build(&in, &pol, &r) < 0)
+	    wall_toolchains(w, &a->toolchains, &in, &tnotes, &r) < 0 ||
+	    (r.n == 0 && policy_build(&in, &pol, &r) < 0))
 		refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
+	for (size_t i = 0; r.n == 0 && i < tnotes.n; i++)
+		strv_push(&pol.notes, tnotes.v[i]); /* a failed push: oom */
+	strv_free(&tnotes);
 	code = r.n ? refused(&r, json) : render(w, a, &pol);
+	(void)policy_remove_tmp(&pol); /* nothing ran: nothing is left */
 	refusals_free(&r);
 	policy_free(&pol);
 	policy_input_free(&in);

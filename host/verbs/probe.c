@@ -470,6 +470,7 @@ verb_probe(const struct hostrun *hr, int argc, char **argv)
 		json_end(p, code == NS_EXIT_OK ? "ok" :
 			 code == NS_EXIT_PROBE_WRONG ? "failed" :
 			 "refused", code);
+	(void)policy_remove_tmp(&p->pol); /* the steps are done (rule 8a) */
 	policy_free(&p->pol);
 	policy_input_free(&p->in);
 	refusals_free(&p->r);

@@ -273,10 +273,11 @@ ok_line(const struct wallctx *w, const struct policy *pol)
 	    (w->facts.used[0] == '\0' ||
 	     sbuf_addf(&b, " used=%s", w->facts.used) == 0) &&
 	    sbuf_addf(&b, " read=%zu read-noexec=%zu write=%zu net=%s cwd=%s "
-		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s",
+		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s env-dropped=%zu",
 		      pol->reads.n, pol->reads_noexec.n, pol->writes.n,
 		      wall_net_word(pol->net_deny), cwd, b64, pol->ancestors,
-		      cmd, pol->gpu ? pol->gpu : "none") == 0 &&
+		      cmd, pol->gpu ? pol->gpu : "none",
+		      policy_env_dropped(pol)) == 0 &&
 	    ttys_field(&b, &pol->ttys) == 0 && sbuf_add(&b, " deletes=") == 0 &&
 	    add_deletes(&b, &pol->writes) == 0)
 		rc = out_line(stderr, "%s", b.s);
@@ -303,6 +304,12 @@ note(const char *fmt, ...)
 }
 
 static void
+note_text(const char *text)
+{
+	out_note("SANDBOX", text);
+}
+
+static void
 notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 {
 	struct sbuf names = {0};
@@ -316,6 +323,8 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 		note("dropped from the child's environment: %s; "
 		     POLICY_DROPPED_WHY, names.s);
 	sbuf_free(&names);
+	(void)envpol_notes(&pol->envrep, a->env_clear, a->env_deny_n,
+			   note_text);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		note("%s", pol->notes.v[i]); /* caller paths through links */
 	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
@@ -362,8 +371,23 @@ watch_roots(const struct policy *pol, struct caps_watch *watch)
 	return 0;
 }
 
+/* Rule 8a: the temp directory the tool made goes once the tree is dead
+ * (before DONE, so a NOTE about it is not after the last line). */
+static void
+remove_tmp(struct policy *pol)
+{
+	int rc = policy_remove_tmp(pol);
+
+	if (rc > 0)
+		note("the temp directory %s is no longer the directory the tool "
+		     "made (the command replaced it): left as it is", pol->tmp);
+	else if (rc < 0)
+		note("the temp directory %s the tool made could not be removed "
+		     "(%s): remove it", pol->tmp, strerror(errno));
+}
+
 static int
-run_walled(struct wallctx *w, const struct policy *pol,
+run_walled(struct wallctx *w, struct policy *pol,
 	   const struct ns_policy *view, void *state,
 	   struct caps_watch *watch)
 {
@@ -399,6 +423,7 @@ run_walled(struct wallctx *w, const struct policy *pol,
 	end.killed = wt.killed ? wt.killed : g_forwarded ? NS_TERM_SIGNAL : 0;
 	end.code = code;
 	wall_finish(w, "SANDBOX", view, state, &end);
+	remove_tmp(pol);
 	cmd = out_field(base_name(pol->command));
 	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
 	free(cmd);
@@ -416,8 +441,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	policy_view(pol, &view);
 	wall_view_extras(&view, a->explain, CAPS_PROCS, CAPS_MEM, 0);
 	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
-		if (pol->tmp_created && pol->tmp != NULL)
-			rmdir(pol->tmp); /* a refusal creates nothing */
+		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
 		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "
 			       "prepared");
 	}
@@ -437,6 +461,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	caps_watch_free(&watch);
 	if (w->mod.wall.release != NULL)
 		w->mod.wall.release(&w->hs.host, state);
+	(void)policy_remove_tmp(pol); /* a path that did not run too */
 	return code;
 }
 
@@ -447,13 +472,23 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct policy_input in = {0};
 	struct policy pol = {0};
 	struct refusals r = {0};
+	struct strv tnotes = {0};
 	int rc, code;
 
-	if (wall_input(w, hr, a, &in) < 0)
+	if (wall_input(w, hr, a, &in) < 0 ||
+	    wall_toolchains(w, &a->toolchains, &in, &tnotes, &r) < 0) {
+		strv_free(&tnotes);
+		policy_input_free(&in);
+		refusals_free(&r);
 		return refused(w, REASON_SANDBOX_FAILED, "out of memory");
+	}
 	in.verb = NULL;
 	in.remedy_args = argv;
-	rc = policy_build(&in, &pol, &r);
+	rc = r.n ? 1 : policy_build(&in, &pol, &r);
+	for (size_t i = 0; rc == 0 && i < tnotes.n; i++)
+		if (strv_push(&pol.notes, tnotes.v[i]) < 0)
+			rc = -1;
+	strv_free(&tnotes);
 	BENCH_PHASE(BENCH_POLICY);
 	if (rc == 0)
 		rc = ownfiles_check(hr, &w->cfg, &pol, &r);

@@ -8,6 +8,8 @@
 #include "wall/args.h"
 
 #include "base/out.h"
+#include "policy/envpol.h"
+#include "policy/toolchain.h"
 #include "wall/statusfd.h"
 
 #define ALL3 (ARGV_BARE | ARGV_POLICY | ARGV_PROBE)
@@ -42,6 +44,18 @@ const struct flagdef args_flags[] = {
 	  "a `container` name (accepted and ignored off windows)" },
 	{ "acl", FK_VALUE, ARGV_BARE, ARGV_POLICY, "the bare form", OFF(acl),
 	  "`tool|caller` whose ACL applies (accepted and ignored here)" },
+	{ "env-clear", FK_SWITCH, BP, 0, "the bare form", OFF(env_clear),
+	  "start the command's environment from PATH, HOME, LANG, TERM (and "
+	  "the temp variables) only" },
+	{ "env", FK_LIST, BP, 0, "the bare form", OFF(env_keep),
+	  "`KEY[=VALUE]`: keep KEY from your environment, or set it "
+	  "(repeatable; wins over --env-clear and --env-deny)" },
+	{ "env-deny", FK_LIST, BP, 0, "the bare form", OFF(env_deny),
+	  "drop the variables whose name matches the shell `pattern` "
+	  "(repeatable; never HOME or the temp variables)" },
+	{ "toolchain", FK_LIST, BP, 0, "the bare form", OFF(toolchains),
+	  "`go|python|node|rust|c`: add the read roots that toolchain "
+	  "reports (repeatable; never a write root)" },
 	{ "gpu", FK_VALUE, ALL3, 0, NULL, OFF(gpu),
 	  "the GPU `mode`: none or metal (default none)" },
 	{ "status-fd", FK_VALUE, ARGV_BARE, 0, "the bare form", OFF(status_fd),
@@ -172,6 +186,13 @@ args_parse(unsigned verb, int argc, char **argv, struct args *a,
 		if (flags_refuse_others(&s, &a->others, REASON_NO_COMMAND, r) < 0)
 			return -1;
 	}
+	if (verb == ARGV_BARE || verb == ARGV_POLICY) {
+		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny };
+
+		if (envpol_check(&o, r) < 0 || toolchain_check(&a->toolchains,
+							       r) < 0)
+			return -1;
+	}
 	return r->n > before;
 }
 
@@ -184,4 +205,7 @@ args_free(struct args *a)
 	strv_free(&a->net_allow);
 	strv_free(&a->argv);
 	strv_free(&a->others);
+	strv_free(&a->env_keep);
+	strv_free(&a->env_deny);
+	strv_free(&a->toolchains);
 }

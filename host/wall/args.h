@@ -26,9 +26,12 @@ struct args {
 	struct strv reads, reads_noexec, writes, net_allow;
 	struct strv argv;   /* after "--" */
 	struct strv others; /* flags of another verb, as "--name", in order */
+	struct strv env_keep, env_deny; /* --env, --env-deny */
+	struct strv toolchains;         /* --toolchain */
 	const char *cwd, *tmp, *name, *gpu, *acl, *secret, *max;
 	const char *status_fd; /* --status-fd, validated (out_status_check) */
-	int net_deny, net_listen, json, explain;
+	int net_deny, net_listen, json, explain, env_clear;
+	size_t env_deny_n;  /* how many --env-deny (kept after the move) */
 	int saw_dashdash;
 };
 

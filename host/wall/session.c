@@ -8,6 +8,8 @@
 #include "os/os.h"
 #include "wall/session.h"
 
+#include "policy/toolchain.h"
+
 int
 wall_open(struct wallctx *w, const struct hostrun *hr, const char *prefix)
 {
@@ -77,7 +79,12 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	move_strv(&in->writes, &a->writes);
 	move_strv(&in->net_allow, &a->net_allow);
 	move_strv(&in->argv, &a->argv);
+	move_strv(&in->env_keep, &a->env_keep);
+	a->env_deny_n = a->env_deny.n;
+	move_strv(&in->env_deny, &a->env_deny);
+	in->env_clear = a->env_clear;
 	in->cwd = a->cwd;
+	in->caller_cwd = getcwd(w->cwd_buf, sizeof(w->cwd_buf));
 	in->tmp = a->tmp;
 	in->name = a->name;
 	in->gpu = a->gpu;
@@ -106,4 +113,45 @@ const char *
 wall_net_word(int net_deny)
 {
 	return net_deny ? "denied" : "nopromise";
+}
+
+static int
+named_already(const struct policy_input *in, const char *p)
+{
+	return strv_contains(&in->reads, p) ||
+	       strv_contains(&in->reads_noexec, p) ||
+	       strv_contains(&in->writes, p);
+}
+
+int
+wall_toolchains(struct wallctx *w, const struct strv *names,
+		struct policy_input *in, struct strv *notes,
+		struct refusals *r)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc >= 0 && i < names->n; i++) {
+		struct toolchain_found f = {0};
+		char *note;
+		int got;
+
+		if (strv_contains(&in->toolchain_reads, names->v[i]))
+			continue;
+		got = toolchain_discover(names->v[i], in->path, in->env,
+					 w->roots.read_roots, &f, r);
+		if (got < 0)
+			rc = -1;
+		for (size_t k = 0; got == 0 && k < f.roots.n; k++)
+			if (!named_already(in, f.roots.v[k]) &&
+			    (strv_push(&in->reads, f.roots.v[k]) < 0 ||
+			     strv_push(&in->toolchain_reads, f.roots.v[k]) < 0))
+				rc = -1;
+		if (got == 0 && ((note = toolchain_note(names->v[i], &f)) ==
+				 NULL || strv_push(notes, note) < 0))
+			rc = -1;
+		if (got == 0)
+			free(note);
+		toolchain_found_free(&f);
+	}
+	return rc;
 }

@@ -22,6 +22,7 @@ struct wallctx {
 	struct sbuf text;    /* render() output */
 	struct platform_roots roots;
 	int loaded;
+	char cwd_buf[4096];  /* the caller's working directory (wall_input) */
 };
 
 /* Read the config and select the wall (the only module loaded).  prefix is
@@ -35,6 +36,14 @@ void wall_close(struct wallctx *w);
  * world: HOME, PATH, environment, caller homes, the wall's roots. */
 int wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	       struct policy_input *in);
+
+/* --toolchain (rule 3a): ask each named toolchain for its read roots and
+ * add them to in->reads (and in->toolchain_reads), one NOTE text each to
+ * notes; an absent or failing toolchain into r (bad_toolchain).  Call
+ * after wall_input.  0, or -1 on ENOMEM. */
+int wall_toolchains(struct wallctx *w, const struct strv *names,
+		    struct policy_input *in, struct strv *notes,
+		    struct refusals *r);
 
 /* Print w->notes as "<prefix> NOTE <text>" on stderr, then clear them. */
 void wall_print_notes(struct wallctx *w, const char *prefix);

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: MIT
 # bash completion for nova-sandbox: verbs and their flags (values where the
-# flag names a directory or a file).  The flag lists are the ones
+# flag names a directory or a file, or has a fixed set: --gpu, --toolchain).
+# The flag lists are the ones
 # `nova-sandbox help <verb>` prints; tests/integration/t_completion.sh
 # checks they agree.
 
 _nova_sandbox_verbs="run probe policy modules check reap egress worktree help version"
-_nova_sandbox_flags_wrap="--read --read-noexec --write --cwd --tmp --net-deny --net-listen --net-allow --name --acl --gpu --status-fd --explain"
-_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go"
+_nova_sandbox_flags_wrap="--read --read-noexec --write --cwd --tmp --net-deny --net-listen --net-allow --name --acl --gpu --status-fd --explain --env-clear --env --env-deny --toolchain"
+_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go --net-deny --write --env-clear --env --env-deny --toolchain"
 _nova_sandbox_flags_probe="--explain --gpu --json --max --net-deny --net-listen --read --read-noexec --secret --write"
-_nova_sandbox_flags_policy="--cwd --gpu --json --name --net-allow --net-deny --net-listen --read --read-noexec --tmp --write"
+_nova_sandbox_flags_policy="--cwd --gpu --json --name --net-allow --net-deny --net-listen --read --read-noexec --tmp --write --env-clear --env --env-deny --toolchain"
 _nova_sandbox_flags_modules="--json"
 _nova_sandbox_flags_check="--json"
 _nova_sandbox_flags_reap="--dry-run"
@@ -18,7 +19,10 @@ _nova_sandbox_subverbs_egress="plan apply check drop"
 # flags whose value is a directory, a file, or something else (no files)
 _nova_sandbox_dir_flags="--read --read-noexec --write --cwd --tmp --repo --scratch"
 _nova_sandbox_file_flags="--secret --plan --policy"
-_nova_sandbox_value_flags="--net-allow --name --acl --gpu --status-fd --size --timeout --max --max-procs --max-mem --artifact --out-max-bytes --out-max-files --out-max-depth --bench-cidr --model-host --resolver --run --uid --veth --base --pr"
+# flags with a fixed set of values
+_nova_sandbox_values_gpu="none metal"
+_nova_sandbox_values_toolchain="go python node rust c"
+_nova_sandbox_value_flags="--net-allow --name --acl --gpu --status-fd --size --timeout --max --max-procs --max-mem --artifact --out-max-bytes --out-max-files --out-max-depth --bench-cidr --model-host --resolver --run --uid --veth --env --env-deny --base --pr"
 
 _nova_sandbox_has() { # word list...
 	local w=$1
@@ -59,6 +63,12 @@ _nova_sandbox() {
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0
 	fi
+	case $prev in
+	--gpu | --toolchain)
+		w="_nova_sandbox_values_${prev#--}"
+		mapfile -t COMPREPLY < <(compgen -W "${!w}" -- "$cur")
+		return 0 ;;
+	esac
 	if _nova_sandbox_has "$prev" $_nova_sandbox_value_flags; then
 		return 0
 	fi

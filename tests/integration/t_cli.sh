@@ -344,13 +344,15 @@ expect_rc 0
 expect_out '^out$'
 ok=$(grep '^SANDBOX OK' "$ERR")
 b64=$(printf '%s' "$D/w" | base64 -w0 | tr '+/' '-_' | tr -d '=')
-expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none tty=- deletes=$D/w,$D/w/a\\x2cb" "OK line"
+expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none env-dropped=0 tty=- deletes=$D/w,$D/w/a\\x2cb" "OK line"
 # /bin/sh is a caller-named path: where /bin or sh is a link, a NOTE
-# naming it comes before OK (rule 5)
-expect_eq "$(grep -v '^SANDBOX NOTE the command /bin/sh resolves through' "$ERR" | sed -n 1p)" "$ok" "OK is the first line (after rule 5's NOTE)"
-expect_eq "$(grep -v '^SANDBOX NOTE the command /bin/sh resolves through' "$ERR" | sed -n 2p)" "err" "the command's stderr after OK"
+# naming it comes before OK (rule 5), and so does rule 9a's NOTE on a
+# credential-looking variable of the machine's environment (AWS_CA_BUNDLE)
+expect_eq "$(grep -v -e '^SANDBOX NOTE the command /bin/sh resolves through' -e '^SANDBOX NOTE named like credentials and passed in from your environment: ' "$ERR" | sed -n 1p)" "$ok" "OK is the first line (after rule 5's NOTE)"
+expect_eq "$(grep -v -e '^SANDBOX NOTE the command /bin/sh resolves through' -e '^SANDBOX NOTE named like credentials and passed in from your environment: ' "$ERR" | sed -n 2p)" "err" "the command's stderr after OK"
 expect_eq "$(tail -n1 "$ERR")" "SANDBOX DONE exit=0 cmd=dash" "DONE last"
-expect_present "$D/w/.nova-sandbox-tmp"
+# rule 8a: the temp directory the tool made is gone after the run
+expect_absent "$D/w/.nova-sandbox-tmp"
 EOF
 
 t "the command's own exit codes pass through; DONE says them" <<'EOF'

@@ -79,3 +79,29 @@ for v in wrap run probe policy modules check reap egress worktree; do
 	expect_eq "$zsh_list" "$bash_list" "zsh flags of $v vs bash"
 done
 EOF
+
+t "nova-sandbox --<TAB> lists the bare form's flags, the environment and toolchain ones among them" <<'EOF2'
+got=$(comp --)
+for f in --read --write --net-deny --env-clear --env --env-deny --toolchain --gpu; do
+	case " $got " in *" $f "*) ;; *) _fail "nova-sandbox --<TAB> lacks $f: $got" ;; esac
+done
+got=$(comp run --net)
+expect_eq "$got" "--net-deny " "run --net<TAB>"
+EOF2
+
+t "flag values: --gpu and --toolchain complete their fixed sets (bash and zsh)" <<'EOF2'
+expect_eq "$(comp --gpu '')" "metal none " "--gpu <TAB>"
+expect_eq "$(comp --write /tmp --toolchain '')" "c go node python rust " "--toolchain <TAB>"
+expect_eq "$(comp run --toolchain py)" "python " "run --toolchain py<TAB>"
+expect_eq "$(comp policy --gpu m)" "metal " "policy --gpu m<TAB>"
+# the value sets are the ones help names, and zsh offers the same
+expect_eq "$(source "$BASHC"; echo "$_nova_sandbox_values_toolchain")" \
+	"$(sed -n 's/^values\[--toolchain\]="\(.*\)"$/\1/p' "$ZSHC")" "zsh --toolchain values"
+expect_eq "$(source "$BASHC"; echo "$_nova_sandbox_values_gpu")" \
+	"$(sed -n 's/^values\[--gpu\]="\(.*\)"$/\1/p' "$ZSHC")" "zsh --gpu values"
+"$NS" help | grep -q -- '--toolchain <t>       go, python, node, rust or c' ||
+	_fail "help does not name the --toolchain values"
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n "$ZSHC" || _fail "zsh cannot parse $ZSHC"
+fi
+EOF2

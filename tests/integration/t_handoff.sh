@@ -64,3 +64,41 @@ expect_rc 125
 expect_err '^SANDBOX REFUSED reason=no_out: --artifact, --out-max-bytes, --out-max-files and --out-max-depth need --out <dir>'
 expect_absent "$D/hv-$$"
 EOF
+
+t "two runs --out of one name: exactly the second run's files, no staging left" <<'EOF2'
+D=$(newdir)
+tool --name "hr-$$" --size 8m --out "$D" --artifact a --artifact RESULT.md -- /bin/sh -c \
+	'mkdir a && echo one > a/first && echo run1 > RESULT.md'
+expect_rc 0
+expect_present "$D/hr-$$/a/first"
+tool --name "hr-$$" --size 8m --out "$D" --artifact a -- /bin/sh -c \
+	'mkdir a && echo two > a/second'
+expect_rc 0
+expect_err "^SANDBOX OUT name=hr-$$ files=1 "
+expect_eq "$(cd "$D/hr-$$" && find . | sort | tr '\n' ' ')" ". ./a ./a/second " "the second run's files only"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "hr-$$ " "--out holds the one directory (no .nova-new/.nova-old left)"
+EOF2
+
+t "a failed handoff keeps the earlier run's files whole (nothing staged left)" <<'EOF2'
+D=$(newdir)
+tool --name "hx-$$" --size 8m --out "$D" -- /bin/sh -c 'echo run1 > RESULT.md'
+expect_rc 0
+tool --name "hx-$$" --size 8m --out "$D" --artifact missing -- /bin/sh -c 'echo run2 > RESULT.md'
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=out_failed: '
+expect_eq "$(cat "$D/hx-$$/RESULT.md")" "run1" "the earlier files"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "hx-$$ " "nothing staged left"
+EOF2
+
+t "an earlier directory that cannot be moved aside: refused, said, nothing lost (root: a sticky --out)" <<'EOF2'
+[ "$(id -u)" = 0 ] || skip "needs root to make an entry the test user may not rename"
+D=$(mktemp -d /tmp/nova-it-sticky.XXXXXX)
+at_end "rm -rf '$D'"
+chmod 1777 "$D"
+mkdir "$D/hs-$$" && echo old > "$D/hs-$$/RESULT.md"
+tool --name "hs-$$" --size 8m --out "$D" -- /bin/sh -c 'echo new > RESULT.md'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=out_failed: $D/hs-$$ holds an earlier run's artifacts and cannot be moved aside \(Operation not permitted\): nothing was replaced; this run's artifacts are in $D/\.hs-$$\.nova-new-[0-9]+; run: rm -rf "
+expect_eq "$(cat "$D/hs-$$/RESULT.md")" old "the earlier files stay"
+expect_eq "$(cat "$D"/.hs-$$.nova-new-*/RESULT.md)" new "this run's files are kept, staged"
+EOF2

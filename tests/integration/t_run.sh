@@ -286,7 +286,7 @@ for tok in no_name bad_size bad_timeout bad_artifact bad_out_max no_out \
 	bad_max_procs bad_max_mem no_container bad_cpu bad_scratch no_command; do
 	expect_err "^SANDBOX REFUSED reason=$tok: "
 done
-expect_err '^SANDBOX REFUSED reason=no_command: unknown flag --bogus; run: nova-sandbox help run$'
+expect_err '^SANDBOX REFUSED reason=bad_flag: unknown flag --bogus; the flags of run are --name, --size, .*--toolchain; run: nova-sandbox help run$'
 expect_err '^run: nova-sandbox run --name <n> --size <8g> '
 expect_no_err '^SANDBOX (STEP|OK|DONE)'
 EOF
@@ -471,3 +471,12 @@ run_as "$HOG" nondump 128 0
 expect_rc 0
 expect_out '^held$'
 EOF
+
+t "an unknown run flag: bad_flag, run's flags and the nearest one, as the bare form's; nothing made" <<'EOF2'
+run_as env HOME="$THOME" PATH=/usr/bin:/bin "$NS" run --name "uf-$$" --size 8m --net-dany --tiemout 3s -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_flag: unknown flag --net-dany; the flags of run are --name, .*; did you mean --net-deny\?; run: nova-sandbox help run$'
+expect_err '^SANDBOX REFUSED reason=bad_flag: unknown flag --tiemout; .*; did you mean --timeout\?; run: nova-sandbox help run$'
+expect_no_err '^SANDBOX (STEP|OK|DONE)'
+expect_absent "/tmp/nova-uf-$$"
+EOF2

@@ -301,19 +301,24 @@ test_tmp_removed(void)
 	int tc;
 
 	mk("t", 1);
-	mk("t/tmpd", 1);
+	mk("t/.nova-sandbox-tmp", 1);
 	mk("t/lib", 1);
 	memset(&cfg, 0, sizeof(cfg));
 	memset(&pol, 0, sizeof(pol));
 	cfg.moduledir = at("t/lib");
 	write_root(&pol, at("t"));
-	pol.tmp = strdup(at("t/tmpd"));
-	pol.tmp_created = 1;
+	pol.tmp = strdup(at("t/.nova-sandbox-tmp"));
+	pol.tmp_created = 1; /* as policy_build leaves it (rule 8a) */
+	pol.tmp_pfd = open(at("t"), O_PATH | O_DIRECTORY | O_CLOEXEC);
+	CU_ASSERT_FATAL(pol.tmp_pfd >= 0);
+	CU_ASSERT_FATAL(stat(at("t/.nova-sandbox-tmp"), &sb) == 0);
+	pol.tmp_id.dev = sb.st_dev;
+	pol.tmp_id.ino = sb.st_ino;
 	hr.exe = at("t/lib/exe");
 	tc = 1;
 	CU_ASSERT_EQUAL(run_check(&hr, &cfg, &pol, &r, &tc), 1);
 	CU_ASSERT_EQUAL(tc, 0);
-	CU_ASSERT(stat(at("t/tmpd"), &sb) != 0);
+	CU_ASSERT(stat(at("t/.nova-sandbox-tmp"), &sb) != 0);
 	free(pol.tmp);
 	strv_free(&pol.writes);
 	rpaths_free(&pol.r_writes);

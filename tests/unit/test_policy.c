@@ -857,6 +857,93 @@ t_env(void)
 	strv_free(&dropped);
 }
 
+/* Rule 9a: --env-clear, --env, --env-deny and the credential names. */
+static void
+t_env_flags(void)
+{
+	static char *const env[] = {
+		"PATH=/usr/bin", "HOME=/h", "LANG=C", "TERM=dumb", "FOO=1",
+		"AWS_SECRET_ACCESS_KEY=v", "GH_TOKEN=v", "KEEP=k", "TMPDIR=/x",
+		"SSH_AUTH_SOCK=/s", "NPM_TOKEN=v", NULL,
+	};
+	struct strv kept = {0}, deny = {0}, out = {0}, dropped = {0};
+	struct env_opts o = { 1, &kept, &deny };
+	struct env_report rep = {0};
+	struct refusals r = {0};
+
+	strv_push(&kept, "KEEP");
+	strv_push(&kept, "SET=a=b");
+	strv_push(&kept, "SET=c");
+	strv_push(&kept, "NPM_TOKEN");
+	CU_ASSERT_EQUAL(envpol_check(&o, &r), 0);
+	CU_ASSERT_EQUAL(policy_child_env_opts(env, "/t", &o, &out, &dropped,
+					      &rep), 0);
+	/* the caller's order, the --env sets, then the temp variables */
+	CU_ASSERT_EQUAL_FATAL(out.n, 11);
+	CU_ASSERT_STRING_EQUAL(out.v[0], "PATH=/usr/bin");
+	CU_ASSERT_STRING_EQUAL(out.v[1], "HOME=/h");
+	CU_ASSERT_STRING_EQUAL(out.v[2], "LANG=C");
+	CU_ASSERT_STRING_EQUAL(out.v[3], "TERM=dumb");
+	CU_ASSERT_STRING_EQUAL(out.v[4], "KEEP=k");
+	CU_ASSERT_STRING_EQUAL(out.v[5], "NPM_TOKEN=v");
+	CU_ASSERT_STRING_EQUAL(out.v[6], "SET=c");
+	CU_ASSERT_STRING_EQUAL(out.v[7], "TMPDIR=/t");
+	CU_ASSERT_EQUAL_FATAL(dropped.n, 1);
+	CU_ASSERT_STRING_EQUAL(dropped.v[0], "SSH_AUTH_SOCK");
+	CU_ASSERT_EQUAL_FATAL(rep.by_flag.n, 3);
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[0], "AWS_SECRET_ACCESS_KEY");
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[1], "FOO");
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[2], "GH_TOKEN");
+	CU_ASSERT_EQUAL(rep.creds_dropped.n, 2);
+	CU_ASSERT_EQUAL(rep.creds_passed.n, 0);
+	CU_ASSERT_EQUAL_FATAL(rep.creds_set.n, 1);
+	CU_ASSERT_STRING_EQUAL(rep.creds_set.v[0], "NPM_TOKEN");
+	strv_free(&out);
+	strv_free(&dropped);
+	env_report_free(&rep);
+	/* no --env-clear: a pattern drops, the credentials that pass are
+	 * reported; HOME never drops */
+	o.clear = 0;
+	strv_free(&kept);
+	strv_push(&deny, "AWS_*");
+	strv_push(&deny, "H*");
+	CU_ASSERT_EQUAL(policy_child_env_opts(env, "/t", &o, &out, &dropped,
+					      &rep), 0);
+	CU_ASSERT(strv_contains(&out, "HOME=/h"));
+	CU_ASSERT(!strv_contains(&out, "AWS_SECRET_ACCESS_KEY=v"));
+	CU_ASSERT_EQUAL_FATAL(rep.by_flag.n, 1);
+	CU_ASSERT_EQUAL_FATAL(rep.creds_passed.n, 2);
+	CU_ASSERT_STRING_EQUAL(rep.creds_passed.v[0], "GH_TOKEN");
+	CU_ASSERT_STRING_EQUAL(rep.creds_passed.v[1], "NPM_TOKEN");
+	strv_free(&out);
+	strv_free(&dropped);
+	env_report_free(&rep);
+	strv_free(&deny);
+	/* the names that look like credentials, and some that do not */
+	CU_ASSERT(envpol_cred("GITHUB_TOKEN", 12));
+	CU_ASSERT(envpol_cred("aws_region", 10));
+	CU_ASSERT(envpol_cred("DB_PASSWORD", 11));
+	CU_ASSERT(envpol_cred("MY_API_KEY", 10));
+	CU_ASSERT(envpol_cred("CLIENT_SECRET_X", 15));
+	CU_ASSERT(!envpol_cred("PATH", 4));
+	CU_ASSERT(!envpol_cred("KEYBOARD", 8));
+	CU_ASSERT(!envpol_cred("TOKENIZER_DIR", 13));
+	/* bad --env and --env-deny: each refused, no value in the text */
+	strv_push(&kept, "1BAD=secretvalue");
+	strv_push(&kept, "TMPDIR=/x");
+	strv_push(&deny, "A=B");
+	strv_push(&deny, "");
+	CU_ASSERT_EQUAL(envpol_check(&o, &r), 1);
+	CU_ASSERT_EQUAL_FATAL(r.n, 4);
+	for (size_t i = 0; i < r.n; i++) {
+		CU_ASSERT_STRING_EQUAL(r.v[i].reason, "bad_env");
+		CU_ASSERT(strstr(r.v[i].text, "secretvalue") == NULL);
+	}
+	refusals_free(&r);
+	strv_free(&kept);
+	strv_free(&deny);
+}
+
 static void
 t_env_in_build(void)
 {
@@ -1607,6 +1694,7 @@ main(void)
 		{ "inside", t_inside },
 		{ "child env", t_env },
 		{ "child env in build", t_env_in_build },
+		{ "child env: --env-clear, --env, --env-deny", t_env_flags },
 		{ "tmp created when sound", t_tmp_create },
 		{ "tmp planted", t_tmp_planted },
 		{ "nothing created on refusal", t_nothing_created },

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_env.sh -- the command's environment under --env-clear, --env and
+# --env-deny (docs/SPEC-SANDBOX.md rule 9a), as the test user: what is
+# absent inside, what the OK line counts (env-dropped=), what the NOTE
+# names (names, never values), and the refusals (bad_env).  Each drop has
+# its control: the same variable without the flag reaches the command.
+source "$(dirname "$0")/lib.sh"
+
+SECRET=s3cr3t-value-$$
+wrap() { # env assignments..., then -- the nova-sandbox arguments
+	local vars=()
+	while [ "$1" != -- ]; do vars+=("$1"); shift; done
+	shift
+	run_as env -i HOME="$W/home" PATH=/usr/bin:/bin LANG=C TERM=dumb "${vars[@]}" \
+		"$NS" --write "$W" "$@"
+}
+setup() {
+	W=$(newdir)
+	mkdir "$W/home" && [ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$W/home"
+}
+
+t "control: without a flag a credential-looking variable reaches the command, and a NOTE names it with the flag that drops it" <<'EOF2'
+setup
+wrap AWS_SECRET_ACCESS_KEY="$SECRET" FOO=bar -- -- /bin/sh -c 'echo "in:${AWS_SECRET_ACCESS_KEY:-absent}"'
+expect_rc 0
+expect_out "^in:$SECRET\$"
+expect_err '^SANDBOX NOTE named like credentials and passed in from your environment: AWS_SECRET_ACCESS_KEY; the command can read them; to drop them: --env-deny AWS_SECRET_ACCESS_KEY \(or --env-clear\)$'
+expect_err '^SANDBOX OK .* env-dropped=0 '
+expect_no_err "$SECRET"
+EOF2
+
+t "--env-clear: the credential is absent inside; the OK line counts it and the NOTE names it (never its value)" <<'EOF2'
+setup
+wrap AWS_SECRET_ACCESS_KEY="$SECRET" GITHUB_TOKEN=t FOO=bar -- --env-clear -- /bin/sh -c 'echo "in:${AWS_SECRET_ACCESS_KEY:-absent}:${GITHUB_TOKEN:-absent}:${FOO:-absent}:$PATH:$LANG:$TERM"; env | cut -d= -f1 | sort | tr "\n" " "'
+expect_rc 0
+expect_out '^in:absent:absent:absent:/usr/bin:/bin:C:dumb$'
+expect_out '^HOME LANG PATH PWD TEMP TERM TMP TMPDIR TMPPREFIX $'
+expect_err '^SANDBOX OK .* env-dropped=3 '
+expect_err '^SANDBOX NOTE --env-clear dropped 3 variable\(s\) from the child.s environment; named like credentials, now absent inside: AWS_SECRET_ACCESS_KEY GITHUB_TOKEN$'
+expect_no_err 'passed in from your environment'
+expect_no_err "$SECRET"
+EOF2
+
+t "--env KEY keeps one variable through --env-clear, --env KEY=VALUE sets one; a credential passed so is named" <<'EOF2'
+setup
+wrap FOO=bar NPM_TOKEN="$SECRET" -- --env-clear --env FOO --env BAR=baz --env NPM_TOKEN --env NOPE -- \
+	/bin/sh -c 'echo "in:$FOO:$BAR:${NPM_TOKEN:+set}"'
+expect_rc 0
+expect_out '^in:bar:baz:set$'
+expect_err '^SANDBOX OK .* env-dropped=0 '
+expect_err '^SANDBOX NOTE named like credentials and passed in by --env: NPM_TOKEN; '
+expect_err '^SANDBOX NOTE --env names variables your environment does not hold, so nothing of them is passed: NOPE '
+expect_no_err "$SECRET"
+EOF2
+
+t "--env-deny PATTERN drops the matching names only; HOME is never dropped" <<'EOF2'
+setup
+wrap AWS_A=1 AWS_B=2 KEEP=3 -- --env-deny 'AWS_*' --env-deny 'HOM?' -- /bin/sh -c 'echo "in:${AWS_A:-absent}:${AWS_B:-absent}:$KEEP:$HOME"'
+expect_rc 0
+expect_out "^in:absent:absent:3:$W/home\$"
+expect_err '^SANDBOX OK .* env-dropped=2 '
+expect_err '^SANDBOX NOTE --env-deny dropped 2 variable\(s\) from the child.s environment; named like credentials, now absent inside: AWS_A AWS_B$'
+EOF2
+
+t "a bad --env or --env-deny is refused, every one at once, no value echoed, nothing made" <<'EOF2'
+setup
+wrap -- --env "1X=$SECRET" --env HOME=/ --env-deny 'A=B' --env-deny '' -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, KEY a letter or _ then letters, digits or _, got the KEY "1X" \(a VALUE is never printed\)$'
+expect_err '^SANDBOX REFUSED reason=bad_env: --env HOME: HOME, TMPDIR, TMP, TEMP and TMPPREFIX are the wall.s'
+expect_eq "$(grep -c 'reason=bad_env: --env-deny wants a name PATTERN' "$ERR")" 2 "two --env-deny refusals"
+expect_no_err "$SECRET"
+expect_absent "$W/.nova-sandbox-tmp"
+EOF2
+
+t "run: --env-clear drops the credential in the place too (OK line, NOTE), control without it" <<'EOF2'
+setup
+run_as env -i HOME="$THOME" PATH=/usr/bin:/bin MY_API_TOKEN="$SECRET" "$NS" run --name "env1-$$" --size 8m --env-clear -- /bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}"'
+expect_rc 0
+expect_out '^in:absent$'
+expect_err "^SANDBOX OK name=env1-$$ .* env-dropped=1 "
+expect_err '^SANDBOX NOTE --env-clear dropped 1 variable\(s\) .*: MY_API_TOKEN$'
+run_as env -i HOME="$THOME" PATH=/usr/bin:/bin MY_API_TOKEN="$SECRET" "$NS" run --name "env2-$$" --size 8m -- /bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}"'
+expect_rc 0
+expect_out "^in:$SECRET\$"
+expect_err '^SANDBOX NOTE named like credentials and passed in from your environment: MY_API_TOKEN; .*--env-deny MY_API_TOKEN'
+EOF2
+
+t "a remedy's command line never prints an --env VALUE (home_outside, bad_cwd)" <<'EOF2'
+setup
+O=$(newdir)
+run_as env -i HOME="$O" PATH=/usr/bin:/bin "$NS" --write "$W" --env "API_TOKEN=$SECRET" --env=X_KEY="$SECRET" --cwd "$O" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=home_outside: .*nova-sandbox --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_cwd: --cwd $O is not inside a --write, --read or --read-noexec; run: nova-sandbox --read $O --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true "
+expect_no_err "$SECRET"
+EOF2
