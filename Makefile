@@ -120,8 +120,9 @@ HOST_ROOMS := base os conf module policy egress wall run verbs
 # os/posix/: the part of the os layer every POSIX platform shares
 HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
-# (the Windows list below), never built beside the real ones.
-HOST_UNBUILT := host/verbs/unbuilt.c
+# (the Windows list below), and host/policy/toolchain_unported.c that of
+# --toolchain there; never built beside the real ones.
+HOST_UNBUILT := host/verbs/unbuilt.c host/policy/toolchain_unported.c
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c) host/os/$(HOST_OS)/*.c $(HOST_POSIX))))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -454,7 +455,8 @@ WIN_HOST_PENDING := host/policy/%.c $(filter-out host/run/help.c \
 	host/base/tool.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
-	host/os/windows/*.c)))
+	host/os/windows/*.c))) host/policy/toolchain_unported.c \
+	host/policy/envpol.c
 WIN_HOST_OBJ := $(WIN_HOST_SRC:%.c=$(WB)/obj/host-exe/%.o)
 WIN_HOST_CFLAGS := $(WIN_CFLAGS) -Wno-format -include host/os/windows/compat.h \
 	-I$(INI_WDIR)/src $(HOST_DEFS)

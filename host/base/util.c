@@ -368,3 +368,80 @@ str_fmt(const char *fmt, ...)
 	}
 	return sbuf_take(&b);
 }
+
+/* One [...] set at p (just past '['): *matched whether c is in it; the
+ * byte after its ']', or NULL when the set is not closed (then '[' is a
+ * plain byte, as fnmatch takes it). */
+static const char *
+glob_set(const char *p, unsigned char c, int *matched)
+{
+	int neg = *p == '!' || *p == '^', in = 0;
+	const char *q = p + neg;
+
+	if (*q == ']') {
+		in = c == ']';
+		q++;
+	}
+	for (; *q && *q != ']'; q++) {
+		unsigned char lo = (unsigned char)*q, hi;
+
+		if (lo == '\\' && q[1])
+			lo = (unsigned char)*++q;
+		hi = lo;
+		if (q[1] == '-' && q[2] && q[2] != ']') {
+			q += 2;
+			if (*q == '\\' && q[1])
+				q++;
+			hi = (unsigned char)*q;
+		}
+		in |= c >= lo && c <= hi;
+	}
+	if (*q != ']')
+		return NULL;
+	*matched = in != neg;
+	return q + 1;
+}
+
+int
+str_glob(const char *pat, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s) {
+		const char *next = NULL;
+		int one = 0;
+
+		if (*pat == '*') {
+			star = ++pat;
+			resume = s;
+			continue;
+		}
+		if (*pat == '?') {
+			one = 1;
+			next = pat + 1;
+		} else if (*pat == '[' &&
+			   (next = glob_set(pat + 1, (unsigned char)*s, &one)) !=
+				   NULL) {
+			/* the set decided */
+		} else if (*pat == '\\' && pat[1] == '\0') {
+			return 0; /* a pattern ending in a lone backslash: none */
+		} else if (*pat) {
+			const char *lit = pat + (*pat == '\\');
+
+			one = *lit == *s;
+			next = lit + 1;
+		}
+		if (one) {
+			pat = next;
+			s++;
+		} else if (star != NULL) {
+			pat = star;
+			s = ++resume;
+		} else {
+			return 0;
+		}
+	}
+	while (*pat == '*')
+		pat++;
+	return *pat == '\0';
+}

@@ -107,4 +107,10 @@ void refusals_oom(struct refusals *r);
 /* Strict unsigned parser: digits only, no sign, no spaces; 0 on success. */
 int parse_u64(const char *s, unsigned long long max, unsigned long long *out);
 
+/* Does s match the shell pattern pat, as fnmatch(pat, s, 0) would: `*`
+ * any run, `?` one byte, `[...]` a set (ranges a-z, `!` or `^` negates, a
+ * leading `]` is a member), a backslash quotes the next byte; byte-wise,
+ * case kept.  Portable (there is no fnmatch on every platform).  1 or 0. */
+int str_glob(const char *pat, const char *s);
+
 #endif

@@ -4,10 +4,10 @@
 #include "policy/envpol.h"
 
 #include <ctype.h>
-#include <fnmatch.h>
 #include <string.h>
 
-/* Credential-looking names: fnmatch patterns on the upper-cased name. */
+/* Credential-looking names: shell patterns (str_glob) on the upper-cased
+ * name. */
 static const char *const cred_patterns[] = {
 	"*_TOKEN", "*_TOKEN_*", "TOKEN", "*SECRET*", "*_KEY", "*_KEY_ID",
 	"*APIKEY*", "*API_KEY*", "AWS_*", "*PASSWORD*", "*PASSWD*", "*_PASS",
@@ -59,7 +59,7 @@ envpol_cred(const char *e, size_t n)
 		return 1; /* an absurdly long name: said, never assumed safe */
 	for (size_t i = 0; i < sizeof(cred_patterns) / sizeof(*cred_patterns);
 	     i++)
-		if (fnmatch(cred_patterns[i], up, 0) == 0)
+		if (str_glob(cred_patterns[i], up))
 			return 1;
 	return 0;
 }
@@ -166,7 +166,7 @@ envpol_decide(const struct env_opts *o, const char *e, size_t n,
 	if (name_copy(e, n, 0, name, sizeof(name)) != 0)
 		return 1;
 	for (size_t i = 0; o->deny && i < o->deny->n; i++)
-		if (fnmatch(o->deny->v[i], name, 0) == 0) {
+		if (str_glob(o->deny->v[i], name)) {
 			*by = o->deny->v[i];
 			return 0;
 		}

@@ -14,7 +14,7 @@
 struct env_opts {
 	int clear;                /* --env-clear */
 	const struct strv *keep;  /* --env KEY or KEY=VALUE, in order */
-	const struct strv *deny;  /* --env-deny PATTERN (fnmatch), in order */
+	const struct strv *deny;  /* --env-deny PATTERN (str_glob), in order */
 };
 
 /* What the environment rules did, beside the environment itself. */

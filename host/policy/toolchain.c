@@ -1,22 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* toolchain.c -- --toolchain discovery (toolchain.h): one table of what
- * each toolchain is asked, one runner with a timeout. */
+ * each toolchain is asked; each tool found and run through base/tool.c (by
+ * descriptor, argv only, its own process group, a deadline). */
 #include "policy/toolchain.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#define OUT_CAP 65536
+#include "base/tool.h"
+
 #define MAXARGS 6
 
 enum tq_kind {
@@ -88,32 +84,6 @@ toolchain_check(const struct strv *names, struct refusals *r)
 	return r->n > before;
 }
 
-/* The first <dir>/<tool> on path that is an executable regular file:
- * absolute (heap), or NULL. */
-static char *
-find_tool(const char *tool, const char *path)
-{
-	const char *p = path ? path : "", *e;
-	struct sbuf b = {0};
-	struct stat st;
-
-	for (; *p; p = *e ? e + 1 : e) {
-		e = strchr(p, ':');
-		if (e == NULL)
-			e = p + strlen(p);
-		if (e == p || *p != '/')
-			continue;
-		if (sbuf_addf(&b, "%.*s/%s", (int)(e - p), p, tool) < 0)
-			break;
-		if (stat(b.s, &st) == 0 && S_ISREG(st.st_mode) &&
-		    access(b.s, X_OK) == 0)
-			return sbuf_take(&b);
-		sbuf_free(&b);
-	}
-	sbuf_free(&b);
-	return NULL;
-}
-
 /* PATH, HOME, LC_ALL=C and the chain's own variables of env. */
 static int
 minimal_env(const struct tchain *c, const char *path, char *const *env,
@@ -139,85 +109,6 @@ minimal_env(const struct tchain *c, const char *path, char *const *env,
 			return -1;
 	}
 	return strv_failed(out) ? -1 : 0;
-}
-
-static long long
-now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Read p until EOF or the deadline: 0, 1 timed out, -1 failed. */
-static int
-read_all(int p, struct sbuf *out, long long deadline)
-{
-	char buf[4096];
-
-	for (;;) {
-		struct pollfd pf = { p, POLLIN, 0 };
-		long long left = deadline - now_ms();
-		ssize_t n;
-		int rc;
-
-		if (left <= 0)
-			return 1;
-		rc = poll(&pf, 1, (int)left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			return rc == 0 ? 1 : -1;
-		n = read(p, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n == 0 ? 0 : -1;
-		if (out->len + (size_t)n > OUT_CAP ||
-		    sbuf_addn(out, buf, (size_t)n) < 0)
-			return -1;
-	}
-}
-
-/* Run tool (absolute) with argv[1..] under env: its stdout into out.
- * 0 ok, 1 exited non-zero or failed, 2 timed out. */
-static int
-run_tool(const char *tool, const char *const *qargv, char *const *env,
-	 struct sbuf *out)
-{
-	char *argv[MAXARGS + 1];
-	posix_spawn_file_actions_t fa;
-	int p[2], st = 0, rc;
-	size_t n = 0;
-	pid_t pid;
-
-	argv[n++] = (char *)tool;
-	for (size_t i = 1; i < MAXARGS && qargv[i] != NULL; i++)
-		argv[n++] = (char *)qargv[i];
-	argv[n] = NULL;
-	if (pipe2(p, O_CLOEXEC) != 0)
-		return 1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawn(&pid, tool, &fa, NULL, argv, env);
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	if (rc != 0) {
-		close(p[0]);
-		return 1;
-	}
-	rc = read_all(p[0], out, now_ms() + TOOLCHAIN_TIMEOUT_MS);
-	close(p[0]);
-	if (rc != 0)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (rc == 1)
-		return 2;
-	return rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 }
 
 static int
@@ -316,34 +207,62 @@ refuse_tool(struct refusals *r, const char *name, const char *tool,
 			     path ? path : "", name) < 0 ? -1 : 1;
 }
 
+/* Run the found tool t with q's arguments under env (base/tool.c: by
+ * descriptor, argv only, its own process group, a deadline): 0 with its
+ * output taken, 1 failed, 2 timed out, -1 ENOMEM. */
+static int
+run_query(const struct tool *t, const struct tquery *q, char *const *env,
+	  const char *const *os_roots, struct toolchain_found *f)
+{
+	char *argv[MAXARGS + 1];
+	struct toolres res;
+	size_t n = 0;
+	int rc;
+
+	argv[n++] = t->path;
+	for (size_t i = 1; i < MAXARGS && q->argv[i] != NULL; i++)
+		argv[n++] = (char *)q->argv[i];
+	argv[n] = NULL;
+	if (tool_run(t, -1, argv, env, TOOLCHAIN_TIMEOUT_MS, &res) != 0)
+		rc = 1;
+	else if (res.timed_out)
+		rc = 2;
+	else if (res.status != 0 || res.truncated)
+		rc = 1;
+	else
+		rc = take_lines(res.out.s, q->kind, os_roots, f);
+	toolres_free(&res);
+	return rc;
+}
+
 static int
 ask(const struct tchain *c, const struct tquery *q, const char *path,
     char *const *env, const char *const *os_roots, struct toolchain_found *f,
     struct refusals *r)
 {
-	char *tool = find_tool(q->argv[0], path);
-	struct sbuf out = {0};
-	int rc;
+	struct tool t = { -1, NULL };
+	int rc = tool_find(q->argv[0], path, &t);
 
-	if (tool == NULL)
+	if (rc != 0) {
+		tool_free(&t);
+		if (rc < 0)
+			return -1;
 		return q->required ? refuse_tool(r, c->name, q->argv[0], path,
 						 "is not on PATH ") : 0;
-	if (q->kind == TQ_TOOL_HOME)
-		rc = tool_home(tool, os_roots, f);
-	else if ((rc = run_tool(tool, q->argv, env, &out)) == 0)
-		rc = take_lines(out.s, q->kind, os_roots, f);
-	else if (q->required)
-		rc = refuse_tool(r, c->name, tool, NULL, rc == 2 ?
-				 "did not answer within 10 s" :
-				 "failed when asked for its directories");
-	else
-		rc = 0;
-	if (rc >= 0 && f->tool == NULL && q->required) {
-		f->tool = tool;
-		tool = NULL;
 	}
-	free(tool);
-	sbuf_free(&out);
+	if (q->kind == TQ_TOOL_HOME)
+		rc = tool_home(t.path, os_roots, f);
+	else if ((rc = run_query(&t, q, env, os_roots, f)) > 0)
+		rc = q->required ? refuse_tool(r, c->name, t.path, NULL,
+					       rc == 2 ?
+					       "did not answer within 10 s" :
+					       "failed when asked for its "
+					       "directories") : 0;
+	if (rc >= 0 && f->tool == NULL && q->required) {
+		f->tool = t.path;
+		t.path = NULL;
+	}
+	tool_free(&t);
 	return rc;
 }
 
