@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "base/remedy.h"
 #include "os/os.h"
 #include "policy/envpol.h"
 #include "policy/paths.h"
@@ -42,73 +43,30 @@ struct build {
 #define ADD_SAID(r, tok, ...) \
 	(refusals_addr((r), (tok), REMEDY_IN_TEXT, __VA_ARGS__) < 0 ? -1 : 0)
 
-/* ---- paste-able remedies ------------------------------------------ */
+/* ---- paste-able remedies (base/remedy.h) -------------------------- */
 
-/* One typed word, shell-quoted, for a remedy: the VALUE of a --env
- * KEY=VALUE (the word after "--env", or "--env=KEY=VALUE") is never
- * printed (rule 9a), "<VALUE>" stands in its place. */
-static int
-add_word(struct sbuf *s, const char *w, const char *prev)
+/* The caller's command line, as the verb handed it over. */
+static struct cmdline
+build_line(const struct build *b)
 {
-	const char *kv = prev != NULL && strcmp(prev, "--env") == 0 ? w :
-	    strncmp(w, "--env=", 6) == 0 ? w + 6 : NULL;
-	const char *eq = kv ? strchr(kv, '=') : NULL;
-	struct sbuf m = {0};
-	int rc;
+	struct cmdline c = { b->in->verb, b->in->remedy_args, 0 };
 
-	if (sbuf_add(s, " ") < 0)
-		return -1;
-	if (eq == NULL)
-		return out_shell_quote(s, w);
-	rc = sbuf_addn(&m, w, (size_t)(eq - w) + 1) < 0 ||
-	     sbuf_add(&m, "<VALUE>") < 0 ? -1 : out_shell_quote(s, m.s);
-	sbuf_free(&m);
-	return rc;
+	while (c.args != NULL && c.args[c.n] != NULL)
+		c.n++;
+	return c;
 }
 
-/* "nova-sandbox[ <verb>]" and the typed args, each shell-quoted, with the
- * first `flag` whose value is `match` (NULL: any value) given `value`
- * instead (NULL: the flag and its value left out); `add` (when not NULL)
- * with `value` put first instead.  The command line a remedy prints. */
+/* The typed line with the first `flag` whose value is `match` (NULL: any
+ * value) given `value` instead (NULL: the flag and its value left out);
+ * `add` (when not NULL) with `value` put first instead. */
 static int
 remedy_line(struct sbuf *s, const struct build *b, const char *flag,
 	    const char *match, const char *value, const char *add)
 {
-	char *const *a = b->in->remedy_args;
-	const char *prev;
-	size_t fl = strlen(flag);
-	int rc = sbuf_add(s, "nova-sandbox"), done = add != NULL;
+	struct cmdline c = build_line(b);
+	struct cmdfix f = { flag, match, value, add, 0 };
 
-	if (rc == 0 && b->in->verb != NULL)
-		rc = sbuf_addf(s, " %s", b->in->verb);
-	if (rc == 0 && add != NULL)
-		rc = sbuf_addf(s, " %s ", add) < 0 ? -1 :
-		     out_shell_quote(s, value);
-	for (; rc == 0 && a != NULL && *a != NULL; a++) {
-		int eq = strncmp(*a, flag, fl) == 0 && (*a)[fl] == '=';
-		const char *v = eq ? *a + fl + 1 :
-		    strcmp(*a, flag) == 0 ? a[1] : NULL;
-
-		if (strcmp(*a, "--") == 0) {
-			for (; rc == 0 && *a != NULL; a++)
-				rc = sbuf_add(s, " ") < 0 ? -1 :
-				     out_shell_quote(s, *a);
-			break;
-		}
-		prev = a > b->in->remedy_args ? a[-1] : NULL;
-		if (!done && v != NULL && (match == NULL ||
-					   strcmp(v, match) == 0)) {
-			done = 1;
-			if (!eq)
-				a++;
-			if (value != NULL)
-				rc = sbuf_addf(s, " %s ", flag) < 0 ? -1 :
-				     out_shell_quote(s, value);
-			continue;
-		}
-		rc = add_word(s, *a, prev);
-	}
-	return rc < 0 ? -1 : 0;
+	return remedy_cmdline(s, &c, &f);
 }
 
 /* A refusal "<text>; run: <the command line fixed as remedy_line says>".
@@ -621,7 +579,7 @@ static int
 home_remedy(struct sbuf *s, const struct build *b)
 {
 	const char *w = b->pol->writes.v[0];
-	char *const *a = b->in->remedy_args;
+	struct cmdline c = build_line(b);
 	struct sbuf home = {0};
 	int rc;
 
@@ -630,14 +588,8 @@ home_remedy(struct sbuf *s, const struct build *b)
 	rc = rc ? rc : out_shell_quote(s, home.s);
 	rc = rc ? rc : sbuf_add(s, " && HOME=");
 	rc = rc ? rc : out_shell_quote(s, home.s);
-	rc = rc ? rc : sbuf_add(s, " nova-sandbox");
-	if (rc == 0 && b->in->verb != NULL)
-		rc = sbuf_addf(s, " %s", b->in->verb);
-	for (int dd = 0; rc == 0 && a != NULL && *a != NULL; a++) {
-		dd |= strcmp(*a, "--") == 0;
-		rc = dd ? (sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a)) :
-		     add_word(s, *a, a > b->in->remedy_args ? a[-1] : NULL);
-	}
+	rc = rc ? rc : sbuf_add(s, " ");
+	rc = rc ? rc : remedy_cmdline(s, &c, NULL);
 	sbuf_free(&home);
 	return rc < 0 ? -1 : 0;
 }
