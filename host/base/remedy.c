@@ -3,6 +3,7 @@
 #include "base/remedy.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/out.h"
@@ -24,6 +25,16 @@ remedy_word(struct sbuf *s, const char *w, const char *prev)
 	     sbuf_add(&m, "<VALUE>") < 0 ? -1 : out_shell_quote(s, m.s);
 	sbuf_free(&m);
 	return rc;
+}
+
+struct cmdline
+cmdline_of(const char *verb, char *const *args)
+{
+	struct cmdline c = { verb, args, 0 };
+
+	while (args != NULL && args[c.n] != NULL)
+		c.n++;
+	return c;
 }
 
 /* The fixed flag in the form it was typed: " --f 'v'" or " '--f=v'". */
@@ -50,14 +61,22 @@ fix_at(struct sbuf *s, const struct cmdline *c, const struct cmdfix *f,
 {
 	const char *w = c->args[*i];
 	size_t fl = strlen(f->flag);
-	int eq;
+	int eq, last = *i + 1 >= c->n;
 	const char *v;
 
-	if (strncmp(w, f->flag, fl) != 0 || (w[fl] != '=' && w[fl] != '\0'))
+	/* "--size" also matches "-size", for a verb that takes both */
+	if (strncmp(w, f->flag, fl) != 0) {
+		if (strncmp(f->flag, "--", 2) != 0 ||
+		    strncmp(w, f->flag + 1, fl - 1) != 0)
+			return 0;
+		fl--;
+	}
+	if (w[fl] != '=' && w[fl] != '\0')
 		return 0;
 	eq = w[fl] == '=';
-	v = eq ? w + fl + 1 : f->bare || *i + 1 >= c->n ? NULL :
-	    c->args[*i + 1];
+	if (f->bare && (eq || !(last || strcmp(c->args[*i + 1], "--") == 0)))
+		return 0;
+	v = eq ? w + fl + 1 : f->bare || last ? NULL : c->args[*i + 1];
 	if (f->match != NULL && (v == NULL || strcmp(v, f->match) != 0))
 		return 0;
 	if (!eq && !f->bare && *i + 1 < c->n)
@@ -96,6 +115,27 @@ remedy_cmdline(struct sbuf *s, const struct cmdline *c,
 		rc = remedy_word(s, w, i ? c->args[i - 1] : NULL);
 	}
 	return rc < 0 ? -1 : 0;
+}
+
+int
+remedy_append(struct refusals *r, size_t from, const struct cmdline *c,
+	      const struct cmdfix *f, const char *lead)
+{
+	for (size_t i = from; c != NULL && c->args != NULL && i < r->n; i++) {
+		struct sbuf s = {0};
+
+		if (sbuf_addf(&s, "%s%s", r->v[i].text,
+			      lead ? lead : "; run: ") < 0 ||
+		    remedy_cmdline(&s, c, f) < 0) {
+			sbuf_free(&s);
+			refusals_oom(r);
+			return -1;
+		}
+		free(r->v[i].text);
+		r->v[i].text = s.s;
+		r->v[i].remedy = REMEDY_IN_TEXT;
+	}
+	return 0;
 }
 
 static int

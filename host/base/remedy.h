@@ -20,6 +20,9 @@ struct cmdline {
 	size_t n;            /* how many */
 };
 
+/* The line of `verb` and the NULL-terminated `args` (NULL: none known). */
+struct cmdline cmdline_of(const char *verb, char *const *args);
+
 /* One fix of a line.  The first `flag` word ("--size" or "--size=v")
  * whose value is `match` (NULL: any) gets `value` in place of its value,
  * in the form it was typed ("--f v" or "--f=v"); value NULL leaves the
@@ -58,5 +61,12 @@ int remedy_refuse_lead(struct refusals *r, const char *tok,
 		       const struct cmdfix *f, const char *lead,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+
+/* Refusals r->v[from..] (added by code that has no line, a module's
+ * among them) get "<lead><c's line fixed as f says>" appended (lead
+ * "; run: " when NULL) and carry their remedy in the text from then on.
+ * Nothing without a line.  0 or -1 (r is then marked failed). */
+int remedy_append(struct refusals *r, size_t from, const struct cmdline *c,
+		  const struct cmdfix *f, const char *lead);
 
 #endif

@@ -49,11 +49,7 @@ struct build {
 static struct cmdline
 build_line(const struct build *b)
 {
-	struct cmdline c = { b->in->verb, b->in->remedy_args, 0 };
-
-	while (c.args != NULL && c.args[c.n] != NULL)
-		c.n++;
-	return c;
+	return cmdline_of(b->in->verb, b->in->remedy_args);
 }
 
 /* The typed line with the first `flag` whose value is `match` (NULL: any

@@ -170,13 +170,15 @@ flag_notes(const struct run_args *a)
 static void
 run_toolchains(struct runctx *c, struct refusals *r)
 {
+	struct cmdline line = cmdline_of("run", c->args);
+
 	for (size_t i = 0; i < c->a->toolchains.n; i++) {
 		struct toolchain_found f = {0};
 		char *note;
 
 		if (toolchain_discover(c->a->toolchains.v[i], getenv("PATH"),
 				       c->hr->env, c->w.roots.read_roots, &f,
-				       r) == 0) {
+				       &line, r) == 0) {
 			for (size_t k = 0; k < f.roots.n; k++)
 				if (!strv_contains(&c->reads, f.roots.v[k]))
 					strv_push(&c->reads, f.roots.v[k]);
