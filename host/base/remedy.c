@@ -64,6 +64,8 @@ fix_at(struct sbuf *s, const struct cmdline *c, const struct cmdfix *f,
 	int eq, last = *i + 1 >= c->n;
 	const char *v;
 
+	if (fl <= 2)
+		return 0; /* "--" is the command's (remedy_cmdline) */
 	/* "--size" also matches "-size", for a verb that takes both */
 	if (strncmp(w, f->flag, fl) != 0) {
 		if (strncmp(f->flag, "--", 2) != 0 ||
@@ -102,9 +104,14 @@ remedy_cmdline(struct sbuf *s, const struct cmdline *c,
 		const char *w = c->args[i];
 
 		if (strcmp(w, "--") == 0) {
-			for (; rc == 0 && i < c->n; i++)
+			/* the fix "--": the command word gets `value` */
+			int cmd = todo && strcmp(f->flag, "--") == 0;
+
+			for (size_t k = i; rc == 0 && k < c->n; k++)
 				rc = sbuf_add(s, " ") < 0 ? -1 :
-				     out_shell_quote(s, c->args[i]);
+				     out_shell_quote(s, cmd && k == i + 1 &&
+						     f->value ? f->value :
+						     c->args[k]);
 			break;
 		}
 		if (todo && (rc = fix_at(s, c, f, &i)) != 0) {

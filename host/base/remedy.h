@@ -30,7 +30,8 @@ struct cmdline cmdline_of(const char *verb, char *const *args);
  * of its own (a value flag typed last, one whose value was "--"): only
  * that word is replaced.  With `add` ("--read"), "<add> <value>" is put
  * first and nothing else changes.  A `value` that is a form the caller
- * must fill in ("<n>m") is printed as it is, quoted. */
+ * must fill in ("<n>m") is printed as it is, quoted.  The flag "--"
+ * stands for the command: the first word after "--" gets `value`. */
 struct cmdfix {
 	const char *flag;
 	const char *match;

@@ -251,29 +251,55 @@ resolve_one(struct build *b, const char *flag, const char *reason,
 	return 0;
 }
 
+/* Each typed root resolved into out/rout; `kept` gets the typed word of
+ * each one resolved (rout->v[k] was typed kept->v[k]). */
 static int
 resolve_list(struct build *b, const struct strv *typed, const char *flag,
-	     const char *reason, struct strv *out, struct rpaths *rout)
+	     const char *reason, struct strv *out, struct rpaths *rout,
+	     struct strv *kept)
 {
-	for (size_t i = 0; i < typed->n; i++)
-		if (resolve_one(b, flag, reason, typed->v[i], out, rout) < 0)
+	for (size_t i = 0; i < typed->n; i++) {
+		size_t n = rout->n;
+
+		if (resolve_one(b, flag, reason, typed->v[i], out, rout) < 0 ||
+		    (rout->n > n && strv_push(kept, typed->v[i]) < 0))
 			return -1;
+	}
 	return 0;
 }
 
-/* The same directory (by identity) under two flags. */
+/* One flag's resolved roots and the words they were typed as. */
+struct typed_roots {
+	const char *flag;
+	const struct rpaths *r;
+	const struct strv *typed;
+};
+
+/* The same directory (by identity) under two flags: the line without
+ * the one of x, the flag whose grant the other one holds or narrows. */
 static int
-clash(struct build *b, const struct rpaths *x, const char *fx,
-      const struct rpaths *y, const char *fy)
+clash(struct build *b, const struct typed_roots *x,
+      const struct typed_roots *y, const char *why)
 {
-	for (size_t i = 0; i < x->n; i++)
-		for (size_t j = 0; j < y->n; j++)
-			if (rpath_same(&x->v[i], &y->v[j]) &&
-			    ADD(b->r, REASON_BAD_READ, "%s and %s both name %s: "
-				"name it once, with the one flag that grants "
-				"what the command needs", fx, fy,
-				x->v[i].path) < 0)
-				return -1;
+	for (size_t i = 0; i < x->r->n; i++)
+		for (size_t j = 0; j < y->r->n; j++)
+			if (rpath_same(&x->r->v[i], &y->r->v[j])) {
+				struct sbuf t = {0};
+				int rc = sbuf_addf(&t, "%s and %s both name "
+						   "%s: name it once, with the "
+						   "one flag that grants what "
+						   "the command needs (%s)",
+						   x->flag, y->flag,
+						   x->r->v[i].path, why);
+
+				rc = rc ? rc : refuse_line(b, REASON_BAD_READ,
+							   t.s, x->flag,
+							   x->typed->v[i],
+							   NULL, NULL);
+				sbuf_free(&t);
+				if (rc < 0)
+					return -1;
+			}
 	return 0;
 }
 
@@ -282,21 +308,30 @@ resolve_caller_dirs(struct build *b)
 {
 	const struct policy_input *in = b->in;
 	struct policy *pol = b->pol;
+	struct strv tr = {0}, tn = {0}, tw = {0};
+	struct typed_roots r = { "--read", &pol->r_reads, &tr };
+	struct typed_roots n = { "--read-noexec", &pol->r_reads_noexec, &tn };
+	struct typed_roots w = { "--write", &pol->r_writes, &tw };
+	int rc = -1;
 
 	if (resolve_list(b, &in->reads, "--read", REASON_BAD_READ, &pol->reads,
-			 &pol->r_reads) < 0 ||
+			 &pol->r_reads, &tr) < 0 ||
 	    resolve_list(b, &in->reads_noexec, "--read-noexec", REASON_BAD_READ,
-			 &pol->reads_noexec, &pol->r_reads_noexec) < 0 ||
+			 &pol->reads_noexec, &pol->r_reads_noexec, &tn) < 0 ||
 	    resolve_list(b, &in->writes, "--write", REASON_BAD_WRITE, &pol->writes,
-			 &pol->r_writes) < 0)
-		return -1;
-	if (clash(b, &pol->r_reads, "--read", &pol->r_writes, "--write") < 0 ||
-	    clash(b, &pol->r_reads, "--read", &pol->r_reads_noexec,
-		  "--read-noexec") < 0 ||
-	    clash(b, &pol->r_reads_noexec, "--read-noexec", &pol->r_writes,
-		  "--write") < 0)
-		return -1;
-	return 0;
+			 &pol->r_writes, &tw) < 0)
+		goto out;
+	if (clash(b, &r, &w, "--write grants reading and executing too") < 0 ||
+	    clash(b, &r, &n, "--read-noexec grants reading, never executing; "
+		  "leave out --read-noexec instead to execute from it") < 0 ||
+	    clash(b, &n, &w, "--write grants reading too") < 0)
+		goto out;
+	rc = 0;
+out:
+	strv_free(&tr);
+	strv_free(&tn);
+	strv_free(&tw);
+	return rc;
 }
 
 static int
@@ -717,20 +752,48 @@ fd_executable(int fd)
 	return faccessat(AT_FDCWD, proc, X_OK, 0) == 0;
 }
 
+/* The form of the command a not_found or not_executable line shows in
+ * place of it: only the caller knows which file it meant. */
+#define FORM_COMMAND "</abs/path/of/the/command>"
+
+/* A refusal of the command: the text, then the caller's line with the
+ * command's form in place of the command. */
+static int
+refuse_command(struct build *b, const char *tok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+refuse_command(struct build *b, const char *tok, const char *fmt, ...)
+{
+	struct sbuf t = {0};
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sbuf_vaddf(&t, fmt, ap);
+	va_end(ap);
+	rc = rc ? rc : refuse_line(b, tok, t.s, "--", NULL, FORM_COMMAND,
+				   NULL);
+	sbuf_free(&t);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 refuse_exec_fd(struct build *b, const char *p, const struct rpath *rp)
 {
 	if (S_ISDIR(rp->mode))
-		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s is a directory: name an "
-			   "executable file", p);
+		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s is a "
+				      "directory: name an executable file", p);
 	if (!S_ISREG(rp->mode) || !fd_executable(rp->fd))
-		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s is not executable by "
-			   "this user: name a file this user may execute", p);
+		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s is not "
+				      "executable by this user: name a file "
+				      "this user may execute", p);
 	if (path_bad_char(rp->path))
-		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s resolves to a path "
-			   "holding a control character, '\"' or '\\', which "
-			   "a generated policy cannot carry: name a file "
-			   "without them", p);
+		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s resolves to "
+				      "a path holding a control character, "
+				      "'\"' or '\\', which a generated policy "
+				      "cannot carry: name a file without them",
+				      p);
 	return 1;
 }
 
@@ -771,8 +834,9 @@ settle_command(struct build *b, const char *cand, int named)
 		rc = path_refuse_planted("the command", REASON_NOT_EXECUTABLE, cand,
 					 &f, b->r) < 0 ? -1 : 0;
 	else if (rc == 1)
-		rc = ADD(b->r, REASON_NOT_EXECUTABLE, "%s cannot be found (%s): "
-			 "name an executable file", cand, strerror(f.err));
+		rc = refuse_command(b, REASON_NOT_EXECUTABLE, "%s cannot be "
+				    "found (%s): name an executable file", cand,
+				    strerror(f.err));
 	path_fail_free(&f);
 	strv_free(&links);
 	return rc;
@@ -790,14 +854,16 @@ resolve_command(struct build *b)
 	name = b->in->argv.v[0];
 	if (strchr(name, '/') != NULL) {
 		if ((cand = path_abs(name)) == NULL)
-			return ADD(b->r, REASON_NOT_EXECUTABLE, "%s cannot be found "
-				   "(the working directory is unknown): name an "
-				   "executable file", name);
+			return refuse_command(b, REASON_NOT_EXECUTABLE, "%s "
+					      "cannot be found (the working "
+					      "directory is unknown): name an "
+					      "executable file", name);
 	} else if (look_path(b, name, &cand) < 0) {
 		return -1;
 	} else if (cand == NULL) {
-		return ADD(b->r, REASON_NOT_FOUND, "command %s is not on PATH: name "
-			   "it by its absolute path after --", name);
+		return refuse_command(b, REASON_NOT_FOUND, "command %s is not "
+				      "on PATH: name it by its absolute path "
+				      "after --", name);
 	}
 	rc = settle_command(b, cand, strchr(name, '/') != NULL);
 	free(cand);
