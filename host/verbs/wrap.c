@@ -475,6 +475,8 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct strv tnotes = {0};
 	int rc, code;
 
+	in.verb = NULL;
+	in.remedy_args = argv; /* the fixed lines of the toolchains' too */
 	if (wall_input(w, hr, a, &in) < 0 ||
 	    wall_toolchains(w, &a->toolchains, &in, &tnotes, &r) < 0) {
 		strv_free(&tnotes);
@@ -482,8 +484,6 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		refusals_free(&r);
 		return refused(w, REASON_SANDBOX_FAILED, "out of memory");
 	}
-	in.verb = NULL;
-	in.remedy_args = argv;
 	rc = r.n ? 1 : policy_build(&in, &pol, &r);
 	for (size_t i = 0; rc == 0 && i < tnotes.n; i++)
 		if (strv_push(&pol.notes, tnotes.v[i]) < 0)
