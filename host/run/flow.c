@@ -462,6 +462,7 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 {
 	struct policy_input in;
 	struct strv env = {0};
+	struct cmdline line = cmdline_of("run", c->args);
 	const char *root = c->place.root;
 	char work[600], home[600], tmp[600];
 	int rc;
@@ -499,7 +500,7 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.remedy_args = c->args;
 	rc = policy_build(&in, pol, r);
 	if (rc == 0)
-		rc = ownfiles_check(c->hr, &c->w.cfg, pol, r);
+		rc = ownfiles_check(c->hr, &c->w.cfg, pol, &line, r);
 	policy_input_free(&in);
 	strv_free(&env);
 	return rc;

@@ -473,6 +473,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct policy pol = {0};
 	struct refusals r = {0};
 	struct strv tnotes = {0};
+	struct cmdline line = cmdline_of(NULL, argv);
 	int rc, code;
 
 	in.verb = NULL;
@@ -491,7 +492,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	strv_free(&tnotes);
 	BENCH_PHASE(BENCH_POLICY);
 	if (rc == 0)
-		rc = ownfiles_check(hr, &w->cfg, &pol, &r);
+		rc = ownfiles_check(hr, &w->cfg, &pol, &line, &r);
 	BENCH_PHASE(BENCH_OWNFILES);
 	if (rc != 0) {
 		if (rc < 0)

@@ -150,8 +150,14 @@ t "a --read that reaches the run-name directory is refused before the command ru
 run_as env HOME="$W" PATH=/usr/bin:/bin "$NS" --write "$W" --read "$STATE_UP" \
 	-- /bin/sh -c ": > $W/ran"
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=names_reachable: the tool's own run-name directory $STATE_USER is within the wall's reach: the command \(uid $TUID\) may read it through the read root $STATE_UP, so a walled command could hold the names of later runs \(a read lock on a lock file a killed run left\); name a --read that does not contain $STATE_USER, or create /run/user/$TUID \(a directory of uid $TUID, mode 0700\) so that the names live there"
+expect_err "^SANDBOX REFUSED reason=names_reachable: the tool's own run-name directory $STATE_USER is within the wall's reach: the command \(uid $TUID\) may read it through the read root $STATE_UP, so a walled command could hold the names of later runs \(a read lock on a lock file a killed run left\); name a --read that does not contain $STATE_USER, or create /run/user/$TUID \(a directory of uid $TUID, mode 0700\) so that the names live there; or leave it out; run: nova-sandbox --write $W -- /bin/sh -c ': > $W/ran'\$"
 expect_absent "$W/ran"
+# pasted, the fixed line runs (the control)
+L=$(sed -n 's/^SANDBOX REFUSED reason=names_reachable: .*; run: //p' "$ERR")
+run_as env HOME="$W" PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "$L"
+expect_rc 0
+expect_present "$W/ran"
+rm -f "$W/ran"
 run_as env PATH=/usr/bin:/bin "$NS" run --name "nr-$$" --size 8m \
 	--read "$STATE_UP" -- /bin/true
 expect_rc 125
