@@ -76,7 +76,8 @@ fix_at(struct sbuf *s, const struct cmdline *c, const struct cmdfix *f,
 	if (w[fl] != '=' && w[fl] != '\0')
 		return 0;
 	eq = w[fl] == '=';
-	if (f->bare && (eq || !(last || strcmp(c->args[*i + 1], "--") == 0)))
+	if (f->bare == FIX_MISSING &&
+	    (eq || !(last || strcmp(c->args[*i + 1], "--") == 0)))
 		return 0;
 	v = eq ? w + fl + 1 : f->bare || last ? NULL : c->args[*i + 1];
 	if (f->match != NULL && (v == NULL || strcmp(v, f->match) != 0))

@@ -26,12 +26,16 @@ struct cmdline cmdline_of(const char *verb, char *const *args);
 /* One fix of a line.  The first `flag` word ("--size" or "--size=v")
  * whose value is `match` (NULL: any) gets `value` in place of its value,
  * in the form it was typed ("--f v" or "--f=v"); value NULL leaves the
- * flag and its value out.  With `bare` the flag word has no value word
- * of its own (a value flag typed last, one whose value was "--"): only
- * that word is replaced.  With `add` ("--read"), "<add> <value>" is put
+ * flag and its value out.  `bare` says the flag word has no value word
+ * of its own: FIX_SWITCH, a switch (the word after it is never its
+ * value); FIX_MISSING, a value flag typed last or before "--" without its
+ * value (only such a word matches).  Only that word is replaced.  With `add` ("--read"), "<add> <value>" is put
  * first and nothing else changes.  A `value` that is a form the caller
  * must fill in ("<n>m") is printed as it is, quoted.  The flag "--"
  * stands for the command: the first word after "--" gets `value`. */
+#define FIX_MISSING 1
+#define FIX_SWITCH 2
+
 struct cmdfix {
 	const char *flag;
 	const char *match;

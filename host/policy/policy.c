@@ -59,8 +59,15 @@ static int
 remedy_line(struct sbuf *s, const struct build *b, const char *flag,
 	    const char *match, const char *value, const char *add)
 {
+	/* the switches a fix may leave out: one word, no value after it */
+	static const char *const switches[] = { "--net-deny", "--net-listen",
+		"--explain", "--env-clear", NULL };
 	struct cmdline c = build_line(b);
 	struct cmdfix f = { flag, match, value, add, 0 };
+
+	for (size_t i = 0; switches[i] != NULL; i++)
+		if (strcmp(flag, switches[i]) == 0)
+			f.bare = FIX_SWITCH;
 
 	return remedy_cmdline(s, &c, &f);
 }

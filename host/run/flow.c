@@ -227,7 +227,11 @@ run_writes(struct runctx *c, struct refusals *r)
 static int
 preflight(struct runctx *c, struct refusals *r)
 {
-	int rc = wall_open(&c->w, c->hr, "SANDBOX");
+	int rc;
+
+	wall_line(&c->w, "run", c->args);
+	c->phs.line = &c->w.line;
+	rc = wall_open(&c->w, c->hr, "SANDBOX");
 
 	if (rc != 0) {
 		for (size_t i = 0; i < c->w.r.n; i++)

@@ -444,6 +444,7 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 		return NS_EXIT_USAGE;
 	}
 	p->explain = p->a.explain;
+	wall_line(&p->w, "probe", argv + 1);
 	if (wall_open(&p->w, hr, "PROBE") != 0 ||
 	    wall_explain_refused(&p->w, p->explain, &p->w.r) != 0) {
 		if (p->w.r.n == 0)

@@ -531,6 +531,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 		args_free(&a);
 		return NS_EXIT_REFUSED;
 	}
+	wall_line(&w, NULL, argv);
 	if (wall_open(&w, hr, "SANDBOX") != 0)
 		code = refused(&w, REASON_NO_SANDBOX, "no wall module could be "
 			       "loaded");

@@ -10,6 +10,13 @@
 
 #include "policy/toolchain.h"
 
+void
+wall_line(struct wallctx *w, const char *verb, char *const *args)
+{
+	w->line = cmdline_of(verb, args);
+	w->hs.line = &w->line;
+}
+
 int
 wall_open(struct wallctx *w, const struct hostrun *hr, const char *prefix)
 {

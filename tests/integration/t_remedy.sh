@@ -150,6 +150,16 @@ expect_rc 0
 expect_no_err 'REFUSED'
 EOF
 
+t "--net-deny with --net-listen: the line without the switch --net-listen (the next word stays)" <<'EOF'
+setup
+wrap --net-deny --net-listen --write "$W" -- /bin/echo pasted
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_net: .*; run: nova-sandbox --net-deny --write $W -- /bin/echo pasted\$"
+paste_line "$(line_of bad_net)"
+expect_rc 0
+expect_out '^pasted$'
+EOF
+
 # ---- the command and the roots ---------------------------------------------
 
 t "not_found: the command's form in place; filled with a real path, it runs" <<'EOF'
@@ -185,4 +195,37 @@ expect_rc 125
 paste_line "$(line_of bad_read)"
 expect_rc 0
 expect_no_err 'REFUSED'
+EOF
+
+# ---- the egress verbs --------------------------------------------------------
+
+t "egress plan: every bad or missing value at once, each with its fixed line (the form in place)" <<'EOF'
+D=$(newdir)
+printf 'github.com\napi.github.com\nobjects.githubusercontent.com\napi.anthropic.com\n' > "$D/pol.txt"
+run "$NS" egress plan --policy "$D/pol.txt" --resolver 10.0.0.1 --bench-cidr 10.0.0.0/8 --uid x --model-host evil.example --out "$D/p"
+expect_rc 2
+A="--policy $D/pol.txt --resolver 10.0.0.1 --bench-cidr 10.0.0.0/8"
+expect_err "^EGRESS REFUSED reason=no_name: .*; run: nova-sandbox egress plan --run '<id>' $A --uid x --model-host evil.example --out $D/p\$"
+expect_err "^EGRESS REFUSED reason=bad_uid: .*; run: nova-sandbox egress plan $A --uid '<n>' --model-host evil.example --out $D/p\$"
+expect_err "^EGRESS REFUSED reason=bad_model_host: .*; run: nova-sandbox egress plan $A --uid x --model-host '<host>' --out $D/p\$"
+expect_err "^EGRESS REFUSED reason=bad_resolver: .*; run: nova-sandbox egress plan --policy $D/pol.txt --resolver '<ip>' --bench-cidr 10.0.0.0/8 --uid x --model-host evil.example --out $D/p\$"
+expect_absent "$D/p"
+run "$NS" egress plan --run r1 --policy "$D/pol.txt" --resolver 10.0.0.1 --model-host api.anthropic.com
+expect_err "^EGRESS REFUSED reason=no_command: egress plan writes the plan to --out <file>; name it; run: nova-sandbox egress plan --out '<file>' --run r1 .*\$"
+EOF
+
+t "egress check and apply: the fixed line, filled in, passes (the control)" <<'EOF'
+D=$(newdir)
+printf 'table inet nova_egress_t1 {\n\tchain output {\n\t\ttype filter hook output priority filter; policy accept;\n\t\tmeta skuid 1 ip daddr 169.254.169.254 drop\n\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n\t\tmeta skuid 1 drop\n\t}\n}\n' > "$D/ok.nft"
+run "$NS" egress check
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=no_command: egress check wants --plan <file>, or --live --run <id>; run: nova-sandbox egress check --plan '<file>'\$"
+L=$(sed -n 's/^EGRESS REFUSED reason=no_command: .*; run: //p' "$ERR")
+run env PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "${L//<file>/$D/ok.nft}"
+expect_rc 0
+expect_err '^EGRESS CHECK table=nova_egress_t1 '
+# apply with the wrong --run: the line with the plan's own run id
+run "$NS" egress apply --plan "$D/ok.nft" --run t2
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=plan_mismatch: the plan's table is nova_egress_t1 but --run t2 wants nova_egress_t2; run: nova-sandbox egress apply --plan $D/ok.nft --run t1\$"
 EOF

@@ -57,7 +57,7 @@ static const struct fixcase fixes[] = {
 	  "nova-sandbox --write /w -- x" },
 	/* a flag typed last, without its value */
 	{ "run", { "--name", "j", "--size", NULL },
-	  { "--size", NULL, "<n>m", NULL, 1 },
+	  { "--size", NULL, "<n>m", NULL, FIX_MISSING },
 	  "nova-sandbox run --name j --size '<n>m'" },
 	/* a flag put first */
 	{ "run", { "--size", "1g", "--", "true", NULL },
@@ -75,6 +75,11 @@ static const struct fixcase fixes[] = {
 		  NULL },
 	  { "--read", "it's", NULL, NULL, 0 },
 	  "nova-sandbox --write '/w x' -- echo '$HOME'" },
+	/* a switch is one word: the word after it is not its value */
+	{ NULL, { "--net-deny", "--net-listen", "--write", "/w", "--", "x",
+		  NULL },
+	  { "--net-listen", NULL, NULL, NULL, FIX_SWITCH },
+	  "nova-sandbox --net-deny --write /w -- x" },
 	/* no match: the line unchanged */
 	{ NULL, { "--write", "/w", "--", "x", NULL },
 	  { "--cwd", NULL, NULL, NULL, 0 },
