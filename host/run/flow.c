@@ -921,9 +921,11 @@ look_and_create(struct runctx *c)
 		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	run_step("look", t);
 	if (exists) {
-		refusals_add(&c->pr, REASON_VOLUME_EXISTS, "a place named %s "
-			     "already exists; nothing was made; pick another "
-			     "--name", c->a->name);
+		remedy_refuse(&c->pr, REASON_VOLUME_EXISTS, NULL, c->phs.line,
+			      &(struct cmdfix){ "--name", NULL, "<name>", NULL,
+						0 }, "a place named %s already "
+			      "exists; nothing was made; pick another --name",
+			      c->a->name);
 		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	}
 	c->t0 = run_now_ms();
