@@ -229,3 +229,13 @@ run "$NS" egress apply --plan "$D/ok.nft" --run t2
 expect_rc 2
 expect_err "^EGRESS REFUSED reason=plan_mismatch: the plan's table is nova_egress_t1 but --run t2 wants nova_egress_t2; run: nova-sandbox egress apply --plan $D/ok.nft --run t1\$"
 EOF
+
+t "check: a switch's bad value, the fixed line; filled in, it passes" <<'EOF'
+run "$NS" check --json=maybe
+expect_rc 2
+expect_err "^CHECK REFUSED reason=bad_flag: --json wants true or false, got maybe; run: nova-sandbox check '--json=<true\|false>'\$"
+L=$(sed -n 's/^CHECK REFUSED reason=bad_flag: .*; run: //p' "$ERR")
+run env PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "${L//<true|false>/true}"
+expect_no_err 'REFUSED'
+expect_out '^\{'
+EOF
