@@ -149,7 +149,8 @@ test_refuse(void)
 	CU_ASSERT_EQUAL_FATAL(r.n, 2);
 	CU_ASSERT_STRING_EQUAL(r.v[0].text, "--timeout wants x; run: "
 			       "nova-sandbox run --timeout '<n>m' -- x");
-	CU_ASSERT_PTR_EQUAL(r.v[0].remedy, REMEDY_IN_TEXT);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.v[0].remedy);
+	CU_ASSERT_STRING_EQUAL(r.v[0].remedy, REMEDY_IN_TEXT);
 	CU_ASSERT_STRING_EQUAL(r.v[1].text, "no line");
 	CU_ASSERT_PTR_NULL(r.v[1].remedy);
 	refusals_free(&r);
