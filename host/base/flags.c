@@ -264,16 +264,60 @@ flags_refuse_others(const struct flagspec *s, const struct strv *others,
 
 /* ---- known flags ------------------------------------------------------- */
 
+/* A value problem of flag f: its text, then the caller's line fixed as
+ * fix says (fix->flag NULL: "--<f>"). */
+static void
+refuse_fix(struct walk *w, const char *tok, const struct flagdef *f,
+	   struct cmdfix fix, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void
+refuse_fix(struct walk *w, const char *tok, const struct flagdef *f,
+	   struct cmdfix fix, const char *fmt, ...)
+{
+	struct sbuf t = {0}, fl = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (sbuf_vaddf(&t, fmt, ap) < 0 || sbuf_addf(&fl, "--%s", f->name) < 0)
+		w->nomem = 1;
+	va_end(ap);
+	fix.flag = fl.s;
+	if (!w->nomem && remedy_refuse(w->r, tok, REMEDY_IN_TEXT, w->s->line,
+				       &fix, "%s", t.s) < 0)
+		w->nomem = 1;
+	sbuf_free(&t);
+	sbuf_free(&fl);
+}
+
+/* The form a missing value of f is shown as: "<dir>" from the help's
+ * back-quoted `dir`, else "<value>". */
+static void
+form_of(const struct flagdef *f, char *buf, size_t n)
+{
+	const char *a = f->help ? strchr(f->help, '`') : NULL;
+	const char *b = a ? strchr(a + 1, '`') : NULL;
+
+	if (b != NULL && b > a + 1 && (size_t)(b - a) + 2 <= n)
+		snprintf(buf, n, "<%.*s>", (int)(b - a - 1), a + 1);
+	else
+		snprintf(buf, n, "<value>");
+}
+
 static const char *
 value_of(struct walk *w, const struct flagdef *f, const char *eq)
 {
+	char form[64];
+
 	if (eq != NULL)
 		return eq + 1;
 	if (w->i + 1 < w->argc && (!(w->s->opts & FO_VALUE_NOT_DD) ||
 				   strcmp(w->argv[w->i + 1], "--") != 0))
 		return w->argv[++w->i];
-	refuse(w, w->s->tok_value, REMEDY_IN_TEXT, "--%s wants a value",
-	       f->name);
+	form_of(f, form, sizeof(form));
+	refuse_fix(w, w->s->tok_value, f,
+		   (struct cmdfix){ NULL, NULL, form, NULL, 1 },
+		   "--%s wants a value", f->name);
 	return NULL;
 }
 
@@ -290,9 +334,14 @@ switch_of(struct walk *w, const struct flagdef *f, const char *eq)
 		return strcmp(eq + 1, "true") == 0 || strcmp(eq + 1, "1") == 0;
 	if (flags_parse_bool(eq + 1, &v) == 0)
 		return v;
-	refuse(w, s->tok_value, REMEDY_IN_TEXT,
-	       "--%s wants true or false, got %s%s%s",
-	       f->name, eq + 1, run_lead(s, FR_BOOL), run_tail(s, FR_BOOL));
+	if (s->line != NULL)
+		refuse_fix(w, s->tok_value, f, (struct cmdfix){ NULL, eq + 1,
+			   "<true|false>", NULL, 0 },
+			   "--%s wants true or false, got %s", f->name, eq + 1);
+	else
+		refuse(w, s->tok_value, REMEDY_IN_TEXT,
+		       "--%s wants true or false, got %s%s%s", f->name, eq + 1,
+		       run_lead(s, FR_BOOL), run_tail(s, FR_BOOL));
 	return -1;
 }
 
@@ -309,7 +358,11 @@ store(struct walk *w, const struct flagdef *f, const char *v, int sw)
 			w->nomem = 1;
 	} else {
 		memcpy(&old, at, sizeof(old));
-		if (old != NULL && (w->s->opts & FO_ONCE))
+		if (old != NULL && (w->s->opts & FO_ONCE) && w->s->line)
+			refuse_fix(w, w->s->tok_value, f, (struct cmdfix){
+				   NULL, v, NULL, NULL, 0 }, "--%s is given "
+				   "twice; name it once", f->name);
+		else if (old != NULL && (w->s->opts & FO_ONCE))
 			refuse(w, w->s->tok_value, NULL, "--%s is given twice; name it "
 			       "once", f->name);
 		else

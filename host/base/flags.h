@@ -48,12 +48,19 @@
  *
  * An unknown flag: "unknown flag <word up to '='>" (FO_SHOW_LONG: always
  * "--<name>"), then "; <list_lead> --a, --b" when list_lead is set, then
- * "; did you mean --<near>?" as `near` says, then the remedy. */
+ * "; did you mean --<near>?" as `near` says, then the remedy.
+ *
+ * A problem with a value (missing, not a boolean, given twice, or one the
+ * `check` refuses) ends "; run: <the caller's line fixed>" when `line`
+ * is set (base/remedy.h): the form in place of a missing value (the
+ * flag's back-quoted help word as <word>, else <value>), <true|false> in
+ * place of a switch's bad "=v", the repeated flag left out. */
 #ifndef NS_HOST_FLAGS_H
 #define NS_HOST_FLAGS_H
 
 #include <stddef.h>
 
+#include "base/remedy.h"
 #include "base/util.h"
 
 enum flag_kind { FK_SWITCH, FK_VALUE, FK_LIST };
@@ -130,6 +137,11 @@ struct flagspec {
 	size_t saw_off;         /* FO_DASHDASH: int, set when "--" was seen */
 	size_t others_off;      /* FF_COLLECT: struct strv of "--<name>" */
 	flag_check_fn check;    /* NULL: every value is kept */
+	const struct cmdline *line; /* the caller's line, for the fixed line
+				 * a value problem ends with (a missing value
+				 * in place as `form`, a non-boolean as
+				 * <true|false>, a repeated one left out);
+				 * NULL: the text names the form alone */
 };
 
 /* Parse argv (the words after the verb) into `out` (the verb's struct)

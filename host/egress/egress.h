@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "ns_egress_plan.h"
+#include "base/remedy.h"
 #include "base/util.h"
 
 #define EGRESS_RUN_MAX 32
@@ -93,6 +94,9 @@ struct egress_input {
 	 * use); at most EGRESS_PER_NAME_MAX (tests/bench renders bigger
 	 * plans through the same renderer with it) */
 	size_t per_name;
+	/* the caller's command line, for the fixed line a refusal of
+	 * egress_check_input ends with (NULL: the text alone) */
+	const struct cmdline *line;
 };
 
 struct egress_plan {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* plan.c -- `egress plan`: the input-only checks, the resolution
  * and pinning, and the renderer (docs/SPEC-SANDBOX.md "Egress"). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,36 @@ egress_addr_denied(const struct ns_egress_addr *a, const struct ns_egress_addr *
 	return 0;
 }
 
+/* One refusal of the input: the text, then the caller's line with `flag`
+ * fixed: its value `bad` (NULL: not given, so it is added first; with
+ * `any`, the first one whatever its value) becomes the form `to`.  1 when
+ * it was added. */
+static int ecfix(const struct egress_input *in, struct refusals *r,
+		 const char *tok, const char *flag, const char *bad, int any,
+		 const char *to, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+static int
+ecfix(const struct egress_input *in, struct refusals *r, const char *tok,
+      const char *flag, const char *bad, int any, const char *to,
+      const char *fmt, ...)
+{
+	struct cmdfix f = { flag, bad, to, bad || any ? NULL : flag, 0 };
+	struct sbuf t = {0};
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sbuf_vaddf(&t, fmt, ap);
+	va_end(ap);
+	rc = rc ? rc : remedy_refuse(r, tok, REMEDY_IN_TEXT, in->line, &f,
+				     "%s", t.s);
+	sbuf_free(&t);
+	if (rc < 0)
+		refusals_oom(r);
+	return 1;
+}
+
 int
 egress_check_input(const struct egress_input *in, struct refusals *r)
 {
@@ -59,44 +90,42 @@ egress_check_input(const struct egress_input *in, struct refusals *r)
 	int n = 0;
 
 	if (!egress_run_ok(in->run))
-		n += refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
-				   "--run wants 1-32 of "
-				   "[A-Za-z0-9_] (it names the table "
-				   "nova_egress_<run>)") >= 0;
+		n += ecfix(in, r, REASON_NO_NAME, "--run", in->run != NULL &&
+			   in->run[0] != '\0' ? in->run : NULL, 0, "<id>",
+			   "--run wants 1-32 of [A-Za-z0-9_] (it names the "
+			   "table nova_egress_<run>)");
 	if (in->uid != NULL && (strlen(in->uid) > 10 ||
 				parse_u64(in->uid, 4294967295ULL, &v) != 0))
-		n += refusals_addr(r, REASON_BAD_UID, REMEDY_IN_TEXT,
-				   "--uid wants a numeric uid "
-				   "(at most 10 digits, below 2^32), got "
-				   "%.40s", in->uid) >= 0;
+		n += ecfix(in, r, REASON_BAD_UID, "--uid", in->uid, 0, "<n>",
+			   "--uid wants a numeric uid (at most 10 digits, "
+			   "below 2^32), got %.40s", in->uid);
 	if (in->veth != NULL && !egress_veth_ok(in->veth))
-		n += refusals_addr(r, REASON_BAD_VETH, REMEDY_IN_TEXT,
-				   "--veth wants an interface "
-				   "name, 1-15 of [A-Za-z0-9-_.@]") >= 0;
+		n += ecfix(in, r, REASON_BAD_VETH, "--veth", in->veth, 0,
+			   "<if>", "--veth wants an interface name, 1-15 of "
+			   "[A-Za-z0-9-_.@]");
 	if (in->uid == NULL && in->veth == NULL)
-		n += refusals_addr(r, REASON_NO_SELECTOR, REMEDY_IN_TEXT,
-				   "name --uid <n> (the "
-				   "card's uid) or --veth <if> (the card's "
-				   "interface): an unscoped default deny would "
-				   "wall the bench itself") >= 0;
+		n += ecfix(in, r, REASON_NO_SELECTOR, "--uid", NULL, 0, "<n>",
+			   "name --uid <n> (the card's uid) or --veth <if> "
+			   "(the card's interface): an unscoped default deny "
+			   "would wall the bench itself");
 	for (size_t i = 0; egress_base_names[i]; i++)
 		if (!strv_contains(&in->names, egress_base_names[i]))
 			n += refusals_add(r, REASON_BAD_POLICY, "%s must carry the "
 					  "base name %s", in->policy_path,
 					  egress_base_names[i]) >= 0;
 	if (in->model_host == NULL || !strv_contains(&in->names, in->model_host))
-		n += refusals_addr(r, REASON_BAD_MODEL_HOST, REMEDY_IN_TEXT,
-				   "--model-host wants "
-				   "a host the policy file %s already carries "
-				   "(a new host is a reviewed change to that "
-				   "file, not a flag)%s%.80s", in->policy_path,
-				   in->model_host ? "; got " : "",
-				   in->model_host ? in->model_host : "") >= 0;
+		n += ecfix(in, r, REASON_BAD_MODEL_HOST, "--model-host",
+			   in->model_host, 0, "<host>", "--model-host wants a "
+			   "host the policy file %s already carries (a new "
+			   "host is a reviewed change to that file, not a "
+			   "flag)%s%.80s", in->policy_path,
+			   in->model_host ? "; got " : "",
+			   in->model_host ? in->model_host : "");
 	if (in->resolver.fam != 0 &&
 	    egress_addr_denied(&in->resolver, in->cidrs, in->n_cidrs, &what))
-		n += refusals_add(r, REASON_BAD_RESOLVER, "--resolver is inside a "
-				  "denied range (%s): name a resolver the "
-				  "card may reach", what) >= 0;
+		n += ecfix(in, r, REASON_BAD_RESOLVER, "--resolver", NULL, 1,
+			   "<ip>", "--resolver is inside a denied range (%s): "
+			   "name a resolver the card may reach", what);
 	return n;
 }
 

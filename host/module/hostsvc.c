@@ -56,16 +56,66 @@ module_remedy(const char *t)
 	return NULL;
 }
 
+/* The module refusals a flag of the caller's removes: the token, and
+ * the fix of the caller's line (base/remedy.h).  The module's text stays
+ * its own; the host adds the line after it. */
+static const struct {
+	const char *token;
+	struct cmdfix fix;
+	const char *lead;
+} module_fixes[] = {
+	/* the kernel cannot keep the promise: the line without it runs
+	 * with net=nopromise, which the OK line then says */
+	{ "net_unenforceable", { "--net-deny", NULL, NULL, NULL, FIX_SWITCH },
+	  "; without the promise (net=nopromise), run: " },
+	/* a place's name taken or not usable there */
+	{ "volume_exists", { "--name", NULL, "<name>", NULL, 0 }, NULL },
+	{ "no_name", { "--name", NULL, "<name>", NULL, 0 }, NULL },
+	/* a place's quota that comes to zero */
+	{ "bad_size", { "--size", NULL, "<n>m", NULL, 0 }, NULL },
+};
+
+/* After the module's refusal r->v[at]: the caller's line fixed, or why
+ * no line can be given. */
+static void
+module_line(const struct hostsvc *hs, const char *tok, size_t at)
+{
+	struct refusals *r = hs->refusals;
+	struct sbuf s = {0};
+
+	for (size_t i = 0; i < sizeof(module_fixes) / sizeof(module_fixes[0]);
+	     i++)
+		if (strcmp(module_fixes[i].token, tok) == 0) {
+			remedy_append(r, at, hs->line, &module_fixes[i].fix,
+				      module_fixes[i].lead);
+			return;
+		}
+	if (sbuf_addf(&s, "%s; no fixed command line can be given: no flag "
+		      "of the command line removes this cause",
+		      r->v[at].text) < 0) {
+		refusals_oom(r);
+		return;
+	}
+	free(r->v[at].text);
+	r->v[at].text = s.s;
+}
+
 static void
 svc_refuse(void *cookie, const char *reason, const char *text)
 {
 	struct hostsvc *hs = cookie;
+	size_t at;
 
 	if (text == NULL)
 		text = "";
-	if (hs->refusals != NULL)
-		refusals_addr(hs->refusals, token(reason),
-			      module_remedy(text), "%s", text);
+	if (hs->refusals == NULL)
+		return;
+	at = hs->refusals->n;
+	if (refusals_addr(hs->refusals, token(reason), module_remedy(text),
+			  "%s", text) < 0 || hs->refusals->n != at + 1)
+		return;
+	if (hs->line != NULL && hs->line->args != NULL)
+		module_line(hs, hs->refusals->v[at].reason, at);
 }
 
 static void

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "base/remedy.h"
 #include "ns_backend.h"
 #include "base/util.h"
 #include "conf/config.h"
@@ -22,6 +23,12 @@ struct hostsvc {
 	const char *stem;         /* the module's option section */
 	struct denials *denials;  /* set only while finish() runs: where
 				     denial() lands (else it is dropped) */
+	const struct cmdline *line; /* the caller's command line while the
+				     verb runs (NULL: none): a refusal whose
+				     token a flag of it can remove gets that
+				     line fixed after the module's text
+				     (hostsvc.c's table), any other one says
+				     no line can be given */
 };
 
 /* Set up hs->host to call back into hs. */

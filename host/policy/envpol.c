@@ -91,18 +91,19 @@ valid_pattern(const char *s)
 }
 
 static int
-check_keep(const char *k, struct refusals *r)
+check_keep(const char *k, const struct cmdline *line, struct refusals *r)
 {
 	size_t n = strcspn(k, "=");
+	struct cmdfix f = { "--env", k, NULL, NULL, 0 };
 
 	if (!valid_name(k, n))
-		return refusals_addr(r, REASON_BAD_ENV, REMEDY_IN_TEXT,
+		return remedy_refuse(r, REASON_BAD_ENV, REMEDY_IN_TEXT, line, &f,
 				     "--env wants KEY or KEY=VALUE, KEY a "
 				     "letter or _ then letters, digits or _, "
 				     "got the KEY \"%.*s\" (a VALUE is never "
 				     "printed)", (int)(n > 64 ? 64 : n), k);
 	if (envpol_tool_var(k, n))
-		return refusals_addr(r, REASON_BAD_ENV, REMEDY_IN_TEXT,
+		return remedy_refuse(r, REASON_BAD_ENV, REMEDY_IN_TEXT, line, &f,
 				     "--env %.*s: HOME, TMPDIR, TMP, TEMP and "
 				     "TMPPREFIX are the wall's (the home guard "
 				     "and the temp directory); name --tmp <dir>, "
@@ -112,16 +113,19 @@ check_keep(const char *k, struct refusals *r)
 }
 
 int
-envpol_check(const struct env_opts *o, struct refusals *r)
+envpol_check(const struct env_opts *o, const struct cmdline *line,
+	     struct refusals *r)
 {
 	size_t before = r->n;
 
 	for (size_t i = 0; o->keep && i < o->keep->n; i++)
-		if (check_keep(o->keep->v[i], r) < 0)
+		if (check_keep(o->keep->v[i], line, r) < 0)
 			return -1;
 	for (size_t i = 0; o->deny && i < o->deny->n; i++)
 		if (!valid_pattern(o->deny->v[i]) &&
-		    refusals_addr(r, REASON_BAD_ENV, REMEDY_IN_TEXT,
+		    remedy_refuse(r, REASON_BAD_ENV, REMEDY_IN_TEXT, line,
+				  &(struct cmdfix){ "--env-deny", o->deny->v[i],
+						    NULL, NULL, 0 },
 				  "--env-deny wants a name PATTERN (a shell "
 				  "glob like 'AWS_*', 1-255 bytes, no '='), "
 				  "got \"%s\"", strchr(o->deny->v[i], '=') ?

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "base/remedy.h"
 #include "base/util.h"
 
 /* What the caller asked (pointers into the parsed flags). */
@@ -31,9 +32,11 @@ struct env_report {
 #define ENV_CLEAR_KEEPS "PATH HOME LANG TERM"
 
 /* Validate --env and --env-deny: every problem into r (reason bad_env),
- * naming the flag and the form; a VALUE is never echoed.  0 clean, 1
- * refused, -1 ENOMEM. */
-int envpol_check(const struct env_opts *o, struct refusals *r);
+ * naming the flag and the form, then the caller's `line` (NULL: none)
+ * without that flag; a VALUE is never echoed.  0 clean, 1 refused, -1
+ * ENOMEM. */
+int envpol_check(const struct env_opts *o, const struct cmdline *line,
+		 struct refusals *r);
 
 /* Does the name e[0..n) look like a credential (*_TOKEN, *SECRET*, *_KEY,
  * AWS_*, *PASSWORD* ...)?  Case-insensitive. */

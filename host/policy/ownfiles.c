@@ -48,6 +48,7 @@ struct own {
 	struct chain *chain_out; /* set: the walk leaves here the chain of the
 				    deepest directory it reached */
 	int chain_ok;       /* chain_out was filled from the walk */
+	const struct cmdline *line; /* the caller's, for the fixed line */
 	struct odir {       /* directories reached, by their walked path */
 		char *path;
 		int fd;
@@ -56,6 +57,74 @@ struct own {
 	} cache[96];
 	size_t n_cache;
 };
+
+/* ---- the fixed line ------------------------------------------------- */
+
+/* The word typed after `flag` in the caller's line that names the object
+ * dev/ino (looked up by name for the remedy's text only: nothing is
+ * decided on it), or NULL; *n counts the flag's words. */
+static const char *
+typed_root(const struct cmdline *c, const char *flag, dev_t dev, ino_t ino,
+	   size_t *n)
+{
+	size_t fl = strlen(flag);
+	const char *hit = NULL;
+	struct stat st;
+
+	*n = 0;
+	for (size_t i = 0; c != NULL && c->args != NULL && i < c->n; i++) {
+		const char *w = c->args[i], *v = NULL;
+
+		if (strcmp(w, "--") == 0)
+			break;
+		if (strcmp(w, flag) == 0 && i + 1 < c->n)
+			v = c->args[++i];
+		else if (strncmp(w, flag, fl) == 0 && w[fl] == '=')
+			v = w + fl + 1;
+		if (v == NULL)
+			continue;
+		(*n)++;
+		if (hit == NULL && stat(v, &st) == 0 && st.st_dev == dev &&
+		    st.st_ino == ino)
+			hit = v;
+	}
+	return hit;
+}
+
+/* The end of a wall_writable or names_reachable text: the caller's line
+ * without the root (one of `flags`, NULL-ended) that reaches the tool's
+ * file, or why no line can be given.  1 when a line was written (the
+ * remedy is in the text), 0 when not, -1 on ENOMEM. */
+static int
+own_remedy(struct own *o, struct sbuf *s, const char *const *flags,
+	   dev_t dev, ino_t ino)
+{
+	size_t n = 0;
+	const char *v = NULL, *flag = flags[0];
+
+	if (o->line == NULL || o->line->args == NULL)
+		return 0;
+	for (size_t i = 0; v == NULL && flags[i] != NULL; i++)
+		if ((v = typed_root(o->line, flags[i], dev, ino, &n)) != NULL)
+			flag = flags[i];
+	if (v != NULL && (n > 1 || strcmp(flag, "--write") != 0)) {
+		struct cmdfix f = { flag, v, NULL, NULL, 0 };
+
+		return sbuf_add(s, "; or leave it out; run: ") < 0 ||
+		       remedy_cmdline(s, o->line, &f) < 0 ? -1 : 1;
+	}
+	if (v != NULL)
+		return sbuf_addf(s, "; no fixed command line can be given: "
+				 "%s %s is the only --write and one is "
+				 "required", flag, v) < 0 ? -1 : 0;
+	return sbuf_addf(s, "; no fixed command line can be given: that "
+			 "root is not one you named (the tool adds it)") < 0 ?
+	       -1 : 0;
+}
+
+static const char *const only_write[] = { "--write", NULL };
+static const char *const any_root[] = { "--read", "--read-noexec", "--write",
+					NULL };
 
 /* The write root st is, or -1. */
 static int
@@ -188,13 +257,23 @@ refuse(struct own *o, const struct stat *el, const char *at, int root,
 	if (names > 1)
 		snprintf(how, sizeof(how), ", which has %lu names: another may "
 			 "be", names);
-	if (refusals_add(o->r, REASON_WALL_WRITABLE, "the tool's own %s %s is "
-			 "within the wall's reach: the command (uid %u) may "
-			 "change %s%s in the write root %s, so %s; %s %s",
-			 o->what, o->path, (unsigned)o->uid, at[0] ? at : "/",
-			 how, o->roots[root].name, o->after, o->remedy,
-			 o->path) < 0)
-		o->nomem = 1;
+	{
+		struct sbuf s = {0};
+		int said = 0;
+
+		if (sbuf_addf(&s, "the tool's own %s %s is within the wall's "
+			      "reach: the command (uid %u) may change %s%s in "
+			      "the write root %s, so %s; %s %s", o->what,
+			      o->path, (unsigned)o->uid, at[0] ? at : "/", how,
+			      o->roots[root].name, o->after, o->remedy,
+			      o->path) < 0 ||
+		    (said = own_remedy(o, &s, only_write, o->roots[root].dev,
+				       o->roots[root].ino)) < 0 ||
+		    refusals_addr(o->r, REASON_WALL_WRITABLE, said ?
+				  REMEDY_IN_TEXT : NULL, "%s", s.s) < 0)
+			o->nomem = 1;
+		sbuf_free(&s);
+	}
 	return 1;
 }
 
@@ -713,6 +792,36 @@ id_in_chain(const struct chain *c, const struct rule_id *id)
 	return 0;
 }
 
+/* names_reachable for the read root pol->rules[i]. */
+static int
+reach_refuse(struct own *o, const struct policy *pol, size_t i)
+{
+	struct sbuf s = {0};
+	struct stat st;
+	int said = 0, rc;
+
+	rc = sbuf_addf(&s, "the tool's own run-name directory %s is within "
+		       "the wall's reach: the command (uid %u) may read it "
+		       "through the read root %s, so a walled command could "
+		       "hold the names of later runs (a read lock on a lock "
+		       "file a killed run left); name a --read that does not "
+		       "contain %s, or create /run/user/%u (a directory of "
+		       "uid %u, mode 0700) so that the names live there",
+		       o->state, (unsigned)o->uid, pol->rules[i].path, o->state,
+		       (unsigned)o->uid, (unsigned)o->uid);
+	if (rc == 0 && pol->rule_ids != NULL)
+		said = own_remedy(o, &s, any_root, pol->rule_ids[i].id.dev,
+				  pol->rule_ids[i].id.ino);
+	else if (rc == 0 && stat(pol->rules[i].path, &st) == 0)
+		said = own_remedy(o, &s, any_root, st.st_dev, st.st_ino);
+	if (rc < 0 || said < 0 ||
+	    refusals_addr(o->r, REASON_NAMES_REACHABLE, said ? REMEDY_IN_TEXT :
+			  NULL, "%s", s.s) < 0)
+		rc = -1;
+	sbuf_free(&s);
+	return rc < 0 ? -1 : 0;
+}
+
 static void
 check_state_reads(struct own *o, const struct policy *pol, struct chain *walked)
 {
@@ -730,18 +839,7 @@ check_state_reads(struct own *o, const struct policy *pol, struct chain *walked)
 		    !(pol->rule_ids != NULL ? id_in_chain(&c, &pol->rule_ids[i])
 					    : in_chain(&c, rfd, pol->rules[i].path)))
 			continue;
-		if (refusals_add(o->r, REASON_NAMES_REACHABLE, "the tool's own "
-				 "run-name directory %s is within the wall's "
-				 "reach: the command (uid %u) may read it "
-				 "through the read root %s, so a walled "
-				 "command could hold the names of later runs "
-				 "(a read lock on a lock file a killed run "
-				 "left); name a --read that does not contain "
-				 "%s, or create /run/user/%u (a directory of "
-				 "uid %u, mode 0700) so that the names live "
-				 "there", state, (unsigned)o->uid,
-				 pol->rules[i].path, state, (unsigned)o->uid,
-				 (unsigned)o->uid) < 0)
+		if (reach_refuse(o, pol, i) < 0)
 			o->nomem = 1;
 		break; /* one line: the directory is the one element */
 	}
@@ -749,7 +847,8 @@ check_state_reads(struct own *o, const struct policy *pol, struct chain *walked)
 
 int
 ownfiles_check(const struct hostrun *hr, const struct config *cfg,
-	       struct policy *pol, struct refusals *r)
+	       struct policy *pol, const struct cmdline *line,
+	       struct refusals *r)
 {
 	struct own o;
 	struct chain chain;
@@ -759,6 +858,7 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	memset(&o, 0, sizeof(o));
 	o.uid = geteuid();
 	o.r = r;
+	o.line = line;
 	/* A command is never walled as root: every wall refuses euid 0
 	 * (sandbox_failed), run's keeper has dropped to its command's ids by
 	 * now, and root could change every file of the machine anyway. */

@@ -22,6 +22,7 @@
 #define NS_HOST_OWNFILES_H
 
 #include "base/hostrun.h"
+#include "base/remedy.h"
 #include "conf/config.h"
 #include "policy/policy.h"
 
@@ -31,9 +32,12 @@
  * 0 clean; 1 with one `wall_writable` refusal per file in r, or the one
  * `names_reachable` refusal for a read of the run-name directory (and the temp
  * directory the build made removed: a refusal creates nothing); -1 on
- * ENOMEM. */
+ * ENOMEM.  Each refusal ends with the caller's `line` (NULL: none)
+ * without the root that reaches the file, or says why no line can be
+ * given (the only --write; a root the tool added). */
 int ownfiles_check(const struct hostrun *hr, const struct config *cfg,
-		   struct policy *pol, struct refusals *r);
+		   struct policy *pol, const struct cmdline *line,
+		   struct refusals *r);
 
 /* The run-name directory of uid (nsplace's rule, spec §13): heap, or NULL
  * on ENOMEM.  Exposed for the tests. */

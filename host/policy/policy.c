@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "base/remedy.h"
 #include "os/os.h"
 #include "policy/envpol.h"
 #include "policy/paths.h"
@@ -42,73 +43,33 @@ struct build {
 #define ADD_SAID(r, tok, ...) \
 	(refusals_addr((r), (tok), REMEDY_IN_TEXT, __VA_ARGS__) < 0 ? -1 : 0)
 
-/* ---- paste-able remedies ------------------------------------------ */
+/* ---- paste-able remedies (base/remedy.h) -------------------------- */
 
-/* One typed word, shell-quoted, for a remedy: the VALUE of a --env
- * KEY=VALUE (the word after "--env", or "--env=KEY=VALUE") is never
- * printed (rule 9a), "<VALUE>" stands in its place. */
-static int
-add_word(struct sbuf *s, const char *w, const char *prev)
+/* The caller's command line, as the verb handed it over. */
+static struct cmdline
+build_line(const struct build *b)
 {
-	const char *kv = prev != NULL && strcmp(prev, "--env") == 0 ? w :
-	    strncmp(w, "--env=", 6) == 0 ? w + 6 : NULL;
-	const char *eq = kv ? strchr(kv, '=') : NULL;
-	struct sbuf m = {0};
-	int rc;
-
-	if (sbuf_add(s, " ") < 0)
-		return -1;
-	if (eq == NULL)
-		return out_shell_quote(s, w);
-	rc = sbuf_addn(&m, w, (size_t)(eq - w) + 1) < 0 ||
-	     sbuf_add(&m, "<VALUE>") < 0 ? -1 : out_shell_quote(s, m.s);
-	sbuf_free(&m);
-	return rc;
+	return cmdline_of(b->in->verb, b->in->remedy_args);
 }
 
-/* "nova-sandbox[ <verb>]" and the typed args, each shell-quoted, with the
- * first `flag` whose value is `match` (NULL: any value) given `value`
- * instead (NULL: the flag and its value left out); `add` (when not NULL)
- * with `value` put first instead.  The command line a remedy prints. */
+/* The typed line with the first `flag` whose value is `match` (NULL: any
+ * value) given `value` instead (NULL: the flag and its value left out);
+ * `add` (when not NULL) with `value` put first instead. */
 static int
 remedy_line(struct sbuf *s, const struct build *b, const char *flag,
 	    const char *match, const char *value, const char *add)
 {
-	char *const *a = b->in->remedy_args;
-	const char *prev;
-	size_t fl = strlen(flag);
-	int rc = sbuf_add(s, "nova-sandbox"), done = add != NULL;
+	/* the switches a fix may leave out: one word, no value after it */
+	static const char *const switches[] = { "--net-deny", "--net-listen",
+		"--explain", "--env-clear", NULL };
+	struct cmdline c = build_line(b);
+	struct cmdfix f = { flag, match, value, add, 0 };
 
-	if (rc == 0 && b->in->verb != NULL)
-		rc = sbuf_addf(s, " %s", b->in->verb);
-	if (rc == 0 && add != NULL)
-		rc = sbuf_addf(s, " %s ", add) < 0 ? -1 :
-		     out_shell_quote(s, value);
-	for (; rc == 0 && a != NULL && *a != NULL; a++) {
-		int eq = strncmp(*a, flag, fl) == 0 && (*a)[fl] == '=';
-		const char *v = eq ? *a + fl + 1 :
-		    strcmp(*a, flag) == 0 ? a[1] : NULL;
+	for (size_t i = 0; switches[i] != NULL; i++)
+		if (strcmp(flag, switches[i]) == 0)
+			f.bare = FIX_SWITCH;
 
-		if (strcmp(*a, "--") == 0) {
-			for (; rc == 0 && *a != NULL; a++)
-				rc = sbuf_add(s, " ") < 0 ? -1 :
-				     out_shell_quote(s, *a);
-			break;
-		}
-		prev = a > b->in->remedy_args ? a[-1] : NULL;
-		if (!done && v != NULL && (match == NULL ||
-					   strcmp(v, match) == 0)) {
-			done = 1;
-			if (!eq)
-				a++;
-			if (value != NULL)
-				rc = sbuf_addf(s, " %s ", flag) < 0 ? -1 :
-				     out_shell_quote(s, value);
-			continue;
-		}
-		rc = add_word(s, *a, prev);
-	}
-	return rc < 0 ? -1 : 0;
+	return remedy_cmdline(s, &c, &f);
 }
 
 /* A refusal "<text>; run: <the command line fixed as remedy_line says>".
@@ -297,29 +258,55 @@ resolve_one(struct build *b, const char *flag, const char *reason,
 	return 0;
 }
 
+/* Each typed root resolved into out/rout; `kept` gets the typed word of
+ * each one resolved (rout->v[k] was typed kept->v[k]). */
 static int
 resolve_list(struct build *b, const struct strv *typed, const char *flag,
-	     const char *reason, struct strv *out, struct rpaths *rout)
+	     const char *reason, struct strv *out, struct rpaths *rout,
+	     struct strv *kept)
 {
-	for (size_t i = 0; i < typed->n; i++)
-		if (resolve_one(b, flag, reason, typed->v[i], out, rout) < 0)
+	for (size_t i = 0; i < typed->n; i++) {
+		size_t n = rout->n;
+
+		if (resolve_one(b, flag, reason, typed->v[i], out, rout) < 0 ||
+		    (rout->n > n && strv_push(kept, typed->v[i]) < 0))
 			return -1;
+	}
 	return 0;
 }
 
-/* The same directory (by identity) under two flags. */
+/* One flag's resolved roots and the words they were typed as. */
+struct typed_roots {
+	const char *flag;
+	const struct rpaths *r;
+	const struct strv *typed;
+};
+
+/* The same directory (by identity) under two flags: the line without
+ * the one of x, the flag whose grant the other one holds or narrows. */
 static int
-clash(struct build *b, const struct rpaths *x, const char *fx,
-      const struct rpaths *y, const char *fy)
+clash(struct build *b, const struct typed_roots *x,
+      const struct typed_roots *y, const char *why)
 {
-	for (size_t i = 0; i < x->n; i++)
-		for (size_t j = 0; j < y->n; j++)
-			if (rpath_same(&x->v[i], &y->v[j]) &&
-			    ADD(b->r, REASON_BAD_READ, "%s and %s both name %s: "
-				"name it once, with the one flag that grants "
-				"what the command needs", fx, fy,
-				x->v[i].path) < 0)
-				return -1;
+	for (size_t i = 0; i < x->r->n; i++)
+		for (size_t j = 0; j < y->r->n; j++)
+			if (rpath_same(&x->r->v[i], &y->r->v[j])) {
+				struct sbuf t = {0};
+				int rc = sbuf_addf(&t, "%s and %s both name "
+						   "%s: name it once, with the "
+						   "one flag that grants what "
+						   "the command needs (%s)",
+						   x->flag, y->flag,
+						   x->r->v[i].path, why);
+
+				rc = rc ? rc : refuse_line(b, REASON_BAD_READ,
+							   t.s, x->flag,
+							   x->typed->v[i],
+							   NULL, NULL);
+				sbuf_free(&t);
+				if (rc < 0)
+					return -1;
+			}
 	return 0;
 }
 
@@ -328,21 +315,30 @@ resolve_caller_dirs(struct build *b)
 {
 	const struct policy_input *in = b->in;
 	struct policy *pol = b->pol;
+	struct strv tr = {0}, tn = {0}, tw = {0};
+	struct typed_roots r = { "--read", &pol->r_reads, &tr };
+	struct typed_roots n = { "--read-noexec", &pol->r_reads_noexec, &tn };
+	struct typed_roots w = { "--write", &pol->r_writes, &tw };
+	int rc = -1;
 
 	if (resolve_list(b, &in->reads, "--read", REASON_BAD_READ, &pol->reads,
-			 &pol->r_reads) < 0 ||
+			 &pol->r_reads, &tr) < 0 ||
 	    resolve_list(b, &in->reads_noexec, "--read-noexec", REASON_BAD_READ,
-			 &pol->reads_noexec, &pol->r_reads_noexec) < 0 ||
+			 &pol->reads_noexec, &pol->r_reads_noexec, &tn) < 0 ||
 	    resolve_list(b, &in->writes, "--write", REASON_BAD_WRITE, &pol->writes,
-			 &pol->r_writes) < 0)
-		return -1;
-	if (clash(b, &pol->r_reads, "--read", &pol->r_writes, "--write") < 0 ||
-	    clash(b, &pol->r_reads, "--read", &pol->r_reads_noexec,
-		  "--read-noexec") < 0 ||
-	    clash(b, &pol->r_reads_noexec, "--read-noexec", &pol->r_writes,
-		  "--write") < 0)
-		return -1;
-	return 0;
+			 &pol->r_writes, &tw) < 0)
+		goto out;
+	if (clash(b, &r, &w, "--write grants reading and executing too") < 0 ||
+	    clash(b, &r, &n, "--read-noexec grants reading, never executing; "
+		  "leave out --read-noexec instead to execute from it") < 0 ||
+	    clash(b, &n, &w, "--write grants reading too") < 0)
+		goto out;
+	rc = 0;
+out:
+	strv_free(&tr);
+	strv_free(&tn);
+	strv_free(&tw);
+	return rc;
 }
 
 static int
@@ -621,7 +617,7 @@ static int
 home_remedy(struct sbuf *s, const struct build *b)
 {
 	const char *w = b->pol->writes.v[0];
-	char *const *a = b->in->remedy_args;
+	struct cmdline c = build_line(b);
 	struct sbuf home = {0};
 	int rc;
 
@@ -630,14 +626,8 @@ home_remedy(struct sbuf *s, const struct build *b)
 	rc = rc ? rc : out_shell_quote(s, home.s);
 	rc = rc ? rc : sbuf_add(s, " && HOME=");
 	rc = rc ? rc : out_shell_quote(s, home.s);
-	rc = rc ? rc : sbuf_add(s, " nova-sandbox");
-	if (rc == 0 && b->in->verb != NULL)
-		rc = sbuf_addf(s, " %s", b->in->verb);
-	for (int dd = 0; rc == 0 && a != NULL && *a != NULL; a++) {
-		dd |= strcmp(*a, "--") == 0;
-		rc = dd ? (sbuf_add(s, " ") < 0 ? -1 : out_shell_quote(s, *a)) :
-		     add_word(s, *a, a > b->in->remedy_args ? a[-1] : NULL);
-	}
+	rc = rc ? rc : sbuf_add(s, " ");
+	rc = rc ? rc : remedy_cmdline(s, &c, NULL);
 	sbuf_free(&home);
 	return rc < 0 ? -1 : 0;
 }
@@ -769,20 +759,48 @@ fd_executable(int fd)
 	return faccessat(AT_FDCWD, proc, X_OK, 0) == 0;
 }
 
+/* The form of the command a not_found or not_executable line shows in
+ * place of it: only the caller knows which file it meant. */
+#define FORM_COMMAND "</abs/path/of/the/command>"
+
+/* A refusal of the command: the text, then the caller's line with the
+ * command's form in place of the command. */
+static int
+refuse_command(struct build *b, const char *tok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+refuse_command(struct build *b, const char *tok, const char *fmt, ...)
+{
+	struct sbuf t = {0};
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = sbuf_vaddf(&t, fmt, ap);
+	va_end(ap);
+	rc = rc ? rc : refuse_line(b, tok, t.s, "--", NULL, FORM_COMMAND,
+				   NULL);
+	sbuf_free(&t);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 refuse_exec_fd(struct build *b, const char *p, const struct rpath *rp)
 {
 	if (S_ISDIR(rp->mode))
-		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s is a directory: name an "
-			   "executable file", p);
+		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s is a "
+				      "directory: name an executable file", p);
 	if (!S_ISREG(rp->mode) || !fd_executable(rp->fd))
-		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s is not executable by "
-			   "this user: name a file this user may execute", p);
+		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s is not "
+				      "executable by this user: name a file "
+				      "this user may execute", p);
 	if (path_bad_char(rp->path))
-		return ADD(b->r, REASON_NOT_EXECUTABLE, "%s resolves to a path "
-			   "holding a control character, '\"' or '\\', which "
-			   "a generated policy cannot carry: name a file "
-			   "without them", p);
+		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s resolves to "
+				      "a path holding a control character, "
+				      "'\"' or '\\', which a generated policy "
+				      "cannot carry: name a file without them",
+				      p);
 	return 1;
 }
 
@@ -823,8 +841,9 @@ settle_command(struct build *b, const char *cand, int named)
 		rc = path_refuse_planted("the command", REASON_NOT_EXECUTABLE, cand,
 					 &f, b->r) < 0 ? -1 : 0;
 	else if (rc == 1)
-		rc = ADD(b->r, REASON_NOT_EXECUTABLE, "%s cannot be found (%s): "
-			 "name an executable file", cand, strerror(f.err));
+		rc = refuse_command(b, REASON_NOT_EXECUTABLE, "%s cannot be "
+				    "found (%s): name an executable file", cand,
+				    strerror(f.err));
 	path_fail_free(&f);
 	strv_free(&links);
 	return rc;
@@ -842,14 +861,16 @@ resolve_command(struct build *b)
 	name = b->in->argv.v[0];
 	if (strchr(name, '/') != NULL) {
 		if ((cand = path_abs(name)) == NULL)
-			return ADD(b->r, REASON_NOT_EXECUTABLE, "%s cannot be found "
-				   "(the working directory is unknown): name an "
-				   "executable file", name);
+			return refuse_command(b, REASON_NOT_EXECUTABLE, "%s "
+					      "cannot be found (the working "
+					      "directory is unknown): name an "
+					      "executable file", name);
 	} else if (look_path(b, name, &cand) < 0) {
 		return -1;
 	} else if (cand == NULL) {
-		return ADD(b->r, REASON_NOT_FOUND, "command %s is not on PATH: name "
-			   "it by its absolute path after --", name);
+		return refuse_command(b, REASON_NOT_FOUND, "command %s is not "
+				      "on PATH: name it by its absolute path "
+				      "after --", name);
 	}
 	rc = settle_command(b, cand, strchr(name, '/') != NULL);
 	free(cand);

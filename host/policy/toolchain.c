@@ -71,13 +71,16 @@ chain_of(const char *name)
 }
 
 int
-toolchain_check(const struct strv *names, struct refusals *r)
+toolchain_check(const struct strv *names, const struct cmdline *line,
+		struct refusals *r)
 {
 	size_t before = r->n;
 
 	for (size_t i = 0; i < names->n; i++)
 		if (chain_of(names->v[i]) == NULL &&
-		    refusals_addr(r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
+		    remedy_refuse(r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT, line,
+				  &(struct cmdfix){ "--toolchain", names->v[i],
+						    NULL, NULL, 0 },
 				  "--toolchain wants " TOOLCHAIN_NAMES ", got "
 				  "%s", names->v[i]) < 0)
 			return -1;
@@ -269,15 +272,16 @@ ask(const struct tchain *c, const struct tquery *q, const char *path,
 int
 toolchain_discover(const char *name, const char *path, char *const *env,
 		   const char *const *os_roots, struct toolchain_found *f,
-		   struct refusals *r)
+		   const struct cmdline *line, struct refusals *r)
 {
 	const struct tchain *c = chain_of(name);
+	size_t before = r->n;
 	struct strv menv = {0};
 	int rc = 0;
 
 	if (c == NULL)
 		return toolchain_check(&(struct strv){ .v = (char **)&name,
-						      .n = 1 }, r);
+						      .n = 1 }, line, r);
 	if (minimal_env(c, path, env, &menv) < 0) {
 		strv_free(&menv);
 		return -1;
@@ -290,6 +294,9 @@ toolchain_discover(const char *name, const char *path, char *const *env,
 				   "directory; name its directories with --read",
 				   name, f->tool ? f->tool : name) < 0 ? -1 : 1;
 	strv_free(&menv);
+	if (rc == 1 && remedy_append(r, before, line, &(struct cmdfix){
+		    "--toolchain", name, NULL, NULL, 0 }, NULL) < 0)
+		rc = -1;
 	if (rc == 0 && (strv_failed(&f->roots) || strv_failed(&f->covered)))
 		rc = -1;
 	return rc;

@@ -8,14 +8,17 @@
 #ifndef NS_HOST_TOOLCHAIN_H
 #define NS_HOST_TOOLCHAIN_H
 
+#include "base/remedy.h"
 #include "base/util.h"
 
 #define TOOLCHAIN_TIMEOUT_MS 10000
 #define TOOLCHAIN_NAMES "go, python, node, rust or c"
 
 /* Each --toolchain value is one of TOOLCHAIN_NAMES: bad_toolchain
- * otherwise (every one at once).  0 clean, 1 refused, -1 ENOMEM. */
-int toolchain_check(const struct strv *names, struct refusals *r);
+ * otherwise (every one at once), then the caller's `line` (NULL: none)
+ * without it.  0 clean, 1 refused, -1 ENOMEM. */
+int toolchain_check(const struct strv *names, const struct cmdline *line,
+		    struct refusals *r);
 
 /* What discovery found for one toolchain. */
 struct toolchain_found {
@@ -30,10 +33,11 @@ struct toolchain_found {
  * to it).  os_roots: the platform's fixed read roots (a root inside one
  * is `covered`, not added).  0 with *f filled; 1 with a bad_toolchain
  * refusal naming the toolchain (absent, failed, timed out, answered
- * nothing usable); -1 ENOMEM. */
+ * nothing usable), ending with the caller's `line` (NULL: none) without
+ * that --toolchain; -1 ENOMEM. */
 int toolchain_discover(const char *name, const char *path, char *const *env,
 		       const char *const *os_roots, struct toolchain_found *f,
-		       struct refusals *r);
+		       const struct cmdline *line, struct refusals *r);
 void toolchain_found_free(struct toolchain_found *f);
 
 /* One NOTE text for f: "--toolchain <name> (<tool>) adds the read roots

@@ -242,6 +242,7 @@ run_valid_artifact(const char *s)
 
 struct rstate {
 	struct refusals *r;
+	const struct cmdline *line; /* run's words, for the fixed line */
 	int nomem;
 };
 
@@ -264,14 +265,45 @@ rrefuse(struct rstate *s, const char *tok, const char *remedy,
 	sbuf_free(&b);
 }
 
+/* A value problem: the text, then run's line with `flag` fixed: its value
+ * `bad` (NULL: the flag was not given, so it is added first) becomes
+ * `to` (NULL: the flag left out). */
+static void rfix(struct rstate *s, const char *tok, const char *flag,
+		 const char *bad, const char *to, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void
+rfix(struct rstate *s, const char *tok, const char *flag, const char *bad,
+     const char *to, const char *fmt, ...)
+{
+	struct cmdfix f = { flag, bad, to, bad ? NULL : flag, 0 };
+	struct sbuf b = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (sbuf_vaddf(&b, fmt, ap) < 0 ||
+	    remedy_refuse(s->r, tok, REMEDY_IN_TEXT, s->line, &f, "%s",
+			  b.s) < 0)
+		s->nomem = 1;
+	va_end(ap);
+	sbuf_free(&b);
+}
+
+/* The forms a fixed line shows where the value is the caller's to choose
+ * (never a number the tool invented). */
+#define FORM_SIZE "<n>m"
+#define FORM_BIG "<n>g"
+#define FORM_N "<n>"
+#define FORM_DIR "</abs/dir>"
+
 static void
 check_size(struct rstate *s, const char *v, const char *tok,
 	   const char *flag, uint64_t *out)
 {
 	if (v != NULL && run_parse_size(v, out) != 0)
-		rrefuse(s, tok, REMEDY_IN_TEXT,
-			"%s wants a positive size like %s, got %s",
-			flag, strcmp(flag, "--max-mem") ? "64m" : "8g", v);
+		rfix(s, tok, flag, v, strcmp(flag, "--max-mem") ? FORM_SIZE :
+		     FORM_BIG, "%s wants a positive size like %s, got %s",
+		     flag, strcmp(flag, "--max-mem") ? "64m" : "8g", v);
 }
 
 static void
@@ -281,25 +313,22 @@ check_windows(struct rstate *s, struct run_args *a)
 	unsigned long long cpu;
 
 	if (a->scratch != NULL)
-		rrefuse(s, REASON_BAD_SCRATCH, NULL,
-			"--scratch %s is for windows; the "
-			"place is made here", a->scratch);
+		rfix(s, REASON_BAD_SCRATCH, "--scratch", a->scratch, NULL,
+		     "--scratch %s is for windows; the place is made here",
+		     a->scratch);
 	if (a->memory != NULL && run_parse_size(a->memory, &u) != 0)
-		rrefuse(s, REASON_BAD_MEMORY, REMEDY_IN_TEXT,
-			"--memory wants a positive size like "
-			"4g, got %s", a->memory);
+		rfix(s, REASON_BAD_MEMORY, "--memory", a->memory, FORM_BIG,
+		     "--memory wants a positive size like 4g, got %s",
+		     a->memory);
 	if (a->cpu != NULL && (parse_u64(a->cpu, 100, &cpu) != 0 || cpu < 1))
-		rrefuse(s, REASON_BAD_CPU, REMEDY_IN_TEXT,
-			"--cpu wants a percentage 1..100, got "
-			"%s", a->cpu);
+		rfix(s, REASON_BAD_CPU, "--cpu", a->cpu, "<1..100>",
+		     "--cpu wants a percentage 1..100, got %s", a->cpu);
 	if (a->place != NULL && strcmp(a->place, "wsb") == 0)
-		rrefuse(s, REASON_NO_WSB, NULL,
-			"--place wsb needs Windows Sandbox; it "
-			"is windows-only%s", "");
+		rfix(s, REASON_NO_WSB, "--place", a->place, "job",
+		     "--place wsb needs Windows Sandbox; it is windows-only");
 	else if (a->place != NULL && strcmp(a->place, "job") != 0)
-		rrefuse(s, REASON_BAD_PLACE, REMEDY_IN_TEXT,
-			"--place wants job or wsb, got %s",
-			a->place);
+		rfix(s, REASON_BAD_PLACE, "--place", a->place, "job",
+		     "--place wants job or wsb, got %s", a->place);
 }
 
 static int
@@ -321,9 +350,8 @@ check_count(struct rstate *s, const char *v, const char *flag,
 	unsigned long long n = def;
 
 	if (v != NULL && (parse_u64(v, top, &n) != 0 || n == 0))
-		rrefuse(s, REASON_BAD_OUT_MAX, REMEDY_IN_TEXT,
-			"%s wants a whole number 1..%llu like "
-			"%llu, got %s", flag, top, def, v);
+		rfix(s, REASON_BAD_OUT_MAX, flag, v, FORM_N, "%s wants a whole "
+		     "number 1..%llu like %llu, got %s", flag, top, def, v);
 	*out = n;
 }
 
@@ -332,19 +360,19 @@ check_out(struct rstate *s, struct run_args *a)
 {
 	if (a->out == NULL && (a->artifacts.n || a->out_max_s ||
 			       a->out_files_s || a->out_depth_s))
-		rrefuse(s, REASON_NO_OUT, NULL, "--artifact, --out-max-bytes, "
-			"--out-max-files and --out-max-depth need --out "
-			"<dir>%s", "");
+		rfix(s, REASON_NO_OUT, "--out", NULL, FORM_DIR, "--artifact, "
+		     "--out-max-bytes, --out-max-files and --out-max-depth "
+		     "need --out <dir>");
 	if (a->out != NULL && a->out[0] != '/')
-		rrefuse(s, REASON_NO_OUT, REMEDY_IN_TEXT,
-			"--out wants an absolute directory, got "
-			"%s", a->out);
+		rfix(s, REASON_NO_OUT, "--out", a->out, FORM_DIR,
+		     "--out wants an absolute directory, got %s", a->out);
 	for (size_t i = 0; i < a->artifacts.n; i++)
 		if (run_valid_artifact(a->artifacts.v[i]) != 0)
-			rrefuse(s, REASON_BAD_ARTIFACT, REMEDY_IN_TEXT,
-				"--artifact wants a relative "
-				"path inside the place with no . or .. "
-				"element, got \"%s\"", a->artifacts.v[i]);
+			rfix(s, REASON_BAD_ARTIFACT, "--artifact",
+			     a->artifacts.v[i], "<path/in/work>",
+			     "--artifact wants a relative path inside the "
+			     "place with no . or .. element, got \"%s\"",
+			     a->artifacts.v[i]);
 	a->out_max = RUN_OUT_MAX_DEFAULT;
 	check_size(s, a->out_max_s, REASON_BAD_OUT_MAX, "--out-max-bytes",
 		   &a->out_max);
@@ -361,67 +389,70 @@ validate(struct rstate *s, struct run_args *a)
 	const char *why;
 
 	if (a->name == NULL || run_valid_name(a->name) != 0)
-		rrefuse(s, REASON_NO_NAME, REMEDY_IN_TEXT,
-			"--name wants 1-32 characters, a letter "
-			"or digit first, then letters, digits, - _ or . "
-			"(got \"%s\")", a->name ? a->name : "");
+		rfix(s, REASON_NO_NAME, "--name", a->name, "<name>",
+		     "--name wants 1-32 characters, a letter or digit first, "
+		     "then letters, digits, - _ or . (got \"%s\")",
+		     a->name ? a->name : "");
 	if (a->size_s == NULL || run_parse_size(a->size_s, &a->size) != 0)
-		rrefuse(s, REASON_BAD_SIZE, REMEDY_IN_TEXT,
-			"--size wants a positive size like 8g "
-			"(digits, one optional fraction, k/m/g/t, optional b), "
-			"got \"%s\"", a->size_s ? a->size_s : "");
+		rfix(s, REASON_BAD_SIZE, "--size", a->size_s, FORM_SIZE,
+		     "--size wants a positive size like 8g (digits, one "
+		     "optional fraction, k/m/g/t, optional b), got \"%s\"",
+		     a->size_s ? a->size_s : "");
 	check_windows(s, a);
 	if (a->max_procs_s != NULL &&
 	    (parse_u64(a->max_procs_s, 1ULL << 31, &mp) != 0 || mp == 0))
-		rrefuse(s, REASON_BAD_MAX_PROCS, REMEDY_IN_TEXT,
-			"--max-procs wants a positive "
-			"integer, got %s", a->max_procs_s);
+		rfix(s, REASON_BAD_MAX_PROCS, "--max-procs", a->max_procs_s,
+		     FORM_N, "--max-procs wants a positive integer, got %s",
+		     a->max_procs_s);
 	a->max_procs = mp;
 	a->max_mem = 8ULL << 30;
 	check_size(s, a->max_mem_s, REASON_BAD_MAX_MEM, "--max-mem", &a->max_mem);
 	if (a->timeout_s != NULL &&
 	    run_parse_duration(a->timeout_s, &a->timeout_ms) != 0)
-		rrefuse(s, REASON_BAD_TIMEOUT, REMEDY_IN_TEXT,
-			"--timeout wants a duration above "
-			"zero like 30m or 1h30m, got %s", a->timeout_s);
+		rfix(s, REASON_BAD_TIMEOUT, "--timeout", a->timeout_s, "<n>m",
+		     "--timeout wants a duration above zero like 30m or "
+		     "1h30m, got %s", a->timeout_s);
 	if (a->container != NULL && !container_ok(a->container))
-		rrefuse(s, REASON_NO_CONTAINER, REMEDY_IN_TEXT,
-			"--container wants disk<digits>, "
-			"got %s", a->container);
+		rfix(s, REASON_NO_CONTAINER, "--container", a->container,
+		     "disk<n>", "--container wants disk<digits>, got %s",
+		     a->container);
 	check_out(s, a);
 	a->status_fd = -1;
 	if (a->status_fd_s != NULL &&
 	    status_fd_check(a->status_fd_s, &a->status_fd, &why) != 0)
-		rrefuse(s, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT,
-			OUT_STATUS_WANTS "%s%s",
-			a->status_fd_s, why);
+		rfix(s, REASON_BAD_STATUS_FD, "--status-fd", a->status_fd_s,
+		     NULL, OUT_STATUS_WANTS "%s%s; or leave it out (the lines "
+		     "go to stderr)", a->status_fd_s, why);
 	if (!a->saw_dashdash || a->argv.n == 0)
 		rrefuse(s, REASON_NO_COMMAND, NULL,
 			"name the command after --%s", "");
 	{
 		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny };
 
-		if (envpol_check(&o, s->r) < 0 ||
-		    toolchain_check(&a->toolchains, s->r) < 0)
+		if (envpol_check(&o, s->line, s->r) < 0 ||
+		    toolchain_check(&a->toolchains, s->line, s->r) < 0)
 			s->nomem = 1;
 	}
 	for (size_t i = 0; i < a->writes.n; i++)
 		if (a->writes.v[i][0] != '/')
-			rrefuse(s, REASON_BAD_WRITE, REMEDY_IN_TEXT,
-				"--write wants an absolute directory "
-				"outside the place, got %s", a->writes.v[i]);
+			rfix(s, REASON_BAD_WRITE, "--write", a->writes.v[i],
+			     FORM_DIR, "--write wants an absolute directory "
+			     "outside the place, got %s", a->writes.v[i]);
 }
 
 int
 run_parse(int argc, char **argv, struct run_args *a, struct refusals *r)
 {
-	struct rstate s = { r, 0 };
+	struct cmdline line = { "run", argv, argc > 0 ? (size_t)argc : 0 };
+	struct rstate s = { r, &line, 0 };
+	struct flagspec spec = rspec;
 
 	if (flags_help(argc, argv, FH_WORD)) {
 		a->help = 1;
 		return 0;
 	}
-	if (flags_parse(&rspec, argc, argv, a, r) < 0)
+	spec.line = &line;
+	if (flags_parse(&spec, argc, argv, a, r) < 0)
 		s.nomem = 1;
 	validate(&s, a);
 	if (s.nomem)

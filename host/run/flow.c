@@ -170,13 +170,15 @@ flag_notes(const struct run_args *a)
 static void
 run_toolchains(struct runctx *c, struct refusals *r)
 {
+	struct cmdline line = cmdline_of("run", c->args);
+
 	for (size_t i = 0; i < c->a->toolchains.n; i++) {
 		struct toolchain_found f = {0};
 		char *note;
 
 		if (toolchain_discover(c->a->toolchains.v[i], getenv("PATH"),
 				       c->hr->env, c->w.roots.read_roots, &f,
-				       r) == 0) {
+				       &line, r) == 0) {
 			for (size_t k = 0; k < f.roots.n; k++)
 				if (!strv_contains(&c->reads, f.roots.v[k]))
 					strv_push(&c->reads, f.roots.v[k]);
@@ -225,7 +227,11 @@ run_writes(struct runctx *c, struct refusals *r)
 static int
 preflight(struct runctx *c, struct refusals *r)
 {
-	int rc = wall_open(&c->w, c->hr, "SANDBOX");
+	int rc;
+
+	wall_line(&c->w, "run", c->args);
+	c->phs.line = &c->w.line;
+	rc = wall_open(&c->w, c->hr, "SANDBOX");
 
 	if (rc != 0) {
 		for (size_t i = 0; i < c->w.r.n; i++)
@@ -460,6 +466,7 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 {
 	struct policy_input in;
 	struct strv env = {0};
+	struct cmdline line = cmdline_of("run", c->args);
 	const char *root = c->place.root;
 	char work[600], home[600], tmp[600];
 	int rc;
@@ -497,7 +504,7 @@ keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.remedy_args = c->args;
 	rc = policy_build(&in, pol, r);
 	if (rc == 0)
-		rc = ownfiles_check(c->hr, &c->w.cfg, pol, r);
+		rc = ownfiles_check(c->hr, &c->w.cfg, pol, &line, r);
 	policy_input_free(&in);
 	strv_free(&env);
 	return rc;
@@ -914,9 +921,11 @@ look_and_create(struct runctx *c)
 		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	run_step("look", t);
 	if (exists) {
-		refusals_add(&c->pr, REASON_VOLUME_EXISTS, "a place named %s "
-			     "already exists; nothing was made; pick another "
-			     "--name", c->a->name);
+		remedy_refuse(&c->pr, REASON_VOLUME_EXISTS, NULL, c->phs.line,
+			      &(struct cmdfix){ "--name", NULL, "<name>", NULL,
+						0 }, "a place named %s already "
+			      "exists; nothing was made; pick another --name",
+			      c->a->name);
 		return run_refuse(&c->pr, NS_EXIT_REFUSED);
 	}
 	c->t0 = run_now_ms();

@@ -51,7 +51,12 @@ parse_check(int argc, char **argv, int *json, struct sbuf *why)
 {
 	struct checkargs a = { 0 };
 	struct refusals r = { 0 };
-	int rc = flags_parse(&check_spec, argc - 1, argv + 1, &a, &r);
+	struct flagspec s = check_spec;
+	struct cmdline line = cmdline_of("check", argv + 1);
+	int rc;
+
+	s.line = &line;
+	rc = flags_parse(&s, argc - 1, argv + 1, &a, &r);
 
 	*json = a.json;
 	if (rc < 0)

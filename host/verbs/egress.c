@@ -4,6 +4,7 @@
  * the grammar, the resolution, the renderer and the auditor; the
  * configured egress module (nftegress.so on linux) owns the kernel. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ struct eargs {
 	const char *plan;
 	struct strv cidrs;
 	int live;
+	const struct cmdline *line; /* the caller's, for the fixed lines */
 };
 
 /* The sub-verbs, as bits of flagdef.verbs. */
@@ -82,6 +84,29 @@ sub_bit(const char *sub)
 	return 0;
 }
 
+/* A value problem: the text, then the caller's line with `flag` fixed:
+ * its value `bad` (NULL: the flag was not given, so it is added first)
+ * becomes `to` (a form the caller fills in, or a value the tool knows). */
+static void efix(struct refusals *r, const struct eargs *a, const char *tok,
+		 const char *flag, const char *bad, const char *to,
+		 const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static void
+efix(struct refusals *r, const struct eargs *a, const char *tok,
+     const char *flag, const char *bad, const char *to, const char *fmt, ...)
+{
+	struct cmdfix f = { flag, bad, to, bad ? NULL : flag, 0 };
+	struct sbuf t = {0};
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (sbuf_vaddf(&t, fmt, ap) < 0 ||
+	    remedy_refuse(r, tok, REMEDY_IN_TEXT, a->line, &f, "%s", t.s) < 0)
+		refusals_oom(r);
+	va_end(ap);
+	sbuf_free(&t);
+}
+
 /* 0, or -1 when memory ran out (a refusal may be missing: never run).
  * Every problem into r: a flag of another sub-verb or none is bad_flag,
  * naming this sub-verb's flags (and the nearest to an unknown one); a
@@ -104,6 +129,7 @@ parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 	snprintf(name, sizeof(name), "egress %s", sub);
 	snprintf(lead, sizeof(lead), "the flags of egress %s are", sub);
 	snprintf(remedy, sizeof(remedy), "nova-sandbox egress %s -h", sub);
+	s.line = a->line;
 	return flags_parse(&s, argc, argv, a, r) < 0 ? -1 : 0;
 }
 
@@ -206,25 +232,25 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	char *why = NULL;
 
 	if (a->out == NULL)
-		refusals_add(r, REASON_NO_COMMAND, "egress plan writes the plan to "
-			     "--out <file>; name it");
+		efix(r, a, REASON_NO_COMMAND, "--out", NULL, "<file>",
+		     "egress plan writes the plan to --out <file>; name it");
 	if (a->policy == NULL)
-		refusals_addr(r, REASON_BAD_POLICY, REMEDY_IN_TEXT,
-			      "--policy wants the allowlist "
-			      "file, infra/image/egress.txt");
+		efix(r, a, REASON_BAD_POLICY, "--policy", NULL, "<file>",
+		     "--policy wants the allowlist file, "
+		     "infra/image/egress.txt");
 	else if (read_file(a->policy, POLICY_MAX_MIB, pol, &why) < 0)
-		refusals_add(r, REASON_BAD_POLICY, "%s: cannot be read: %s",
-			     a->policy, why ? why : "-");
+		efix(r, a, REASON_BAD_POLICY, "--policy", a->policy, "<file>",
+		     "%s: cannot be read: %s", a->policy, why ? why : "-");
 	else
 		egress_parse_policy(a->policy, pol->s, pol->len, &in->names,
 				    r);
 	free(why);
 	if (a->resolver == NULL || ns_egress_parse_addr(a->resolver, 0,
 						     &in->resolver) < 0)
-		refusals_addr(r, REASON_BAD_RESOLVER, REMEDY_IN_TEXT,
-			      "--resolver wants the IP "
-			      "address of the resolver%s%.60s", a->resolver ?
-			      ", got " : "", a->resolver ? a->resolver : "");
+		efix(r, a, REASON_BAD_RESOLVER, "--resolver", a->resolver,
+		     "<ip>", "--resolver wants the IP address of the "
+		     "resolver%s%.60s", a->resolver ? ", got " : "",
+		     a->resolver ? a->resolver : "");
 	in->cidrs = calloc(a->cidrs.n + 1, sizeof(in->cidrs[0]));
 	if (in->cidrs == NULL)	/* never a plan without its bench denies */
 		refusals_add(r, REASON_BAD_CIDR, "out of memory reading "
@@ -233,10 +259,10 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 		if (parse_cidr(a->cidrs.v[i], &in->cidrs[in->n_cidrs]) == 0)
 			in->n_cidrs++;
 		else
-			refusals_addr(r, REASON_BAD_CIDR, REMEDY_IN_TEXT,
-				      "--bench-cidr wants an "
-				      "address/prefix such as 198.51.100.0/24, "
-				      "got %.60s", a->cidrs.v[i]);
+			efix(r, a, REASON_BAD_CIDR, "--bench-cidr",
+			     a->cidrs.v[i], "<address/prefix>", "--bench-cidr "
+			     "wants an address/prefix such as 198.51.100.0/24, "
+			     "got %.60s", a->cidrs.v[i]);
 	if (strv_failed(&a->cidrs) || strv_failed(&in->names))
 		refusals_oom(r); /* a lost deny or name: never a plan */
 }
@@ -262,8 +288,9 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 	if (egress_audit(p->text.s, p->text.len, &au, r) != 0)
 		return said_no(r);
 	if (egress_write_plan(a->out, p->text.s, p->text.len, &why) < 0) {
-		refusals_add(r, REASON_BAD_OUT, "--out %s cannot be written: %s "
-			     "(its directory must exist)", a->out, why);
+		efix(r, a, REASON_BAD_OUT, "--out", a->out, "<file>", "--out %s "
+		     "cannot be written: %s (its directory must exist)",
+		     a->out, why);
 		free(why);
 		return cannot_run(r, plan_remedy);
 	}
@@ -303,6 +330,7 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 	in.veth = a->veth;
 	in.lookup = egress_dns_lookup;
 	in.step = step_line;
+	in.line = a->line;
 	if (r->n == 0)
 		egress_check_input(&in, r);
 	if (r->n != 0) {
@@ -398,14 +426,14 @@ mod_exit(int st, const struct refusals *r, const char *remedy)
 /* ---- check, apply, drop ------------------------------------------------ */
 
 static int
-load_plan(const char *path, struct sbuf *b, struct refusals *r)
+load_plan(const struct eargs *a, struct sbuf *b, struct refusals *r)
 {
 	char *why = NULL;
 
-	if (read_file(path, PLAN_MAX_MIB, b, &why) == 0)
+	if (read_file(a->plan, PLAN_MAX_MIB, b, &why) == 0)
 		return 0;
-	refusals_add(r, REASON_BAD_PLAN, "--plan %s cannot be read: %s", path,
-		     why ? why : "-");
+	efix(r, a, REASON_BAD_PLAN, "--plan", a->plan, "<file>", "--plan %s "
+	     "cannot be read: %s", a->plan, why ? why : "-");
 	free(why);
 	return -1;
 }
@@ -479,14 +507,13 @@ egress_check_verb(const struct hostrun *hr, struct eargs *a,
 	int rc;
 
 	if (a->plan == NULL && !a->live)
-		refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
-			      "egress check wants --plan "
-			      "<file>, or --live --run <id>");
+		efix(r, a, REASON_NO_COMMAND, "--plan", NULL, "<file>",
+		     "egress check wants --plan <file>, or --live --run <id>");
 	if (a->live && !egress_run_ok(a->run))
-		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
-			      "--run wants 1-32 of [A-Za-z0-9_]");
+		efix(r, a, REASON_NO_NAME, "--run", a->run, "<id>",
+		     "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0 && a->plan != NULL)
-		load_plan(a->plan, &plan, r);
+		load_plan(a, &plan, r);
 	if (r->n != 0)
 		rc = cannot_run(r, check_remedy);
 	else if (a->live)
@@ -509,23 +536,26 @@ apply_checks(struct eargs *a, struct sbuf *plan, struct refusals *r)
 	char want[64];
 
 	if (a->plan == NULL)
-		refusals_addr(r, REASON_NO_COMMAND, REMEDY_IN_TEXT,
-			      "egress apply wants --plan "
-			      "<file>");
+		efix(r, a, REASON_NO_COMMAND, "--plan", NULL, "<file>",
+		     "egress apply wants --plan <file>");
 	if (!egress_run_ok(a->run))
-		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
-			      "--run wants 1-32 of [A-Za-z0-9_]");
+		efix(r, a, REASON_NO_NAME, "--run", a->run, "<id>",
+		     "--run wants 1-32 of [A-Za-z0-9_]");
 	if (r->n == 0)
-		load_plan(a->plan, plan, r);
+		load_plan(a, plan, r);
 	if (r->n != 0)
 		return 2;
 	if (egress_audit(plan->s, plan->len, &au, r) != 0)
 		return 1;
 	egress_table_name(a->run, want, sizeof(want));
 	if (strcmp(au.table, want) != 0) {
-		refusals_addr(r, REASON_PLAN_MISMATCH, REMEDY_IN_TEXT,
-			      "the plan's table is %s but "
-			      "--run %s wants %s", au.table, a->run, want);
+		/* the plan's own run: the id its table was made for */
+		efix(r, a, REASON_PLAN_MISMATCH, "--run", a->run,
+		     strncmp(au.table, "nova_egress_",
+			     12) == 0 ?
+		     au.table + 12 : "<id>",
+		     "the plan's table is %s but --run %s wants %s", au.table,
+		     a->run, want);
 		return 2;
 	}
 	return 0;
@@ -589,9 +619,8 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 
 	memset(&e, 0, sizeof(e));
 	if (!egress_run_ok(a->run))
-		refusals_addr(r, REASON_NO_NAME, REMEDY_IN_TEXT,
-			      "--run wants 1-32 of [A-Za-z0-9_] "
-			      "(nothing was sent)");
+		efix(r, a, REASON_NO_NAME, "--run", a->run, "<id>",
+		     "--run wants 1-32 of [A-Za-z0-9_] (nothing was sent)");
 	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
 		rc = cannot_run(r, drop_remedy);
 	} else if ((st = e.m.egress.drop(&e.hs.host, a->run)) != NS_OK) {
@@ -667,6 +696,7 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 	struct eargs a;
 	const char *sub = argc > 1 ? argv[1] : NULL;
 	char tail[64];
+	struct cmdline line;
 	int known = sub_bit(sub) != 0, rc;
 
 	if (flags_wants_help(argc - 1, argv + 1))
@@ -681,6 +711,12 @@ verb_egress(const struct hostrun *hr, int argc, char **argv)
 		return NS_EXIT_USAGE;
 	}
 	memset(&a, 0, sizeof(a));
+	line.verb = sub == NULL ? NULL : strcmp(sub, "plan") == 0 ?
+	    "egress plan" : strcmp(sub, "check") == 0 ? "egress check" :
+	    strcmp(sub, "apply") == 0 ? "egress apply" : "egress drop";
+	line.args = argv + 2;
+	line.n = argc > 2 ? (size_t)argc - 2 : 0;
+	a.line = &line;
 	if (parse_flags(sub, argc - 2, argv + 2, &a, &r) < 0) {
 		out_refused("EGRESS", REASON_NO_COMMAND, "out of memory "
 			    "reading the flags", NULL);

@@ -473,7 +473,13 @@ parse_args(int argc, char **argv, int *json, struct refusals *r)
 
 	if (flags_help(argc - 1, argv + 1, FH_PAST_DD))
 		return 1;
-	rc = flags_parse(&modules_spec, argc - 1, argv + 1, &a, r);
+	{
+		struct flagspec s = modules_spec;
+		struct cmdline line = cmdline_of("modules", argv + 1);
+
+		s.line = &line;
+		rc = flags_parse(&s, argc - 1, argv + 1, &a, r);
+	}
 	*json = a.json;
 	if (rc < 0)
 		refusals_add(r, REASON_SANDBOX_FAILED, "out of memory reading the "

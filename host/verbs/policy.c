@@ -249,7 +249,8 @@ verb_policy(const struct hostrun *hr, int argc, char **argv)
 	if (args_parse(ARGV_POLICY, argc - 1, argv + 1, &a, &r) != 0 ||
 	    default_command(&a, &r) != 0)
 		code = refused(&r, a.json);
-	else if (wall_open(&w, hr, "POLICY") != 0)
+	else if (wall_line(&w, "policy", argv + 1), wall_open(&w, hr,
+							       "POLICY") != 0)
 		code = refused(&w.r, a.json);
 	else
 		code = build(&w, hr, &a, argv + 1);

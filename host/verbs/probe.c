@@ -213,6 +213,8 @@ placement(struct probe *p)
 static int
 gather(struct probe *p, const struct hostrun *hr, char **rargs)
 {
+	struct cmdline line = cmdline_of("probe", rargs);
+
 	p->in.verb = "probe";
 	p->in.remedy_args = rargs;
 	if (wall_input(&p->w, hr, &p->a, &p->in) < 0 ||
@@ -226,7 +228,7 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 	if (p->r.n)
 		p->in.create_tmp = 0;
 	if (policy_build(&p->in, &p->pol, &p->r) < 0 || (p->r.n == 0 &&
-	    ownfiles_check(hr, &p->w.cfg, &p->pol, &p->r) < 0))
+	    ownfiles_check(hr, &p->w.cfg, &p->pol, &line, &p->r) < 0))
 		refusals_add(&p->r, REASON_CHECK, "out of memory");
 	if (p->r.n) {
 		say_refusals(p, &p->r);
@@ -442,6 +444,7 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 		return NS_EXIT_USAGE;
 	}
 	p->explain = p->a.explain;
+	wall_line(&p->w, "probe", argv + 1);
 	if (wall_open(&p->w, hr, "PROBE") != 0 ||
 	    wall_explain_refused(&p->w, p->explain, &p->w.r) != 0) {
 		if (p->w.r.n == 0)

@@ -331,12 +331,17 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 {
 	struct reapctx c;
 	struct refusals r = {0};
+	struct flagspec spec;
+	struct cmdline line;
 	int code;
 
 	if (flags_help(argc - 1, argv + 1, FH_WORD_FIRST))
 		return reap_usage() == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 	memset(&c, 0, sizeof(c));
-	if (flags_parse(&reap_spec, argc - 1, argv + 1, &c, &r) != 0)
+	spec = reap_spec;
+	line = cmdline_of("reap", argv + 1);
+	spec.line = &line;
+	if (flags_parse(&spec, argc - 1, argv + 1, &c, &r) != 0)
 		return refuse_all(&r, 1);
 	if (setup(&c, hr) != 0)
 		code = refuse_all(&c.r, 0);

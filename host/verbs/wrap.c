@@ -473,8 +473,11 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct policy pol = {0};
 	struct refusals r = {0};
 	struct strv tnotes = {0};
+	struct cmdline line = cmdline_of(NULL, argv);
 	int rc, code;
 
+	in.verb = NULL;
+	in.remedy_args = argv; /* the fixed lines of the toolchains' too */
 	if (wall_input(w, hr, a, &in) < 0 ||
 	    wall_toolchains(w, &a->toolchains, &in, &tnotes, &r) < 0) {
 		strv_free(&tnotes);
@@ -482,8 +485,6 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		refusals_free(&r);
 		return refused(w, REASON_SANDBOX_FAILED, "out of memory");
 	}
-	in.verb = NULL;
-	in.remedy_args = argv;
 	rc = r.n ? 1 : policy_build(&in, &pol, &r);
 	for (size_t i = 0; rc == 0 && i < tnotes.n; i++)
 		if (strv_push(&pol.notes, tnotes.v[i]) < 0)
@@ -491,7 +492,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	strv_free(&tnotes);
 	BENCH_PHASE(BENCH_POLICY);
 	if (rc == 0)
-		rc = ownfiles_check(hr, &w->cfg, &pol, &r);
+		rc = ownfiles_check(hr, &w->cfg, &pol, &line, &r);
 	BENCH_PHASE(BENCH_OWNFILES);
 	if (rc != 0) {
 		if (rc < 0)
@@ -530,6 +531,7 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 		args_free(&a);
 		return NS_EXIT_REFUSED;
 	}
+	wall_line(&w, NULL, argv);
 	if (wall_open(&w, hr, "SANDBOX") != 0)
 		code = refused(&w, REASON_NO_SANDBOX, "no wall module could be "
 			       "loaded");

@@ -94,6 +94,14 @@ verb_remedy(unsigned verb)
 	}
 }
 
+/* The verb's word on the command line (NULL: the bare form). */
+static const char *
+verb_word(unsigned verb)
+{
+	return verb == ARGV_PROBE ? "probe" : verb == ARGV_POLICY ? "policy" :
+	    verb == ARGV_CHECK ? "check" : NULL;
+}
+
 static const char *
 verb_name(unsigned verb)
 {
@@ -112,18 +120,26 @@ check_value(const struct flagspec *s, const struct flagdef *f, const char *v,
 	const char *why;
 	int fd;
 
+	struct cmdfix fx = { NULL, v, NULL, NULL, 0 };
+
 	if (strcmp(f->name, "max") == 0 && parse_u64(v, ~0ULL, &n) != 0)
-		return refusals_addr(r, tok, REMEDY_IN_TEXT, "--max wants a "
-				     "non-negative "
-				    "integer, got %s", v) < 0 ? -1 : 1;
+		return fx.flag = "--max", fx.value = "<n>",
+		       remedy_refuse(r, tok, REMEDY_IN_TEXT, s->line, &fx,
+				     "--max wants a non-negative integer, "
+				     "got %s", v) < 0 ? -1 : 1;
 	if (strcmp(f->name, "status-fd") == 0 && s->verb == ARGV_BARE &&
 	    status_fd_check(v, &fd, &why) != 0)
-		return refusals_addr(r, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT,
-				     OUT_STATUS_WANTS "%s%s", v, why) < 0 ? -1 : 1;
+		return fx.flag = "--status-fd",
+		       remedy_refuse(r, REASON_BAD_STATUS_FD, REMEDY_IN_TEXT,
+				     s->line, &fx, OUT_STATUS_WANTS "%s%s; or "
+				     "leave it out (the lines go to stderr)",
+				     v, why) < 0 ? -1 : 1;
 	if (strcmp(f->name, "acl") == 0 && s->verb == ARGV_BARE &&
 	    strcmp(v, "tool") != 0 && strcmp(v, "caller") != 0)
-		return refusals_addr(r, tok, REMEDY_IN_TEXT, "--acl wants tool "
-				     "or caller, got %s", v) < 0 ? -1 : 1;
+		return fx.flag = "--acl", fx.value = "<tool|caller>",
+		       remedy_refuse(r, tok, REMEDY_IN_TEXT, s->line, &fx,
+				     "--acl wants tool or caller, got %s",
+				     v) < 0 ? -1 : 1;
 	return 0;
 }
 
@@ -170,9 +186,12 @@ args_parse(unsigned verb, int argc, char **argv, struct args *a,
 	   struct refusals *r)
 {
 	struct flagspec s;
+	struct cmdline line = { verb_word(verb), argv,
+				argc > 0 ? (size_t)argc : 0 };
 	size_t before = r->n;
 
 	wall_spec(verb, &s);
+	s.line = &line;
 	if (flags_parse(&s, argc, argv, a, r) < 0)
 		return -1;
 	if (verb == ARGV_BARE) {
@@ -189,8 +208,8 @@ args_parse(unsigned verb, int argc, char **argv, struct args *a,
 	if (verb == ARGV_BARE || verb == ARGV_POLICY) {
 		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny };
 
-		if (envpol_check(&o, r) < 0 || toolchain_check(&a->toolchains,
-							       r) < 0)
+		if (envpol_check(&o, &line, r) < 0 ||
+		    toolchain_check(&a->toolchains, &line, r) < 0)
 			return -1;
 	}
 	return r->n > before;

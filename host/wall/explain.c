@@ -271,7 +271,10 @@ wall_explain_refused(const struct wallctx *w, int explain, struct refusals *r)
 {
 	if (!explain || wall_has_feature(w, NS_WALL_EXPLAIN))
 		return 0;
-	return refusals_addr(r, REASON_EXPLAIN_UNAVAILABLE, REMEDY_IN_TEXT,
+	return remedy_refuse(r, REASON_EXPLAIN_UNAVAILABLE, REMEDY_IN_TEXT,
+			     w->hs.line, &(struct cmdfix){ "--explain", NULL,
+							   NULL, NULL,
+							   FIX_SWITCH },
 			     "--explain: the wall %s cannot name the paths it "
 			     "denies; run without --explain", w->mod.ops.name)
 		       < 0 ? -1 : 1;

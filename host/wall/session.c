@@ -10,6 +10,13 @@
 
 #include "policy/toolchain.h"
 
+void
+wall_line(struct wallctx *w, const char *verb, char *const *args)
+{
+	w->line = cmdline_of(verb, args);
+	w->hs.line = &w->line;
+}
+
 int
 wall_open(struct wallctx *w, const struct hostrun *hr, const char *prefix)
 {
@@ -128,6 +135,7 @@ wall_toolchains(struct wallctx *w, const struct strv *names,
 		struct policy_input *in, struct strv *notes,
 		struct refusals *r)
 {
+	struct cmdline line = cmdline_of(in->verb, in->remedy_args);
 	int rc = 0;
 
 	for (size_t i = 0; rc >= 0 && i < names->n; i++) {
@@ -138,7 +146,7 @@ wall_toolchains(struct wallctx *w, const struct strv *names,
 		if (strv_contains(&in->toolchain_reads, names->v[i]))
 			continue;
 		got = toolchain_discover(names->v[i], in->path, in->env,
-					 w->roots.read_roots, &f, r);
+					 w->roots.read_roots, &f, &line, r);
 		if (got < 0)
 			rc = -1;
 		for (size_t k = 0; got == 0 && k < f.roots.n; k++)

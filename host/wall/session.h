@@ -23,11 +23,17 @@ struct wallctx {
 	struct platform_roots roots;
 	int loaded;
 	char cwd_buf[4096];  /* the caller's working directory (wall_input) */
+	struct cmdline line; /* the caller's line (wall_line), for the fixed
+				line after a module's refusal */
 };
 
 /* Read the config and select the wall (the only module loaded).  prefix is
  * the line prefix for the services.  Returns 0, 1 with refusals in w->r,
  * or -1 on ENOMEM.  wall_close() in every case. */
+/* The caller's command line (`verb` and the NULL-terminated `args` after
+ * it) for the module refusals of w (hostsvc.h `line`).  Call before
+ * wall_open. */
+void wall_line(struct wallctx *w, const char *verb, char *const *args);
 int wall_open(struct wallctx *w, const struct hostrun *hr,
 	      const char *prefix);
 void wall_close(struct wallctx *w);

@@ -245,7 +245,7 @@ expect_rc 0
 expect_err 'net=nopromise'
 wrap --net-deny=perhaps --write "$D/w" -- /bin/true
 expect_rc 125
-expect_err 'reason=no_command: --net-deny wants true or false, got perhaps; run: nova-sandbox help$'
+expect_err "reason=no_command: --net-deny wants true or false, got perhaps; run: nova-sandbox '--net-deny=<true\\|false>' --write $D/w -- /bin/true\$"
 EOF
 
 # ---- bare wrap: phase 2 ------------------------------------------------

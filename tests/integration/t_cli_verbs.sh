@@ -256,13 +256,13 @@ D=$(newdir)
 truncate -s $((1024 * 1024 + 1)) "$D/big.txt"
 run "$NS" egress plan --run r1 --policy "$D/big.txt" --model-host m.example --resolver 192.0.2.1 --uid 5 --out "$D/p"
 expect_rc 2
-expect_err "^EGRESS REFUSED reason=bad_policy: $D/big.txt: cannot be read: not a regular file of at most 1 MiB\$"
+expect_err "^EGRESS REFUSED reason=bad_policy: $D/big.txt: cannot be read: not a regular file of at most 1 MiB; run: nova-sandbox egress plan --run r1 --policy '<file>' --model-host m.example --resolver 192.0.2.1 --uid 5 --out $D/p\$"
 expect_no_err '16 MiB'
 expect_absent "$D/p"
 truncate -s $((16 * 1024 * 1024 + 1)) "$D/big.plan"
 run "$NS" egress check --plan "$D/big.plan"
 expect_rc 2
-expect_err "^EGRESS REFUSED reason=bad_plan: --plan $D/big.plan cannot be read: not a regular file of at most 16 MiB\$"
+expect_err "^EGRESS REFUSED reason=bad_plan: --plan $D/big.plan cannot be read: not a regular file of at most 16 MiB; run: nova-sandbox egress check --plan '<file>'\$"
 EOF
 
 t "egress check --plan: an accept widened to /0 (or host bits) is allow_any, exit 1" <<'EOF'

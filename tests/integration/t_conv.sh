@@ -90,7 +90,7 @@ t "--toolchain go without go on PATH: bad_toolchain naming it, nothing made" <<'
 setup
 wrap --write "$W" --toolchain go --toolchain cobol -- /bin/true
 expect_rc 125
-expect_err '^SANDBOX REFUSED reason=bad_toolchain: --toolchain wants go, python, node, rust or c, got cobol$'
+expect_err '^SANDBOX REFUSED reason=bad_toolchain: --toolchain wants go, python, node, rust or c, got cobol; run: nova-sandbox --write [^ ]+ --toolchain go -- /bin/true$'
 wrap --write "$W" --toolchain go -- /bin/true
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=bad_toolchain: --toolchain go: go is not on PATH /usr/bin:/bin; install it \(or put it on PATH\), or leave out --toolchain go and name its directories with --read'

@@ -195,10 +195,16 @@ D=$(newdir)
 C=$(conf r0e.conf wall_req0.so)
 wrap "$C" "$D" --explain -- /bin/sh -c "echo x > '$D/ran'"
 expect_rc 125
-expect_err '^SANDBOX REFUSED reason=explain_unavailable: --explain: the wall wall_req0 cannot name the paths it denies; run without --explain$'
+expect_err "^SANDBOX REFUSED reason=explain_unavailable: --explain: the wall wall_req0 cannot name the paths it denies; run without --explain; run: nova-sandbox --write $D -- /bin/sh -c .*\$"
 expect_absent "$D/ran"
 expect_absent "$D/.nova-sandbox-tmp"
 expect_no_err 'SANDBOX OK|DONE'
+# pasted (the line without --explain), it runs under the same wall
+L=$(sed -n 's/^SANDBOX REFUSED reason=explain_unavailable: .*; run: //p' "$ERR")
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$D/home" PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "$L"
+expect_rc 0
+expect_present "$D/ran"
+rm -f "$D/ran"
 run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$D/home" "$NS" probe --write "$D" --explain
 expect_rc 2
 expect_err 'explain_unavailable'

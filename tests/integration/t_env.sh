@@ -67,7 +67,7 @@ t "a bad --env or --env-deny is refused, every one at once, no value echoed, not
 setup
 wrap -- --env "1X=$SECRET" --env HOME=/ --env-deny 'A=B' --env-deny '' -- /bin/true
 expect_rc 125
-expect_err '^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, KEY a letter or _ then letters, digits or _, got the KEY "1X" \(a VALUE is never printed\)$'
+expect_err '^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, KEY a letter or _ then letters, digits or _, got the KEY "1X" \(a VALUE is never printed\); run: nova-sandbox .*--env .HOME=<VALUE>. --env-deny A=B --env-deny .. -- /bin/true$'
 expect_err '^SANDBOX REFUSED reason=bad_env: --env HOME: HOME, TMPDIR, TMP, TEMP and TMPPREFIX are the wall.s'
 expect_eq "$(grep -c 'reason=bad_env: --env-deny wants a name PATTERN' "$ERR")" 2 "two --env-deny refusals"
 expect_no_err "$SECRET"

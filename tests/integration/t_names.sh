@@ -109,6 +109,12 @@ for _ in $(seq 100); do grep -q '^SANDBOX OK ' "$ERR.live" && break; sleep 0.05;
 tool --name "sv-$$" --size 8m -- /bin/true
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=volume_exists: .*sv-$$"
+# the module's text, then the host's line with the name's form in place;
+# filled with a free name it runs while the live run holds its own
+expect_err "^SANDBOX REFUSED reason=volume_exists: .*; run: nova-sandbox run --name '<name>' --size 8m -- /bin/true\$"
+L=$(sed -n 's/^SANDBOX REFUSED reason=volume_exists: .*; run: //p' "$ERR")
+run_as env HOME="$THOME" PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "${L//<name>/sw-$$}"
+expect_rc 0
 kill -TERM "$LIVE"
 wait "$LIVE"
 rm -f "$ERR.live"
@@ -150,8 +156,14 @@ t "a --read that reaches the run-name directory is refused before the command ru
 run_as env HOME="$W" PATH=/usr/bin:/bin "$NS" --write "$W" --read "$STATE_UP" \
 	-- /bin/sh -c ": > $W/ran"
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=names_reachable: the tool's own run-name directory $STATE_USER is within the wall's reach: the command \(uid $TUID\) may read it through the read root $STATE_UP, so a walled command could hold the names of later runs \(a read lock on a lock file a killed run left\); name a --read that does not contain $STATE_USER, or create /run/user/$TUID \(a directory of uid $TUID, mode 0700\) so that the names live there"
+expect_err "^SANDBOX REFUSED reason=names_reachable: the tool's own run-name directory $STATE_USER is within the wall's reach: the command \(uid $TUID\) may read it through the read root $STATE_UP, so a walled command could hold the names of later runs \(a read lock on a lock file a killed run left\); name a --read that does not contain $STATE_USER, or create /run/user/$TUID \(a directory of uid $TUID, mode 0700\) so that the names live there; or leave it out; run: nova-sandbox --write $W -- /bin/sh -c ': > $W/ran'\$"
 expect_absent "$W/ran"
+# pasted, the fixed line runs (the control)
+L=$(sed -n 's/^SANDBOX REFUSED reason=names_reachable: .*; run: //p' "$ERR")
+run_as env HOME="$W" PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "$L"
+expect_rc 0
+expect_present "$W/ran"
+rm -f "$W/ran"
 run_as env PATH=/usr/bin:/bin "$NS" run --name "nr-$$" --size 8m \
 	--read "$STATE_UP" -- /bin/true
 expect_rc 125

@@ -64,9 +64,21 @@ t "a build tree under the --write: refused naming the binary, nothing created" <
 W="$STAGE/w1"
 wrap "$W/b/bin/nova-sandbox" "$W"
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own binary $W/b/bin/nova-sandbox is within the wall's reach: the command \(uid $TUID\) may change $W in the write root $W, so the next run would load a replacement unwalled; install nova-sandbox outside every --write, or name a --write that does not contain $W/b/bin/nova-sandbox"
+expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own binary $W/b/bin/nova-sandbox is within the wall's reach: the command \(uid $TUID\) may change $W in the write root $W, so the next run would load a replacement unwalled; install nova-sandbox outside every --write, or name a --write that does not contain $W/b/bin/nova-sandbox; no fixed command line can be given: --write $W is the only --write and one is required; run: nova-sandbox help\$"
 expect_no_err '^SANDBOX (OK|DONE)'
 expect_absent "$W/.nova-sandbox-tmp"
+EOF
+
+t "a build tree under one of two --writes: the line without that --write, pasted, runs" <<'EOF'
+W="$STAGE/w1"
+D=$(newdir)
+run_as env HOME="$D" PATH=/usr/bin:/bin "$W/b/bin/nova-sandbox" --write "$D" --write "$W" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=wall_writable: the tool's own binary $W/b/bin/nova-sandbox is within the wall's reach: .*; or leave it out; run: nova-sandbox --write $D -- /bin/true\$"
+L=$(sed -n 's/^SANDBOX REFUSED reason=wall_writable: the tool.s own binary .*; run: //p' "$ERR")
+run_as env HOME="$D" PATH="$W/b/bin:/usr/bin:/bin" sh -c "$L"
+expect_rc 0
+expect_err '^SANDBOX OK '
 EOF
 
 t "control: the same build tree with a --write elsewhere runs" <<'EOF'

@@ -86,13 +86,16 @@ test_bool_forms(void)
 	      NULL);
 	CU_ASSERT_EQUAL(p.rc, 1);
 	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
+	/* the caller's line with the switch's value as its form */
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "--net-deny wants true or "
-			       "false, got maybe; run: nova-sandbox help");
+			       "false, got maybe; run: nova-sandbox --write /w "
+			       "'--net-deny=<true|false>' -- c");
 	done(&p);
 	parse(ARGV_POLICY, &p, "--write", "/w", "--json=yes", NULL);
 	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "--json wants true or "
-			       "false, got yes; run: nova-sandbox help policy");
+			       "false, got yes; run: nova-sandbox policy "
+			       "--write /w '--json=<true|false>'");
 	done(&p);
 }
 
@@ -140,7 +143,10 @@ test_order_missing_dashdash_then_foreign(void)
 	CU_ASSERT_EQUAL_FATAL(p.r.n, 6);
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unexpected argument word; "
 			       "run: nova-sandbox help");
-	CU_ASSERT_STRING_EQUAL(p.r.v[1].text, "--write wants a value");
+	/* the missing value in place, as the help's `dir` */
+	CU_ASSERT_STRING_EQUAL(p.r.v[1].text, "--write wants a value; run: "
+			       "nova-sandbox --json --max 3 --secret /s word "
+			       "--write '<dir>'");
 	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[2].text, "no -- before"));
 	/* fixed order secret, max, json whatever the argv order */
 	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[3].text, "--secret is not a flag "
@@ -163,13 +169,16 @@ test_acl_and_max_values(void)
 	parse(ARGV_BARE, &p, "--write", "/w", "--acl", "bogus", "--", "c",
 	      NULL);
 	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
-	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[0].text,
-				      "--acl wants tool or caller"));
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "--acl wants tool or caller, "
+			       "got bogus; run: nova-sandbox --write /w --acl "
+			       "'<tool|caller>' -- c");
 	done(&p);
 	parse(ARGV_PROBE, &p, "--write", "/w", "--max", "-1", NULL);
 	CU_ASSERT_EQUAL_FATAL(p.r.n, 1);
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].reason, "check");
-	CU_ASSERT_PTR_NOT_NULL(strstr(p.r.v[0].text, "non-negative"));
+	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "--max wants a non-negative "
+			       "integer, got -1; run: nova-sandbox probe "
+			       "--write /w --max '<n>'");
 	done(&p);
 	parse(ARGV_PROBE, &p, "--write", "/w", "--max", "7", NULL);
 	CU_ASSERT_EQUAL(p.rc, 0);

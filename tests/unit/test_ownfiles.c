@@ -93,7 +93,7 @@ child(int fd, const struct hostrun *hr, const struct config *cfg,
 			   setresgid(TEST_UID, TEST_UID, TEST_UID) != 0 ||
 			   setresuid(TEST_UID, TEST_UID, TEST_UID) != 0)))
 		_exit(3);
-	rc = ownfiles_check(hr, cfg, pol, &r);
+	rc = ownfiles_check(hr, cfg, pol, NULL, &r);
 	fprintf(f, "%d %d\n", rc, pol->tmp_created);
 	for (size_t i = 0; i < r.n; i++)
 		fprintf(f, "%s\n", r.v[i].text);

@@ -875,7 +875,7 @@ t_env_flags(void)
 	strv_push(&kept, "SET=a=b");
 	strv_push(&kept, "SET=c");
 	strv_push(&kept, "NPM_TOKEN");
-	CU_ASSERT_EQUAL(envpol_check(&o, &r), 0);
+	CU_ASSERT_EQUAL(envpol_check(&o, NULL, &r), 0);
 	CU_ASSERT_EQUAL(policy_child_env_opts(env, "/t", &o, &out, &dropped,
 					      &rep), 0);
 	/* the caller's order, the --env sets, then the temp variables */
@@ -933,7 +933,7 @@ t_env_flags(void)
 	strv_push(&kept, "TMPDIR=/x");
 	strv_push(&deny, "A=B");
 	strv_push(&deny, "");
-	CU_ASSERT_EQUAL(envpol_check(&o, &r), 1);
+	CU_ASSERT_EQUAL(envpol_check(&o, NULL, &r), 1);
 	CU_ASSERT_EQUAL_FATAL(r.n, 4);
 	for (size_t i = 0; i < r.n; i++) {
 		CU_ASSERT_STRING_EQUAL(r.v[i].reason, "bad_env");

@@ -1,0 +1,241 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_remedy.sh -- paste-able remedies (docs/SPEC-SANDBOX.md §3 "Lines"),
+# as the test user: each refusal class that prints the caller's command
+# line fixed is asserted word for word, then the line is pasted into sh
+# (the form a caller must fill in, '<n>m' and the like, filled by the
+# test, nothing else touched) and must pass: the control that the fixed
+# line is the fix.  Every independent problem is still one line each.
+source "$(dirname "$0")/lib.sh"
+
+SECRET=s3cr3t-value-$$
+# the environment a caller pastes in: nova-sandbox on PATH, HOME inside
+# the first --write
+ENVV() { echo env -i HOME="$W/home" PATH="$NOVA_B/bin:/usr/bin:/bin" LANG=C TERM=dumb; }
+wrap() { run_as $(ENVV) "$NS" "$@"; }
+setup() {
+	W=$(newdir)
+	mkdir "$W/home" && [ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$W/home"
+}
+# the fixed line of the first refusal with reason $1
+line_of() {
+	sed -n "s/^SANDBOX REFUSED reason=$1: .*; run: //p" "$ERR" | head -1
+}
+# paste: the line, with each "form=value" argument's form filled in,
+# run by sh as the test user
+paste_line() {
+	local l=$1 kv
+	shift
+	for kv in "$@"; do l=${l//"${kv%%=*}"/"${kv#*=}"}; done
+	run_as $(ENVV) sh -c "$l"
+}
+
+# ---- run's value checks ------------------------------------------------
+
+t "run: every bad value at once, each with its own fixed line" <<'EOF'
+setup
+wrap run --name "rv-$$" --size 8x --timeout soon --max-procs 0 --max-mem lots --cpu 0 --place x --scratch /s --container d -- /bin/true
+expect_rc 125
+A="--name rv-$$"
+expect_err "^SANDBOX REFUSED reason=bad_size: .*; run: nova-sandbox run $A --size '<n>m' --timeout soon --max-procs 0 --max-mem lots --cpu 0 --place x --scratch /s --container d -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_timeout: .*; run: nova-sandbox run $A --size 8x --timeout '<n>m' --max-procs 0 .* -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_max_procs: .*; run: nova-sandbox run $A --size 8x --timeout soon --max-procs '<n>' --max-mem lots .* -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_max_mem: .*; run: nova-sandbox run $A .* --max-mem '<n>g' --cpu 0 .* -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_cpu: .*; run: nova-sandbox run $A .* --cpu '<1\.\.100>' --place x .* -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_place: .*; run: nova-sandbox run $A .* --place job --scratch /s .* -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_scratch: .*; run: nova-sandbox run $A .* --place x --container d -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=no_container: .*; run: nova-sandbox run $A .* --scratch /s --container 'disk<n>' -- /bin/true\$"
+expect_eq "$(grep -c '^SANDBOX REFUSED' "$ERR")" 8 "eight refusals, one line each"
+EOF
+
+for c in "--size 8x|bad_size|<n>m=64m" "--timeout soon|bad_timeout|<n>m=5m" \
+	"--max-procs 0|bad_max_procs|<n>=64" "--max-mem lots|bad_max_mem|<n>g=1g" \
+	"--max-procs=x|bad_max_procs|<n>=64" "--cpu 200|bad_cpu|<1..100>=50" \
+	"--place wsb|no_wsb|" "--scratch /s|bad_scratch|" \
+	"--status-fd 9|bad_status_fd|" "--env 1X=$SECRET|bad_env|" \
+	"--env-deny A=B|bad_env|" "--toolchain cobol|bad_toolchain|" \
+	"--write rel|bad_write|</abs/dir>=CDIR" \
+	"--out-max-files 0 --out ODIR|bad_out_max|<n>=9"; do
+IFS='|' read -r flagv reason fill <<<"$c"
+t "run $flagv: $reason's fixed line pastes and runs (the control)" <<EOF
+setup
+O=\$(newdir)
+F=\$(echo "$flagv" | sed "s|ODIR|\$O|")
+wrap run --name "rp-\$\$" --size 64m \$F -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=$reason: '
+L=\$(line_of $reason)
+case "\$L" in "nova-sandbox run --name rp-"*" -- /bin/true") ;; *) _fail "no fixed line: \$L";; esac
+case "\$L" in *"$SECRET"*) _fail "the line prints a --env VALUE";; esac
+# a cache --write must be outside /tmp, which run's place covers
+C=\$(mktemp -d /var/tmp/nova-it-cache.XXXXXX)
+at_end "rm -rf '\$C'"
+[ "\$(id -u)" != 0 ] || chown "\$TUID:\$TGID" "\$C"
+paste_line "\$L" "${fill/CDIR/\$C}"
+expect_rc 0
+expect_no_err 'REFUSED'
+expect_err '^SANDBOX DONE name=rp-.* exit=0 '
+EOF
+done
+
+t "run: a missing --name and --size are added first, in their form" <<'EOF'
+setup
+wrap run -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_name: .*; run: nova-sandbox run --name '<name>' -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_size: .*; run: nova-sandbox run --size '<n>m' -- /bin/true\$"
+EOF
+
+t "run: --artifact, --out and a count without --out: the form in place" <<'EOF'
+setup
+wrap run --name "ra-$$" --size 64m --out rel --artifact ../x -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_out: --out wants an absolute directory, got rel; run: nova-sandbox run --name ra-$$ --size 64m --out '</abs/dir>' --artifact ../x -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_artifact: .*; run: nova-sandbox run --name ra-$$ --size 64m --out rel --artifact '<path/in/work>' -- /bin/true\$"
+wrap run --name "ra-$$" --size 64m --artifact a -- /bin/touch a
+expect_err "^SANDBOX REFUSED reason=no_out: .*; run: nova-sandbox run --out '</abs/dir>' --name ra-$$ --size 64m --artifact a -- /bin/touch a\$"
+O=$(newdir)
+paste_line "$(line_of no_out)" "</abs/dir>=$O"
+expect_rc 0
+expect_no_err 'REFUSED'
+expect_present "$O/ra-$$/a"
+EOF
+
+# ---- the bare form ---------------------------------------------------------
+
+t "bare form: --status-fd, --env, --env-deny, --toolchain, --acl, a switch: every one at once, each line fixed; the values of --env masked" <<'EOF'
+setup
+wrap --write "$W" --status-fd 99 --env "1X=$SECRET" --env "K=$SECRET" --env-deny 'A=B' --toolchain cobol --acl foo --net-deny=maybe -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_status_fd: --status-fd wants an open, writable descriptor of 3 or above, got 99 \(not open\); or leave it out \(the lines go to stderr\); run: nova-sandbox --write $W --env '1X=<VALUE>' --env 'K=<VALUE>' --env-deny A=B --toolchain cobol --acl foo --net-deny=maybe -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, .*; run: nova-sandbox --write $W --status-fd 99 --env 'K=<VALUE>' --env-deny A=B --toolchain cobol --acl foo --net-deny=maybe -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_env: --env-deny wants .*; run: nova-sandbox --write $W --status-fd 99 --env '1X=<VALUE>' --env 'K=<VALUE>' --toolchain cobol --acl foo --net-deny=maybe -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_toolchain: .*; run: nova-sandbox --write $W --status-fd 99 --env '1X=<VALUE>' --env 'K=<VALUE>' --env-deny A=B --acl foo --net-deny=maybe -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=no_command: --acl wants tool or caller, got foo; run: nova-sandbox --write $W .* --acl '<tool\|caller>' --net-deny=maybe -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=no_command: --net-deny wants true or false, got maybe; run: nova-sandbox --write $W .* --acl foo '--net-deny=<true\|false>' -- /bin/true\$"
+expect_no_err "$SECRET"
+expect_absent "$W/.nova-sandbox-tmp"
+EOF
+
+for c in "--status-fd 99|bad_status_fd|" "--env 1X=$SECRET|bad_env|" \
+	"--env HOME=/|bad_env|" "--env-deny A=B|bad_env|" \
+	"--toolchain cobol|bad_toolchain|" "--toolchain go|bad_toolchain|" \
+	"--acl foo|no_command|<tool|caller>=tool" \
+	"--net-deny=maybe|no_command|<true|false>=false" \
+	"--gpu x|bad_gpu|"; do
+IFS='|' read -r flagv reason f1 f2 <<<"$c"
+fill=$f1${f2:+|$f2}
+t "bare form $flagv: $reason's fixed line pastes and runs (the control)" <<EOF
+setup
+wrap --write "\$W" $flagv -- /bin/echo pasted
+expect_rc 125
+L=\$(line_of $reason)
+case "\$L" in "nova-sandbox --write \$W"*" -- /bin/echo pasted") ;; *) _fail "no fixed line: \$L";; esac
+case "\$L" in *"$SECRET"*) _fail "the line prints a --env VALUE";; esac
+paste_line "\$L" "$fill"
+expect_rc 0
+expect_out '^pasted\$'
+expect_no_err 'REFUSED'
+EOF
+done
+
+t "policy: a value flag typed last gets its form in place; filled, it passes" <<'EOF'
+setup
+wrap policy --write "$W" --read
+expect_rc 2
+expect_err "^POLICY REFUSED reason=no_command: --read wants a value; run: nova-sandbox policy --write $W --read '<dir>'\$"
+L=$(sed -n 's/^POLICY REFUSED reason=no_command: --read wants a value; run: //p' "$ERR")
+paste_line "$L" "<dir>=/usr"
+expect_rc 0
+expect_no_err 'REFUSED'
+EOF
+
+t "--net-deny with --net-listen: the line without the switch --net-listen (the next word stays)" <<'EOF'
+setup
+wrap --net-deny --net-listen --write "$W" -- /bin/echo pasted
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_net: .*; run: nova-sandbox --net-deny --write $W -- /bin/echo pasted\$"
+paste_line "$(line_of bad_net)"
+expect_rc 0
+expect_out '^pasted$'
+EOF
+
+# ---- the command and the roots ---------------------------------------------
+
+t "not_found: the command's form in place; filled with a real path, it runs" <<'EOF'
+setup
+wrap --write "$W" -- "nosuch-$$" 'a b'
+expect_rc 127
+expect_err "^SANDBOX REFUSED reason=not_found: command nosuch-$$ is not on PATH: name it by its absolute path after --; run: nova-sandbox --write $W -- '</abs/path/of/the/command>' 'a b'\$"
+paste_line "$(line_of not_found)" "</abs/path/of/the/command>=/bin/echo"
+expect_rc 0
+expect_out '^a b$'
+EOF
+
+t "not_executable: a file that is not executable, the form in place; filled, it runs" <<'EOF'
+setup
+echo x > "$W/data" && chmod 644 "$W/data"
+wrap --write "$W" -- "$W/data"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=not_executable: $W/data is not executable by this user: name a file this user may execute; run: nova-sandbox --write $W -- '</abs/path/of/the/command>'\$"
+paste_line "$(line_of not_executable)" "</abs/path/of/the/command>=/bin/true"
+expect_rc 0
+expect_no_err 'REFUSED'
+EOF
+
+t "bad_read: one directory under two flags, the line without the weaker; pasted, it runs" <<'EOF'
+setup
+mkdir "$W/d" && { [ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$W/d"; }
+wrap --write "$W" --read "$W" --read-noexec "$W/d" --read "$W/d" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_read: --read and --write both name $W: name it once, with the one flag that grants what the command needs \(--write grants reading and executing too\); run: nova-sandbox --write $W --read-noexec $W/d --read $W/d -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_read: --read and --read-noexec both name $W/d: .*; run: nova-sandbox --write $W --read $W --read-noexec $W/d -- /bin/true\$"
+wrap --write "$W" --read "$W" -- /bin/true
+expect_rc 125
+paste_line "$(line_of bad_read)"
+expect_rc 0
+expect_no_err 'REFUSED'
+EOF
+
+# ---- the egress verbs --------------------------------------------------------
+
+t "egress plan: every bad or missing value at once, each with its fixed line (the form in place)" <<'EOF'
+D=$(newdir)
+printf 'github.com\napi.github.com\nobjects.githubusercontent.com\napi.anthropic.com\n' > "$D/pol.txt"
+run "$NS" egress plan --policy "$D/pol.txt" --resolver 10.0.0.1 --bench-cidr 10.0.0.0/8 --uid x --model-host evil.example --out "$D/p"
+expect_rc 2
+A="--policy $D/pol.txt --resolver 10.0.0.1 --bench-cidr 10.0.0.0/8"
+expect_err "^EGRESS REFUSED reason=no_name: .*; run: nova-sandbox egress plan --run '<id>' $A --uid x --model-host evil.example --out $D/p\$"
+expect_err "^EGRESS REFUSED reason=bad_uid: .*; run: nova-sandbox egress plan $A --uid '<n>' --model-host evil.example --out $D/p\$"
+expect_err "^EGRESS REFUSED reason=bad_model_host: .*; run: nova-sandbox egress plan $A --uid x --model-host '<host>' --out $D/p\$"
+expect_err "^EGRESS REFUSED reason=bad_resolver: .*; run: nova-sandbox egress plan --policy $D/pol.txt --resolver '<ip>' --bench-cidr 10.0.0.0/8 --uid x --model-host evil.example --out $D/p\$"
+expect_absent "$D/p"
+run "$NS" egress plan --run r1 --policy "$D/pol.txt" --resolver 10.0.0.1 --model-host api.anthropic.com
+expect_err "^EGRESS REFUSED reason=no_command: egress plan writes the plan to --out <file>; name it; run: nova-sandbox egress plan --out '<file>' --run r1 .*\$"
+EOF
+
+t "egress check and apply: the fixed line, filled in, passes (the control)" <<'EOF'
+D=$(newdir)
+printf 'table inet nova_egress_t1 {\n\tchain output {\n\t\ttype filter hook output priority filter; policy accept;\n\t\tmeta skuid 1 ip daddr 169.254.169.254 drop\n\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n\t\tmeta skuid 1 drop\n\t}\n}\n' > "$D/ok.nft"
+run "$NS" egress check
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=no_command: egress check wants --plan <file>, or --live --run <id>; run: nova-sandbox egress check --plan '<file>'\$"
+L=$(sed -n 's/^EGRESS REFUSED reason=no_command: .*; run: //p' "$ERR")
+run env PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "${L//<file>/$D/ok.nft}"
+expect_rc 0
+expect_err '^EGRESS CHECK table=nova_egress_t1 '
+# apply with the wrong --run: the line with the plan's own run id
+run "$NS" egress apply --plan "$D/ok.nft" --run t2
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=plan_mismatch: the plan's table is nova_egress_t1 but --run t2 wants nova_egress_t2; run: nova-sandbox egress apply --plan $D/ok.nft --run t1\$"
+EOF
+
+t "check: a switch's bad value, the fixed line; filled in, it passes" <<'EOF'
+run "$NS" check --json=maybe
+expect_rc 2
+expect_err "^CHECK REFUSED reason=bad_flag: --json wants true or false, got maybe; run: nova-sandbox check '--json=<true\|false>'\$"
+L=$(sed -n 's/^CHECK REFUSED reason=bad_flag: .*; run: //p' "$ERR")
+run env PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "${L//<true|false>/true}"
+expect_no_err 'REFUSED'
+expect_out '^\{'
+EOF
