@@ -10,15 +10,19 @@
 #include <stdlib.h>
 
 #include "base/reasons.h"
+#include "base/remedy.h"
 #include "os/os.h"
 
 int
-toolchain_check(const struct strv *names, struct refusals *r)
+toolchain_check(const struct strv *names, const struct cmdline *line,
+		struct refusals *r)
 {
 	size_t before = r->n;
 
 	for (size_t i = 0; i < names->n; i++)
-		if (refusals_addr(r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
+		if (remedy_refuse(r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT, line,
+				  &(struct cmdfix){ "--toolchain", names->v[i],
+						    NULL, NULL, 0 },
 				  "--toolchain %s: not ported to %s yet (its "
 				  "tools are run through POSIX process control); "
 				  "name the toolchain's directories with --read",
@@ -30,7 +34,7 @@ toolchain_check(const struct strv *names, struct refusals *r)
 int
 toolchain_discover(const char *name, const char *path, char *const *env,
 		   const char *const *os_roots, struct toolchain_found *f,
-		   struct refusals *r)
+		   const struct cmdline *line, struct refusals *r)
 {
 	struct strv one = { .v = (char **)&name, .n = 1 };
 
@@ -38,7 +42,7 @@ toolchain_discover(const char *name, const char *path, char *const *env,
 	(void)env;
 	(void)os_roots;
 	(void)f;
-	return toolchain_check(&one, r);
+	return toolchain_check(&one, line, r);
 }
 
 void
