@@ -28,15 +28,12 @@ toolchain_check(const struct strv *names, struct refusals *r)
 }
 
 int
-toolchain_discover(const char *name, const char *path, char *const *env,
-		   const char *const *os_roots, struct toolchain_found *f,
-		   struct refusals *r)
+toolchain_discover(const char *name, const struct toolchain_ctx *x,
+		   struct toolchain_found *f, struct refusals *r)
 {
 	struct strv one = { .v = (char **)&name, .n = 1 };
 
-	(void)path;
-	(void)env;
-	(void)os_roots;
+	(void)x;
 	(void)f;
 	return toolchain_check(&one, r);
 }
@@ -46,6 +43,8 @@ toolchain_found_free(struct toolchain_found *f)
 {
 	strv_free(&f->roots);
 	strv_free(&f->covered);
+	strv_free(&f->notes);
+	strv_free(&f->skipped_path);
 	free(f->tool);
 	f->tool = NULL;
 }

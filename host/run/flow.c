@@ -174,9 +174,10 @@ run_toolchains(struct runctx *c, struct refusals *r)
 		struct toolchain_found f = {0};
 		char *note;
 
-		if (toolchain_discover(c->a->toolchains.v[i], getenv("PATH"),
-				       c->hr->env, c->w.roots.read_roots, &f,
-				       r) == 0) {
+		struct toolchain_ctx x = { getenv("PATH"), c->hr->env,
+					   c->w.roots.read_roots, &c->writes };
+
+		if (toolchain_discover(c->a->toolchains.v[i], &x, &f, r) == 0) {
 			for (size_t k = 0; k < f.roots.n; k++)
 				if (!strv_contains(&c->reads, f.roots.v[k]))
 					strv_push(&c->reads, f.roots.v[k]);
@@ -185,6 +186,8 @@ run_toolchains(struct runctx *c, struct refusals *r)
 			if (note == NULL)
 				refusals_oom(r);
 			free(note);
+			for (size_t k = 0; k < f.notes.n; k++)
+				run_note(f.notes.v[k]);
 		}
 		toolchain_found_free(&f);
 	}
@@ -259,8 +262,8 @@ preflight(struct runctx *c, struct refusals *r)
 	}
 	if (c->a->go)
 		go_reads(c, r);
+	run_writes(c, r); /* first: no toolchain tool inside one is run */
 	run_toolchains(c, r);
-	run_writes(c, r);
 	flag_notes(c->a);
 	/* a read, a home of the guard, an argument or an artifact lost to
 	 * an allocation: one sandbox_failed line, before anything runs */
