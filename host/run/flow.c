@@ -37,6 +37,8 @@ struct runctx {
 	struct caps_watch watch; /* the place's root, when a memory fs */
 	struct strv reads;    /* resolved --read */
 	struct strv writes;   /* resolved --write (outside the place) */
+	int out_fd;           /* --out, opened before the command (-1) */
+	char *out;            /* ... its resolved name, for messages */
 	struct strv homes;    /* the caller's homes (home guard) */
 	const struct hostrun *hr;
 	struct run_args *a;
@@ -224,6 +226,100 @@ run_writes(struct runctx *c, struct refusals *r)
 	}
 }
 
+/* An existing directory outside every --write and no ancestor of one,
+ * for the corrected line: HOME, /var/tmp, /tmp.  NULL: none. */
+static const char *
+out_elsewhere(const struct runctx *c)
+{
+	static const char *const fixed[] = { "/var/tmp", "/tmp" };
+	const char *home = getenv("HOME");
+
+	for (size_t i = 0; i < 3; i++) {
+		const char *d = i == 0 ? home : fixed[i - 1];
+		int clash = d == NULL || d[0] != '/';
+		struct stat sb;
+
+		for (size_t k = 0; !clash && k < c->writes.n; k++)
+			clash = policy_inside(d, c->writes.v[k]) ||
+				policy_inside(c->writes.v[k], d);
+		if (!clash && stat(d, &sb) == 0 && S_ISDIR(sb.st_mode))
+			return d;
+	}
+	return NULL;
+}
+
+/* The run line with --out's value replaced by dir, shell-quoted. */
+static void
+out_corrected(const struct runctx *c, const char *dir, struct sbuf *b)
+{
+	int next = 0, dashdash = 0;
+
+	sbuf_add(b, "nova-sandbox run");
+	for (char **a = c->args; a != NULL && *a != NULL; a++) {
+		sbuf_add(b, " ");
+		if (next) {
+			out_shell_quote(b, dir);
+		} else if (!dashdash && strncmp(*a, "--out=", 6) == 0) {
+			sbuf_add(b, "--out=");
+			out_shell_quote(b, dir);
+		} else {
+			out_shell_quote(b, *a);
+		}
+		next = !dashdash && strcmp(*a, "--out") == 0;
+		dashdash = dashdash || strcmp(*a, "--") == 0;
+	}
+}
+
+/* --out: resolved by rule 5 and opened now, before the command starts;
+ * the hand-off goes by this descriptor only.  One inside, or an ancestor
+ * of, a --write is refused: the command could replace it. */
+static void
+run_out(struct runctx *c, struct refusals *r)
+{
+	struct strv notes = {0};
+	char *res = NULL;
+
+	c->out_fd = -1;
+	if (c->a->out == NULL || c->a->out[0] != '/')
+		return; /* absent, or refused by args.c */
+	if (policy_resolve_dir_noted("--out", REASON_BAD_OUT, c->a->out, &res,
+				     &notes, r) != 0 || res == NULL) {
+		strv_free(&notes);
+		return;
+	}
+	for (size_t k = 0; k < notes.n; k++)
+		run_note(notes.v[k]);
+	strv_free(&notes);
+	for (size_t i = 0; i < c->writes.n; i++) {
+		const char *w = c->writes.v[i], *d;
+		int in = policy_inside(res, w);
+		struct sbuf b = {0};
+
+		if (!in && !policy_inside(w, res))
+			continue;
+		d = out_elsewhere(c);
+		sbuf_addf(&b, "--out %s is %s --write %s: the command could "
+			  "replace it (and what the hand-off moves and deletes "
+			  "there) before the hand-off; name an --out outside "
+			  "every --write", res, in ? "inside" : "an ancestor of",
+			  w);
+		if (d != NULL) {
+			sbuf_add(&b, "; run: ");
+			out_corrected(c, d, &b);
+		}
+		refusals_addr(r, REASON_BAD_OUT, d ? REMEDY_IN_TEXT : NULL, "%s",
+			      b.s ? b.s : "--out is inside a --write");
+		sbuf_free(&b);
+		free(res);
+		return;
+	}
+	c->out_fd = open(res, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->out_fd < 0)
+		refusals_addr(r, REASON_BAD_OUT, NULL, "--out %s cannot be "
+			      "opened: %s", res, strerror(errno));
+	c->out = res;
+}
+
 /* Everything that can refuse before anything is made. */
 static int
 preflight(struct runctx *c, struct refusals *r)
@@ -263,6 +359,7 @@ preflight(struct runctx *c, struct refusals *r)
 	if (c->a->go)
 		go_reads(c, r);
 	run_writes(c, r); /* first: no toolchain tool inside one is run */
+	run_out(c, r);
 	run_toolchains(c, r);
 	flag_notes(c->a);
 	/* a read, a home of the guard, an argument or an artifact lost to
@@ -740,7 +837,8 @@ handoff(struct runctx *c, int code)
 		struct handoff_caps caps = { c->a->out_max,
 			c->a->out_max_files, c->a->out_max_depth };
 
-		rc = handoff_copy(work, c->a->out, c->a->name,
+		rc = handoff_copy(work, c->out_fd, c->out ? c->out : c->a->out,
+				  c->a->name,
 				  &c->a->artifacts, &caps, &st, &why);
 		close(work);
 	}
@@ -959,6 +1057,9 @@ ctx_free(struct runctx *c)
 	sbuf_free(&c->ptext);
 	strv_free(&c->reads);
 	strv_free(&c->writes);
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	free(c->out);
 	strv_free(&c->homes);
 	caps_watch_free(&c->watch);
 }
@@ -971,6 +1072,7 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 	int code;
 
 	memset(&c, 0, sizeof(c));
+	c.out_fd = -1;
 	c.hr = hr;
 	c.a = a;
 	c.args = args;
