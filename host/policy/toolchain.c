@@ -456,7 +456,8 @@ take_root(struct disc *d, const char *p, size_t n)
 	raw[n] = '\0';
 	if (realpath(raw, real) == NULL || stat(real, &st) != 0 ||
 	    !S_ISDIR(st.st_mode))
-		return 0;
+		return strv_contains(&f->absent, raw) ? 0 :
+		       strv_push(&f->absent, raw);
 	if ((held = too_broad(d, real, &what)) != NULL)
 		return refusals_addr(d->r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
 				     "--toolchain %s: %s answered %s, which "
@@ -696,7 +697,7 @@ toolchain_discover(const char *name, const struct toolchain_ctx *x,
 				   name, f->tool ? f->tool : name) < 0 ? -1 : 1;
 	disc_free(&d);
 	if (rc == 0 && (strv_failed(&f->roots) || strv_failed(&f->covered) ||
-			strv_failed(&f->notes)))
+			strv_failed(&f->notes) || strv_failed(&f->absent)))
 		rc = -1;
 	return rc;
 }
@@ -708,6 +709,7 @@ toolchain_found_free(struct toolchain_found *f)
 	strv_free(&f->covered);
 	strv_free(&f->notes);
 	strv_free(&f->skipped_path);
+	strv_free(&f->absent);
 	free(f->tool);
 	f->tool = NULL;
 }

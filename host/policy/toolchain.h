@@ -22,6 +22,7 @@ int toolchain_check(const struct strv *names, struct refusals *r);
 struct toolchain_found {
 	struct strv roots;   /* existing directories to add as --read */
 	struct strv covered; /* existing, already inside an OS root */
+	struct strv absent;  /* absolute answers naming no directory */
 	char *tool;          /* the absolute path of the tool asked */
 	struct strv notes;   /* NOTE texts: each tool not run (inside a
 				--write) */

@@ -45,6 +45,7 @@ toolchain_found_free(struct toolchain_found *f)
 	strv_free(&f->covered);
 	strv_free(&f->notes);
 	strv_free(&f->skipped_path);
+	strv_free(&f->absent);
 	free(f->tool);
 	f->tool = NULL;
 }

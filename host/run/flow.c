@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "base/tool.h"
 #include "os/os.h"
 #include "policy/toolchain.h"
 #include "policy/ttys.h"
@@ -70,42 +70,6 @@ place_services(struct runctx *c)
 	c->phs.stem = c->pm.stem;
 }
 
-/* `go env GOROOT GOMODCACHE` (go found on PATH, run unwalled as the
- * caller, stdin and stderr /dev/null): its stdout into *out.  0, or -1. */
-static int
-go_env(struct sbuf *out)
-{
-	static char *const argv[] = { "go", "env", "GOROOT", "GOMODCACHE",
-				      NULL };
-	extern char **environ;
-	posix_spawn_file_actions_t fa;
-	int p[2], st = 0, rc;
-	pid_t pid;
-	char buf[1024];
-	ssize_t n;
-
-	if (pipe2(p, O_CLOEXEC) != 0)
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, "go", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	while (rc == 0 && (n = read(p[0], buf, sizeof(buf))) != 0)
-		if ((n < 0 && errno != EINTR) ||
-		    (n > 0 && sbuf_addn(out, buf, (size_t)n) < 0))
-			break;
-	close(p[0]);
-	if (rc != 0)
-		return -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
 static void
 go_note(const char *what, const struct strv *v)
 {
@@ -118,43 +82,37 @@ go_note(const char *what, const struct strv *v)
 	sbuf_free(&t);
 }
 
-/* --go: GOROOT and GOMODCACHE become read roots when they exist. */
+/* --go: GOROOT and GOMODCACHE become read roots when they exist, go
+ * asked as --toolchain go asks it (rule 3a: never a go the command could
+ * have changed, in an empty private directory, GOENV=off
+ * GOTOOLCHAIN=local GOFLAGS=). */
 static void
 go_reads(struct runctx *c, struct refusals *r)
 {
-	struct sbuf out = {0};
-	struct strv added = {0}, skipped = {0};
-	char *line, *save = NULL;
+	struct toolchain_ctx x = { getenv("PATH"), c->hr->env, NULL,
+				   &c->writes };
+	struct toolchain_found f = {0};
+	struct tool go = { -1, NULL };
+	int found = tool_find("go", x.path, &go);
 
-	if (go_env(&out) != 0) {
+	tool_free(&go);
+	if (found != 0) {
 		refusals_add(r, REASON_BAD_READ, "--go could not run `go env GOROOT "
 			     "GOMODCACHE` (go on PATH); install Go, or drop "
 			     "--go and name the roots with --read");
-		sbuf_free(&out);
 		return;
 	}
-	for (line = strtok_r(out.s ? out.s : (char *)"", "\n", &save);
-	     line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		char *res = NULL;
-		struct refusals ignore = {0};
-
-		if (policy_resolve_dir("--go", REASON_BAD_READ, line, &res,
-				       &ignore) == 0 && res != NULL) {
-			strv_push(&c->reads, res);
-			strv_push(&added, res);
-		} else {
-			strv_push(&skipped, line);
-		}
-		free(res);
-		refusals_free(&ignore);
+	if (toolchain_discover("go", &x, &f, r) == 0) {
+		for (size_t i = 0; i < f.roots.n; i++)
+			strv_push(&c->reads, f.roots.v[i]);
+		if (f.roots.n)
+			go_note("added", &f.roots);
+		if (f.absent.n)
+			go_note("skipped", &f.absent);
+		for (size_t k = 0; k < f.notes.n; k++)
+			run_note(f.notes.v[k]);
 	}
-	if (added.n)
-		go_note("added", &added);
-	if (skipped.n)
-		go_note("skipped", &skipped);
-	strv_free(&added);
-	strv_free(&skipped);
-	sbuf_free(&out);
+	toolchain_found_free(&f);
 }
 
 static void
@@ -356,9 +314,9 @@ preflight(struct runctx *c, struct refusals *r)
 			run_note(notes.v[k]); /* rule 5: links followed */
 		strv_free(&notes);
 	}
+	run_writes(c, r); /* first: no toolchain tool inside one is run */
 	if (c->a->go)
 		go_reads(c, r);
-	run_writes(c, r); /* first: no toolchain tool inside one is run */
 	run_out(c, r);
 	run_toolchains(c, r);
 	flag_notes(c->a);

@@ -242,3 +242,25 @@ expect_absent "$M/pwned"
 run_as "$C/bin/python3"
 expect_present "$M/pwned"
 EOF2
+
+t "run --go: go is asked as --toolchain go asks it (no planted GOENV or GOTOOLCHAIN run); control: go with the caller's environment runs it" <<'EOF2'
+setup
+G=$(mktemp -d /var/tmp/nova-it-go.XXXXXX) # the place is mounted over /tmp
+at_end "rm -rf '$G'"
+chmod 755 "$G"
+mkdir -p "$G/goroot"
+[ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$G"
+script "$G/bin/go" "f=\${GOENV:-\$HOME/.config/go/env}
+if [ \"\$GOENV\" != off ] && [ -f \"\$f\" ]; then . \"\$f\"; fi
+if [ -n \"\$GOTOOLCHAIN\" ] && [ \"\$GOTOOLCHAIN\" != local ]; then exec \"\$GOTOOLCHAIN\"; fi
+echo $G/goroot; echo /nonexistent/modcache-$$"
+chmod -R a+rX "$G"
+plant "mkdir -p '$W/home/.config/go' '$W/evil' && printf '#!/bin/sh\ntouch $M/pwned\necho /\n' > '$W/evil/go' && chmod 755 '$W/evil/go' && echo 'GOTOOLCHAIN=$W/evil/go' > '$W/home/.config/go/env'"
+run_as env HOME="$W/home" PATH="$G/bin:/usr/bin:/bin" "$NS" run --name "tg-$$" --size 8m --go -- /bin/true
+expect_rc 0
+expect_absent "$M/pwned"
+expect_err "^SANDBOX NOTE --go added 1 read root\\(s\\) from go env: $G/goroot\$"
+expect_err "^SANDBOX NOTE --go skipped 1 read root\\(s\\) from go env: /nonexistent/modcache-$$\$"
+run_as env HOME="$W/home" PATH="$G/bin:/usr/bin:/bin" "$G/bin/go" env GOROOT
+expect_present "$M/pwned"
+EOF2
