@@ -5,6 +5,7 @@
 #include "policy/toolchain.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,13 @@
 #include <unistd.h>
 
 #include "base/tool.h"
+#include "policy/ownfiles.h"
+#include "policy/paths.h"
+#include "policy/policy.h"
+#include "policy/rmtree.h"
 
 #define MAXARGS 6
+#define MAXHOPS 40
 
 enum tq_kind {
 	TQ_LINES,     /* each output line is a root */
@@ -29,7 +35,10 @@ struct tquery {
 
 struct tchain {
 	const char *name;
-	const char *vars;          /* the caller's variables it is given */
+	const char *vars;          /* the caller's variables it is given, each
+				      only when an absolute path outside every
+				      --write */
+	const char *fixed;         /* always set, whatever the caller has */
 	struct tquery q[3];
 };
 
@@ -39,26 +48,45 @@ struct tchain {
 #define NODE_ROOT "const p = require('path'); " \
 	"console.log(p.dirname(p.dirname(process.execPath)))"
 
+/* Never passed: GOFLAGS, GOENV, GOTOOLCHAIN, NODE_OPTIONS, PYTHON*: each
+ * makes the tool load or run what it names. */
 static const struct tchain chains[] = {
-	{ "go", "GOROOT GOPATH GOMODCACHE GOTOOLCHAIN GOENV GOFLAGS", {
+	{ "go", "GOROOT GOPATH GOMODCACHE",
+	  "GOTOOLCHAIN=local GOENV=off GOFLAGS=", {
 		{ { "go", "env", "GOROOT", "GOMODCACHE" }, TQ_LINES, 1 },
 	} },
-	{ "python", "VIRTUAL_ENV PYTHONHOME PYTHONUSERBASE PYENV_ROOT "
-	  "PYENV_VERSION CONDA_PREFIX", {
-		{ { "python3", "-c", PY_ROOTS }, TQ_LINES, 1 },
+	{ "python", "VIRTUAL_ENV PYENV_ROOT CONDA_PREFIX", "", {
+		{ { "python3", "-I", "-c", PY_ROOTS }, TQ_LINES, 1 },
 	} },
-	{ "node", "NPM_CONFIG_PREFIX npm_config_prefix NVM_DIR NVM_BIN", {
+	{ "node", "NPM_CONFIG_PREFIX npm_config_prefix NVM_DIR NVM_BIN",
+	  "NPM_CONFIG_USERCONFIG=/dev/null NPM_CONFIG_GLOBALCONFIG=/dev/null", {
 		{ { "node", "-e", NODE_ROOT }, TQ_LINES, 1 },
 		{ { "npm", "config", "get", "prefix" }, TQ_LINES, 0 },
 	} },
-	{ "rust", "CARGO_HOME RUSTUP_HOME RUSTUP_TOOLCHAIN", {
+	{ "rust", "CARGO_HOME RUSTUP_HOME", "", {
 		{ { "rustc", "--print", "sysroot" }, TQ_LINES, 1 },
 		{ { "cargo" }, TQ_TOOL_HOME, 1 },
 		{ { "rustup", "show", "home" }, TQ_LINES, 0 },
 	} },
-	{ "c", "", {
+	{ "c", "", "", {
 		{ { "cc", "-print-search-dirs" }, TQ_SEARCH, 1 },
 	} },
+};
+
+/* One discovery: what the tools must not touch, where they run. */
+struct disc {
+	const struct tchain *c;
+	const struct toolchain_ctx *x;
+	struct strv wcanon;        /* each --write, canonical */
+	struct stat *wid;          /* ... and its identity (st_ino 0: none) */
+	char *home;                /* the caller's HOME, canonical, or NULL */
+	char *state;               /* the tool's state directory */
+	char *priv;                /* the private empty directory, or NULL */
+	int priv_fd;               /* O_PATH of priv, or -1 */
+	struct strv env;           /* the tools' whole environment */
+	const char *tool;          /* the tool being asked, for messages */
+	struct toolchain_found *f;
+	struct refusals *r;
 };
 
 static const struct tchain *
@@ -87,32 +115,301 @@ toolchain_check(const struct strv *names, const struct cmdline *line,
 	return r->n > before;
 }
 
-/* PATH, HOME, LC_ALL=C and the chain's own variables of env. */
-static int
-minimal_env(const struct tchain *c, const char *path, char *const *env,
-	    struct strv *out)
+/* ---- where the command could write -------------------------------------- */
+
+/* realpath of p, or a copy of p when it cannot be resolved (heap). */
+static char *
+canon(const char *p)
 {
-	const char *vars = c->vars;
+	char real[PATH_MAX];
 
-	if (strv_pushf(out, "PATH=%s", path ? path : "/usr/bin:/bin") < 0 ||
-	    strv_push(out, "LC_ALL=C") < 0)
-		return -1;
-	for (char *const *e = env; e != NULL && *e != NULL; e++) {
-		size_t n = strcspn(*e, "=");
-		const char *v = vars;
-		int want = n == 4 && strncmp(*e, "HOME", 4) == 0;
-
-		while (!want && *v) {
-			size_t k = strcspn(v, " ");
-
-			want = k == n && strncmp(v, *e, n) == 0;
-			v += k + (v[k] == ' ');
-		}
-		if (want && (*e)[n] == '=' && strv_push(out, *e) < 0)
-			return -1;
-	}
-	return strv_failed(out) ? -1 : 0;
+	return strdup(realpath(p, real) != NULL ? real : p);
 }
+
+/* The --write (index) that p (canonical) or its identity st is inside or
+ * is, or -1. */
+static int
+in_write(const struct disc *d, const char *p, const struct stat *st)
+{
+	for (size_t i = 0; i < d->wcanon.n; i++) {
+		if (policy_inside(p, d->wcanon.v[i]))
+			return (int)i;
+		if (st != NULL && d->wid[i].st_ino != 0 &&
+		    d->wid[i].st_dev == st->st_dev &&
+		    d->wid[i].st_ino == st->st_ino)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Can another user than root and us change st (a root-owned sticky
+ * directory, /tmp, lets no one replace what is ours in it)? */
+static int
+changeable(const struct stat *st, uid_t me)
+{
+	if (st->st_uid != 0 && st->st_uid != me)
+		return 1;
+	if ((st->st_mode & 022) == 0)
+		return 0;
+	return !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) &&
+		 st->st_uid == 0);
+}
+
+/* real (canonical) and every directory above it: 0 outside every --write
+ * and changeable by no other user; 1 inside --write *w; 2 changeable
+ * (*why, heap); -1 ENOMEM. */
+static int
+placed(const struct disc *d, const char *real, int *w, char **why)
+{
+	char *p = strdup(real);
+	uid_t me = getuid();
+	int rc = 0;
+
+	while (rc == 0 && p != NULL) {
+		struct stat st;
+		char *up;
+
+		if (lstat(p, &st) != 0) {
+			*why = str_fmt("%s cannot be checked (%s)", p,
+				       strerror(errno));
+			rc = 2;
+		} else if ((*w = in_write(d, p, &st)) >= 0) {
+			rc = 1;
+		} else if (changeable(&st, me)) {
+			*why = str_fmt("%s (owner uid %u, mode %04o) could be "
+				       "changed by another user", p,
+				       (unsigned)st.st_uid,
+				       (unsigned)(st.st_mode & 07777));
+			rc = 2;
+		}
+		if (rc == 2 && *why == NULL)
+			rc = -1;
+		if (rc != 0 || strcmp(p, "/") == 0)
+			break;
+		up = path_dirname(p);
+		free(p);
+		p = up;
+	}
+	if (p == NULL)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+/* The tool t found on PATH: every link from its PATH name to its file,
+ * each link's directory and the file itself, as placed() says; the file
+ * must be the inode t->fd holds. */
+static int
+tool_placed(const struct disc *d, const struct tool *t, int *w, char **why)
+{
+	char cur[PATH_MAX], link[PATH_MAX];
+	struct stat st, fst;
+	int rc = 0;
+
+	if (strlen(t->path) >= sizeof(cur))
+		return 2;
+	memcpy(cur, t->path, strlen(t->path) + 1);
+	for (int hop = 0; hop < MAXHOPS; hop++) {
+		char *dir = path_dirname(cur), *rdir;
+		ssize_t n = 0;
+
+		if (dir == NULL)
+			return -1;
+		rdir = canon(dir);
+		free(dir);
+		if (rdir == NULL)
+			return -1;
+		rc = placed(d, rdir, w, why);
+		if (rc == 0 && lstat(cur, &st) == 0 && S_ISLNK(st.st_mode))
+			n = readlink(cur, link, sizeof(link) - 1);
+		if (n > 0) {
+			link[n] = '\0';
+			if (link[0] != '/' &&
+			    strlen(rdir) + 1 + (size_t)n >= sizeof(cur))
+				n = 0;
+			else if (link[0] == '/')
+				memcpy(cur, link, (size_t)n + 1);
+			else {
+				size_t k = strlen(rdir);
+
+				memmove(cur, rdir, k);
+				cur[k] = '/';
+				memcpy(cur + k + 1, link, (size_t)n + 1);
+			}
+		}
+		free(rdir);
+		if (n <= 0)
+			break; /* the file, or a verdict, is reached */
+	}
+	if (rc != 0)
+		return rc;
+	if (realpath(t->path, cur) == NULL || stat(cur, &st) != 0 ||
+	    fstat(t->fd, &fst) != 0 || st.st_dev != fst.st_dev ||
+	    st.st_ino != fst.st_ino) {
+		*why = str_fmt("%s changed while it was checked", t->path);
+		return *why ? 2 : -1;
+	}
+	return placed(d, cur, w, why);
+}
+
+/* ---- the tools' environment and directory -------------------------------- */
+
+/* The caller's PATH without its relative entries and those inside a
+ * --write (each said in f->skipped_path). */
+static int
+safe_path(struct disc *d, struct sbuf *out)
+{
+	const char *p = d->x->path ? d->x->path : "/usr/bin:/bin";
+
+	while (*p) {
+		size_t n = strcspn(p, ":");
+		char *e = strndup(p, n), *c;
+
+		if (e == NULL)
+			return -1;
+		c = e[0] == '/' ? canon(e) : NULL;
+		if (e[0] == '/' && c == NULL) {
+			free(e);
+			return -1;
+		}
+		if (c != NULL && in_write(d, c, NULL) >= 0) {
+			if (!strv_contains(&d->f->skipped_path, e))
+				strv_push(&d->f->skipped_path, e);
+		} else if (c != NULL) {
+			if (out->len)
+				sbuf_add(out, ":");
+			sbuf_add(out, e);
+		}
+		free(c);
+		free(e);
+		p += n + (p[n] == ':');
+	}
+	return sbuf_failed(out) || strv_failed(&d->f->skipped_path) ? -1 : 0;
+}
+
+static int
+listed(const char *list, const char *name, size_t n)
+{
+	while (*list) {
+		size_t k = strcspn(list, " ");
+
+		if (k == n && strncmp(list, name, n) == 0)
+			return 1;
+		list += k + (list[k] == ' ');
+	}
+	return 0;
+}
+
+/* PATH, HOME (the private directory), LC_ALL=C, the chain's fixed
+ * settings, and of the chain's own variables those the caller has whose
+ * value is an absolute path outside every --write; rustup's toolchain
+ * only as a plain name. */
+static int
+tool_env(struct disc *d)
+{
+	struct sbuf path = {0};
+	const char *fixed = d->c->fixed;
+	int rc = safe_path(d, &path);
+
+	if (rc == 0 && (strv_pushf(&d->env, "PATH=%s", path.s ? path.s : "") < 0 ||
+			strv_pushf(&d->env, "HOME=%s", d->priv) < 0 ||
+			strv_push(&d->env, "LC_ALL=C") < 0))
+		rc = -1;
+	sbuf_free(&path);
+	while (rc == 0 && *fixed) {
+		size_t k = strcspn(fixed, " ");
+
+		if (strv_pushf(&d->env, "%.*s", (int)k, fixed) < 0)
+			rc = -1;
+		fixed += k + (fixed[k] == ' ');
+	}
+	for (char *const *e = d->x->env; rc == 0 && e && *e; e++) {
+		size_t n = strcspn(*e, "=");
+		const char *v = *e + n + 1;
+		char *c;
+
+		if ((*e)[n] != '=')
+			continue;
+		if (strcmp(d->c->name, "rust") == 0 && n == 16 &&
+		    strncmp(*e, "RUSTUP_TOOLCHAIN", 16) == 0 && *v &&
+		    strspn(v, "abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
+		    strlen(v) && v[0] != '.') {
+			rc = strv_push(&d->env, *e);
+			continue;
+		}
+		if (!listed(d->c->vars, *e, n) || v[0] != '/')
+			continue;
+		if ((c = canon(v)) == NULL)
+			return -1;
+		if (in_write(d, c, NULL) < 0)
+			rc = strv_push(&d->env, *e);
+		free(c);
+	}
+	return rc < 0 || strv_failed(&d->env) ? -1 : 0;
+}
+
+/* The private empty directory the tools run in (their HOME too): made
+ * under the first of the state directory, /tmp, /var/tmp that exists and
+ * is outside every --write.  0, 1 refused, -1 ENOMEM. */
+static int
+make_priv(struct disc *d)
+{
+	const char *bases[] = { d->state, "/tmp", "/var/tmp" };
+
+	for (size_t i = 0; i < sizeof(bases) / sizeof(*bases); i++) {
+		struct stat st;
+		char *b = canon(bases[i]), *t;
+
+		if (b == NULL)
+			return -1;
+		if (stat(b, &st) != 0 || !S_ISDIR(st.st_mode) ||
+		    in_write(d, b, &st) >= 0) {
+			free(b);
+			continue;
+		}
+		t = str_fmt("%s/nova-toolchain.XXXXXX", b);
+		free(b);
+		if (t == NULL)
+			return -1;
+		if (mkdtemp(t) != NULL) {
+			d->priv = t;
+			d->priv_fd = open(t, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+					  O_CLOEXEC);
+			if (d->priv_fd >= 0)
+				return 0;
+		}
+		free(t);
+		d->priv = NULL;
+	}
+	return refusals_addr(d->r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
+			     "--toolchain %s: no directory outside every "
+			     "--write to ask its tools in (the state directory "
+			     "%s, /tmp, /var/tmp); name its directories with "
+			     "--read", d->c->name, d->state) < 0 ? -1 : 1;
+}
+
+static void
+drop_priv(struct disc *d)
+{
+	char *dir, *leaf;
+	int dfd;
+
+	if (d->priv_fd >= 0)
+		close(d->priv_fd);
+	d->priv_fd = -1;
+	if (d->priv == NULL || (dir = path_dirname(d->priv)) == NULL)
+		return;
+	leaf = strrchr(d->priv, '/') + 1;
+	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)rmtree_at(dfd, leaf, 64);
+		close(dfd);
+	}
+	free(dir);
+}
+
+/* ---- the answers ---------------------------------------------------------- */
 
 static int
 inside_os_root(const char *p, const char *const *os_roots)
@@ -127,12 +424,31 @@ inside_os_root(const char *p, const char *const *os_roots)
 	return 0;
 }
 
-/* One answered path: an existing directory, canonical, once. */
+/* What the root `real` holds that a read root must not: NULL when
+ * nothing ("/" holds everything). */
+static const char *
+too_broad(const struct disc *d, const char *real, const char **what)
+{
+	if (strcmp(real, "/") == 0)
+		return *what = "everything", "/";
+	if (d->home != NULL && policy_inside(d->home, real))
+		return *what = "HOME", d->home;
+	for (size_t i = 0; i < d->wcanon.n; i++)
+		if (policy_inside(d->wcanon.v[i], real))
+			return *what = "--write", d->wcanon.v[i];
+	if (d->state != NULL && policy_inside(d->state, real))
+		return *what = "the tool's state directory", d->state;
+	return NULL;
+}
+
+/* One answered path: an existing directory, canonical, once; refused when
+ * it is too broad.  0, 1 refused, -1 ENOMEM. */
 static int
-take_root(const char *p, size_t n, const char *const *os_roots,
-	  struct toolchain_found *f)
+take_root(struct disc *d, const char *p, size_t n)
 {
 	char raw[PATH_MAX], real[PATH_MAX];
+	const char *held, *what = NULL;
+	struct toolchain_found *f = d->f;
 	struct stat st;
 
 	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' '))
@@ -143,18 +459,30 @@ take_root(const char *p, size_t n, const char *const *os_roots,
 	raw[n] = '\0';
 	if (realpath(raw, real) == NULL || stat(real, &st) != 0 ||
 	    !S_ISDIR(st.st_mode))
-		return 0;
+		return strv_contains(&f->absent, raw) ? 0 :
+		       strv_push(&f->absent, raw);
+	if ((held = too_broad(d, real, &what)) != NULL)
+		return refusals_addr(d->r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
+				     "--toolchain %s: %s answered %s, which "
+				     "holds %s%s%s: too broad for a read root; "
+				     "leave out --toolchain %s and name its "
+				     "directories with --read", d->c->name,
+				     d->tool, raw, what,
+				     strcmp(held, "/") ? " " : "",
+				     strcmp(held, "/") ? held : "",
+				     d->c->name) < 0 ? -1 : 1;
 	if (strv_contains(&f->roots, real) || strv_contains(&f->covered, real))
 		return 0;
-	return strv_push(inside_os_root(real, os_roots) ? &f->covered :
+	return strv_push(inside_os_root(real, d->x->os_roots) ? &f->covered :
 			 &f->roots, real);
 }
 
 static int
-take_lines(const char *s, enum tq_kind kind, const char *const *os_roots,
-	   struct toolchain_found *f)
+take_lines(struct disc *d, const char *s, enum tq_kind kind)
 {
-	while (s != NULL && *s) {
+	int rc = 0;
+
+	while (rc == 0 && s != NULL && *s) {
 		size_t n = strcspn(s, "\n");
 		const char *v = s, *end = s + n;
 
@@ -166,37 +494,35 @@ take_lines(const char *s, enum tq_kind kind, const char *const *os_roots,
 			while (v < end && (*v == ' ' || *v == '='))
 				v++;
 		}
-		while (v < end) {
+		while (rc == 0 && v < end) {
 			size_t k = kind == TQ_SEARCH ?
 			    strcspn(v, ":\n") : (size_t)(end - v);
 
 			if (k > (size_t)(end - v))
 				k = (size_t)(end - v);
-			if (take_root(v, k, os_roots, f) < 0)
-				return -1;
+			rc = take_root(d, v, k);
 			v += k + 1;
 		}
 		s = *end ? end + 1 : end;
 	}
-	return 0;
+	return rc;
 }
 
 /* The tool's real path, two levels up (<home>/bin/<tool>). */
 static int
-tool_home(const char *tool, const char *const *os_roots,
-	  struct toolchain_found *f)
+tool_home(struct disc *d, const char *tool)
 {
 	char real[PATH_MAX];
 	char *s;
 
 	if (realpath(tool, real) == NULL)
-		return 1;
+		return 0;
 	for (int i = 0; i < 2; i++) {
 		if ((s = strrchr(real, '/')) == NULL || s == real)
-			return 1;
+			return 0;
 		*s = '\0';
 	}
-	return take_root(real, strlen(real), os_roots, f) < 0 ? -1 : 0;
+	return take_root(d, real, strlen(real));
 }
 
 static int
@@ -210,12 +536,12 @@ refuse_tool(struct refusals *r, const char *name, const char *tool,
 			     path ? path : "", name) < 0 ? -1 : 1;
 }
 
-/* Run the found tool t with q's arguments under env (base/tool.c: by
- * descriptor, argv only, its own process group, a deadline): 0 with its
- * output taken, 1 failed, 2 timed out, -1 ENOMEM. */
+/* Run the found tool t with q's arguments (base/tool.c: by descriptor,
+ * argv only, its own process group, a deadline), in the private
+ * directory with d's environment: 0 with its output taken, 1 failed or
+ * refused, 2 timed out, -1 ENOMEM. */
 static int
-run_query(const struct tool *t, const struct tquery *q, char *const *env,
-	  const char *const *os_roots, struct toolchain_found *f)
+run_query(struct disc *d, const struct tool *t, const struct tquery *q)
 {
 	char *argv[MAXARGS + 1];
 	struct toolres res;
@@ -226,78 +552,159 @@ run_query(const struct tool *t, const struct tquery *q, char *const *env,
 	for (size_t i = 1; i < MAXARGS && q->argv[i] != NULL; i++)
 		argv[n++] = (char *)q->argv[i];
 	argv[n] = NULL;
-	if (tool_run(t, -1, argv, env, TOOLCHAIN_TIMEOUT_MS, &res) != 0)
+	if (tool_run(t, d->priv_fd, argv, d->env.v, TOOLCHAIN_TIMEOUT_MS,
+		     &res) != 0)
 		rc = 1;
 	else if (res.timed_out)
 		rc = 2;
 	else if (res.status != 0 || res.truncated)
 		rc = 1;
-	else
-		rc = take_lines(res.out.s, q->kind, os_roots, f);
+	else if ((rc = take_lines(d, res.out.s, q->kind)) == 1)
+		rc = 3; /* refused by take_root, said */
 	toolres_free(&res);
 	return rc;
 }
 
+/* t is inside --write w: not run, said in a NOTE. */
 static int
-ask(const struct tchain *c, const struct tquery *q, const char *path,
-    char *const *env, const char *const *os_roots, struct toolchain_found *f,
-    struct refusals *r)
+not_run(struct disc *d, const struct tool *t, int w)
 {
+	d->f->not_run++;
+	return strv_pushf(&d->f->notes, "--toolchain %s: %s is inside --write "
+			  "%s: not run (the command could have changed it); "
+			  "its directories are readable as part of that "
+			  "--write", d->c->name, t->path, d->wcanon.v[w]);
+}
+
+static int
+ask(struct disc *d, const struct tquery *q)
+{
+	const struct tchain *c = d->c;
 	struct tool t = { -1, NULL };
-	int rc = tool_find(q->argv[0], path, &t);
+	int rc = tool_find(q->argv[0], d->x->path, &t), w = -1;
+	char *why = NULL;
 
 	if (rc != 0) {
 		tool_free(&t);
 		if (rc < 0)
 			return -1;
-		return q->required ? refuse_tool(r, c->name, q->argv[0], path,
-						 "is not on PATH ") : 0;
+		return q->required ? refuse_tool(d->r, c->name, q->argv[0],
+						 d->x->path, "is not on PATH ") :
+		       0;
 	}
-	if (q->kind == TQ_TOOL_HOME)
-		rc = tool_home(t.path, os_roots, f);
-	else if ((rc = run_query(&t, q, env, os_roots, f)) > 0)
-		rc = q->required ? refuse_tool(r, c->name, t.path, NULL,
+	d->tool = t.path;
+	rc = tool_placed(d, &t, &w, &why);
+	if (rc == 1) {
+		rc = not_run(d, &t, w) < 0 ? -1 : 0;
+		tool_free(&t);
+		return rc;
+	}
+	if (rc == 2) {
+		rc = refusals_addr(d->r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
+				   "--toolchain %s: %s is not run: %s; leave "
+				   "out --toolchain %s and name its directories "
+				   "with --read", c->name, t.path,
+				   why ? why : "it cannot be checked",
+				   c->name) < 0 ? -1 : 1;
+		free(why);
+		tool_free(&t);
+		return rc;
+	}
+	if (rc == 0 && q->kind == TQ_TOOL_HOME)
+		rc = tool_home(d, t.path);
+	else if (rc == 0 && (rc = run_query(d, &t, q)) == 3)
+		rc = 1;
+	else if (rc > 0)
+		rc = q->required ? refuse_tool(d->r, c->name, t.path, NULL,
 					       rc == 2 ?
 					       "did not answer within 10 s" :
 					       "failed when asked for its "
 					       "directories") : 0;
-	if (rc >= 0 && f->tool == NULL && q->required) {
-		f->tool = t.path;
+	if (rc >= 0 && d->f->tool == NULL && q->required) {
+		d->f->tool = t.path;
 		t.path = NULL;
 	}
+	d->tool = NULL;
 	tool_free(&t);
 	return rc;
 }
 
-int
-toolchain_discover(const char *name, const char *path, char *const *env,
-		   const char *const *os_roots, struct toolchain_found *f,
-		   const struct cmdline *line, struct refusals *r)
+static int
+disc_init(struct disc *d)
 {
-	const struct tchain *c = chain_of(name);
+	const struct strv *w = d->x->writes;
+	size_t n = w ? w->n : 0;
+
+	d->priv_fd = -1;
+	d->wid = calloc(n + 1, sizeof(*d->wid));
+	if (d->wid == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char *c = canon(w->v[i]);
+
+		if (c == NULL || strv_push(&d->wcanon, c) < 0) {
+			free(c);
+			return -1;
+		}
+		if (stat(c, &d->wid[i]) != 0)
+			d->wid[i].st_ino = 0;
+		free(c);
+	}
+	for (char *const *e = d->x->env; e && *e; e++)
+		if (strncmp(*e, "HOME=/", 6) == 0 &&
+		    (d->home = canon(*e + 5)) == NULL)
+			return -1;
+	if ((d->state = ownfiles_state_dir(getuid())) == NULL)
+		return -1;
+	{
+		char *c = canon(d->state);
+
+		if (c == NULL)
+			return -1;
+		free(d->state);
+		d->state = c;
+	}
+	return strv_failed(&d->wcanon) ? -1 : 0;
+}
+
+static void
+disc_free(struct disc *d)
+{
+	drop_priv(d);
+	strv_free(&d->wcanon);
+	strv_free(&d->env);
+	free(d->wid);
+	free(d->home);
+	free(d->state);
+	free(d->priv);
+}
+
+int
+toolchain_discover(const char *name, const struct toolchain_ctx *x,
+		   struct toolchain_found *f, struct refusals *r)
+{
+	struct disc d = { .c = chain_of(name), .x = x, .f = f, .r = r };
 	size_t before = r->n;
-	struct strv menv = {0};
 	int rc = 0;
 
-	if (c == NULL)
+	if (d.c == NULL)
 		return toolchain_check(&(struct strv){ .v = (char **)&name,
-						      .n = 1 }, line, r);
-	if (minimal_env(c, path, env, &menv) < 0) {
-		strv_free(&menv);
-		return -1;
-	}
-	for (size_t i = 0; rc == 0 && i < 3 && c->q[i].argv[0] != NULL; i++)
-		rc = ask(c, &c->q[i], path, menv.v, os_roots, f, r);
-	if (rc == 0 && f->roots.n == 0 && f->covered.n == 0)
+						      .n = 1 }, x->line, r);
+	if (disc_init(&d) < 0 || (rc = make_priv(&d)) < 0 || tool_env(&d) < 0)
+		rc = -1;
+	for (size_t i = 0; rc == 0 && i < 3 && d.c->q[i].argv[0] != NULL; i++)
+		rc = ask(&d, &d.c->q[i]);
+	if (rc == 0 && f->roots.n == 0 && f->covered.n == 0 && f->not_run == 0)
 		rc = refusals_addr(r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
 				   "--toolchain %s: %s named no existing "
 				   "directory; name its directories with --read",
 				   name, f->tool ? f->tool : name) < 0 ? -1 : 1;
-	strv_free(&menv);
-	if (rc == 1 && remedy_append(r, before, line, &(struct cmdfix){
+	disc_free(&d);
+	if (rc == 1 && remedy_append(r, before, x->line, &(struct cmdfix){
 		    "--toolchain", name, NULL, NULL, 0 }, NULL) < 0)
 		rc = -1;
-	if (rc == 0 && (strv_failed(&f->roots) || strv_failed(&f->covered)))
+	if (rc == 0 && (strv_failed(&f->roots) || strv_failed(&f->covered) ||
+			strv_failed(&f->notes) || strv_failed(&f->absent)))
 		rc = -1;
 	return rc;
 }
@@ -307,6 +714,9 @@ toolchain_found_free(struct toolchain_found *f)
 {
 	strv_free(&f->roots);
 	strv_free(&f->covered);
+	strv_free(&f->notes);
+	strv_free(&f->skipped_path);
+	strv_free(&f->absent);
 	free(f->tool);
 	f->tool = NULL;
 }
@@ -326,6 +736,12 @@ toolchain_note(const char *name, const struct toolchain_found *f)
 		sbuf_add(&b, "; already readable as OS roots:");
 		for (size_t i = 0; i < f->covered.n; i++)
 			sbuf_addf(&b, " %s", f->covered.v[i]);
+	}
+	if (f->skipped_path.n) {
+		sbuf_add(&b, "; asked with a PATH without these entries "
+			 "inside a --write:");
+		for (size_t i = 0; i < f->skipped_path.n; i++)
+			sbuf_addf(&b, " %s", f->skipped_path.v[i]);
 	}
 	sbuf_add(&b, "; never a write root");
 	return sbuf_failed(&b) ? (sbuf_free(&b), NULL) : sbuf_take(&b);

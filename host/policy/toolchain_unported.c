@@ -32,17 +32,13 @@ toolchain_check(const struct strv *names, const struct cmdline *line,
 }
 
 int
-toolchain_discover(const char *name, const char *path, char *const *env,
-		   const char *const *os_roots, struct toolchain_found *f,
-		   const struct cmdline *line, struct refusals *r)
+toolchain_discover(const char *name, const struct toolchain_ctx *x,
+		   struct toolchain_found *f, struct refusals *r)
 {
 	struct strv one = { .v = (char **)&name, .n = 1 };
 
-	(void)path;
-	(void)env;
-	(void)os_roots;
 	(void)f;
-	return toolchain_check(&one, line, r);
+	return toolchain_check(&one, x->line, r);
 }
 
 void
@@ -50,6 +46,9 @@ toolchain_found_free(struct toolchain_found *f)
 {
 	strv_free(&f->roots);
 	strv_free(&f->covered);
+	strv_free(&f->notes);
+	strv_free(&f->skipped_path);
+	strv_free(&f->absent);
 	free(f->tool);
 	f->tool = NULL;
 }

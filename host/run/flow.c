@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "base/tool.h"
 #include "os/os.h"
 #include "policy/toolchain.h"
 #include "policy/ttys.h"
@@ -37,6 +37,8 @@ struct runctx {
 	struct caps_watch watch; /* the place's root, when a memory fs */
 	struct strv reads;    /* resolved --read */
 	struct strv writes;   /* resolved --write (outside the place) */
+	int out_fd;           /* --out, opened before the command (-1) */
+	char *out;            /* ... its resolved name, for messages */
 	struct strv homes;    /* the caller's homes (home guard) */
 	const struct hostrun *hr;
 	struct run_args *a;
@@ -68,42 +70,6 @@ place_services(struct runctx *c)
 	c->phs.stem = c->pm.stem;
 }
 
-/* `go env GOROOT GOMODCACHE` (go found on PATH, run unwalled as the
- * caller, stdin and stderr /dev/null): its stdout into *out.  0, or -1. */
-static int
-go_env(struct sbuf *out)
-{
-	static char *const argv[] = { "go", "env", "GOROOT", "GOMODCACHE",
-				      NULL };
-	extern char **environ;
-	posix_spawn_file_actions_t fa;
-	int p[2], st = 0, rc;
-	pid_t pid;
-	char buf[1024];
-	ssize_t n;
-
-	if (pipe2(p, O_CLOEXEC) != 0)
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, "go", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	while (rc == 0 && (n = read(p[0], buf, sizeof(buf))) != 0)
-		if ((n < 0 && errno != EINTR) ||
-		    (n > 0 && sbuf_addn(out, buf, (size_t)n) < 0))
-			break;
-	close(p[0]);
-	if (rc != 0)
-		return -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
 static void
 go_note(const char *what, const struct strv *v)
 {
@@ -116,43 +82,37 @@ go_note(const char *what, const struct strv *v)
 	sbuf_free(&t);
 }
 
-/* --go: GOROOT and GOMODCACHE become read roots when they exist. */
+/* --go: GOROOT and GOMODCACHE become read roots when they exist, go
+ * asked as --toolchain go asks it (rule 3a: never a go the command could
+ * have changed, in an empty private directory, GOENV=off
+ * GOTOOLCHAIN=local GOFLAGS=). */
 static void
 go_reads(struct runctx *c, struct refusals *r)
 {
-	struct sbuf out = {0};
-	struct strv added = {0}, skipped = {0};
-	char *line, *save = NULL;
+	struct toolchain_ctx x = { getenv("PATH"), c->hr->env, NULL,
+				   &c->writes, NULL };
+	struct toolchain_found f = {0};
+	struct tool go = { -1, NULL };
+	int found = tool_find("go", x.path, &go);
 
-	if (go_env(&out) != 0) {
+	tool_free(&go);
+	if (found != 0) {
 		refusals_add(r, REASON_BAD_READ, "--go could not run `go env GOROOT "
 			     "GOMODCACHE` (go on PATH); install Go, or drop "
 			     "--go and name the roots with --read");
-		sbuf_free(&out);
 		return;
 	}
-	for (line = strtok_r(out.s ? out.s : (char *)"", "\n", &save);
-	     line != NULL; line = strtok_r(NULL, "\n", &save)) {
-		char *res = NULL;
-		struct refusals ignore = {0};
-
-		if (policy_resolve_dir("--go", REASON_BAD_READ, line, &res,
-				       &ignore) == 0 && res != NULL) {
-			strv_push(&c->reads, res);
-			strv_push(&added, res);
-		} else {
-			strv_push(&skipped, line);
-		}
-		free(res);
-		refusals_free(&ignore);
+	if (toolchain_discover("go", &x, &f, r) == 0) {
+		for (size_t i = 0; i < f.roots.n; i++)
+			strv_push(&c->reads, f.roots.v[i]);
+		if (f.roots.n)
+			go_note("added", &f.roots);
+		if (f.absent.n)
+			go_note("skipped", &f.absent);
+		for (size_t k = 0; k < f.notes.n; k++)
+			run_note(f.notes.v[k]);
 	}
-	if (added.n)
-		go_note("added", &added);
-	if (skipped.n)
-		go_note("skipped", &skipped);
-	strv_free(&added);
-	strv_free(&skipped);
-	sbuf_free(&out);
+	toolchain_found_free(&f);
 }
 
 static void
@@ -176,9 +136,11 @@ run_toolchains(struct runctx *c, struct refusals *r)
 		struct toolchain_found f = {0};
 		char *note;
 
-		if (toolchain_discover(c->a->toolchains.v[i], getenv("PATH"),
-				       c->hr->env, c->w.roots.read_roots, &f,
-				       &line, r) == 0) {
+		struct toolchain_ctx x = { getenv("PATH"), c->hr->env,
+					   c->w.roots.read_roots, &c->writes,
+					   &line };
+
+		if (toolchain_discover(c->a->toolchains.v[i], &x, &f, r) == 0) {
 			for (size_t k = 0; k < f.roots.n; k++)
 				if (!strv_contains(&c->reads, f.roots.v[k]))
 					strv_push(&c->reads, f.roots.v[k]);
@@ -187,6 +149,8 @@ run_toolchains(struct runctx *c, struct refusals *r)
 			if (note == NULL)
 				refusals_oom(r);
 			free(note);
+			for (size_t k = 0; k < f.notes.n; k++)
+				run_note(f.notes.v[k]);
 		}
 		toolchain_found_free(&f);
 	}
@@ -221,6 +185,100 @@ run_writes(struct runctx *c, struct refusals *r)
 			run_note(notes.v[k]);
 		strv_free(&notes);
 	}
+}
+
+/* An existing directory outside every --write and no ancestor of one,
+ * for the corrected line: HOME, /var/tmp, /tmp.  NULL: none. */
+static const char *
+out_elsewhere(const struct runctx *c)
+{
+	static const char *const fixed[] = { "/var/tmp", "/tmp" };
+	const char *home = getenv("HOME");
+
+	for (size_t i = 0; i < 3; i++) {
+		const char *d = i == 0 ? home : fixed[i - 1];
+		int clash = d == NULL || d[0] != '/';
+		struct stat sb;
+
+		for (size_t k = 0; !clash && k < c->writes.n; k++)
+			clash = policy_inside(d, c->writes.v[k]) ||
+				policy_inside(c->writes.v[k], d);
+		if (!clash && stat(d, &sb) == 0 && S_ISDIR(sb.st_mode))
+			return d;
+	}
+	return NULL;
+}
+
+/* The run line with --out's value replaced by dir, shell-quoted. */
+static void
+out_corrected(const struct runctx *c, const char *dir, struct sbuf *b)
+{
+	int next = 0, dashdash = 0;
+
+	sbuf_add(b, "nova-sandbox run");
+	for (char **a = c->args; a != NULL && *a != NULL; a++) {
+		sbuf_add(b, " ");
+		if (next) {
+			out_shell_quote(b, dir);
+		} else if (!dashdash && strncmp(*a, "--out=", 6) == 0) {
+			sbuf_add(b, "--out=");
+			out_shell_quote(b, dir);
+		} else {
+			out_shell_quote(b, *a);
+		}
+		next = !dashdash && strcmp(*a, "--out") == 0;
+		dashdash = dashdash || strcmp(*a, "--") == 0;
+	}
+}
+
+/* --out: resolved by rule 5 and opened now, before the command starts;
+ * the hand-off goes by this descriptor only.  One inside, or an ancestor
+ * of, a --write is refused: the command could replace it. */
+static void
+run_out(struct runctx *c, struct refusals *r)
+{
+	struct strv notes = {0};
+	char *res = NULL;
+
+	c->out_fd = -1;
+	if (c->a->out == NULL || c->a->out[0] != '/')
+		return; /* absent, or refused by args.c */
+	if (policy_resolve_dir_noted("--out", REASON_BAD_OUT, c->a->out, &res,
+				     &notes, r) != 0 || res == NULL) {
+		strv_free(&notes);
+		return;
+	}
+	for (size_t k = 0; k < notes.n; k++)
+		run_note(notes.v[k]);
+	strv_free(&notes);
+	for (size_t i = 0; i < c->writes.n; i++) {
+		const char *w = c->writes.v[i], *d;
+		int in = policy_inside(res, w);
+		struct sbuf b = {0};
+
+		if (!in && !policy_inside(w, res))
+			continue;
+		d = out_elsewhere(c);
+		sbuf_addf(&b, "--out %s is %s --write %s: the command could "
+			  "replace it (and what the hand-off moves and deletes "
+			  "there) before the hand-off; name an --out outside "
+			  "every --write", res, in ? "inside" : "an ancestor of",
+			  w);
+		if (d != NULL) {
+			sbuf_add(&b, "; run: ");
+			out_corrected(c, d, &b);
+		}
+		refusals_addr(r, REASON_BAD_OUT, d ? REMEDY_IN_TEXT : NULL, "%s",
+			      b.s ? b.s : "--out is inside a --write");
+		sbuf_free(&b);
+		free(res);
+		return;
+	}
+	c->out_fd = open(res, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->out_fd < 0)
+		refusals_addr(r, REASON_BAD_OUT, NULL, "--out %s cannot be "
+			      "opened: %s", res, strerror(errno));
+	c->out = res;
 }
 
 /* Everything that can refuse before anything is made. */
@@ -263,10 +321,11 @@ preflight(struct runctx *c, struct refusals *r)
 			run_note(notes.v[k]); /* rule 5: links followed */
 		strv_free(&notes);
 	}
+	run_writes(c, r); /* first: no toolchain tool inside one is run */
 	if (c->a->go)
 		go_reads(c, r);
+	run_out(c, r);
 	run_toolchains(c, r);
-	run_writes(c, r);
 	flag_notes(c->a);
 	/* a read, a home of the guard, an argument or an artifact lost to
 	 * an allocation: one sandbox_failed line, before anything runs */
@@ -744,7 +803,8 @@ handoff(struct runctx *c, int code)
 		struct handoff_caps caps = { c->a->out_max,
 			c->a->out_max_files, c->a->out_max_depth };
 
-		rc = handoff_copy(work, c->a->out, c->a->name,
+		rc = handoff_copy(work, c->out_fd, c->out ? c->out : c->a->out,
+				  c->a->name,
 				  &c->a->artifacts, &caps, &st, &why);
 		close(work);
 	}
@@ -965,6 +1025,9 @@ ctx_free(struct runctx *c)
 	sbuf_free(&c->ptext);
 	strv_free(&c->reads);
 	strv_free(&c->writes);
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	free(c->out);
 	strv_free(&c->homes);
 	caps_watch_free(&c->watch);
 }
@@ -977,6 +1040,7 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 	int code;
 
 	memset(&c, 0, sizeof(c));
+	c.out_fd = -1;
 	c.hr = hr;
 	c.a = a;
 	c.args = args;

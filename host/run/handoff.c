@@ -11,7 +11,11 @@
  * the copy checks each cap again; a failure removes what was written.
  * The copy goes into a fresh sibling, <out>/.<name>.nova-new-<pid>, that
  * is renamed to <out>/<name> at the end, an earlier <name> moved aside
- * first and removed after: <out>/<name> holds exactly one run's files. */
+ * first and removed after: <out>/<name> holds exactly one run's files.
+ * <out> is the descriptor opened before the command started: every step
+ * (stage, move aside, rename in, remove the old) is relative to it, never
+ * a name walked again, so a command that replaced <out> by a link moves
+ * nothing outside it. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -483,14 +487,14 @@ put_in_place(struct hcopy *h, int ofd, const char *out, const char *name)
 }
 
 static int
-copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
-	  const struct strv *named)
+copy_pass(struct hcopy *h, int root_fd, int out_fd, const char *out,
+	  const char *name, const struct strv *named)
 {
-	int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+	int ofd = fcntl(out_fd, F_DUPFD_CLOEXEC, 3), rc;
 
 	if (ofd < 0)
-		return fail(h, "--out %s is not a directory I can open: %s",
-			    out, strerror(errno));
+		return fail(h, "--out %s was not held open from before the "
+			    "command started: %s", out, strerror(errno));
 	if (open_out(h, ofd, out, name) != 0) {
 		close(ofd);
 		return -1;
@@ -513,7 +517,7 @@ copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 }
 
 int
-handoff_copy(int root_fd, const char *out, const char *name,
+handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
 	     const struct strv *named, const struct handoff_caps *caps,
 	     struct handoff_stats *st, char **why)
 {
@@ -546,7 +550,7 @@ handoff_copy(int root_fd, const char *out, const char *name,
 			  "--out-max-bytes %s; nothing was copied", a, b);
 	}
 	if (rc == 0)
-		rc = copy_pass(&h, root_fd, out, name, named);
+		rc = copy_pass(&h, root_fd, out_fd, out, name, named);
 	st->bytes = h.total;
 	st->replaced = h.replaced;
 	if (h.old_kept)

@@ -89,7 +89,10 @@ struct handoff_stats {
 extern void (*handoff_hook)(const char *rel);
 
 /* Copy the artifacts from the place (root_fd, a descriptor of its root;
- * every input must sit on root_fd's device) into <out>/<name>/: staged in
+ * every input must sit on root_fd's device) into <out>/<name>/, where
+ * out_fd is the --out directory opened before the command started (every
+ * step goes by it, never by the name `out` again: `out` is for messages):
+ * staged in
  * a fresh sibling <out>/.<name>.nova-new-<pid> and renamed into place at
  * the end (an earlier <name> moved aside first, then removed), so
  * <out>/<name> holds exactly one run's files.  An earlier <name> that
@@ -100,7 +103,7 @@ extern void (*handoff_hook)(const char *rel);
  * first cap passed); growth past one during the copy fails too.  On
  * failure *why (heap) says why, what was written is removed, and -1 is
  * returned; 0 on success. */
-int handoff_copy(int root_fd, const char *out, const char *name,
+int handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
 		 const struct strv *named, const struct handoff_caps *caps,
 		 struct handoff_stats *st, char **why);
 

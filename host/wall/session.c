@@ -139,14 +139,16 @@ wall_toolchains(struct wallctx *w, const struct strv *names,
 	int rc = 0;
 
 	for (size_t i = 0; rc >= 0 && i < names->n; i++) {
+		struct toolchain_ctx x = { in->path, in->env,
+					   w->roots.read_roots, &in->writes,
+					   &line };
 		struct toolchain_found f = {0};
 		char *note;
 		int got;
 
 		if (strv_contains(&in->toolchain_reads, names->v[i]))
 			continue;
-		got = toolchain_discover(names->v[i], in->path, in->env,
-					 w->roots.read_roots, &f, &line, r);
+		got = toolchain_discover(names->v[i], &x, &f, r);
 		if (got < 0)
 			rc = -1;
 		for (size_t k = 0; got == 0 && k < f.roots.n; k++)
@@ -157,6 +159,9 @@ wall_toolchains(struct wallctx *w, const struct strv *names,
 		if (got == 0 && ((note = toolchain_note(names->v[i], &f)) ==
 				 NULL || strv_push(notes, note) < 0))
 			rc = -1;
+		for (size_t k = 0; got == 0 && k < f.notes.n; k++)
+			if (strv_push(notes, f.notes.v[k]) < 0)
+				rc = -1;
 		if (got == 0)
 			free(note);
 		toolchain_found_free(&f);

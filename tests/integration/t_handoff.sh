@@ -102,3 +102,54 @@ expect_err "^SANDBOX REFUSED reason=out_failed: $D/hs-$$ holds an earlier run's 
 expect_eq "$(cat "$D/hs-$$/RESULT.md")" old "the earlier files stay"
 expect_eq "$(cat "$D"/.hs-$$.nova-new-*/RESULT.md)" new "this run's files are kept, staged"
 EOF2
+
+# ---- H1: the --out the hand-off writes is the one checked before the run --
+
+t "H1: --out inside run's --write is refused up front, nothing run; control: the same run with an --out outside it hands off" <<'EOF2'
+C=$(mktemp -d /var/tmp/nova-it-cache.XXXXXX)
+at_end "rm -rf '$C'"
+V=$(newdir)
+mkdir "$C/out" "$V/h1-$$" && echo precious > "$V/h1-$$/file"
+[ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$C" "$V"
+tool --name "h1-$$" --size 8m --write "$C" --out "$C/out" -- /bin/sh -c \
+	"rm -rf '$C/out' && ln -s '$V' '$C/out' && echo new > RESULT.md"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_out: --out $C/out is inside --write $C: the command could replace it .*; name an --out outside every --write; run: nova-sandbox run --name h1-$$ --size 8m --write $C --out /[^ ]+ -- /bin/sh -c "
+expect_no_err '^SANDBOX (STEP|OK)'
+expect_eq "$(cat "$V/h1-$$/file")" precious "the victim's file"
+[ -d "$C/out" ] && [ ! -L "$C/out" ] || _fail "--out was replaced: the command ran"
+# control: --out outside the --write, the same command may not touch it
+D=$(newdir)
+tool --name "h1-$$" --size 8m --write "$C" --out "$D" -- /bin/sh -c "echo new > RESULT.md"
+expect_rc 0
+expect_eq "$(cat "$D/h1-$$/RESULT.md")" new "the hand-off"
+EOF2
+
+t "H1: --out an ancestor of run's --write is refused up front" <<'EOF2'
+C=$(mktemp -d /var/tmp/nova-it-cache.XXXXXX)
+at_end "rm -rf '$C'"
+mkdir "$C/cache"
+[ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$C"
+tool --name "h2-$$" --size 8m --write "$C/cache" --out "$C" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_out: --out $C is an ancestor of --write $C/cache: the command could replace it "
+expect_no_err '^SANDBOX (STEP|OK)'
+EOF2
+
+t "H1: an --out replaced by a link while the command runs: the hand-off goes by the directory opened before, the link's target untouched; control: the moved directory holds the artifacts" <<'EOF2'
+D=$(newdir)
+V=$(newdir)
+mkdir "$V/h3-$$" && echo precious > "$V/h3-$$/file"
+[ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$V"
+( for _ in $(seq 100); do grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break; sleep 0.1; done
+  mv "$D" "$D.moved" && ln -s "$V" "$D" ) &
+SW=$!
+at_end "rm -rf '$D.moved'"
+tool --name "h3-$$" --size 8m --out "$D" -- /bin/sh -c "sleep 3; echo new > RESULT.md"
+wait "$SW"
+expect_rc 0
+[ -L "$D" ] || _fail "the swap did not happen during the run"
+expect_eq "$(cat "$V/h3-$$/file")" precious "the link target's file"
+expect_absent "$V/h3-$$/RESULT.md"
+expect_eq "$(cat "$D.moved/h3-$$/RESULT.md")" new "the artifacts, in the directory opened before the run"
+EOF2

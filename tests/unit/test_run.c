@@ -494,11 +494,14 @@ copy(const char *const *named, uint64_t max, struct handoff_stats *st,
 	struct strv v = {0};
 	struct handoff_caps caps = { max, files_cap, depth_cap };
 	int fd = open(place, O_PATH | O_DIRECTORY), rc;
+	int ofd = open(outd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	for (size_t i = 0; named && named[i]; i++)
 		strv_push(&v, named[i]);
-	rc = handoff_copy(fd, outd, "job", &v, &caps, st, why);
+	rc = handoff_copy(fd, ofd, outd, "job", &v, &caps, st, why);
 	close(fd);
+	if (ofd >= 0)
+		close(ofd);
 	strv_free(&v);
 	return rc;
 }
