@@ -142,7 +142,7 @@ for ans in / "$W/home" "$(dirname "$W")"; do
 	script "$G/bin/go" "echo $ans"
 	run_as env HOME="$W/home" PATH="$G/bin:/usr/bin:/bin" "$NS" --write "$W" --toolchain go -- /bin/true
 	expect_rc 125
-	expect_err "^SANDBOX REFUSED reason=bad_toolchain: --toolchain go: $G/bin/go answered $ans, which holds .*: too broad for a read root; leave out --toolchain go and name its directories with --read\$"
+	expect_err "^SANDBOX REFUSED reason=bad_toolchain: --toolchain go: $G/bin/go answered $ans, which holds .*: too broad for a read root; leave out --toolchain go and name its directories with --read; run: nova-sandbox --write $W -- /bin/true\$"
 	expect_no_err '^SANDBOX OK'
 done
 script "$G/bin/go" "echo $G/goroot"
