@@ -146,6 +146,11 @@ remedy_append(struct refusals *r, size_t from, const struct cmdline *c,
 	return 0;
 }
 
+static int vrefuse(struct refusals *r, const char *tok, const char *noline,
+		   const struct cmdline *c, const struct cmdfix *f,
+		   const char *lead, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+
 static int
 vrefuse(struct refusals *r, const char *tok, const char *noline,
 	const struct cmdline *c, const struct cmdfix *f, const char *lead,
