@@ -456,6 +456,7 @@ WIN_HOST_PENDING := host/policy/%.c $(filter-out host/run/help.c \
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c))) host/policy/toolchain_unported.c \
+	host/policy/toolchain_found.c \
 	host/policy/envpol.c
 WIN_HOST_OBJ := $(WIN_HOST_SRC:%.c=$(WB)/obj/host-exe/%.o)
 WIN_HOST_CFLAGS := $(WIN_CFLAGS) -Wno-format -include host/os/windows/compat.h \

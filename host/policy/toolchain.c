@@ -709,18 +709,6 @@ toolchain_discover(const char *name, const struct toolchain_ctx *x,
 	return rc;
 }
 
-void
-toolchain_found_free(struct toolchain_found *f)
-{
-	strv_free(&f->roots);
-	strv_free(&f->covered);
-	strv_free(&f->notes);
-	strv_free(&f->skipped_path);
-	strv_free(&f->absent);
-	free(f->tool);
-	f->tool = NULL;
-}
-
 char *
 toolchain_note(const char *name, const struct toolchain_found *f)
 {
