@@ -226,20 +226,14 @@ expect_eq "$(grep -c "^PROBE DENIED path=$D/outside-x op=write remedy=\"--write 
 expect_no_err 'rerun with --explain'
 EOF
 
-# bg_wrap CONF DIR CMD...: the wrap in the background as the test user;
-# $bg is its pid once its OK line is out
-bg_wrap() {
-	local c=$1 d=$2
-	shift 2
-	mkdir -p "$d/home"
-	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$d/home"
+# bg_as CMD...: CMD in the background as the test user, stdout/stderr in
+# $OUT/$ERR; $bg is its pid once its SANDBOX OK line is out
+bg_as() {
 	if [ "$(id -u)" = 0 ]; then
-		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- env \
-			NOVA_SANDBOX_CONFIG="$c" HOME="$d/home" "$NS" --write "$d" \
-			-- "$@" >"$OUT" 2>"$ERR" </dev/null &
+		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- "$@" \
+			>"$OUT" 2>"$ERR" </dev/null &
 	else
-		env NOVA_SANDBOX_CONFIG="$c" HOME="$d/home" "$NS" --write "$d" \
-			-- "$@" >"$OUT" 2>"$ERR" </dev/null &
+		"$@" >"$OUT" 2>"$ERR" </dev/null &
 	fi
 	bg=$!
 	for _ in $(seq 50); do
@@ -247,6 +241,16 @@ bg_wrap() {
 		sleep 0.1
 	done
 	sleep 0.3
+}
+
+# bg_wrap CONF DIR CMD...: the wrap in the background as the test user
+bg_wrap() {
+	local c=$1 d=$2
+	shift 2
+	mkdir -p "$d/home"
+	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$d/home"
+	bg_as env NOVA_SANDBOX_CONFIG="$c" HOME="$d/home" "$NS" --write "$d" \
+		-- "$@"
 }
 
 t "a wall that waits itself: wait() with the 1 s tick as its timeout" <<'EOF'
@@ -407,20 +411,8 @@ t "run under a wall that terminates: a signal to the tool reaches terminate() fr
 C=$(rconf c5.conf waiter.so "[waiter]
 log = $LOGS/c5.log
 ")
-if [ "$(id -u)" = 0 ]; then
-	setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- env \
-		NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name cn5 \
-		--size 1m -- /bin/sleep 30 >"$OUT" 2>"$ERR" </dev/null &
-else
-	env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name cn5 \
-		--size 1m -- /bin/sleep 30 >"$OUT" 2>"$ERR" </dev/null &
-fi
-bg=$!
-for _ in $(seq 50); do
-	grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break
-	sleep 0.1
-done
-sleep 0.3
+bg_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name cn5 \
+	--size 1m -- /bin/sleep 30
 kill -TERM "$bg"
 wait "$bg"; RC=$?
 expect_rc 143
