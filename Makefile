@@ -464,7 +464,7 @@ $(WB)/obj/host-exe/%.o: %.c $(WB)/lib/libiniparser.a
 $(WB)/bin/nova-sandbox.exe: $(WIN_HOST_OBJ) $(WB)/lib/libiniparser.a
 	@mkdir -p $(@D)
 	$(WIN_CC) $(WIN_LDFLAGS) -o $@ $(WIN_HOST_OBJ) \
-		$(WB)/lib/libiniparser.a -ladvapi32 \
+		$(WB)/lib/libiniparser.a -ladvapi32 -lws2_32 \
 		-Wl,-Bstatic -lwinpthread -Wl,-Bdynamic
 
 # The host's Windows layer (host/os/windows/, with base/util.c it uses),
@@ -480,7 +480,7 @@ $(WB)/tests/windows/%.exe: tests/windows/%.c $(wildcard tests/windows/*.h) \
 		api/ns_backend.h $(WB)/lib/libiniparser.a
 	@mkdir -p $(@D)
 	$(WIN_CC) $(WIN_CFLAGS) -I$(INI_WDIR)/src -municode $(WIN_LDFLAGS) \
-		-o $@ $< $(WIN_TEST_OBJS) $(WB)/lib/libiniparser.a -ladvapi32
+		-o $@ $< $(WIN_TEST_OBJS) $(WB)/lib/libiniparser.a -ladvapi32 -lws2_32
 
 windows: $(WIN_DLLS) $(WB)/lib/libiniparser.a $(WIN_TEST_EXE) \
 	$(WB)/bin/nova-sandbox.exe
