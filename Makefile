@@ -448,10 +448,9 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
 	host/verbs/probe_step.c
-WIN_HOST_PENDING := host/policy/%.c $(filter-out host/run/help.c \
+WIN_HOST_PENDING := $(filter-out host/run/help.c \
 	host/run/lines.c,$(wildcard host/run/*.c)) host/verbs/wrap.c \
-	host/verbs/run.c host/verbs/policy.c host/verbs/worktree.c \
-	host/base/tool.c
+	host/verbs/run.c host/verbs/worktree.c host/base/tool.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))

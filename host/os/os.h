@@ -246,6 +246,18 @@ int os_open_dir(const char *path);
  * returned.  0, or the nonzero. */
 int os_loaded_libs(int (*fn)(void *arg, const char *path), void *arg);
 
+/* The path p in the host's spelling, heap (NULL: out of memory): POSIX a
+ * copy; Windows '\\' as '/' (the host speaks '/'; Win32 takes both). */
+char *os_path_normal(const char *p);
+/* The variable that names the user's home directory: "HOME"; Windows
+ * "USERPROFILE". */
+const char *os_home_var(void);
+
+/* The command `policy` derives the roots from when none is given: found
+ * on PATH by its name (argv[0]), NULL-terminated.  POSIX "sh -c true";
+ * Windows "cmd.exe /c exit". */
+const char *const *os_probe_command(void);
+
 /* ---- terminals (policy/ttys.c) ----------------------------------------- */
 
 /* Device numbers: the platform's makedev, major, minor. */

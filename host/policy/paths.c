@@ -100,10 +100,15 @@ char *
 path_abs(const char *p)
 {
 	struct strv parts = {0};
-	char *cwd = NULL, *out = NULL;
-	const char *root = p;
-	size_t rlen = os_root_len(p);
+	char *cwd = NULL, *out = NULL, *np = os_path_normal(p);
+	const char *root;
+	size_t rlen;
 
+	if (np == NULL)
+		return NULL;
+	p = np;
+	root = p;
+	rlen = os_root_len(p);
 	if (rlen == 0) {
 		if ((cwd = os_cwd()) == NULL || (rlen = os_root_len(cwd)) == 0)
 			goto out_free;
@@ -115,6 +120,7 @@ path_abs(const char *p)
 		goto out_free;
 	out = clean_join(root, rlen, &parts);
 out_free:
+	free(np);
 	free(cwd);
 	strv_free(&parts);
 	return out;
@@ -1006,18 +1012,23 @@ walk_path(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 {
 	struct walk w = {.uid = uid, .flags = flags, .links = links,
 			 .fail = fail};
+	char *np = os_path_normal(p);
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->fd = out->dir_fd = -1;
 	memset(fail, 0, sizeof(*fail));
-	rc = walk_root(&w, p);
+	if (np == NULL)
+		return -1;
+	rc = walk_root(&w, np);
 	if (rc != 0) {
+		free(np);
 		ws_free(&w.ws);
 		return rc;
 	}
-	if ((w.todo = strdup(p + os_root_len(p))) == NULL)
+	if ((w.todo = strdup(np + os_root_len(np))) == NULL)
 		rc = -1;
+	free(np);
 	while (rc == 0 && w.todo[w.pos] != '\0') {
 		const char *c = w.todo + w.pos;
 		size_t len = strcspn(c, "/");
@@ -1111,17 +1122,15 @@ path_note_links(const char *flag, const char *p, const struct rpath *rp,
 	return rc;
 }
 
-int
-path_resolve(const char *flag, const char *reason, const char *p, uid_t uid,
-	     unsigned flags, struct rpath *out, struct strv *notes,
-	     struct refusals *r)
+static int
+resolve_normal(const char *flag, const char *reason, const char *p,
+	       uid_t uid, unsigned flags, struct rpath *out,
+	       struct strv *notes, struct refusals *r)
 {
 	struct strv links = {0};
 	struct path_fail f;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	out->fd = out->dir_fd = -1;
 	rc = refuse_typed(flag, reason, p, r);
 	if (rc != 1)
 		return rc < 0 ? -1 : 1;
@@ -1144,6 +1153,24 @@ path_resolve(const char *flag, const char *reason, const char *p, uid_t uid,
 	if (rc != 0)
 		rpath_free(out);
 	strv_free(&links);
+	return rc;
+}
+
+int
+path_resolve(const char *flag, const char *reason, const char *p, uid_t uid,
+	     unsigned flags, struct rpath *out, struct strv *notes,
+	     struct refusals *r)
+{
+	/* in the host's spelling: a Windows caller's '\\' is '/' */
+	char *np = os_path_normal(p);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->fd = out->dir_fd = -1;
+	if (np == NULL)
+		return -1;
+	rc = resolve_normal(flag, reason, np, uid, flags, out, notes, r);
+	free(np);
 	return rc;
 }
 

@@ -574,7 +574,7 @@ int
 caller_homes(struct strv *homes)
 {
 	const char *pw = os_user_home((unsigned)os_ruid());
-	const char *h = getenv("HOME");
+	const char *h = getenv(os_home_var());
 
 	if (pw != NULL && strv_push(homes, pw) < 0)
 		return -1;

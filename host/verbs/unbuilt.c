@@ -60,9 +60,10 @@ verb_probe_step(const struct hostrun *hr, int argc, char **argv)
 }
 
 /* Not ported yet (the Makefile's WIN_HOST_PENDING; docs/WINDOWS.md): the
- * policy builder walks paths with openat/O_PATH and run's flow forks. */
-#define PENDING "not ported to this platform yet: the policy builder's " \
-	"path walk (policy/) is POSIX descriptors; docs/WINDOWS.md"
+ * wrap's wait and run's flow are POSIX process control (waitpid, the
+ * subreaper, fork). */
+#define PENDING "not ported to this platform yet: the wait and the flow " \
+	"are POSIX process control (waitpid, fork); docs/WINDOWS.md"
 
 int
 verb_wrap(const struct hostrun *hr, int argc, char **argv)
@@ -71,15 +72,6 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	return unbuilt("the wrap", PENDING, NS_EXIT_REFUSED);
-}
-
-int
-verb_policy(const struct hostrun *hr, int argc, char **argv)
-{
-	(void)hr;
-	(void)argc;
-	(void)argv;
-	return unbuilt("policy", PENDING, NS_EXIT_USAGE);
 }
 
 int

@@ -88,7 +88,49 @@ host_suite() {
 		'^SANDBOX REFUSED reason=no_sandbox: egress is not built on windows: ' \
 		- -- egress plan
 	host_reap
+	host_policy
 	rm -rf "$ww" "$log.h" "$log.h2"
+}
+
+# policy through the exe: the policy room's walk on Windows (os/windows/
+# walk.c) -- a --write resolved by handles, the command found on PATH,
+# rule 5's refusals, the wall's text from jobobject.dll.  The home guard
+# asks for %USERPROFILE% inside a --write, so the profile is the --write.
+host_policy() {
+	prof=$(timeout 20 wine cmd /c 'echo %USERPROFILE%' </dev/null | tr -d '\r')
+	pu=$WINEPREFIX/drive_c/$(printf '%s' "${prof#C:\\}" | tr '\\' /)
+	pf=$(printf '%s' "$prof" | tr '\\' /)
+	mkdir -p "$pu/ns-proj"
+	echo x >"$pu/ns-file.txt"
+	hcase "host: policy prints the wall for a --write (the profile)" 0 \
+		"^write $pf label=low\$" - -- policy --write "$prof"
+	hcase "host: policy's OK line counts the --write and names jobobject" 0 \
+		'^POLICY OK backend=jobobject read=0 read-noexec=0 write=1 ' \
+		- -- policy --write "$pf"
+	hcase "host: policy finds the command on PATH (cmd.exe's directory read)" 0 \
+		'^read-exec C:/windows/system32 ' - -- policy --write "$pf"
+	hcase "host: policy takes a --read beside the --write" 0 \
+		"^POLICY OK backend=jobobject read=1 .*write=2 " \
+		- -- policy --write "$pf/ns-proj" --write "$pf" --read C:/windows
+	hcase "host: policy refuses a relative --write, naming the absolute path" 2 \
+		'^POLICY REFUSED reason=bad_write: --write ns-proj is relative: name it by its absolute path, ' \
+		- -- policy --write ns-proj
+	hcase "host: policy refuses a --write that does not exist" 2 \
+		'^POLICY REFUSED reason=bad_write: --write C:/ns-nothere does not exist; none is created' \
+		- -- policy --write C:/ns-nothere
+	hcase "host: policy refuses a --write that is a file" 2 \
+		"^POLICY REFUSED reason=bad_write: --write $pf/ns-file\\.txt is not a directory" \
+		- -- policy --write "$pf/ns-file.txt"
+	hcase "host: policy refuses one directory as --read and --write (by identity)" 2 \
+		'^POLICY REFUSED reason=bad_read: --read and --write both name ' \
+		- -- policy --write "$pf" --read "$prof"
+	hcase "host: policy refuses a --write outside the profile (home guard)" 2 \
+		"^POLICY REFUSED reason=home_outside: HOME .* is outside every --write" \
+		- -- policy --write "$pf/ns-proj"
+	hcase "host: policy refuses a command not on PATH" 2 \
+		'^POLICY REFUSED reason=not_found: command ns-nothere\.exe is not on PATH' \
+		- -- policy --write "$pf" -- ns-nothere.exe
+	rm -rf "$pu/ns-proj" "$pu/ns-file.txt"
 }
 
 # reap through the exe: jobobject.dll's list() of the scratches in the

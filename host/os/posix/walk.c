@@ -247,3 +247,23 @@ os_open_dir(const char *path)
 {
 	return open(path, POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
 }
+
+const char *const *
+os_probe_command(void)
+{
+	static const char *const argv[] = {"sh", "-c", "true", NULL};
+
+	return argv;
+}
+
+char *
+os_path_normal(const char *p)
+{
+	return strdup(p);
+}
+
+const char *
+os_home_var(void)
+{
+	return "HOME";
+}

@@ -493,6 +493,31 @@ os_ip_loopback(const char *host, int v6)
 	       (ntohl(a4.s_addr) >> 24) == 127;
 }
 
+char *
+os_path_normal(const char *p)
+{
+	char *s = strdup(p);
+
+	for (char *c = s; c != NULL && *c; c++)
+		if (*c == '\\')
+			*c = '/';
+	return s;
+}
+
+const char *
+os_home_var(void)
+{
+	return "USERPROFILE";
+}
+
+const char *const *
+os_probe_command(void)
+{
+	static const char *const argv[] = {"cmd.exe", "/c", "exit", NULL};
+
+	return argv;
+}
+
 /* ---- terminals: none by name ------------------------------------------ */
 
 uint64_t
