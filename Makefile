@@ -121,7 +121,7 @@ HOST_ROOMS := base os conf module policy egress wall run verbs
 HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
 # (the Windows list below), never built beside the real ones.
-HOST_UNBUILT := host/verbs/unbuilt.c
+HOST_UNBUILT := host/verbs/unbuilt.c host/run/noreaper.c
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c) host/os/$(HOST_OS)/*.c $(HOST_POSIX))))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -439,7 +439,11 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # host/os/windows/ as the platform layer.  What cannot exist on Windows is
 # left out here, room by room, and host/verbs/unbuilt.c refuses it at run
 # time (no_sandbox, naming the platform): the egress room and verb
-# (nftables) and probe (Landlock's walled steps).  WIN_HOST_PENDING is
+# (nftables) and probe (Landlock's walled steps).  The host's own reaper
+# and cap counter (run/reaper.c: subreaper, waitpid, SIGCHLD; run/caps.c:
+# /proc) are left out too: host/run/noreaper.c stands in, and the wall's
+# wait()/terminate() with its own caps are the process model there
+# (run/reaper.h).  WIN_HOST_PENDING is
 # what is not ported yet (docs/WINDOWS.md "Not built yet"), refused the
 # same way.  host/os/windows/compat.h is forced in: the POSIX types the
 # rooms name (uid_t), types only.  -Wno-format: mingw's gcc checks a
@@ -447,9 +451,9 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
-	host/verbs/probe_step.c
-WIN_HOST_PENDING := $(filter-out host/run/help.c \
-	host/run/lines.c,$(wildcard host/run/*.c)) host/verbs/wrap.c \
+	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c
+WIN_HOST_PENDING := $(filter-out host/run/help.c host/run/lines.c \
+	host/run/noreaper.c,$(wildcard host/run/*.c)) \
 	host/verbs/run.c host/verbs/worktree.c host/base/tool.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \

@@ -253,6 +253,13 @@ char *os_path_normal(const char *p);
  * "USERPROFILE". */
 const char *os_home_var(void);
 
+/* Do this platform's places keep run names as lock files in a directory
+ * of the user's (nsplace's run-name directory, spec §13 "Run names",
+ * which the own-files check keeps out of the wall's reach)?  POSIX 1;
+ * Windows 0: jobobject's scratch names are exclusive directories in the
+ * temp directory, no lock file a read could hold. */
+int os_run_name_locks(void);
+
 /* The command `policy` derives the roots from when none is given: found
  * on PATH by its name (argv[0]), NULL-terminated.  POSIX "sh -c true";
  * Windows "cmd.exe /c exit". */

@@ -767,9 +767,10 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	 * now, and root could change every file of the machine anyway. */
 	if (o.uid == 0)
 		return 0;
-	state = ownfiles_state_dir(o.uid);
+	/* no run-name directory where no place keeps lock files there */
+	state = os_run_name_locks() ? ownfiles_state_dir(o.uid) : NULL;
 	o.state = state;
-	if (state == NULL)
+	if (state == NULL && os_run_name_locks())
 		o.nomem = 1;
 	else if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
 		check_all(&o, hr, cfg, &chain);

@@ -59,20 +59,10 @@ verb_probe_step(const struct hostrun *hr, int argc, char **argv)
 	return verb_probe(hr, argc, argv);
 }
 
-/* Not ported yet (the Makefile's WIN_HOST_PENDING; docs/WINDOWS.md): the
- * wrap's wait and run's flow are POSIX process control (waitpid, the
- * subreaper, fork). */
-#define PENDING "not ported to this platform yet: the wait and the flow " \
-	"are POSIX process control (waitpid, fork); docs/WINDOWS.md"
-
-int
-verb_wrap(const struct hostrun *hr, int argc, char **argv)
-{
-	(void)hr;
-	(void)argc;
-	(void)argv;
-	return unbuilt("the wrap", PENDING, NS_EXIT_REFUSED);
-}
+/* Not ported yet (the Makefile's WIN_HOST_PENDING; docs/WINDOWS.md): run's
+ * flow forks the keeper and the init. */
+#define PENDING "not ported to this platform yet: run's flow is POSIX " \
+	"process control (fork); docs/WINDOWS.md"
 
 int
 verb_run(const struct hostrun *hr, int argc, char **argv)

@@ -8,6 +8,11 @@
 # under the prefix's C: drive (a directory only the user can write: the
 # trust check accepts it), and one under Z:/tmp (world-writable: refused).
 
+hskip() { # name, why: Wine does not implement what it tests
+	printf 'SKIP %s -- %s\n' "$1" "$2" >>"$log"
+	printf '  SKIP %s -- %s\n' "$1" "$2"
+}
+
 hres() { # name, verdict (0 pass), why
 	if [ "$2" = 0 ]; then
 		l="PASS $1"
@@ -89,7 +94,103 @@ host_suite() {
 		- -- egress plan
 	host_reap
 	host_policy
+	host_wrap
 	rm -rf "$ww" "$log.h" "$log.h2"
+}
+
+# The wrap through the exe: jobobject.dll's job as the whole process model
+# (no host reaper on Windows), jo_child.exe as the command.  $jchild is
+# its Windows path (run.sh), $prof/$pf/$pu the profile (host_policy).
+host_wrap() {
+	jw=$pu/ns-wrap
+	mkdir -p "$jw"
+	hcase "host: the wrap passes the command's exit code through (7)" 7 \
+		'^SANDBOX DONE exit=7 cmd=jo_child\.exe$' - -- \
+		--write "$pf" -- "$jchild" exit 7
+	hcase "host: the wrap says OK with jobobject before the command runs" 0 \
+		'^SANDBOX OK backend=jobobject abi=wine .*write=1 .*cmd=jo_child\.exe ' \
+		- -- --write "$pf" -- "$jchild" exit 0
+	hcase "host: the wrap: a write inside --write succeeds (control)" 0 \
+		'^SANDBOX DONE exit=0 ' - -- \
+		--write "$pf" -- "$jchild" write "$pf/ns-wrap/in.txt"
+	[ -f "$jw/in.txt" ] ||
+		hres "host: the wrap: a write inside --write succeeds (the file)" 1 \
+			"$jw/in.txt was not written"
+	if grep -q 'abi=wine' "$log.h2"; then
+		hskip "host: the wrap denies a write outside --write" \
+			"integrity levels and labels are not enforced"
+	else
+		hcase "host: the wrap denies a write outside --write" 1 \
+			'^SANDBOX DONE exit=1 ' - -- \
+			--write "$pf/ns-wrap" -- "$jchild" write C:/ns-outside.txt
+	fi
+	hcase "host: the wrap maps an access violation to 139" 139 \
+		'^SANDBOX DONE exit=139 ' - -- --write "$pf" -- "$jchild" crash
+	hcase "host: the wrap maps a fail-fast (0xC0000409) to 134" 134 \
+		'^SANDBOX DONE exit=134 ' - -- --write "$pf" -- "$jchild" \
+		status C0000409
+	hcase "host: the wrap maps a Ctrl-C exit (0xC000013A) to 130" 130 \
+		'^SANDBOX DONE exit=130 ' - -- --write "$pf" -- "$jchild" \
+		status C000013A
+	hcase "host: the wrap takes an exit code above 255 by its low byte" 44 \
+		'^SANDBOX DONE exit=44 ' - -- --write "$pf" -- "$jchild" exit 300
+	# grandchildren: the command exits 0 at once, its child sleeps 60 s
+	# in the job; the wrap ends it and DONE says the command's own 0
+	hcase "host: the wrap ends the command's grandchildren with the job" 0 \
+		'^SANDBOX DONE exit=0 ' - -- --write "$pf" -- "$jchild" tree \
+		"$pf/ns-wrap/gc.pid"
+	r=0
+	timeout 20 wine "$jhost" alive "$pf/ns-wrap/gc.pid" </dev/null \
+		>/dev/null 2>&1 || r=$?
+	[ "$r" = 1 ] && hres "host: the wrap's grandchild is gone after DONE" 0 ||
+		hres "host: the wrap's grandchild is gone after DONE" 1 \
+			"alive answered $r (0 running, 2 no pid)"
+	host_wrap_kill
+	hcase "host: the wrap refuses a command that is not a Windows program" 125 \
+		'^SANDBOX REFUSED reason=not_executable: ' - -- \
+		--write "$pf" -- "$pf/ns-wrap/in.txt"
+	rm -rf "$jw"
+}
+
+# W7 through the exe: the host killed (SIGKILL of its Wine process: no
+# handler runs) while the command and its grandchild sleep in the job; the
+# job's only handle closes with the process, so the tree dies with it.
+host_wrap_kill() {
+	n="host: kill of the wrap's host kills the command's tree"
+	rm -f "$jw/k.pid"
+	# no timeout(1) between: $! is the Wine process of the exe itself
+	# (wine execs its loader), killed below in every case
+	wine "$hexe" --write "$pf" -- "$jchild" tree "$pf/ns-wrap/k.pid" \
+		stay </dev/null >"$log.k" 2>&1 &
+	kp=$!
+	i=0
+	while [ ! -s "$jw/k.pid" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	r=0
+	timeout 20 wine "$jhost" alive "$pf/ns-wrap/k.pid" </dev/null \
+		>/dev/null 2>&1 || r=$?
+	if [ "$r" != 0 ]; then
+		kill -9 "$kp" 2>/dev/null || true
+		wait "$kp" 2>/dev/null || true
+		hres "$n" 1 "the grandchild was not running before the kill ($r)"
+		return
+	fi
+	kill -9 "$kp" 2>/dev/null || true
+	wait "$kp" 2>/dev/null || true
+	i=0
+	r=0
+	while [ $i -lt 50 ]; do
+		r=0
+		timeout 20 wine "$jhost" alive "$pf/ns-wrap/k.pid" </dev/null \
+			>/dev/null 2>&1 || r=$?
+		[ "$r" = 1 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$r" = 1 ] && hres "$n" 0 || hres "$n" 1 "the grandchild outlived the host"
+	rm -f "$log.k"
 }
 
 # policy through the exe: the policy room's walk on Windows (os/windows/

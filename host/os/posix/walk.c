@@ -267,3 +267,9 @@ os_home_var(void)
 {
 	return "HOME";
 }
+
+int
+os_run_name_locks(void)
+{
+	return 1;
+}

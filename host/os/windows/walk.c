@@ -624,3 +624,9 @@ os_loaded_libs(int (*fn)(void *arg, const char *path), void *arg)
 	}
 	return rc;
 }
+
+int
+os_run_name_locks(void)
+{
+	return 0;
+}
