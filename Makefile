@@ -121,7 +121,8 @@ HOST_ROOMS := base os conf module policy egress wall run verbs
 HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
 # (the Windows list below), never built beside the real ones.
-HOST_UNBUILT := host/verbs/unbuilt.c host/run/noreaper.c
+HOST_UNBUILT := host/verbs/unbuilt.c host/run/noreaper.c \
+	host/run/nohandoff.c
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c) host/os/$(HOST_OS)/*.c $(HOST_POSIX))))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -441,9 +442,10 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # time (no_sandbox, naming the platform): the egress room and verb
 # (nftables) and probe (Landlock's walled steps).  The host's own reaper
 # and cap counter (run/reaper.c: subreaper, waitpid, SIGCHLD; run/caps.c:
-# /proc) are left out too: host/run/noreaper.c stands in, and the wall's
-# wait()/terminate() with its own caps are the process model there
-# (run/reaper.h).  WIN_HOST_PENDING is
+# /proc) and run's forked flow (run/keeper.c, run/supervise.c) are left
+# out too: host/run/noreaper.c stands in, the wall's wait()/terminate()
+# with its own caps are the process model there (run/reaper.h) and run
+# takes the no-fork flow (run/nofork.c).  WIN_HOST_PENDING is
 # what is not ported yet (docs/WINDOWS.md "Not built yet"), refused the
 # same way.  host/os/windows/compat.h is forced in: the POSIX types the
 # rooms name (uid_t), types only.  -Wno-format: mingw's gcc checks a
@@ -451,10 +453,10 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
-	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c
-WIN_HOST_PENDING := $(filter-out host/run/help.c host/run/lines.c \
-	host/run/noreaper.c,$(wildcard host/run/*.c)) \
-	host/verbs/run.c host/verbs/worktree.c host/base/tool.c
+	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c \
+	host/run/keeper.c host/run/supervise.c
+WIN_HOST_PENDING := host/run/handoff.c host/verbs/worktree.c \
+	host/base/tool.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))

@@ -9,6 +9,7 @@
 
 #include "base/flags.h"
 #include "base/out.h"
+#include "os/os.h"
 #include "run/run.h"
 #include "wall/statusfd.h"
 
@@ -319,7 +320,7 @@ check_out(struct rstate *s, struct run_args *a)
 		rrefuse(s, REASON_NO_OUT, NULL, "--artifact, --out-max-bytes, "
 			"--out-max-files and --out-max-depth need --out "
 			"<dir>%s", "");
-	if (a->out != NULL && a->out[0] != '/')
+	if (a->out != NULL && os_root_len(a->out) == 0)
 		rrefuse(s, REASON_NO_OUT, REMEDY_IN_TEXT,
 			"--out wants an absolute directory, got "
 			"%s", a->out);

@@ -451,6 +451,26 @@ copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 	return rc;
 }
 
+/* <root>/work, checked: a directory on the root's device. */
+int
+handoff_open_work(int root_fd)
+{
+	struct stat rs, ws;
+	int fd = openat(root_fd, "work", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(root_fd, &rs) != 0 || fstat(fd, &ws) != 0 ||
+	    rs.st_dev != ws.st_dev || !S_ISDIR(ws.st_mode)) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	return fd;
+}
+
+
 int
 handoff_copy(int root_fd, const char *out, const char *name,
 	     const struct strv *named, const struct handoff_caps *caps,

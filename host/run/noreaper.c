@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* noreaper.c -- the platforms with no host reaper (reaper.h; Windows:
- * no waitpid, no subreaper, no signal to send a process, no /proc to
- * count): reaper_here() is 0 and the wrap and run use the wall's wait()
- * and terminate() alone, with the caps kept by the wall
- * (NS_WALL_CAPS_NATIVE).  The other calls are never made there (the
- * callers ask reaper_here() first); each does nothing and says so.  Built
- * only where run/reaper.c is not (the Makefile's Windows list). */
+/* noreaper.c -- the platforms with no host process control (reaper.h;
+ * Windows: no fork, no waitpid, no subreaper, no signal to send a
+ * process, no /proc to count): reaper_here() is 0 and the wrap and run use
+ * the wall's wait() and terminate() alone, with the caps kept by the wall
+ * (NS_WALL_CAPS_NATIVE); run takes run/nofork.c's flow.  The other calls
+ * are never made there (the callers ask reaper_here() or
+ * flow_nofork_fits() first); each does nothing, or refuses, and says so.
+ * Built only where run/reaper.c and run/keeper.c are not (the Makefile's
+ * Windows list). */
 #include "run/reaper.h"
 
 #include <string.h>
+
+#include "os/os.h"
+#include "run/flow.h"
 
 int
 reaper_here(void)
@@ -50,8 +55,9 @@ reaper_over_cap(const struct caps_limits *l)
 }
 
 int
-reaper_kill_all(size_t *left)
+reaper_kill_all(unsigned gone_ms, size_t *left)
 {
+	(void)gone_ms;
 	*left = 0;
 	return 0; /* the wall's terminate() ended the tree */
 }
@@ -76,4 +82,25 @@ void
 reaper_watch_free(struct caps_watch *watch)
 {
 	(void)watch;
+}
+
+/* ---- run's forked flow and `go env` (run/keeper.c) ------------------- */
+
+int
+flow_fork(struct runctx *c)
+{
+	refusals_add(&c->pr, REASON_NO_SANDBOX, "on %s run needs a place "
+		     "without enter() and a wall that waits for, ends and caps "
+		     "its own tree (wait, terminate, NS_WALL_CAPS_NATIVE): "
+		     "there is no fork for a keeper; %s or %s is not one",
+		     os_platform(), c->pm.ops.name, c->w.mod.ops.name);
+	(void)run_refuse(&c->pr, NS_EXIT_REFUSED);
+	return -1;
+}
+
+int
+flow_go_env(struct sbuf *out)
+{
+	(void)out;
+	return -1;
 }

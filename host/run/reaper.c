@@ -101,9 +101,9 @@ reaper_over_cap(const struct caps_limits *l)
 }
 
 int
-reaper_kill_all(size_t *left)
+reaper_kill_all(unsigned gone_ms, size_t *left)
 {
-	return caps_kill_all(0, left);
+	return caps_kill_all(gone_ms, left);
 }
 
 void

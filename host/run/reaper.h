@@ -35,8 +35,10 @@ int reaper_tree_empty(void);
 /* One count of the tool's tree against l; 1 when it was past a cap (the
  * tree frozen and killed, SANDBOX RUNAWAY said), else 0. */
 int reaper_over_cap(const struct caps_limits *l);
-/* Freeze, kill and reap every descendant left: 0, or -1 with *left. */
-int reaper_kill_all(size_t *left);
+/* Wait at most gone_ms for the tool's children to be gone by themselves,
+ * then freeze, kill and reap every descendant left: 0, or -1 with *left
+ * the survivors (caps_kill_all). */
+int reaper_kill_all(unsigned gone_ms, size_t *left);
 /* Send sig to pid (a command the wall cannot end itself). */
 void reaper_signal(int64_t pid, int sig);
 /* The --write roots on a memory filesystem, by their descriptors, as the

@@ -186,7 +186,7 @@ wait_child(struct waited *wt)
 		if (over_cap(wt, &capped))
 			return capped;
 		(void)wall_terminate(wt, NS_TERM_DONE);
-		if (reaper_kill_all(&left) != 0)
+		if (reaper_kill_all(0, &left) != 0)
 			note("%zu process(es) the command left behind are "
 			     "still running after SIGKILL", left);
 		else if (!wt->killed)

@@ -95,7 +95,127 @@ host_suite() {
 	host_reap
 	host_policy
 	host_wrap
+	host_run
 	rm -rf "$ww" "$log.h" "$log.h2"
+}
+
+# run through the exe: the no-fork flow (run/nofork.c) with jobobject.dll
+# as the place (the scratch %TEMP%\nova-<name>) and the wall (the job).
+# $tu is the temp directory's Unix path, $tw its Windows one.
+host_run() {
+	tw=$(timeout 20 wine cmd /c 'echo %TEMP%' </dev/null | tr -d '\r')
+	tu=$WINEPREFIX/drive_c/$(printf '%s' "${tw#C:\\}" | tr '\\' /)
+	hcase "host: run: the command's exit code (5) is the run's" 5 \
+		'^SANDBOX DONE name=hr1 exit=5 ' - -- run --name hr1 --size 1g \
+		-- "$jchild" exit 5
+	[ ! -e "$tu/nova-hr1" ] && hres "host: run: the scratch is deleted after a normal exit" 0 ||
+		hres "host: run: the scratch is deleted after a normal exit" 1 \
+			"$tu/nova-hr1 is still there"
+	hcase "host: run: the steps and OK name the scratch's work/ as the cwd" 0 \
+		'^SANDBOX OK name=hr2 place=jobobject backend=jobobject abi=wine read=0 write=1 .*cwd=[^ ]*/nova-hr2/work ' \
+		- -- run --name hr2 --size 1g -- "$jchild" exit 0
+	hcase "host: run: --timeout ends the job: 124" 124 \
+		'^SANDBOX DONE name=hr3 exit=124 wall=[2-9]\.' - -- run --name hr3 \
+		--size 1g --timeout 2s -- "$jchild" sleep 60000
+	grep -q '^SANDBOX TIMEOUT after=2s name=hr3$' "$log.h2" &&
+		hres "host: run: --timeout says TIMEOUT before DONE" 0 ||
+		hres "host: run: --timeout says TIMEOUT before DONE" 1 \
+			"no TIMEOUT line: $(head -c 300 "$log.h2")"
+	hcase "host: run: a runaway past --max-procs ends the job: 137" 137 \
+		'^SANDBOX DONE name=hr4 exit=137 ' - -- run --name hr4 \
+		--size 1g --max-procs 3 -- "$jchild" many 10
+	hcase "host: run: an access violation is 139" 139 \
+		'^SANDBOX DONE name=hr5 exit=139 ' - -- run --name hr5 --size 1g \
+		-- "$jchild" crash
+	hcase "host: run: --out is refused on windows before anything is made" 125 \
+		'^SANDBOX REFUSED reason=no_sandbox: --out is not ported to windows yet' \
+		- -- run --name hr6 --size 1g --out C:/ -- "$jchild" exit 0
+	[ ! -e "$tu/nova-hr6" ] ||
+		hres "host: run: --out refused made no scratch" 1 "$tu/nova-hr6 exists"
+	host_run_kill
+	host_run_busy
+}
+
+# W7 and W10 through the exe: run's host killed while its command and the
+# command's child sleep in the job: the tree dies with the host; the
+# scratch stays (nothing ran the delete) and reap removes it (its owner
+# is dead).
+host_run_kill() {
+	n="host: run: kill of the host kills the command's tree"
+	rm -rf "$tu/nova-hr7"
+	wine "$hexe" run --name hr7 --size 1g -- "$jchild" tree k.pid stay \
+		</dev/null >"$log.k" 2>&1 &
+	kp=$!
+	i=0
+	while [ ! -s "$tu/nova-hr7/work/k.pid" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	r=0
+	timeout 20 wine "$jhost" alive "$tw\\nova-hr7\\work\\k.pid" </dev/null \
+		>/dev/null 2>&1 || r=$?
+	if [ "$r" != 0 ]; then
+		kill -9 "$kp" 2>/dev/null || true
+		wait "$kp" 2>/dev/null || true
+		hres "$n" 1 "the grandchild was not running before the kill ($r)"
+		return
+	fi
+	kill -9 "$kp" 2>/dev/null || true
+	wait "$kp" 2>/dev/null || true
+	i=0
+	while [ $i -lt 50 ]; do
+		r=0
+		timeout 20 wine "$jhost" alive "$tw\\nova-hr7\\work\\k.pid" \
+			</dev/null >/dev/null 2>&1 || r=$?
+		[ "$r" = 1 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$r" = 1 ] && hres "$n" 0 || hres "$n" 1 "the grandchild outlived the host"
+	[ -d "$tu/nova-hr7" ] && hres "host: run: the killed run's scratch is left for reap" 0 ||
+		hres "host: run: the killed run's scratch is left for reap" 1 \
+			"$tu/nova-hr7 is gone: nothing for reap to show"
+	hcase "host: run: reap removes the killed run's scratch (dead owner)" 0 \
+		'^SANDBOX REAP volume=nova-hr7 procs=0 deleted=yes' - -- reap
+	[ ! -e "$tu/nova-hr7" ] ||
+		hres "host: run: reap removes the killed run's scratch (gone)" 1 \
+			"$tu/nova-hr7 is still there"
+	rm -f "$log.k"
+}
+
+# W9 through the exe: a process outside the job holds a file of the
+# scratch open without sharing while the run ends: the delete is retried,
+# then LEAK with the remedy and exit 3; the holder gone, reap clears it.
+host_run_busy() {
+	n="host: run: a busy scratch is a LEAK with its remedy and exit 3"
+	rm -rf "$tu/nova-hr8"
+	wine "$hexe" run --name hr8 --size 1g -- "$jchild" sleep 3000 \
+		</dev/null >"$log.b" 2>&1 &
+	bp=$!
+	i=0
+	while [ ! -d "$tu/nova-hr8/work" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wine "$jhost" hold "$tw\\nova-hr8\\work\\busy.txt" </dev/null \
+		>/dev/null 2>&1 &
+	hp=$!
+	r=0
+	wait "$bp" || r=$?
+	tr -d '\r' <"$log.b" >"$log.b2"
+	if [ "$r" = 3 ] && grep -q '^SANDBOX LEAK name=hr8 volume=nova-hr8 remedy="nova-sandbox reap"$' "$log.b2"; then
+		hres "$n" 0
+	else
+		hres "$n" 1 "exit $r: $(head -c 300 "$log.b2")"
+	fi
+	kill -9 "$hp" 2>/dev/null || true
+	wait "$hp" 2>/dev/null || true
+	hcase "host: run: reap clears the leaked scratch once it is free" 0 \
+		'^SANDBOX REAP volume=nova-hr8 procs=0 deleted=yes' - -- reap
+	[ ! -e "$tu/nova-hr8" ] ||
+		hres "host: run: reap clears the leaked scratch (gone)" 1 \
+			"$tu/nova-hr8 is still there"
+	rm -f "$log.b" "$log.b2"
 }
 
 # The wrap through the exe: jobobject.dll's job as the whole process model
