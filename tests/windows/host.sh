@@ -134,6 +134,12 @@ host_run() {
 		hres "host: run: --out refused made no scratch" 1 "$tu/nova-hr6 exists"
 	host_run_kill
 	host_run_busy
+	pidwin="$pf/ns-run-c.pid" pidunix="$pu/ns-run-c.pid"
+	ctrlc_case "host: run: Ctrl-C ends the run: 130, DONE after the delete" \
+		130 '^SANDBOX DONE name=hr9 exit=130 ' run --name hr9 --size 1g
+	[ ! -e "$tu/nova-hr9" ] && hres "host: run: Ctrl-C: the scratch is deleted" 0 ||
+		hres "host: run: Ctrl-C: the scratch is deleted" 1 "$tu/nova-hr9 is still there"
+	rm -f "$pu/ns-run-c.pid"
 }
 
 # W7 and W10 through the exe: run's host killed while its command and the
@@ -266,10 +272,56 @@ host_wrap() {
 		hres "host: the wrap's grandchild is gone after DONE" 1 \
 			"alive answered $r (0 running, 2 no pid)"
 	host_wrap_kill
+	host_wrap_ctrlc
 	hcase "host: the wrap refuses a command that is not a Windows program" 125 \
 		'^SANDBOX REFUSED reason=not_executable: ' - -- \
 		--write "$pf" -- "$pf/ns-wrap/in.txt"
 	rm -rf "$jw"
+}
+
+# Ctrl-C: SIGINT to the host's Wine process, which Wine delivers as the
+# console's Ctrl-C event (os_catch_stop_signals' handler): the wrap ends
+# the job through terminate() (143, a caught signal) and the command's
+# child is gone.  $1 the name, the rest the exe's words before the
+# command; $pidwin the pid file's Windows path, $pidunix its Unix path.
+ctrlc_case() {
+	n=$1 want=$2 pat=$3
+	shift 3
+	rm -f "$pidunix"
+	wine "$hexe" "$@" -- "$jchild" tree "$pidwin" stay </dev/null \
+		>"$log.c" 2>&1 &
+	cp=$!
+	i=0
+	while [ ! -s "$pidunix" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
+	kill -INT "$cp" 2>/dev/null || true
+	r=0
+	# a host that ignored the event is ended here, never left behind
+	( sleep 20; kill -9 "$cp" 2>/dev/null ) &
+	gp=$!
+	wait "$cp" || r=$?
+	kill "$gp" 2>/dev/null || true
+	wait "$gp" 2>/dev/null || true
+	tr -d '\r' <"$log.c" >"$log.c2"
+	a=0
+	timeout 20 wine "$jhost" alive "$pidwin" </dev/null >/dev/null 2>&1 || a=$?
+	if [ "$r" != "$want" ] || ! grep -Eq "$pat" "$log.c2"; then
+		hres "$n" 1 "exit $r, wanted $want: $(head -c 300 "$log.c2")"
+	elif [ "$a" != 1 ]; then
+		hres "$n" 1 "the command's child outlived the Ctrl-C (alive: $a)"
+	else
+		hres "$n" 0
+	fi
+	rm -f "$log.c" "$log.c2"
+}
+
+host_wrap_ctrlc() {
+	pidwin="$pf/ns-wrap/c.pid" pidunix="$jw/c.pid"
+	ctrlc_case "host: Ctrl-C ends the wrap's tree through the wall: 143" \
+		143 '^SANDBOX DONE exit=143 cmd=jo_child\.exe$' --write "$pf"
 }
 
 # W7 through the exe: the host killed (SIGKILL of its Wine process: no
