@@ -271,12 +271,35 @@ host_wrap() {
 	[ "$r" = 1 ] && hres "host: the wrap's grandchild is gone after DONE" 0 ||
 		hres "host: the wrap's grandchild is gone after DONE" 1 \
 			"alive answered $r (0 running, 2 no pid)"
+	hcase "host: the wrap's command is in a job (W2)" 0 \
+		'^SANDBOX DONE exit=0 cmd=jo_child\.exe$' - -- --write "$pf" -- \
+		"$jchild" injob
+	host_wrap_args
 	host_wrap_kill
 	host_wrap_ctrlc
 	hcase "host: the wrap refuses a command that is not a Windows program" 125 \
 		'^SANDBOX REFUSED reason=not_executable: ' - -- \
 		--write "$pf" -- "$pf/ns-wrap/in.txt"
 	rm -rf "$jw"
+}
+
+# W3 through the exe: the arguments reach the command exactly (the host's
+# argv -> the wall's command line -> the C runtime's parse), each printed
+# back by jo_child.exe followed by a NUL.
+host_wrap_args() {
+	n="host: the wrap passes hostile arguments exactly (W3)"
+	r=0
+	timeout 60 wine "$hexe" --write "$pf" -- "$jchild" args 'a b' 'c"d' \
+		'e\' 'f\\"g' '' 'sp ace\' 'h' </dev/null >"$log.a" 2>"$log.a2" ||
+		r=$?
+	printf 'a b\000c"d\000e\\\000f\\\\"g\000\000sp ace\\\000h\000' \
+		>"$log.a3"
+	if [ "$r" = 0 ] && cmp -s "$log.a" "$log.a3"; then
+		hres "$n" 0
+	else
+		hres "$n" 1 "exit $r, got $(od -c "$log.a" | head -3 | tr '\n' ' ')"
+	fi
+	rm -f "$log.a" "$log.a2" "$log.a3"
 }
 
 # Ctrl-C: SIGINT to the host's Wine process, which Wine delivers as the
