@@ -121,8 +121,7 @@ HOST_ROOMS := base os conf module policy egress wall run verbs
 HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
 # (the Windows list below), never built beside the real ones.
-HOST_UNBUILT := host/verbs/unbuilt.c host/run/noreaper.c \
-	host/run/nohandoff.c
+HOST_UNBUILT := host/verbs/unbuilt.c host/run/noreaper.c
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c) host/os/$(HOST_OS)/*.c $(HOST_POSIX))))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -455,8 +454,7 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
 	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c \
 	host/run/keeper.c host/run/supervise.c
-WIN_HOST_PENDING := host/run/handoff.c host/verbs/worktree.c \
-	host/base/tool.c
+WIN_HOST_PENDING := host/verbs/worktree.c host/base/tool.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))

@@ -111,8 +111,8 @@ char *os_fd_name(int fd);
  * or delete sharing where the platform has share modes. */
 int os_open_own_at(int dirfd, const char *dirpath, const char *name);
 /* Call fn(arg, name) for every entry of the directory open on dirfd
- * (dirpath its name) but "." and "..", in the order the system lists
- * them.  0, or -1 with errno when it cannot be listed (fn's nonzero
+ * (dirpath its name, or NULL: the descriptor's own) but "." and "..", in
+ * the order the system lists them.  0, or -1 with errno when it cannot be listed (fn's nonzero
  * return stops the walk and is returned). */
 int os_dir_names(int dirfd, const char *dirpath,
 		 int (*fn)(void *arg, const char *name), void *arg);
@@ -169,6 +169,7 @@ struct os_stat {
 	uint64_t nlink;    /* names (0: removed while open) */
 	uint32_t mode;
 	uint32_t uid, gid;
+	uint64_t size;     /* a regular file's bytes */
 };
 #define OS_S_IFMT 0170000u
 #define OS_S_IFLNK 0120000u
@@ -215,9 +216,10 @@ int os_fd_dup(int fd);
  * /proc/self/fd/N read back; Windows the handle's final path, '/'
  * separated), or NULL when it cannot say. */
 char *os_fd_real_path(int fd);
-/* Make the directory name (0700; Windows: inheriting its parent's DACL)
- * in the directory open on dirfd.  0, or -1 with errno (EEXIST). */
-int os_mkdir_at(int dirfd, const char *name);
+/* Make the directory name (mode: POSIX permission bits; Windows: its
+ * parent's inheritable DACL) in the directory open on dirfd.  0, or -1
+ * with errno (EEXIST). */
+int os_mkdir_at(int dirfd, const char *name, unsigned mode);
 /* May this process write dirfd's entry name (dirfd itself for "";
  * the kernel's answer, a link not followed)?  1 yes, 0 no, -1 the
  * platform cannot tell (then the mode bits decide). */
@@ -230,6 +232,11 @@ int os_path_executable(const char *path);
  * messages; the working directory, '/' separated.  Heap or NULL. */
 char *os_real_path(const char *path);
 char *os_cwd(void);
+/* What a command's name found on PATH may end in, tried in order, NULL-
+ * terminated: POSIX only "" (the name itself); Windows, for a name with
+ * no extension, PATHEXT's default order (".com", ".exe", ".bat", ".cmd"),
+ * else "". */
+const char *const *os_exe_suffixes(const char *name);
 /* The separator of the PATH variable: ':' (Windows ';'). */
 char os_path_list_sep(void);
 /* Is host an IPv4 (v6 0) literal in 127/8, or an IPv6 (v6 1) literal
@@ -264,6 +271,29 @@ int os_run_name_locks(void);
  * on PATH by its name (argv[0]), NULL-terminated.  POSIX "sh -c true";
  * Windows "cmd.exe /c exit". */
 const char *const *os_probe_command(void);
+
+/* ---- copying a place's files out (run --out: run/handoff.c) ----------- */
+
+/* Open the entry name of the directory open on dirfd to read it: a
+ * regular file's bytes (read()) or, want_dir (then ENOTDIR for anything
+ * else) or not, a directory's entries (os_dir_names); its last component
+ * never followed (ELOOP), no blocking open (a FIFO), close-on-exec;
+ * Windows: no write or delete sharing, binary.  The descriptor, or -1. */
+int os_open_read_at(int dirfd, const char *name, int want_dir);
+/* The directory at path opened to read its entries and to make and
+ * remove entries in it (links in path followed).  The descriptor, or -1. */
+int os_open_readdir(const char *path);
+/* Create, or truncate, the entry name of the directory open on dirfd for
+ * writing (mode: POSIX permission bits; Windows: the inherited DACL),
+ * never through a link (ELOOP); close-on-exec, binary.  The descriptor,
+ * or -1 with errno. */
+int os_create_at(int dirfd, const char *name, unsigned mode);
+/* Set fd's permission bits (POSIX fchmod; Windows: the DACL is the
+ * parent's, nothing to set).  0, or -1 with errno. */
+int os_fchmod(int fd, unsigned mode);
+/* Remove the entry name of the directory open on dirfd (is_dir: an empty
+ * directory).  0, or -1 with errno. */
+int os_unlink_at(int dirfd, const char *name, int is_dir);
 
 /* ---- terminals (policy/ttys.c) ----------------------------------------- */
 

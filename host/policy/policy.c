@@ -341,7 +341,7 @@ make_tmp(struct build *b)
 	int dfd = first_write_fd(b->pol);
 	int err = 0;
 
-	if (os_mkdir_at(dfd, TMP_NAME) == 0)
+	if (os_mkdir_at(dfd, TMP_NAME, 0700) == 0)
 		b->pol->tmp_created = 1;
 	else if (errno == EEXIST)
 		err = tmp_state(dfd); /* made before us: a directory or NO */
@@ -463,9 +463,12 @@ look_path(const struct build *b, const char *name, char **out)
 	while (p != NULL && *p != '\0' && *out == NULL) {
 		size_t n = strcspn(p, sep);
 
-		if (n > 0 && os_root_len(p) > 0 && os_root_len(p) <= n) {
-			if (sbuf_addn(&c, p, n) < 0 || sbuf_addf(&c, "/%s",
-								 name) < 0)
+		const char *const *sfx = os_exe_suffixes(name);
+
+		for (; n > 0 && os_root_len(p) > 0 && os_root_len(p) <= n &&
+		       *sfx != NULL && *out == NULL; sfx++) {
+			if (sbuf_addn(&c, p, n) < 0 ||
+			    sbuf_addf(&c, "/%s%s", name, *sfx) < 0)
 				goto out_oom;
 			if (os_path_executable(c.s) &&
 			    (*out = sbuf_take(&c)) == NULL)

@@ -121,8 +121,8 @@ flag_notes(const struct run_args *a)
 }
 
 /* Where the host has no fork (reaper_here() 0: Windows) run is the
- * no-fork flow (run/nofork.c) or nothing: its place and wall must fit it,
- * and --out and --go are not ported there yet.  Before anything is made. */
+ * no-fork flow (run/nofork.c) or nothing: its place and wall must fit it
+ * (--go is refused in go_reads).  Before anything is made. */
 static void
 nofork_refusals(struct runctx *c, struct refusals *r)
 {
@@ -134,11 +134,6 @@ nofork_refusals(struct runctx *c, struct refusals *r)
 			     "and caps its own tree (wait, terminate, "
 			     "NS_WALL_CAPS_NATIVE): %s or %s is not one", pf,
 			     c->pm.ops.name, c->w.mod.ops.name);
-	if (c->a->out != NULL)
-		refusals_add(r, REASON_NO_SANDBOX, "--out is not ported to %s "
-			     "yet (the handoff copies by POSIX descriptors); "
-			     "drop --out and copy the artifacts from the "
-			     "command", pf);
 }
 
 /* Everything that can refuse before anything is made. */

@@ -1,26 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* handoff.c -- `run --out`: copy the artifacts out of the place before it
  * is deleted (reference section 8 "Handoff rules").  Every open is an
- * openat from a descriptor already checked, with O_NOFOLLOW (no component
- * is a link) and O_NONBLOCK (a FIFO cannot hold the open); every
- * descriptor is fstat'ed for its type and for the place's device before
- * anything reads it.  Directories are copied whole, regular files only.
+ * open at a descriptor already checked (os_open_read_at: openat with
+ * O_NOFOLLOW, no component is a link, and O_NONBLOCK, a FIFO cannot hold
+ * the open; Windows: by the directory's handle, a reparse point refused,
+ * no write or delete sharing); every descriptor is os_fstat'ed for its
+ * type and for the place's device before anything reads it.  Directories are copied whole, regular files only.
  * The bytes, the entries (every file and directory the copy would make)
  * and the depth (path components below work/) are measured first, the walk
  * stopping at the first cap passed (nothing written when over a cap); then
  * the copy checks each cap again; a failure removes what was written. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/os.h"
 #include "run/run.h"
-
-#define IN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
 
 void (*handoff_hook)(const char *rel);
 
@@ -28,7 +27,7 @@ static const char *const default_artifacts[] = { "RESULT.md", "usage.tsv",
 						  "repo.bundle", NULL };
 
 struct hcopy {
-	dev_t dev;          /* the place's device */
+	uint64_t dev;       /* the place's device */
 	struct handoff_caps caps;
 	uint64_t total;
 	uint64_t entries;   /* files and directories met */
@@ -59,9 +58,9 @@ fail(struct hcopy *h, const char *fmt, ...)
 }
 
 static int
-on_place(const struct hcopy *h, const struct stat *sb)
+on_place(const struct hcopy *h, const struct os_stat *sb)
 {
-	return sb->st_dev == h->dev;
+	return sb->dev == h->dev;
 }
 
 static int
@@ -119,7 +118,7 @@ count_entry(struct hcopy *h, const char *rel)
 }
 
 static int
-copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
+copy_file(struct hcopy *h, int in, const struct os_stat *sb, int dstdir,
 	  const char *leaf, const char *rel)
 {
 	int out, rc;
@@ -128,13 +127,12 @@ copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
 		return -1;
 	h->st->files++;
 	if (!h->copying) {
-		h->total += (uint64_t)sb->st_size;
+		h->total += sb->size;
 		return 0;
 	}
 	if (handoff_hook != NULL)
 		handoff_hook(rel);
-	out = openat(dstdir, leaf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		     O_CLOEXEC, 0600);
+	out = os_create_at(dstdir, leaf, 0600);
 	if (out < 0)
 		return fail(h, "creating %s: %s", rel, strerror(errno));
 	if (strv_push(&h->made, rel) < 0) {
@@ -142,7 +140,7 @@ copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
 		return fail(h, "out of memory");
 	}
 	rc = copy_bytes(h, in, out, rel);
-	if (rc == 0 && fchmod(out, sb->st_mode & 0777) != 0)
+	if (rc == 0 && os_fchmod(out, sb->mode & 0777) != 0)
 		rc = fail(h, "chmod %s: %s", rel, strerror(errno));
 	close(out);
 	return rc;
@@ -156,14 +154,13 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 {
 	int fd;
 
-	if (mkdirat(dstdir, leaf, 0755) == 0) {
+	if (os_mkdir_at(dstdir, leaf, 0755) == 0) {
 		if (strv_push(&h->made, rel) < 0)
 			return fail(h, "out of memory");
 	} else if (errno != EEXIST) {
 		return fail(h, "mkdir %s: %s", rel, strerror(errno));
 	}
-	fd = openat(dstdir, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
+	fd = os_open_read_at(dstdir, leaf, 1);
 	if (fd < 0)
 		return fail(h, "open %s: %s", rel, strerror(errno));
 	return fd;
@@ -171,12 +168,12 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 
 /* One input, already opened and fstat'ed as sb. */
 static int
-take(struct hcopy *h, int in, const struct stat *sb, int dstdir,
+take(struct hcopy *h, int in, const struct os_stat *sb, int dstdir,
      const char *leaf, const char *rel)
 {
 	int d, rc;
 
-	if (S_ISREG(sb->st_mode))
+	if (S_ISREG(sb->mode))
 		return copy_file(h, in, sb, dstdir, leaf, rel);
 	if (count_entry(h, rel) != 0)
 		return -1;
@@ -195,20 +192,20 @@ take(struct hcopy *h, int in, const struct stat *sb, int dstdir,
  * link, FIFO, device, socket, another device's file); -1 on error. */
 static int
 open_input(struct hcopy *h, int dirfd, const char *leaf, int *fd,
-	   struct stat *sb)
+	   struct os_stat *sb)
 {
-	struct stat pre;
+	struct os_stat pre;
 
-	if (fstatat(dirfd, leaf, &pre, AT_SYMLINK_NOFOLLOW) != 0)
+	if (os_fstat_at(dirfd, leaf, &pre) != 0)
 		return errno == ENOENT ? 0 : -1;
-	if (!S_ISREG(pre.st_mode) && !S_ISDIR(pre.st_mode))
+	if (!S_ISREG(pre.mode) && !S_ISDIR(pre.mode))
 		return 0;
-	*fd = openat(dirfd, leaf, IN_FLAGS);
+	*fd = os_open_read_at(dirfd, leaf, 0);
 	if (*fd < 0)
 		return errno == ELOOP || errno == ENXIO || errno == EACCES ?
 		    0 : -1;
-	if (fstat(*fd, sb) != 0 || !on_place(h, sb) ||
-	    (!S_ISREG(sb->st_mode) && !S_ISDIR(sb->st_mode))) {
+	if (os_fstat(*fd, sb) != 0 || !on_place(h, sb) ||
+	    (!S_ISREG(sb->mode) && !S_ISDIR(sb->mode))) {
 		close(*fd);
 		return 0;
 	}
@@ -220,7 +217,7 @@ walk_entry(struct hcopy *h, int in, int dstdir, const char *rel,
 	   const char *leaf)
 {
 	struct sbuf sub = {0};
-	struct stat sb;
+	struct os_stat sb;
 	int fd = -1, rc;
 
 	if (sbuf_addf(&sub, "%s/%s", rel, leaf) < 0)
@@ -238,24 +235,29 @@ walk_entry(struct hcopy *h, int in, int dstdir, const char *rel,
 	return rc < 0 ? -1 : 0;
 }
 
+struct walk_arg {
+	struct hcopy *h;
+	int in, dstdir;
+	const char *rel;
+};
+
+static int
+walk_one(void *arg, const char *name)
+{
+	struct walk_arg *a = arg;
+
+	return walk_entry(a->h, a->in, a->dstdir, a->rel, name) < 0 ? -2 : 0;
+}
+
 static int
 walk_dir(struct hcopy *h, int in, int dstdir, const char *rel)
 {
-	int dfd = dup(in);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	struct dirent *e;
-	int rc = 0;
+	struct walk_arg a = { h, in, dstdir, rel };
+	int rc = os_dir_names(in, NULL, walk_one, &a);
 
-	if (d == NULL) {
-		if (dfd >= 0)
-			close(dfd);
+	if (rc == -1)
 		return fail(h, "listing %s: %s", rel, strerror(errno));
-	}
-	while (rc == 0 && (e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			rc = walk_entry(h, in, dstdir, rel, e->d_name);
-	closedir(d);
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 /* Walk the components of one artifact from the root: every intermediate
@@ -263,10 +265,10 @@ walk_dir(struct hcopy *h, int in, int dstdir, const char *rel)
  * destination made), 0 absent, -1 refused. */
 static int
 open_artifact(struct hcopy *h, int root, const char *path, int *fd,
-	      struct stat *sb)
+	      struct os_stat *sb)
 {
 	char *dup_path = strdup(path), *p, *slash;
-	int cur = dup(root), rc = 1;
+	int cur = os_fd_dup(root), rc = 1;
 
 	if (dup_path == NULL || cur < 0) {
 		free(dup_path);
@@ -281,7 +283,7 @@ open_artifact(struct hcopy *h, int root, const char *path, int *fd,
 		if (slash != NULL)
 			*slash = '\0';
 		rc = open_input(h, cur, p, &next, sb);
-		if (rc == 1 && slash != NULL && !S_ISDIR(sb->st_mode)) {
+		if (rc == 1 && slash != NULL && !S_ISDIR(sb->mode)) {
 			close(next);
 			rc = 0;
 		}
@@ -306,14 +308,13 @@ open_artifact(struct hcopy *h, int root, const char *path, int *fd,
 static int
 missing(struct hcopy *h, int root, const char *path, int named)
 {
-	struct stat sb;
+	struct os_stat sb;
 
 	if (h->failed)
 		return -1;
-	if (!named && fstatat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0 &&
-	    errno == ENOENT)
+	if (!named && os_fstat_at(root, path, &sb) != 0 && errno == ENOENT)
 		return 0;
-	if (named && fstatat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+	if (named && os_fstat_at(root, path, &sb) != 0)
 		return fail(h, "the artifact %s is not in the place", path);
 	return fail(h, "the artifact %s is not a regular file or a "
 		    "directory on the place (a link, FIFO, device or a "
@@ -326,7 +327,7 @@ static int
 dst_parent(struct hcopy *h, const char *path, int *dfd, const char **leaf)
 {
 	char *copy = strdup(path), *p, *slash;
-	int cur = dup(h->outfd);
+	int cur = os_fd_dup(h->outfd);
 	size_t used = 0;
 
 	if (copy == NULL || cur < 0)
@@ -352,7 +353,7 @@ dst_parent(struct hcopy *h, const char *path, int *dfd, const char **leaf)
 static int
 one_artifact(struct hcopy *h, int root, const char *path, int named)
 {
-	struct stat sb;
+	struct os_stat sb;
 	const char *leaf = path;
 	int fd = -1, dfd = -1, rc;
 
@@ -390,32 +391,31 @@ static void
 undo(struct hcopy *h)
 {
 	for (size_t i = h->made.n; i-- > 0;)
-		if (unlinkat(h->outfd, h->made.v[i], 0) != 0)
-			(void)unlinkat(h->outfd, h->made.v[i], AT_REMOVEDIR);
+		if (os_unlink_at(h->outfd, h->made.v[i], 0) != 0)
+			(void)os_unlink_at(h->outfd, h->made.v[i], 1);
 }
 
 static int
 open_out(struct hcopy *h, const char *out, const char *name, int *made)
 {
-	int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ofd = os_open_readdir(out);
 
 	*made = 0;
 	if (ofd < 0)
 		return fail(h, "--out %s is not a directory I can open: %s",
 			    out, strerror(errno));
-	if (mkdirat(ofd, name, 0755) == 0)
+	if (os_mkdir_at(ofd, name, 0755) == 0)
 		*made = 1;
 	else if (errno != EEXIST) {
 		close(ofd);
 		return fail(h, "mkdir %s: %s", name, strerror(errno));
 	}
-	h->outfd = openat(ofd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			  O_CLOEXEC);
+	h->outfd = os_open_read_at(ofd, name, 1);
 	if (h->outfd < 0) {
 		int e = errno;
 
 		if (*made)
-			unlinkat(ofd, name, AT_REMOVEDIR);
+			os_unlink_at(ofd, name, 1);
 		close(ofd);
 		return fail(h, "opening %s in --out: %s", name, strerror(e));
 	}
@@ -439,10 +439,10 @@ copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 	if (rc != 0) {
 		undo(h);
 		if (made) {
-			int ofd = open(out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			int ofd = os_open_readdir(out);
 
 			if (ofd >= 0) {
-				unlinkat(ofd, name, AT_REMOVEDIR);
+				os_unlink_at(ofd, name, 1);
 				close(ofd);
 			}
 		}
@@ -455,14 +455,13 @@ copy_pass(struct hcopy *h, int root_fd, const char *out, const char *name,
 int
 handoff_open_work(int root_fd)
 {
-	struct stat rs, ws;
-	int fd = openat(root_fd, "work", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_NONBLOCK | O_CLOEXEC);
+	struct os_stat rs, ws;
+	int fd = os_open_read_at(root_fd, "work", 1);
 
 	if (fd < 0)
 		return -1;
-	if (fstat(root_fd, &rs) != 0 || fstat(fd, &ws) != 0 ||
-	    rs.st_dev != ws.st_dev || !S_ISDIR(ws.st_mode)) {
+	if (os_fstat(root_fd, &rs) != 0 || os_fstat(fd, &ws) != 0 ||
+	    rs.dev != ws.dev || !S_ISDIR(ws.mode)) {
 		close(fd);
 		errno = EXDEV;
 		return -1;
@@ -477,7 +476,7 @@ handoff_copy(int root_fd, const char *out, const char *name,
 	     struct handoff_stats *st, char **why)
 {
 	struct hcopy h;
-	struct stat sb;
+	struct os_stat sb;
 	int rc;
 
 	memset(&h, 0, sizeof(h));
@@ -489,11 +488,11 @@ handoff_copy(int root_fd, const char *out, const char *name,
 	if (strv_failed(named)) /* a shorter list would copy less, silently */
 		rc = fail(&h, "the artifact list could not be built: out of "
 			  "memory");
-	else if (fstat(root_fd, &sb) != 0)
+	else if (os_fstat(root_fd, &sb) != 0)
 		rc = fail(&h, "the place's root cannot be read: %s",
 			  strerror(errno));
 	else {
-		h.dev = sb.st_dev;
+		h.dev = sb.dev;
 		rc = pass(&h, root_fd, named);
 	}
 	if (rc == 0 && h.total > h.caps.bytes) {

@@ -127,11 +127,7 @@ host_run() {
 	hcase "host: run: an access violation is 139" 139 \
 		'^SANDBOX DONE name=hr5 exit=139 ' - -- run --name hr5 --size 1g \
 		-- "$jchild" crash
-	hcase "host: run: --out is refused on windows before anything is made" 125 \
-		'^SANDBOX REFUSED reason=no_sandbox: --out is not ported to windows yet' \
-		- -- run --name hr6 --size 1g --out C:/ -- "$jchild" exit 0
-	[ ! -e "$tu/nova-hr6" ] ||
-		hres "host: run: --out refused made no scratch" 1 "$tu/nova-hr6 exists"
+	host_run_out
 	host_run_kill
 	host_run_busy
 	pidwin="$pf/ns-run-c.pid" pidunix="$pu/ns-run-c.pid"
@@ -140,6 +136,43 @@ host_run() {
 	[ ! -e "$tu/nova-hr9" ] && hres "host: run: Ctrl-C: the scratch is deleted" 0 ||
 		hres "host: run: Ctrl-C: the scratch is deleted" 1 "$tu/nova-hr9 is still there"
 	rm -f "$pu/ns-run-c.pid"
+}
+
+# The handoff through the exe (run/handoff.c by handles: os_open_read_at,
+# os_dir_names, os_create_at): the default RESULT.md, a directory named
+# with --artifact copied whole (cmd found by PATHEXT), a named artifact
+# that is not there and a copy over --out-max-bytes refused with nothing
+# left in --out.
+host_run_out() {
+	ou=$WINEPREFIX/drive_c/ns-out
+	rm -rf "$ou"
+	mkdir -p "$ou"
+	hcase "host: run --out copies the default RESULT.md out of the scratch" 0 \
+		'^SANDBOX OUT name=hr6 files=1 bytes=1$' - -- run --name hr6 \
+		--size 1g --out C:/ns-out -- "$jchild" write RESULT.md
+	[ "$(cat "$ou/hr6/RESULT.md" 2>/dev/null)" = x ] ||
+		hres "host: run --out: RESULT.md holds the command's bytes" 1 \
+			"$ou/hr6/RESULT.md: $(cat "$ou/hr6/RESULT.md" 2>&1)"
+	hcase "host: run --out --artifact copies a directory whole (cmd by PATHEXT)" 0 \
+		'^SANDBOX OUT name=hr10 files=1 bytes=4$' - -- run --name hr10 \
+		--size 1g --out C:/ns-out --artifact d -- cmd /c \
+		'mkdir d\e && echo hi> d\e\f.txt'
+	[ "$(tr -d '\r' <"$ou/hr10/d/e/f.txt" 2>/dev/null)" = hi ] ||
+		hres "host: run --out: the directory's file arrived" 1 \
+			"$ou/hr10/d/e/f.txt is not \"hi\""
+	hcase "host: run --out: a named artifact not in the place is out_failed" 125 \
+		'^SANDBOX REFUSED reason=out_failed: the artifact nothere\.txt is not in the place' \
+		- -- run --name hr11 --size 1g --out C:/ns-out --artifact \
+		nothere.txt -- "$jchild" write RESULT.md
+	hcase "host: run --out: over --out-max-bytes nothing is copied" 125 \
+		'^SANDBOX REFUSED reason=out_failed: the artifacts hold [0-9]+ bytes, over --out-max-bytes 1; nothing was copied' \
+		- -- run --name hr12 --size 1g --out C:/ns-out --out-max-bytes 1 \
+		--artifact a -- cmd /c 'mkdir a && echo x> a\b.txt'
+	[ ! -e "$ou/hr11" ] && [ ! -e "$ou/hr12" ] &&
+		hres "host: run --out: a refused handoff leaves nothing in --out" 0 ||
+		hres "host: run --out: a refused handoff leaves nothing in --out" 1 \
+			"$(ls "$ou")"
+	rm -rf "$ou"
 }
 
 # W7 and W10 through the exe: run's host killed while its command and the

@@ -84,6 +84,7 @@ from_stat(const struct stat *st, struct os_stat *out)
 	out->mode = (uint32_t)st->st_mode;
 	out->uid = (uint32_t)st->st_uid;
 	out->gid = (uint32_t)st->st_gid;
+	out->size = (uint64_t)st->st_size;
 }
 
 int
@@ -157,9 +158,41 @@ os_fd_real_path(int fd)
 }
 
 int
-os_mkdir_at(int dirfd, const char *name)
+os_mkdir_at(int dirfd, const char *name, unsigned mode)
 {
-	return mkdirat(dirfd, name, 0700);
+	return mkdirat(dirfd, name, (mode_t)mode);
+}
+
+int
+os_open_read_at(int dirfd, const char *name, int want_dir)
+{
+	return openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+				   O_CLOEXEC | (want_dir ? O_DIRECTORY : 0));
+}
+
+int
+os_open_readdir(const char *path)
+{
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+int
+os_create_at(int dirfd, const char *name, unsigned mode)
+{
+	return openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+				   O_CLOEXEC, (mode_t)mode);
+}
+
+int
+os_fchmod(int fd, unsigned mode)
+{
+	return fchmod(fd, (mode_t)mode);
+}
+
+int
+os_unlink_at(int dirfd, const char *name, int is_dir)
+{
+	return unlinkat(dirfd, name, is_dir ? AT_REMOVEDIR : 0);
 }
 
 int
@@ -215,6 +248,15 @@ os_cwd(void)
 	char buf[PATH_MAX];
 
 	return getcwd(buf, sizeof(buf)) != NULL ? strdup(buf) : NULL;
+}
+
+const char *const *
+os_exe_suffixes(const char *name)
+{
+	static const char *const none[] = {"", NULL};
+
+	(void)name;
+	return none;
 }
 
 char

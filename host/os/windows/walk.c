@@ -252,6 +252,7 @@ os_fstat(int fd, struct os_stat *st)
 		   dir ? S_IFDIR : S_IFREG;
 	(void)ws_security(h, dir, &uid, &others);
 	st->uid = uid;
+	st->size = ((uint64_t)bi.nFileSizeHigh << 32) | bi.nFileSizeLow;
 	st->mode |= S_IRUSR | S_IWUSR | S_IXUSR;
 	if (others)
 		st->mode |= S_IWGRP | S_IWOTH;
@@ -395,14 +396,187 @@ os_fd_real_path(int fd)
 }
 
 int
-os_mkdir_at(int dirfd, const char *name)
+os_mkdir_at(int dirfd, const char *name, unsigned mode)
 {
 	wchar_t *w = at_name(dirfd, name);
 	int ok;
 
 	if (w == NULL)
 		return -1;
+	(void)mode;
 	ok = CreateDirectoryW(w, NULL); /* its parent's inheritable DACL */
+	if (!ok)
+		errno = errno_of(GetLastError());
+	free(w);
+	return ok ? 0 : -1;
+}
+
+/* Open w to read (a file's bytes, a directory's entries) without write
+ * or delete sharing, a reparse point refused (ELOOP). */
+static int
+open_read_w(const wchar_t *w, int want_dir)
+{
+	HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ, NULL,
+			       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS |
+				       FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+	BY_HANDLE_FILE_INFORMATION bi;
+	int fd, e = 0;
+
+	if (h == INVALID_HANDLE_VALUE) {
+		errno = errno_of(GetLastError());
+		return -1;
+	}
+	if (!GetFileInformationByHandle(h, &bi))
+		e = EIO;
+	else if (bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+		e = ELOOP;
+	else if (want_dir && !(bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+		e = ENOTDIR;
+	if (e != 0) {
+		CloseHandle(h);
+		errno = e;
+		return -1;
+	}
+	fd = _open_osfhandle((intptr_t)h, _O_RDONLY | _O_BINARY);
+	if (fd < 0) {
+		CloseHandle(h);
+		errno = EMFILE;
+	}
+	return fd;
+}
+
+int
+os_open_read_at(int dirfd, const char *name, int want_dir)
+{
+	wchar_t *w = at_name(dirfd, name);
+	int fd;
+
+	if (w == NULL)
+		return -1;
+	fd = open_read_w(w, want_dir);
+	free(w);
+	return fd;
+}
+
+int
+os_open_readdir(const char *path)
+{
+	wchar_t *w = wp_wide(path);
+	wchar_t *f;
+	HANDLE h;
+	int fd;
+
+	if (w == NULL) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	/* links in path followed: the final path of the directory reached */
+	h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE |
+			FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+			FILE_FLAG_BACKUP_SEMANTICS, NULL);
+	free(w);
+	if (h == INVALID_HANDLE_VALUE) {
+		errno = errno_of(GetLastError());
+		return -1;
+	}
+	f = wp_final(h);
+	CloseHandle(h);
+	if (f == NULL) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open_read_w(f, 1);
+	free(f);
+	return fd;
+}
+
+int
+os_create_at(int dirfd, const char *name, unsigned mode)
+{
+	wchar_t *w = at_name(dirfd, name);
+	DWORD a;
+	HANDLE h;
+	int fd;
+
+	(void)mode;
+	if (w == NULL)
+		return -1;
+	a = GetFileAttributesW(w);
+	if (a != INVALID_FILE_ATTRIBUTES &&
+	    (a & (FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY))) {
+		free(w);
+		errno = (a & FILE_ATTRIBUTE_REPARSE_POINT) ? ELOOP : EISDIR;
+		return -1;
+	}
+	h = CreateFileW(w, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
+			FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
+			NULL);
+	free(w);
+	if (h == INVALID_HANDLE_VALUE) {
+		errno = errno_of(GetLastError());
+		return -1;
+	}
+	fd = _open_osfhandle((intptr_t)h, _O_WRONLY | _O_BINARY);
+	if (fd < 0) {
+		CloseHandle(h);
+		errno = EMFILE;
+	}
+	return fd;
+}
+
+int
+os_fchmod(int fd, unsigned mode)
+{
+	(void)fd;
+	(void)mode;
+	return 0; /* the parent's inherited DACL is the file's */
+}
+
+/* A relative path below dirfd ("a/b"): every component one_component()'s,
+ * joined to dirfd's final path; UTF-16, heap or NULL (errno). */
+static wchar_t *
+at_rel(int dirfd, const char *rel)
+{
+	char *copy = strdup(rel), *p, *save = NULL;
+	wchar_t *w;
+	int ok = copy != NULL && rel[0] != '\0';
+
+	for (p = copy ? strtok_r(copy, "/", &save) : NULL; ok && p != NULL;
+	     p = strtok_r(NULL, "/", &save))
+		ok = one_component(p);
+	free(copy);
+	if (!ok) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = NULL;
+	{
+		char *dir = os_fd_name(dirfd), *full;
+
+		if (dir == NULL) {
+			errno = EBADF;
+			return NULL;
+		}
+		full = str_fmt("%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] ==
+				       '/' ? "" : "/", rel);
+		free(dir);
+		w = full ? wp_wide(full) : NULL;
+		free(full);
+	}
+	if (w == NULL)
+		errno = ENAMETOOLONG;
+	return w;
+}
+
+int
+os_unlink_at(int dirfd, const char *name, int is_dir)
+{
+	wchar_t *w = at_rel(dirfd, name);
+	BOOL ok;
+
+	if (w == NULL)
+		return -1;
+	ok = is_dir ? RemoveDirectoryW(w) : DeleteFileW(w);
 	if (!ok)
 		errno = errno_of(GetLastError());
 	free(w);
@@ -472,6 +646,16 @@ os_cwd(void)
 	DWORD n = GetCurrentDirectoryW(WP_MAX, w);
 
 	return n == 0 || n >= WP_MAX ? NULL : wp_utf8(w);
+}
+
+const char *const *
+os_exe_suffixes(const char *name)
+{
+	static const char *const none[] = {"", NULL};
+	static const char *const pathext[] = {".com", ".exe", ".bat", ".cmd",
+					      NULL};
+
+	return strchr(name, '.') != NULL ? none : pathext;
 }
 
 char
