@@ -120,9 +120,11 @@ HOST_ROOMS := base os conf module policy egress wall run verbs
 # os/posix/: the part of the os layer every POSIX platform shares
 HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
-# (the Windows list below), and host/policy/toolchain_unported.c that of
-# --toolchain there; never built beside the real ones.
-HOST_UNBUILT := host/verbs/unbuilt.c host/policy/toolchain_unported.c
+# (the Windows list below), and host/policy/toolchain_unported.c and
+# host/run/noreaper.c the Windows halves of --toolchain and of the wrap's
+# process model; never built beside the real ones.
+HOST_UNBUILT := host/verbs/unbuilt.c host/policy/toolchain_unported.c \
+	host/run/noreaper.c
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c) host/os/$(HOST_OS)/*.c $(HOST_POSIX))))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -440,7 +442,12 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # host/os/windows/ as the platform layer.  What cannot exist on Windows is
 # left out here, room by room, and host/verbs/unbuilt.c refuses it at run
 # time (no_sandbox, naming the platform): the egress room and verb
-# (nftables) and probe (Landlock's walled steps).  WIN_HOST_PENDING is
+# (nftables) and probe (Landlock's walled steps).  The host's own reaper
+# and cap counter (run/reaper.c: subreaper, waitpid, SIGCHLD; run/caps.c:
+# /proc) and run's forked flow (run/keeper.c, run/supervise.c) are left
+# out too: host/run/noreaper.c stands in, the wall's wait()/terminate()
+# with its own caps are the process model there (run/reaper.h) and run
+# takes the no-fork flow (run/nofork.c).  WIN_HOST_PENDING is
 # what is not ported yet (docs/WINDOWS.md "Not built yet"), refused the
 # same way.  host/os/windows/compat.h is forced in: the POSIX types the
 # rooms name (uid_t), types only.  -Wno-format: mingw's gcc checks a
@@ -448,16 +455,13 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
-	host/verbs/probe_step.c
-WIN_HOST_PENDING := host/policy/%.c $(filter-out host/run/help.c \
-	host/run/lines.c,$(wildcard host/run/*.c)) host/verbs/wrap.c \
-	host/verbs/run.c host/verbs/policy.c host/verbs/worktree.c \
-	host/base/tool.c
+	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c \
+	host/run/keeper.c host/run/supervise.c
+WIN_HOST_PENDING := host/verbs/worktree.c host/base/tool.c \
+	host/policy/toolchain.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
-	host/os/windows/*.c))) host/policy/toolchain_unported.c \
-	host/policy/toolchain_found.c \
-	host/policy/envpol.c
+	host/os/windows/*.c)))
 WIN_HOST_OBJ := $(WIN_HOST_SRC:%.c=$(WB)/obj/host-exe/%.o)
 WIN_HOST_CFLAGS := $(WIN_CFLAGS) -Wno-format -include host/os/windows/compat.h \
 	-I$(INI_WDIR)/src $(HOST_DEFS)
@@ -467,7 +471,7 @@ $(WB)/obj/host-exe/%.o: %.c $(WB)/lib/libiniparser.a
 $(WB)/bin/nova-sandbox.exe: $(WIN_HOST_OBJ) $(WB)/lib/libiniparser.a
 	@mkdir -p $(@D)
 	$(WIN_CC) $(WIN_LDFLAGS) -o $@ $(WIN_HOST_OBJ) \
-		$(WB)/lib/libiniparser.a -ladvapi32 \
+		$(WB)/lib/libiniparser.a -ladvapi32 -lws2_32 \
 		-Wl,-Bstatic -lwinpthread -Wl,-Bdynamic
 
 # The host's Windows layer (host/os/windows/, with base/util.c it uses),
@@ -483,7 +487,7 @@ $(WB)/tests/windows/%.exe: tests/windows/%.c $(wildcard tests/windows/*.h) \
 		api/ns_backend.h $(WB)/lib/libiniparser.a
 	@mkdir -p $(@D)
 	$(WIN_CC) $(WIN_CFLAGS) -I$(INI_WDIR)/src -municode $(WIN_LDFLAGS) \
-		-o $@ $< $(WIN_TEST_OBJS) $(WB)/lib/libiniparser.a -ladvapi32
+		-o $@ $< $(WIN_TEST_OBJS) $(WB)/lib/libiniparser.a -ladvapi32 -lws2_32
 
 windows: $(WIN_DLLS) $(WB)/lib/libiniparser.a $(WIN_TEST_EXE) \
 	$(WB)/bin/nova-sandbox.exe

@@ -111,8 +111,8 @@ char *os_fd_name(int fd);
  * or delete sharing where the platform has share modes. */
 int os_open_own_at(int dirfd, const char *dirpath, const char *name);
 /* Call fn(arg, name) for every entry of the directory open on dirfd
- * (dirpath its name) but "." and "..", in the order the system lists
- * them.  0, or -1 with errno when it cannot be listed (fn's nonzero
+ * (dirpath its name, or NULL: the descriptor's own) but "." and "..", in
+ * the order the system lists them.  0, or -1 with errno when it cannot be listed (fn's nonzero
  * return stops the walk and is returned). */
 int os_dir_names(int dirfd, const char *dirpath,
 		 int (*fn)(void *arg, const char *name), void *arg);
@@ -150,6 +150,177 @@ int os_dir_in_use(int dir_fd, unsigned *unseen);
  * too): 0 and *id, or -1 when this platform or kernel cannot say (the
  * caller then has only st_dev). */
 int os_mount_id(int fd, unsigned long long *id);
+
+/* ---- the policy's walk: one component at a time (policy/) ------------- */
+
+/* What a walk learns of an open file, in POSIX st_mode spelling on every
+ * platform: the type bits (S_IFDIR, S_IFREG, S_IFCHR; OS_S_IFLNK for a
+ * link), the permission bits (S_IWGRP|S_IWOTH: someone but the owner may
+ * change it) and OS_S_ISVTX.  POSIX: fstat's own fields.  Windows: the
+ * identity is the volume serial and the file index; a reparse point is
+ * the link; the owner SID maps to uid 0 (SYSTEM, Administrators,
+ * TrustedInstaller: no user's), os_euid() (the caller) or OS_UID_OTHER;
+ * the DACL gives S_IWGRP|S_IWOTH when a SID other than those may write,
+ * add, delete or change the security of it (os/windows/trust.c's rule);
+ * never sticky; S_IXUSR for a regular file the caller may execute. */
+struct os_stat {
+	uint64_t dev, ino; /* identity */
+	uint64_t rdev;     /* a character device's number */
+	uint64_t nlink;    /* names (0: removed while open) */
+	uint32_t mode;
+	uint32_t uid, gid;
+	uint64_t size;     /* a regular file's bytes */
+};
+#define OS_S_IFMT 0170000u
+#define OS_S_IFLNK 0120000u
+#define OS_S_ISVTX 01000u
+#define OS_S_ISLNK(m) (((m) & OS_S_IFMT) == OS_S_IFLNK)
+#define OS_UID_OTHER 0xfffffffeu /* Windows: an owner that is no one above */
+
+/* The effective uid (Windows: a constant standing for the caller, never
+ * 0: the command never runs as "root" there either). */
+uint32_t os_euid(void);
+/* The real uid (Windows: the same constant). */
+uint32_t os_ruid(void);
+/* May this process's groups write what gid owns?  (Windows: no groups in
+ * the mode, always 0: the DACL answer is in the mode bits.) */
+int os_in_group(uint32_t gid);
+/* The length of the root of the absolute path p: 1 for POSIX "/"; Windows
+ * 3 for "C:/" (either separator) or the length of "//server/share/".  0
+ * when p is not absolute.  The host spells a root's name without its
+ * last separator ("" for "/", "C:") when it joins components to it. */
+size_t os_root_len(const char *p);
+/* Open the root of the absolute path p to walk from (POSIX: "/",
+ * O_PATH|O_DIRECTORY|O_CLOEXEC).  The descriptor, or -1 with errno. */
+int os_walk_root(const char *p);
+/* Open the entry name (one component) of the directory open on dirfd to
+ * walk through or to hold as a rule: its last component never followed
+ * (a link is opened as the link), close-on-exec, open for nothing but
+ * looking (O_PATH); want_dir: it must be a directory (ENOTDIR).  Windows:
+ * no delete sharing, so neither it nor a directory above it can be
+ * renamed while the descriptor is open.  The descriptor, or -1, errno. */
+int os_walk_at(int dirfd, const char *name, int want_dir);
+/* The status of fd; of dirfd's entry name, a link not followed; of path,
+ * links followed.  0, or -1 with errno. */
+int os_fstat(int fd, struct os_stat *st);
+int os_fstat_at(int dirfd, const char *name, struct os_stat *st);
+int os_stat_path(const char *path, struct os_stat *st);
+/* What the link open on fd (os_walk_at) holds; what the link name in the
+ * directory dirfd holds.  Heap, or NULL with errno (ENAMETOOLONG,
+ * ENOMEM, EINVAL when it is not a link). */
+char *os_link_read(int fd);
+char *os_link_read_at(int dirfd, const char *name);
+/* A second descriptor of fd, close-on-exec, >= 3 where that matters. */
+int os_fd_dup(int fd);
+/* The absolute name the system gives the file open on fd now (Linux
+ * /proc/self/fd/N read back; Windows the handle's final path, '/'
+ * separated), or NULL when it cannot say. */
+char *os_fd_real_path(int fd);
+/* Make the directory name (mode: POSIX permission bits; Windows: its
+ * parent's inheritable DACL) in the directory open on dirfd.  0, or -1
+ * with errno (EEXIST). */
+int os_mkdir_at(int dirfd, const char *name, unsigned mode);
+/* May this process write dirfd's entry name (dirfd itself for "";
+ * the kernel's answer, a link not followed)?  1 yes, 0 no, -1 the
+ * platform cannot tell (then the mode bits decide). */
+int os_may_write_at(int dirfd, const char *name);
+/* May this process execute the file open on fd; the file at path (links
+ * followed, not a directory)?  1 or 0. */
+int os_fd_executable(int fd);
+int os_path_executable(const char *path);
+/* The absolute name of path with every link resolved (realpath), for
+ * messages; the working directory, '/' separated.  Heap or NULL. */
+char *os_real_path(const char *path);
+char *os_cwd(void);
+/* What a command's name found on PATH may end in, tried in order, NULL-
+ * terminated: POSIX only "" (the name itself); Windows, for a name with
+ * no extension, PATHEXT's default order (".com", ".exe", ".bat", ".cmd"),
+ * else "". */
+const char *const *os_exe_suffixes(const char *name);
+/* The separator of the PATH variable: ':' (Windows ';'). */
+char os_path_list_sep(void);
+/* Is host an IPv4 (v6 0) literal in 127/8, or an IPv6 (v6 1) literal
+ * that is the loopback?  1 or 0 (not a literal: 0). */
+int os_ip_loopback(const char *host, int v6);
+
+/* The parent of the directory open on fd ("..", as os_walk_at opens a
+ * directory; the root's parent is the root); the directory at path,
+ * links followed.  The descriptor, or -1 with errno. */
+int os_walk_parent(int fd);
+int os_open_dir(const char *path);
+/* Call fn(arg, path) for every shared library (Windows: DLL) mapped into
+ * this process now, by its absolute path; fn's nonzero stops and is
+ * returned.  0, or the nonzero. */
+int os_loaded_libs(int (*fn)(void *arg, const char *path), void *arg);
+
+/* The path p in the host's spelling, heap (NULL: out of memory): POSIX a
+ * copy; Windows '\\' as '/' (the host speaks '/'; Win32 takes both). */
+char *os_path_normal(const char *p);
+/* The variable that names the user's home directory: "HOME"; Windows
+ * "USERPROFILE". */
+const char *os_home_var(void);
+
+/* Do this platform's places keep run names as lock files in a directory
+ * of the user's (nsplace's run-name directory, spec §13 "Run names",
+ * which the own-files check keeps out of the wall's reach)?  POSIX 1;
+ * Windows 0: jobobject's scratch names are exclusive directories in the
+ * temp directory, no lock file a read could hold. */
+int os_run_name_locks(void);
+
+/* The command `policy` derives the roots from when none is given: found
+ * on PATH by its name (argv[0]), NULL-terminated.  POSIX "sh -c true";
+ * Windows "cmd.exe /c exit". */
+const char *const *os_probe_command(void);
+
+/* ---- copying a place's files out (run --out: run/handoff.c) ----------- */
+
+/* Open the entry name of the directory open on dirfd to read it: a
+ * regular file's bytes (read()) or, want_dir (then ENOTDIR for anything
+ * else) or not, a directory's entries (os_dir_names); its last component
+ * never followed (ELOOP), no blocking open (a FIFO), close-on-exec;
+ * Windows: no write or delete sharing, binary.  The descriptor, or -1. */
+int os_open_read_at(int dirfd, const char *name, int want_dir);
+/* The directory at the absolute path, opened to read its entries and to
+ * make and remove entries in it: its last component never followed
+ * (ELOOP; the caller resolved the components above), close-on-exec;
+ * Windows: no delete sharing, so it cannot be renamed while open.  The
+ * descriptor, or -1 with errno. */
+int os_open_readdir(const char *path);
+/* Create, or truncate, the entry name of the directory open on dirfd for
+ * writing (mode: POSIX permission bits; Windows: the inherited DACL),
+ * never through a link (ELOOP); close-on-exec, binary.  The descriptor,
+ * or -1 with errno. */
+int os_create_at(int dirfd, const char *name, unsigned mode);
+/* Set fd's permission bits (POSIX fchmod; Windows: the DACL is the
+ * parent's, nothing to set).  0, or -1 with errno. */
+int os_fchmod(int fd, unsigned mode);
+/* Remove the entry name of the directory open on dirfd (is_dir: an empty
+ * directory).  0, or -1 with errno. */
+int os_unlink_at(int dirfd, const char *name, int is_dir);
+/* Rename the entry from of the directory open on dirfd to to in the same
+ * directory, replacing nothing that exists (POSIX renameat replaces an
+ * empty directory or a file: the callers first make sure to is free;
+ * Windows never replaces).  0, or -1 with errno. */
+int os_rename_at(int dirfd, const char *from, const char *to);
+
+/* ---- terminals (policy/ttys.c) ----------------------------------------- */
+
+/* Device numbers: the platform's makedev, major, minor. */
+uint64_t os_dev_make(unsigned ma, unsigned mi);
+unsigned os_dev_major(uint64_t dev);
+unsigned os_dev_minor(uint64_t dev);
+/* Is fd a terminal this layer can name (a character device, isatty, and
+ * the kernel says which terminal: Linux TIOCGDEV)?  0 with *dev that
+ * terminal, *st fd's status and *acc its TTY_ACC_* (1 read, 2 write);
+ * -1 not one (or the platform cannot say: darwin, Windows, whose console
+ * is a handle the child inherits, never a name). */
+int os_tty_probe(int fd, uint64_t *dev, struct os_stat *st, int *acc);
+/* The terminal that controls this process (open /dev/tty O_NOCTTY, never
+ * acquiring one): 1 with *dev, 0 none or cannot say. */
+int os_ctty_dev(uint64_t *dev);
+/* Open the absolute path, its last component not followed, as
+ * os_walk_at opens an entry.  The descriptor, or -1 with errno. */
+int os_open_nofollow(const char *path);
 
 /* ---- this platform ----------------------------------------------------- */
 

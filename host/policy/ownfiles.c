@@ -2,9 +2,7 @@
 /* ownfiles.c -- refuse a wall whose write set reaches the tool's own files
  * (see ownfiles.h and docs/SPEC-SANDBOX.md §2 "The tool's own files"). */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +13,20 @@
 
 #include "os/os.h"
 
+/* the longest component (Linux and macOS NAME_MAX; 255 UTF-16 units on
+ * Windows) */
+#define OWN_NAME_MAX 255
 #define OWN_LINKS_MAX 40 /* links followed in one path, as the kernel */
 
 struct wroot {
-	dev_t dev;
-	ino_t ino;
+	uint64_t dev;
+	uint64_t ino;
 	const char *name;
 };
 
 struct chain {
-	dev_t dev[64];
-	ino_t ino[64];
+	uint64_t dev[64];
+	uint64_t ino[64];
 	size_t n;
 };
 
@@ -35,8 +36,8 @@ struct own {
 	uid_t uid;
 	struct refusals *r;
 	int nomem;
-	dev_t seen_dev[32]; /* elements already refused: one line each */
-	ino_t seen_ino[32];
+	uint64_t seen_dev[32]; /* elements already refused: one line each */
+	uint64_t seen_ino[32];
 	size_t n_seen;
 	const char *what;   /* "binary", "module", ... */
 	const char *path;   /* the own path being walked */
@@ -52,7 +53,7 @@ struct own {
 	struct odir {       /* directories reached, by their walked path */
 		char *path;
 		int fd;
-		struct stat st;
+		struct os_stat st;
 		int inside;
 	} cache[96];
 	size_t n_cache;
@@ -128,10 +129,10 @@ static const char *const any_root[] = { "--read", "--read-noexec", "--write",
 
 /* The write root st is, or -1. */
 static int
-root_index(const struct own *o, const struct stat *st)
+root_index(const struct own *o, const struct os_stat *st)
 {
 	for (size_t i = 0; i < o->n_roots; i++)
-		if (o->roots[i].dev == st->st_dev && o->roots[i].ino == st->st_ino)
+		if (o->roots[i].dev == st->dev && o->roots[i].ino == st->ino)
 			return (int)i;
 	return -1;
 }
@@ -143,11 +144,11 @@ root_index(const struct own *o, const struct stat *st)
 static int
 add_root(struct own *o, const struct rpath *rp, struct refusals *r)
 {
-	struct stat st;
+	struct os_stat st;
 
 	if (rp->path == NULL)
 		return 0;
-	if (rp->fd < 0 || fstat(rp->fd, &st) != 0) {
+	if (rp->fd < 0 || os_fstat(rp->fd, &st) != 0) {
 		refusals_add(r, REASON_SANDBOX_FAILED, "cannot look at the write root "
 			     "%s to keep the tool's own files out of it",
 			     rp->path);
@@ -166,8 +167,8 @@ add_root(struct own *o, const struct rpath *rp, struct refusals *r)
 		o->roots = v;
 		o->cap_roots = cap;
 	}
-	o->roots[o->n_roots].dev = st.st_dev;
-	o->roots[o->n_roots].ino = st.st_ino;
+	o->roots[o->n_roots].dev = st.dev;
+	o->roots[o->n_roots].ino = st.ino;
 	o->roots[o->n_roots].name = rp->path;
 	o->n_roots++;
 	return 0;
@@ -185,53 +186,38 @@ add_roots(struct own *o, const struct policy *pol, struct refusals *r)
 	return add_root(o, &pol->r_cwd, r);
 }
 
-static int
-in_groups(gid_t g)
-{
-	gid_t list[256];
-	int n = getgroups(256, list);
-
-	if (g == getegid())
-		return 1;
-	for (int i = 0; i < n; i++)
-		if (list[i] == g)
-			return 1;
-	return 0;
-}
 
 /* Can the command's uid change this inode (name in dfd, or dfd itself
  * when name is "")?  Its owner can always (chmod is no Landlock right);
  * otherwise the kernel's answer for write. */
 static int
 modifiable(const struct own *o, int dfd, const char *name,
-	   const struct stat *st)
+	   const struct os_stat *st)
 {
-	int fl = name[0] ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH;
+	int may;
 
-	if (st->st_uid == o->uid)
+	if (st->uid == o->uid)
 		return 1;
-	if (faccessat(dfd, name, W_OK, fl) == 0)
-		return 1;
-	if (errno != EINVAL && errno != ENOSYS)
-		return 0;
-	return (st->st_mode & S_IWOTH) != 0 ||
-	    ((st->st_mode & S_IWGRP) != 0 && in_groups(st->st_gid));
+	if ((may = os_may_write_at(dfd, name)) >= 0)
+		return may;
+	return (st->mode & S_IWOTH) != 0 ||
+	    ((st->mode & S_IWGRP) != 0 && os_in_group(st->gid));
 }
 
 /* The write root dfd is beneath (walking ".." to "/"), or -1. */
 static int
 inside_of(const struct own *o, int dfd)
 {
-	struct stat st, up;
-	int cur = dup(dfd), next, hit = -1;
+	struct os_stat st, up;
+	int cur = os_fd_dup(dfd), next, hit = -1;
 
-	while (cur >= 0 && fstat(cur, &st) == 0 &&
+	while (cur >= 0 && os_fstat(cur, &st) == 0 &&
 	       (hit = root_index(o, &st)) < 0) {
-		next = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		next = os_walk_parent(cur);
 		close(cur);
 		cur = next;
-		if (cur < 0 || fstat(cur, &up) != 0 ||
-		    (up.st_dev == st.st_dev && up.st_ino == st.st_ino))
+		if (cur < 0 || os_fstat(cur, &up) != 0 ||
+		    (up.dev == st.dev && up.ino == st.ino))
 			break;
 	}
 	if (cur >= 0)
@@ -242,17 +228,17 @@ inside_of(const struct own *o, int dfd)
 /* One refusal per element (el): "in" the write root, or (names > 1) a
  * file with other names on the root's filesystem. */
 static int
-refuse(struct own *o, const struct stat *el, const char *at, int root,
+refuse(struct own *o, const struct os_stat *el, const char *at, int root,
        unsigned long names)
 {
 	char how[96] = "";
 
 	for (size_t i = 0; i < o->n_seen; i++)
-		if (o->seen_dev[i] == el->st_dev && o->seen_ino[i] == el->st_ino)
+		if (o->seen_dev[i] == el->dev && o->seen_ino[i] == el->ino)
 			return 1;
 	if (o->n_seen < sizeof(o->seen_dev) / sizeof(o->seen_dev[0])) {
-		o->seen_dev[o->n_seen] = el->st_dev;
-		o->seen_ino[o->n_seen++] = el->st_ino;
+		o->seen_dev[o->n_seen] = el->dev;
+		o->seen_ino[o->n_seen++] = el->ino;
 	}
 	if (names > 1)
 		snprintf(how, sizeof(how), ", which has %lu names: another may "
@@ -280,42 +266,42 @@ refuse(struct own *o, const struct stat *el, const char *at, int root,
 /* A name looked up in dir (child: the entry, NULL when absent): can the
  * command swap or plant it? */
 static int
-lookup_risky(const struct own *o, int dir, const struct stat *dst,
-	     const struct stat *child)
+lookup_risky(const struct own *o, int dir, const struct os_stat *dst,
+	     const struct os_stat *child)
 {
 	if (!modifiable(o, dir, "", dst))
 		return 0;
 	/* sticky: another's entry can be neither renamed nor removed */
-	if ((dst->st_mode & S_ISVTX) && dst->st_uid != o->uid &&
-	    child != NULL && child->st_uid != o->uid)
+	if ((dst->mode & OS_S_ISVTX) && dst->uid != o->uid &&
+	    child != NULL && child->uid != o->uid)
 		return 0;
 	return 1;
 }
 
 /* The file reached: name in dir, its status st. */
 static int
-file_risky(struct own *o, int dir, const char *name, const struct stat *st,
+file_risky(struct own *o, int dir, const char *name, const struct os_stat *st,
 	   int inside, const char *at)
 {
 	int same_dev = -1;
 
 	for (size_t i = 0; i < o->n_roots && same_dev < 0; i++)
-		if (o->roots[i].dev == st->st_dev)
+		if (o->roots[i].dev == st->dev)
 			same_dev = (int)i;
-	if (inside < 0 && (same_dev < 0 || !S_ISREG(st->st_mode) ||
-			   st->st_nlink < 2))
+	if (inside < 0 && (same_dev < 0 || !S_ISREG(st->mode) ||
+			   st->nlink < 2))
 		return 0;
 	if (!modifiable(o, dir, name, st))
 		return 0;
 	if (inside >= 0)
 		return refuse(o, st, at, inside, 1);
-	return refuse(o, st, at, same_dev, st->st_nlink);
+	return refuse(o, st, at, same_dev, st->nlink);
 }
 
 struct walk {
 	int cur;           /* the directory reached */
 	int own;           /* cur is ours to close (else the cache's) */
-	struct stat st;    /* its status */
+	struct os_stat st;    /* its status */
 	int inside;        /* the write root it is beneath, or -1 */
 	char at[PATH_MAX]; /* its path as walked ("" for "/") */
 	char *rest;        /* heap: what is left to resolve */
@@ -364,7 +350,7 @@ cache_free(struct own *o)
 }
 
 static void
-walk_set(struct walk *w, int fd, int own, const struct stat *st, int inside)
+walk_set(struct walk *w, int fd, int own, const struct os_stat *st, int inside)
 {
 	if (w->own && w->cur >= 0)
 		close(w->cur);
@@ -376,12 +362,11 @@ walk_set(struct walk *w, int fd, int own, const struct stat *st, int inside)
 
 /* Open dirfd/name as a directory (O_NOFOLLOW) and fstat it: the fd, or -1. */
 static int
-open_dir(int dirfd, const char *name, struct stat *st)
+open_dir(int dirfd, const char *name, struct os_stat *st)
 {
-	int fd = openat(dirfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-			O_CLOEXEC);
+	int fd = os_walk_at(dirfd, name, 1);
 
-	if (fd >= 0 && fstat(fd, st) != 0) {
+	if (fd >= 0 && os_fstat(fd, st) != 0) {
 		close(fd);
 		fd = -1;
 	}
@@ -389,18 +374,27 @@ open_dir(int dirfd, const char *name, struct stat *st)
 }
 
 static int
-walk_reset(struct own *o, struct walk *w)
+walk_reset(struct own *o, struct walk *w, const char *abs)
 {
 	const struct odir *d;
-	struct stat st;
+	struct os_stat st;
+	size_t rlen = os_root_len(abs);
 	int fd;
 
-	w->at[0] = '\0';
-	if ((d = cache_find(o, "")) != NULL) {
+	/* the root's name without its separator: "" for "/", "C:" */
+	if (rlen == 0 || rlen > sizeof(w->at))
+		return -1;
+	memcpy(w->at, abs, rlen - 1);
+	w->at[rlen - 1] = '\0';
+	if ((d = cache_find(o, w->at)) != NULL) {
 		walk_set(w, d->fd, 0, &d->st, d->inside);
 		return 0;
 	}
-	fd = open_dir(AT_FDCWD, "/", &st);
+	fd = os_walk_root(abs);
+	if (fd >= 0 && os_fstat(fd, &st) != 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0)
 		return -1;
 	walk_set(w, fd, 1, &st, root_index(o, &st));
@@ -412,24 +406,30 @@ walk_reset(struct own *o, struct walk *w)
 static int
 walk_link(struct own *o, struct walk *w, const char *comp)
 {
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(w->cur, comp, target, sizeof(target) - 1);
-	size_t len;
+	char *target = os_link_read_at(w->cur, comp);
+	size_t len, rlen;
 	char *nr;
+	int rc;
 
-	if (n <= 0 || ++w->links > OWN_LINKS_MAX)
+	if (target == NULL || target[0] == '\0' ||
+	    ++w->links > OWN_LINKS_MAX) {
+		free(target);
 		return -1;
-	target[n] = '\0';
-	len = (size_t)n + 2 + strlen(w->p);
+	}
+	rlen = os_root_len(target);
+	len = strlen(target) + 2 + strlen(w->p);
 	nr = malloc(len);
 	if (nr == NULL) {
+		free(target);
 		o->nomem = 1;
 		return -1;
 	}
-	snprintf(nr, len, "%s/%s", target, w->p);
+	snprintf(nr, len, "%s/%s", target + rlen, w->p);
 	free(w->rest);
 	w->rest = w->p = nr;
-	return target[0] == '/' ? walk_reset(o, w) : 0;
+	rc = rlen > 0 ? walk_reset(o, w, target) : 0;
+	free(target);
+	return rc;
 }
 
 static void
@@ -444,9 +444,13 @@ static int
 walk_up(struct own *o, struct walk *w)
 {
 	char *slash = strrchr(w->at, '/');
-	struct stat st;
-	int fd = open_dir(w->cur, "..", &st);
+	struct os_stat st;
+	int fd = os_walk_parent(w->cur);
 
+	if (fd >= 0 && os_fstat(fd, &st) != 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0)
 		return -1;
 	if (slash != NULL)
@@ -460,12 +464,12 @@ walk_up(struct own *o, struct walk *w)
 /* Into the directory comp of w->cur, whose status (from fstatat) is cst. */
 static int
 walk_down(struct own *o, struct walk *w, const char *comp,
-	  const struct stat *cst)
+	  const struct os_stat *cst)
 {
-	struct stat st;
+	struct os_stat st;
 	int fd = open_dir(w->cur, comp, &st);
 
-	if (fd < 0 || st.st_dev != cst->st_dev || st.st_ino != cst->st_ino) {
+	if (fd < 0 || st.dev != cst->dev || st.ino != cst->ino) {
 		if (fd >= 0)
 			close(fd);
 		return -1; /* changed under us: nothing more is known */
@@ -488,7 +492,7 @@ next_comp(struct walk *w, char *comp)
 	if (*w->p == '\0')
 		return 0;
 	len = strcspn(w->p, "/");
-	if (len > NAME_MAX)
+	if (len > OWN_NAME_MAX)
 		return -1;
 	memcpy(comp, w->p, len);
 	comp[len] = '\0';
@@ -501,9 +505,9 @@ next_comp(struct walk *w, char *comp)
 static int
 walk_step(struct own *o, struct walk *w, int *reached_file)
 {
-	char comp[NAME_MAX + 1], key[PATH_MAX + NAME_MAX + 2];
+	char comp[OWN_NAME_MAX + 1], key[PATH_MAX + OWN_NAME_MAX + 2];
 	const struct odir *d;
-	struct stat cst;
+	struct os_stat cst;
 	int rc = next_comp(w, comp), have;
 
 	if (rc <= 0)
@@ -515,7 +519,7 @@ walk_step(struct own *o, struct walk *w, int *reached_file)
 	snprintf(key, sizeof(key), "%s/%s", w->at, comp);
 	d = cache_find(o, key);
 	have = d != NULL ||
-	    fstatat(w->cur, comp, &cst, AT_SYMLINK_NOFOLLOW) == 0;
+	    os_fstat_at(w->cur, comp, &cst) == 0;
 	if (d != NULL)
 		cst = d->st;
 	if (w->inside >= 0 &&
@@ -528,9 +532,9 @@ walk_step(struct own *o, struct walk *w, int *reached_file)
 		at_push(w, comp);
 		return 1;
 	}
-	if (S_ISLNK(cst.st_mode))
+	if (OS_S_ISLNK(cst.mode))
 		return walk_link(o, w, comp) == 0 ? 1 : -1;
-	if (S_ISDIR(cst.st_mode))
+	if (S_ISDIR(cst.mode))
 		return walk_down(o, w, comp, &cst);
 	while (*w->p == '/')
 		w->p++;
@@ -561,11 +565,11 @@ chain_from_walk(const struct own *o, const char *at, struct chain *c)
 
 		if (d == NULL || c->n == sizeof(c->dev) / sizeof(c->dev[0]))
 			return -1;
-		c->dev[c->n] = d->st.st_dev;
-		c->ino[c->n++] = d->st.st_ino;
-		if (key[0] == '\0')
-			return 0;
+		c->dev[c->n] = d->st.dev;
+		c->ino[c->n++] = d->st.ino;
 		slash = strrchr(key, '/');
+		if (slash == NULL)
+			return 0; /* the root's name: "" for "/", "C:" */
 		*slash = '\0';
 	}
 }
@@ -581,7 +585,7 @@ check_path(struct own *o, const char *what, const char *path, int dir,
 	struct walk w;
 	int rc, file = 0;
 
-	if (path == NULL || path[0] != '/')
+	if (path == NULL || os_root_len(path) == 0)
 		return;
 	memset(&w, 0, sizeof(w));
 	w.cur = -1;
@@ -589,13 +593,13 @@ check_path(struct own *o, const char *what, const char *path, int dir,
 	o->path = path;
 	o->after = after;
 	o->remedy = o->remedy_for ? o->remedy_for : install;
-	w.rest = strdup(path);
+	w.rest = strdup(path + os_root_len(path));
 	if (w.rest == NULL) {
 		o->nomem = 1;
 		return;
 	}
 	w.p = w.rest;
-	if (walk_reset(o, &w) == 0) {
+	if (walk_reset(o, &w, path) == 0) {
 		while ((rc = walk_step(o, &w, &file)) > 0)
 			;
 		if (rc == 0 && dir && !file && *w.p == '\0' && w.inside >= 0 &&
@@ -617,15 +621,15 @@ ownfiles_state_dir(uid_t uid)
 {
 	char base[64];
 	struct sbuf b = {0};
-	struct stat sb;
+	struct os_stat sb;
 	const char *home;
 
 	if (uid == 0)
 		snprintf(base, sizeof(base), "/run");
 	else
 		snprintf(base, sizeof(base), "/run/user/%u", (unsigned)uid);
-	if (stat(base, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == uid &&
-	    (sb.st_mode & 022) == 0) {
+	if (os_stat_path(base, &sb) == 0 && S_ISDIR(sb.mode) && sb.uid == uid &&
+	    (sb.mode & 022) == 0) {
 		sbuf_addf(&b, "%s/nova-sandbox", base);
 		return sbuf_take(&b);
 	}
@@ -638,14 +642,9 @@ ownfiles_state_dir(uid_t uid)
 }
 
 static int
-lib_cb(struct dl_phdr_info *info, size_t size, void *data)
+lib_cb(void *data, const char *path)
 {
-	(void)size;
-	if (info->dlpi_name != NULL && info->dlpi_name[0] == '/' &&
-	    strncmp(info->dlpi_name, "/proc/", 6) != 0 &&
-	    strv_push((struct strv *)data, info->dlpi_name) < 0)
-		return 1;
-	return 0;
+	return strv_push((struct strv *)data, path) < 0 ? 1 : 0;
 }
 
 #define LOADS "the next run would load a replacement unwalled"
@@ -658,12 +657,12 @@ check_modules(struct own *o, const struct config *cfg,
 		struct sbuf b = {0};
 		const char *f = files->v[i];
 
-		if (f[0] != '/' && sbuf_addf(&b, "%s/%s", cfg->moduledir ?
+		if (os_root_len(f) == 0 && sbuf_addf(&b, "%s/%s", cfg->moduledir ?
 					     cfg->moduledir : ".", f) < 0) {
 			o->nomem = 1;
 			return;
 		}
-		check_path(o, "module", f[0] == '/' ? f : b.s, 0, LOADS);
+		check_path(o, "module", os_root_len(f) ? f : b.s, 0, LOADS);
 		sbuf_free(&b);
 	}
 }
@@ -688,7 +687,7 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg,
 	check_modules(o, cfg, &cfg->wall);
 	check_modules(o, cfg, &cfg->place);
 	check_modules(o, cfg, &cfg->egress);
-	if (dl_iterate_phdr(lib_cb, &libs) != 0)
+	if (os_loaded_libs(lib_cb, &libs) != 0)
 		o->nomem = 1;
 	for (size_t i = 0; i < libs.n; i++)
 		check_path(o, "shared library", libs.v[i], 0, LOADS);
@@ -718,17 +717,21 @@ nearest_dir(const char *path)
 {
 	char buf[PATH_MAX];
 	char *slash;
+	size_t rlen;
 	int fd;
 
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return -1;
+	rlen = os_root_len(buf);
+	if (rlen == 0)
+		return -1;
 	for (;;) {
-		fd = open(buf[0] ? buf : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0 || buf[0] == '\0')
+		fd = os_open_dir(buf);
+		if (fd >= 0)
 			return fd;
 		slash = strrchr(buf, '/');
-		if (slash == NULL)
-			return -1;
+		if (slash == NULL || (size_t)(slash - buf) < rlen)
+			return os_walk_root(path);
 		*slash = '\0';
 	}
 }
@@ -737,24 +740,24 @@ nearest_dir(const char *path)
 static void
 chain_of(int fd, struct chain *c)
 {
-	struct stat st, up;
+	struct os_stat st, up;
 	int next;
 
 	c->n = 0;
-	if (fd >= 0 && fstat(fd, &st) != 0) {
+	if (fd >= 0 && os_fstat(fd, &st) != 0) {
 		close(fd);
 		fd = -1;
 	}
 	/* one openat and one fstat per level: a level's status is the one
 	 * taken when it was the parent */
 	while (fd >= 0 && c->n < sizeof(c->dev) / sizeof(c->dev[0])) {
-		c->dev[c->n] = st.st_dev;
-		c->ino[c->n++] = st.st_ino;
-		next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		c->dev[c->n] = st.dev;
+		c->ino[c->n++] = st.ino;
+		next = os_walk_parent(fd);
 		close(fd);
 		fd = next;
-		if (fd < 0 || fstat(fd, &up) != 0 ||
-		    (up.st_dev == st.st_dev && up.st_ino == st.st_ino))
+		if (fd < 0 || os_fstat(fd, &up) != 0 ||
+		    (up.dev == st.dev && up.ino == st.ino))
 			break;
 		st = up;
 	}
@@ -767,15 +770,15 @@ chain_of(int fd, struct chain *c)
 static int
 in_chain(const struct chain *c, int rule_fd, const char *path)
 {
-	struct stat st;
+	struct os_stat st;
 	int fd = rule_fd >= 0 ? rule_fd :
-		 open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), hit = 0;
+		 os_open_dir(path), hit = 0;
 
 	if (fd < 0)
 		return 0; /* a file (a device): it holds no directory */
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	if (os_fstat(fd, &st) == 0 && S_ISDIR(st.mode))
 		for (size_t i = 0; i < c->n && !hit; i++)
-			hit = c->dev[i] == st.st_dev && c->ino[i] == st.st_ino;
+			hit = c->dev[i] == st.dev && c->ino[i] == st.ino;
 	if (fd != rule_fd)
 		close(fd);
 	return hit;
@@ -856,7 +859,7 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	char *state;
 
 	memset(&o, 0, sizeof(o));
-	o.uid = geteuid();
+	o.uid = (uid_t)os_euid();
 	o.r = r;
 	o.line = line;
 	/* A command is never walled as root: every wall refuses euid 0
@@ -864,9 +867,10 @@ ownfiles_check(const struct hostrun *hr, const struct config *cfg,
 	 * now, and root could change every file of the machine anyway. */
 	if (o.uid == 0)
 		return 0;
-	state = ownfiles_state_dir(o.uid);
+	/* no run-name directory where no place keeps lock files there */
+	state = os_run_name_locks() ? ownfiles_state_dir(o.uid) : NULL;
 	o.state = state;
-	if (state == NULL)
+	if (state == NULL && os_run_name_locks())
 		o.nomem = 1;
 	else if (add_roots(&o, pol, r) == 0 && o.n_roots > 0)
 		check_all(&o, hr, cfg, &chain);

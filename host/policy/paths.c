@@ -6,13 +6,27 @@
 #include "policy/policy.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "os/os.h"
+
+/* The longest component a walk takes (NAME_MAX of Linux and macOS; a
+ * Windows component is at most 255 UTF-16 units). */
+#define PATH_NAME_MAX 255
+
+/* Is p a root alone ("/"; Windows "C:/", "//server/share/")? */
+static int
+is_root(const char *p)
+{
+	size_t n = os_root_len(p);
+
+	return n > 0 && p[n] == '\0';
+}
 
 int
 path_bad_char(const char *s)
@@ -50,15 +64,17 @@ clean_push(struct strv *parts, const char *s, size_t n)
 	return rc;
 }
 
+/* root (its separator included: "/", "C:/") and the parts after it. */
 static char *
-clean_join(const struct strv *parts)
+clean_join(const char *root, size_t rlen, const struct strv *parts)
 {
 	struct sbuf b = {0};
 
-	if (parts->n == 0)
-		return strdup("/");
+	if (sbuf_addn(&b, root, rlen) < 0) 
+		return NULL;
 	for (size_t i = 0; i < parts->n; i++)
-		if (sbuf_add(&b, "/") < 0 || sbuf_add(&b, parts->v[i]) < 0) {
+		if ((i > 0 && sbuf_add(&b, "/") < 0) ||
+		    sbuf_add(&b, parts->v[i]) < 0) {
 			sbuf_free(&b);
 			return NULL;
 		}
@@ -84,19 +100,28 @@ char *
 path_abs(const char *p)
 {
 	struct strv parts = {0};
-	char cwd[PATH_MAX];
-	char *out = NULL;
+	char *cwd = NULL, *out = NULL, *np = os_path_normal(p);
+	const char *root;
+	size_t rlen;
 
-	if (p[0] != '/') {
-		if (getcwd(cwd, sizeof(cwd)) == NULL)
-			return NULL;
-		if (clean_split(&parts, cwd) < 0)
+	if (np == NULL)
+		return NULL;
+	p = np;
+	root = p;
+	rlen = os_root_len(p);
+	if (rlen == 0) {
+		if ((cwd = os_cwd()) == NULL || (rlen = os_root_len(cwd)) == 0)
+			goto out_free;
+		root = cwd;
+		if (clean_split(&parts, cwd + rlen) < 0)
 			goto out_free;
 	}
-	if (clean_split(&parts, p) < 0)
+	if (clean_split(&parts, root == p ? p + rlen : p) < 0)
 		goto out_free;
-	out = clean_join(&parts);
+	out = clean_join(root, rlen, &parts);
 out_free:
+	free(np);
+	free(cwd);
 	strv_free(&parts);
 	return out;
 }
@@ -105,10 +130,11 @@ char *
 path_dirname(const char *p)
 {
 	const char *slash = strrchr(p, '/');
+	size_t rlen = os_root_len(p);
 	struct sbuf b = {0};
 
-	if (slash == NULL || slash == p)
-		return strdup("/");
+	if (slash == NULL || (size_t)(slash - p) < rlen)
+		return rlen ? str_ndup(p, rlen) : strdup("/");
 	if (sbuf_addn(&b, p, (size_t)(slash - p)) < 0)
 		return NULL;
 	return sbuf_take(&b);
@@ -120,7 +146,7 @@ path_ancestors_add(struct strv *set, const char *p)
 	char *d = path_dirname(p);
 	int rc = 0;
 
-	while (rc == 0 && d != NULL && strcmp(d, "/") != 0) {
+	while (rc == 0 && d != NULL && !is_root(d) && strcmp(d, "/") != 0) {
 		char *up;
 
 		rc = strv_push(set, d);
@@ -173,8 +199,8 @@ prefix_inside(const char *path, const char *dir)
  * once per build (paths_cache_reset() at the start of policy_build). */
 struct ident {
 	struct ident *next;
-	dev_t dev;
-	ino_t ino;
+	uint64_t dev;
+	uint64_t ino;
 	int ok; /* stat succeeded */
 	char name[];
 };
@@ -211,30 +237,30 @@ paths_cache_reset(void)
 /* stat(p) through the cache: 0 with the device and inode set, or -1 when
  * p cannot be stat'ed.  Out of memory, it answers without caching. */
 static int
-ident_of(const char *p, dev_t *dev, ino_t *ino)
+ident_of(const char *p, uint64_t *dev, uint64_t *ino)
 {
 	size_t h = ident_hash(p), n = strlen(p);
 	struct ident *e;
-	struct stat st;
+	struct os_stat st;
 
 	for (e = ident_tab[h]; e != NULL; e = e->next)
 		if (strcmp(e->name, p) == 0)
 			break;
 	if (e == NULL) {
-		int ok = stat(p, &st) == 0;
+		int ok = os_stat_path(p, &st) == 0;
 
 		e = malloc(sizeof(*e) + n + 1);
 		if (e == NULL) {
 			if (!ok)
 				return -1;
-			*dev = st.st_dev;
-			*ino = st.st_ino;
+			*dev = st.dev;
+			*ino = st.ino;
 			return 0;
 		}
 		memcpy(e->name, p, n + 1);
 		e->ok = ok;
-		e->dev = ok ? st.st_dev : 0;
-		e->ino = ok ? st.st_ino : 0;
+		e->dev = ok ? st.dev : 0;
+		e->ino = ok ? st.ino : 0;
 		e->next = ident_tab[h];
 		ident_tab[h] = e;
 	}
@@ -247,19 +273,19 @@ ident_of(const char *p, dev_t *dev, ino_t *ino)
  * the very directory (dev, ino)?  This holds for a symlinked spelling, a
  * case fold, a bind mount at a second name. */
 static int
-inode_inside(const char *path, dev_t ddev, ino_t dino)
+inode_inside(const char *path, uint64_t ddev, uint64_t dino)
 {
 	char *p = strdup(path);
 	int hit = 0;
 
 	while (p != NULL && !hit) {
-		dev_t dev;
-		ino_t ino;
+		uint64_t dev;
+		uint64_t ino;
 		char *up;
 
 		if (ident_of(p, &dev, &ino) == 0 && dev == ddev && ino == dino)
 			hit = 1;
-		if (strcmp(p, "/") == 0 || p[0] != '/')
+		if (is_root(p) || os_root_len(p) == 0)
 			break;
 		up = path_dirname(p);
 		free(p);
@@ -272,8 +298,8 @@ inode_inside(const char *path, dev_t ddev, ino_t dino)
 int
 policy_inside(const char *path, const char *dir)
 {
-	dev_t dev;
-	ino_t ino;
+	uint64_t dev;
+	uint64_t ino;
 
 	if (path == NULL || dir == NULL)
 		return 0;
@@ -342,18 +368,19 @@ refuse_unresolved(const char *flag, const char *reason, const char *p,
  * link belongs to someone else (then only its owner, the directory's owner
  * or root can remove or rename it). */
 const char *
-path_plantable(uid_t uid, const struct stat *dir, const struct stat *lnk)
+path_plantable(uid_t uid, const struct os_stat *dir,
+	       const struct os_stat *lnk)
 {
 	/* uid 0 owns nothing here: the command never runs as root (the wall
 	 * refuses euid 0, and run builds its policy as the place's uid), so
 	 * root's own links count as no user's. */
-	if (uid != 0 && lnk->st_uid == uid)
+	if (uid != 0 && lnk->uid == uid)
 		return "the link is owned by this user";
-	if (uid != 0 && dir->st_uid == uid)
+	if (uid != 0 && dir->uid == uid)
 		return "its directory is owned by this user";
-	if ((dir->st_mode & (S_IWGRP | S_IWOTH)) == 0)
+	if ((dir->mode & (S_IWGRP | S_IWOTH)) == 0)
 		return NULL;
-	if ((dir->st_mode & S_ISVTX) != 0)
+	if ((dir->mode & OS_S_ISVTX) != 0)
 		return NULL; /* sticky, neither link nor dir ours */
 	return "its directory is writable by group or others";
 }
@@ -363,19 +390,20 @@ path_plantable(uid_t uid, const struct stat *dir, const struct stat *lnk)
  * other-writable directory lets anyone, unless it is sticky (then only
  * the entry's owner, the directory's owner or root). */
 static int
-renamable_in(uid_t uid, const struct stat *dir, const struct stat *entry)
+renamable_in(uid_t uid, const struct os_stat *dir,
+	     const struct os_stat *entry)
 {
-	if (uid != 0 && dir->st_uid == uid)
+	if (uid != 0 && dir->uid == uid)
 		return 1;
-	if ((dir->st_mode & (S_IWGRP | S_IWOTH)) == 0)
+	if ((dir->mode & (S_IWGRP | S_IWOTH)) == 0)
 		return 0;
-	if ((dir->st_mode & S_ISVTX) != 0)
-		return uid != 0 && entry->st_uid == uid;
+	if ((dir->mode & OS_S_ISVTX) != 0)
+		return uid != 0 && entry->uid == uid;
 	return 1;
 }
 
 const char *
-path_movable(uid_t uid, const struct stat *dirs, size_t n)
+path_movable(uid_t uid, const struct os_stat *dirs, size_t n)
 {
 	for (size_t i = 0; i + 1 < n; i++)
 		if (renamable_in(uid, &dirs[i], &dirs[i + 1]))
@@ -419,7 +447,7 @@ rpath_dup(const struct rpath *r, struct rpath *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->dir_fd = -1;
-	out->fd = r->fd < 0 ? -1 : fcntl(r->fd, F_DUPFD_CLOEXEC, 3);
+	out->fd = r->fd < 0 ? -1 : os_fd_dup(r->fd);
 	out->up = malloc((r->n_up ? r->n_up : 1) * sizeof(*out->up));
 	out->path = strdup(r->path ? r->path : "");
 	if ((r->fd >= 0 && out->fd < 0) || out->up == NULL ||
@@ -437,11 +465,11 @@ rpath_dup(const struct rpath *r, struct rpath *out)
 int
 rpath_parent(struct rpath *x, struct rpath *out)
 {
-	struct stat st;
+	struct os_stat st;
 
 	memset(out, 0, sizeof(*out));
 	out->fd = out->dir_fd = -1;
-	if (x->n_up < 2 || x->dir_fd < 0 || fstat(x->dir_fd, &st) != 0)
+	if (x->n_up < 2 || x->dir_fd < 0 || os_fstat(x->dir_fd, &st) != 0)
 		return 1;
 	out->up = malloc((x->n_up - 1) * sizeof(*out->up));
 	out->path = path_dirname(x->path);
@@ -452,7 +480,7 @@ rpath_parent(struct rpath *x, struct rpath *out)
 	memcpy(out->up, x->up, (x->n_up - 1) * sizeof(*out->up));
 	out->n_up = x->n_up - 1;
 	out->id = out->up[out->n_up - 1];
-	out->mode = st.st_mode;
+	out->mode = (mode_t)st.mode;
 	out->fd = x->dir_fd;
 	x->dir_fd = -1;
 	return 0;
@@ -565,10 +593,10 @@ ws_push_id(struct wstack *w, int fd, struct path_id id, const char *name,
 }
 
 static int
-ws_push(struct wstack *w, int fd, const struct stat *st, const char *name,
+ws_push(struct wstack *w, int fd, const struct os_stat *st, const char *name,
 	size_t len)
 {
-	struct path_id id = {st->st_dev, st->st_ino};
+	struct path_id id = {st->dev, st->ino};
 
 	return ws_push_id(w, fd, id, name, len, 0);
 }
@@ -646,9 +674,12 @@ static int
 ws_key(const struct wstack *w, size_t upto, const char *name, size_t len,
        char *buf, size_t n)
 {
-	size_t o = 0;
+	size_t o = upto > 0 ? strlen(w->name[0]) : 0;
 
-	buf[0] = '\0';
+	if (o + 1 > n)
+		return -1;
+	memcpy(buf, upto > 0 ? w->name[0] : "", o);
+	buf[o] = '\0';
 	for (size_t i = 1; i < upto; i++) {
 		size_t l = strlen(w->name[i]);
 
@@ -709,34 +740,19 @@ static char *
 ws_join(const struct wstack *w, const char *name, size_t len)
 {
 	struct sbuf b = {0};
-	int rc = 0;
+	int rc = sbuf_add(&b, w->name[0]) < 0 ? -1 : 0;
 
 	for (size_t i = 1; rc == 0 && i < w->n; i++)
 		rc = sbuf_add(&b, "/") < 0 ? -1 : sbuf_add(&b, w->name[i]);
 	if (rc == 0 && name != NULL)
 		rc = sbuf_add(&b, "/") < 0 ? -1 : sbuf_addn(&b, name, len);
-	if (rc == 0 && b.len == 0)
+	if (rc == 0 && w->n == 1 && name == NULL)
 		rc = sbuf_add(&b, "/");
 	if (rc != 0) {
 		sbuf_free(&b);
 		return NULL;
 	}
 	return sbuf_take(&b);
-}
-
-/* The link's own descriptor says what it holds. */
-static char *
-read_link(int fd)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlinkat(fd, "", buf, sizeof(buf));
-
-	if (n < 0 || (size_t)n >= sizeof(buf)) {
-		if (n >= 0)
-			errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return str_ndup(buf, (size_t)n);
 }
 
 /* The rest of the walk after a link: target + "/" + rest. */
@@ -762,7 +778,7 @@ struct walk {
 	unsigned flags;
 	struct strv *links;
 	struct path_fail *fail;
-	struct stat last; /* the top's, when have_last */
+	struct os_stat last; /* the top's, when have_last */
 	int have_last;
 };
 
@@ -778,30 +794,61 @@ walk_fail(struct walk *w, int err)
  * inside a --write): then the link is as good as planted.  The statuses
  * of the directories walked, "/" first, the link's own (top) last. */
 static const char *
-walk_movable(const struct walk *w, const struct stat *top)
+walk_movable(const struct walk *w, const struct os_stat *top)
 {
-	struct stat st[64];
+	struct os_stat st[64];
 	size_t n = w->ws.n;
 
 	if (n > sizeof(st) / sizeof(st[0]))
 		return "its path is too deep to judge whether a directory "
 		       "above it could have been moved there";
 	for (size_t i = 0; i + 1 < n; i++)
-		if (fstat(w->ws.fd[i], &st[i]) != 0)
+		if (os_fstat(w->ws.fd[i], &st[i]) != 0)
 			return "a directory above it could not be looked at";
 	st[n - 1] = *top;
 	return path_movable(w->uid, st, n);
 }
 
+/* Push the root of the absolute path p onto the empty stack: the one this
+ * build keeps open, or opened now.  0, 1 (fail set), -1 out of memory. */
+static int
+walk_root(struct walk *w, const char *p)
+{
+	size_t rlen = os_root_len(p);
+	char *name = rlen ? str_ndup(p, rlen - 1) : NULL;
+	const struct kept_dir *root;
+	struct os_stat st;
+	int fd, rc = 0;
+
+	if (rlen == 0)
+		return walk_fail(w, EINVAL);
+	if (name == NULL)
+		return -1;
+	if ((root = dirs_find(name)) != NULL) {
+		rc = ws_push_id(&w->ws, root->fd, root->id, name, rlen - 1, 1);
+	} else if ((fd = os_walk_root(p)) < 0) {
+		rc = walk_fail(w, errno);
+	} else if (os_fstat(fd, &st) != 0) {
+		rc = walk_fail(w, errno);
+		close(fd);
+	} else if (ws_push(&w->ws, fd, &st, name, rlen - 1) < 0) {
+		close(fd);
+		rc = -1;
+	}
+	free(name);
+	return rc;
+}
+
 /* A link: judge it, note it, and walk its target next.  0 to go on, 1 to
  * stop (fail set), -1 out of memory. */
 static int
-walk_link(struct walk *w, int fd, const struct stat *lst, const char *c,
+walk_link(struct walk *w, int fd, const struct os_stat *lst, const char *c,
 	  size_t len)
 {
-	struct stat dst;
+	struct os_stat dst;
 	const char *why = NULL;
-	char *target = read_link(fd), *at, *rest;
+	char *target = os_link_read(fd), *at, *rest;
+	size_t rlen;
 	int rc = -1;
 
 	close(fd);
@@ -812,7 +859,7 @@ walk_link(struct walk *w, int fd, const struct stat *lst, const char *c,
 		return walk_fail(w, ELOOP);
 	}
 	if (!(w->flags & PATH_TRUST_LINKS)) {
-		if (fstat(w->ws.fd[w->ws.n - 1], &dst) != 0) {
+		if (os_fstat(w->ws.fd[w->ws.n - 1], &dst) != 0) {
 			free(target);
 			return walk_fail(w, errno);
 		}
@@ -832,16 +879,19 @@ walk_link(struct walk *w, int fd, const struct stat *lst, const char *c,
 	if (w->links != NULL && strv_pushf(w->links, "%s -> %s", at,
 					   target) < 0)
 		goto out;
-	rest = link_splice(target, w->todo + w->pos);
+	rlen = os_root_len(target);
+	rest = link_splice(target + rlen, w->todo + w->pos);
 	if (rest == NULL)
 		goto out;
 	free(w->todo);
 	w->todo = rest;
 	w->pos = 0;
-	if (target[0] == '/') {
-		while (w->ws.n > 1)
+	if (rlen > 0) {
+		while (w->ws.n > 0)
 			ws_pop(&w->ws);
 		w->have_last = 0;
+		rc = walk_root(w, target);
+		goto out;
 	}
 	rc = 0;
 out:
@@ -854,8 +904,8 @@ out:
 static int
 walk_one(struct walk *w, const char *c, size_t len)
 {
-	char name[NAME_MAX + 1];
-	struct stat st;
+	char name[PATH_NAME_MAX + 1];
+	struct os_stat st;
 	int fd;
 
 	if (len == 0 || (len == 1 && c[0] == '.'))
@@ -866,7 +916,7 @@ walk_one(struct walk *w, const char *c, size_t len)
 		w->have_last = 0;
 		return 0;
 	}
-	if (len > NAME_MAX)
+	if (len > PATH_NAME_MAX)
 		return walk_fail(w, ENAMETOOLONG);
 	if (g_ndirs > 0) {
 		char key[PATH_MAX];
@@ -882,19 +932,18 @@ walk_one(struct walk *w, const char *c, size_t len)
 	}
 	memcpy(name, c, len);
 	name[len] = '\0';
-	fd = openat(w->ws.fd[w->ws.n - 1], name,
-		    O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	fd = os_walk_at(w->ws.fd[w->ws.n - 1], name, 0);
 	if (fd < 0)
 		return walk_fail(w, errno);
-	if (fstat(fd, &st) != 0) {
+	if (os_fstat(fd, &st) != 0) {
 		int e = errno;
 
 		close(fd);
 		return walk_fail(w, e);
 	}
-	if (S_ISLNK(st.st_mode))
+	if (OS_S_ISLNK(st.mode))
 		return walk_link(w, fd, &st, c, len);
-	if (!S_ISDIR(st.st_mode) && w->todo[w->pos + strspn(w->todo + w->pos,
+	if (!S_ISDIR(st.mode) && w->todo[w->pos + strspn(w->todo + w->pos,
 							     "/")] != '\0') {
 		close(fd);
 		return walk_fail(w, ENOTDIR);
@@ -913,14 +962,9 @@ walk_one(struct walk *w, const char *c, size_t len)
 static char *
 read_back(const struct wstack *ws, int fd)
 {
-	char proc[64], buf[PATH_MAX];
-	ssize_t n;
+	char *real = os_fd_real_path(fd);
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	n = readlink(proc, buf, sizeof(buf));
-	if (n > 0 && (size_t)n < sizeof(buf) && buf[0] == '/')
-		return str_ndup(buf, (size_t)n);
-	return ws_join(ws, NULL, 0);
+	return real != NULL ? real : ws_join(ws, NULL, 0);
 }
 
 /* Hand the top of the stack to out (a borrowed "/" as a copy). */
@@ -928,23 +972,23 @@ static int
 walk_finish(struct walk *w, struct rpath *out)
 {
 	struct wstack *ws = &w->ws;
-	struct stat st;
+	struct os_stat st;
 	int fd = ws->fd[ws->n - 1];
 
 	if (w->have_last && !ws->borrowed[ws->n - 1])
 		st = w->last;
-	else if (fstat(fd, &st) != 0)
+	else if (os_fstat(fd, &st) != 0)
 		return walk_fail(w, errno);
-	if (st.st_nlink == 0)
+	if (st.nlink == 0)
 		return walk_fail(w, ENOENT); /* removed while walked */
 	if (ws->borrowed[ws->n - 1] &&
-	    (fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
+	    (fd = os_fd_dup(fd)) < 0)
 		return walk_fail(w, errno);
 	out->up = malloc(ws->n * sizeof(*out->up));
 	out->path = (w->flags & PATH_READ_BACK) ? read_back(ws, fd)
 						: ws_join(ws, NULL, 0);
 	if ((w->flags & PATH_KEEP_DIR) && ws->n >= 2)
-		out->dir_fd = fcntl(ws->fd[ws->n - 2], F_DUPFD_CLOEXEC, 3);
+		out->dir_fd = os_fd_dup(ws->fd[ws->n - 2]);
 	if (out->up == NULL || out->path == NULL ||
 	    ((w->flags & PATH_KEEP_DIR) && ws->n >= 2 && out->dir_fd < 0)) {
 		if (ws->borrowed[ws->n - 1])
@@ -955,7 +999,7 @@ walk_finish(struct walk *w, struct rpath *out)
 	memcpy(out->up, ws->id, ws->n * sizeof(*out->up));
 	out->n_up = ws->n;
 	out->id = ws->id[ws->n - 1];
-	out->mode = st.st_mode;
+	out->mode = (mode_t)st.mode;
 	out->fd = fd;
 	if (!ws->borrowed[ws->n - 1])
 		ws->fd[ws->n - 1] = -1; /* out owns it now */
@@ -968,32 +1012,23 @@ walk_path(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 {
 	struct walk w = {.uid = uid, .flags = flags, .links = links,
 			 .fail = fail};
-	const struct kept_dir *root;
-	struct stat st;
-	int rc = 0, fd;
+	char *np = os_path_normal(p);
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->fd = out->dir_fd = -1;
 	memset(fail, 0, sizeof(*fail));
-	if (p[0] != '/')
-		return walk_fail(&w, EINVAL);
-	if ((root = dirs_find("")) != NULL &&
-	    ws_push_id(&w.ws, root->fd, root->id, "", 0, 1) < 0) {
-		ws_free(&w.ws);
+	if (np == NULL)
 		return -1;
+	rc = walk_root(&w, np);
+	if (rc != 0) {
+		free(np);
+		ws_free(&w.ws);
+		return rc;
 	}
-	if (w.ws.n == 0) {
-		fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			return walk_fail(&w, errno);
-		if (fstat(fd, &st) != 0 || ws_push(&w.ws, fd, &st, "", 0) < 0) {
-			close(fd);
-			ws_free(&w.ws);
-			return walk_fail(&w, errno);
-		}
-	}
-	if ((w.todo = strdup(p)) == NULL)
+	if ((w.todo = strdup(np + os_root_len(np))) == NULL)
 		rc = -1;
+	free(np);
 	while (rc == 0 && w.todo[w.pos] != '\0') {
 		const char *c = w.todo + w.pos;
 		size_t len = strcspn(c, "/");
@@ -1027,7 +1062,7 @@ int
 path_refuse_planted(const char *flag, const char *reason, const char *p,
 	       const struct path_fail *f, struct refusals *r)
 {
-	char *real = realpath(p, NULL);
+	char *real = os_real_path(p);
 	int rc;
 
 	if (flag[0] == '-') /* "name --<flag> <real>" is the remedy */
@@ -1087,21 +1122,19 @@ path_note_links(const char *flag, const char *p, const struct rpath *rp,
 	return rc;
 }
 
-int
-path_resolve(const char *flag, const char *reason, const char *p, uid_t uid,
-	     unsigned flags, struct rpath *out, struct strv *notes,
-	     struct refusals *r)
+static int
+resolve_normal(const char *flag, const char *reason, const char *p,
+	       uid_t uid, unsigned flags, struct rpath *out,
+	       struct strv *notes, struct refusals *r)
 {
 	struct strv links = {0};
 	struct path_fail f;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	out->fd = out->dir_fd = -1;
 	rc = refuse_typed(flag, reason, p, r);
 	if (rc != 1)
 		return rc < 0 ? -1 : 1;
-	if (p[0] != '/')
+	if (os_root_len(p) == 0)
 		return refuse_relative(flag, reason, p, r) < 0 ? -1 : 1;
 	rc = path_walk(p, uid, flags, out, &links, &f);
 	if (rc == 1 && f.link != NULL)
@@ -1124,6 +1157,24 @@ path_resolve(const char *flag, const char *reason, const char *p, uid_t uid,
 }
 
 int
+path_resolve(const char *flag, const char *reason, const char *p, uid_t uid,
+	     unsigned flags, struct rpath *out, struct strv *notes,
+	     struct refusals *r)
+{
+	/* in the host's spelling: a Windows caller's '\\' is '/' */
+	char *np = os_path_normal(p);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->fd = out->dir_fd = -1;
+	if (np == NULL)
+		return -1;
+	rc = resolve_normal(flag, reason, np, uid, flags, out, notes, r);
+	free(np);
+	return rc;
+}
+
+int
 policy_resolve_dir(const char *flag, const char *reason, const char *p,
 		   char **out, struct refusals *r)
 {
@@ -1135,7 +1186,7 @@ policy_resolve_dir_noted(const char *flag, const char *reason, const char *p,
 			 char **out, struct strv *notes, struct refusals *r)
 {
 	struct rpath rp;
-	int rc = path_resolve(flag, reason, p, geteuid(), 0, &rp, notes, r);
+	int rc = path_resolve(flag, reason, p, os_euid(), 0, &rp, notes, r);
 
 	dirs_reset(); /* outside a build: keep no directory open */
 	*out = NULL;

@@ -4,10 +4,12 @@
 #ifndef NS_HOST_PATHS_H
 #define NS_HOST_PATHS_H
 
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include "base/util.h"
+#include "os/os.h"
 
 /* 1 when s holds a byte a generated policy cannot carry: a control
  * character (0x00-0x1f, 0x7f), '"' or '\\'. */
@@ -30,8 +32,8 @@ int path_inside_list(const char *path, const char *const *dirs);
 
 /* A file's identity. */
 struct path_id {
-	dev_t dev;
-	ino_t ino;
+	uint64_t dev;
+	uint64_t ino;
 };
 
 /* A caller path opened once.  Every later check (is a directory, inside,
@@ -80,14 +82,14 @@ int path_walk(const char *p, uid_t uid, unsigned flags, struct rpath *out,
 	      struct strv *links, struct path_fail *fail);
 /* Why uid could have made or replaced a link (lnk) in the directory dir,
  * or NULL when it could not (docs/SPEC-SANDBOX.md rule 5). */
-const char *path_plantable(uid_t uid, const struct stat *dir,
-			   const struct stat *lnk);
+const char *path_plantable(uid_t uid, const struct os_stat *dir,
+			   const struct os_stat *lnk);
 /* Why uid could have moved the directory a link is in (or one above it)
  * to its name, or NULL: dirs are the statuses of the directories walked,
  * "/" first and the link's own directory last (n of them).  An entry of a
  * directory uid can rename in is one an earlier run may have put there,
  * whoever owns it (docs/SPEC-SANDBOX.md rule 5). */
-const char *path_movable(uid_t uid, const struct stat *dirs, size_t n);
+const char *path_movable(uid_t uid, const struct os_stat *dirs, size_t n);
 /* Rule 5 for one caller path: typed (not empty, no control character,
  * '"' or '\\', under PATH_MAX), absolute, walked once (path_walk), a
  * directory unless PATH_ANY_TYPE, and its read-back path again free of

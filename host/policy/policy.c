@@ -7,16 +7,12 @@
  * and only once every check has passed. */
 #include "policy/policy.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/out.h"
@@ -129,17 +125,11 @@ check_gpu(struct build *b)
 static int
 loopback_host(const char *host, int bracketed)
 {
-	struct in6_addr a6;
-	struct in_addr a4;
-
 	if (bracketed)
-		return inet_pton(AF_INET6, host, &a6) == 1 &&
-		       IN6_IS_ADDR_LOOPBACK(&a6);
+		return os_ip_loopback(host, 1);
 	if (strcasecmp(host, "localhost") == 0)
 		return 1;
-	if (inet_pton(AF_INET, host, &a4) == 1)
-		return (ntohl(a4.s_addr) >> 24) == 127;
-	return 0;
+	return os_ip_loopback(host, 0);
 }
 
 /* host:port, or [v6]:port; the host loopback, the port 1-65535. */
@@ -509,11 +499,11 @@ first_write_fd(const struct policy *pol)
 static int
 tmp_state(int dfd)
 {
-	struct stat st;
+	struct os_stat st;
 
-	if (fstatat(dfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0)
+	if (os_fstat_at(dfd, TMP_NAME, &st) != 0)
 		return errno == ENOENT ? 0 : errno;
-	return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	return S_ISDIR(st.mode) ? 0 : ENOTDIR;
 }
 
 static int
@@ -531,6 +521,16 @@ refuse_tmp(struct build *b, int err)
 			b->pol->tmp, strerror(err));
 }
 
+/* Is the resolved directory w a root ("/", "C:/"), which a name is joined
+ * to without another separator? */
+static int
+is_root_dir(const char *w)
+{
+	size_t n = os_root_len(w);
+
+	return n > 0 && w[n] == '\0';
+}
+
 static int
 default_tmp(struct build *b)
 {
@@ -538,8 +538,8 @@ default_tmp(struct build *b)
 	struct sbuf s = {0};
 	int err;
 
-	if (sbuf_add(&s, strcmp(w, "/") == 0 ? "" : w) < 0 ||
-	    sbuf_add(&s, "/" TMP_NAME) < 0) {
+	if (sbuf_add(&s, w) < 0 ||
+	    sbuf_add(&s, is_root_dir(w) ? TMP_NAME : "/" TMP_NAME) < 0) {
 		sbuf_free(&s);
 		return -1;
 	}
@@ -567,22 +567,21 @@ make_tmp(struct build *b)
 	int dfd = first_write_fd(b->pol);
 	int err = 0;
 
-	if (mkdirat(dfd, TMP_NAME, 0700) == 0) {
-		struct stat st;
+	if (os_mkdir_at(dfd, TMP_NAME, 0700) == 0) {
+		struct os_stat st;
 
 		b->pol->tmp_created = 1;
-		b->pol->tmp_pfd = fcntl(dfd, F_DUPFD_CLOEXEC, 3);
-		if (b->pol->tmp_pfd < 0 ||
-		    fstatat(dfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		b->pol->tmp_pfd = os_fd_dup(dfd);
+		if (b->pol->tmp_pfd < 0 || os_fstat_at(dfd, TMP_NAME, &st) != 0) {
 			err = errno;
-			(void)unlinkat(dfd, TMP_NAME, AT_REMOVEDIR);
+			(void)os_unlink_at(dfd, TMP_NAME, 1);
 			if (b->pol->tmp_pfd >= 0)
 				close(b->pol->tmp_pfd);
 			b->pol->tmp_created = 0;
 			return refuse_tmp(b, err);
 		}
-		b->pol->tmp_id.dev = st.st_dev;
-		b->pol->tmp_id.ino = st.st_ino;
+		b->pol->tmp_id.dev = st.dev;
+		b->pol->tmp_id.ino = st.ino;
 	}
 	else if (errno == EEXIST)
 		err = tmp_state(dfd); /* made before us: a directory or NO */
@@ -594,14 +593,14 @@ make_tmp(struct build *b)
 int
 policy_remove_tmp(struct policy *pol)
 {
-	struct stat st;
+	struct os_stat st;
 
 	if (!pol->tmp_created)
 		return 0;
-	if (fstatat(pol->tmp_pfd, TMP_NAME, &st, AT_SYMLINK_NOFOLLOW) != 0)
+	if (os_fstat_at(pol->tmp_pfd, TMP_NAME, &st) != 0)
 		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode) || st.st_dev != pol->tmp_id.dev ||
-	    st.st_ino != pol->tmp_id.ino)
+	if (!S_ISDIR(st.mode) || st.dev != pol->tmp_id.dev ||
+	    st.ino != pol->tmp_id.ino)
 		return 1;
 	if (rmtree_at(pol->tmp_pfd, TMP_NAME, 4096) != 0)
 		return -1;
@@ -621,7 +620,7 @@ home_remedy(struct sbuf *s, const struct build *b)
 	struct sbuf home = {0};
 	int rc;
 
-	rc = sbuf_addf(&home, "%s/home", strcmp(w, "/") == 0 ? "" : w);
+	rc = sbuf_addf(&home, "%s%shome", w, is_root_dir(w) ? "" : "/");
 	rc = rc ? rc : sbuf_add(s, "; run: mkdir -p ");
 	rc = rc ? rc : out_shell_quote(s, home.s);
 	rc = rc ? rc : sbuf_add(s, " && HOME=");
@@ -706,15 +705,6 @@ check_home(struct build *b)
 
 /* ---- the command -------------------------------------------------- */
 
-static int
-executable(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
-	       faccessat(AT_FDCWD, p, X_OK, 0) == 0;
-}
-
 /* The first executable <dir>/<name> on the caller's PATH, or NULL in
  * *out.  Empty and relative entries are skipped: a command is never
  * found by the working directory.  Only a candidate: settle_command opens
@@ -723,40 +713,31 @@ static int
 look_path(const struct build *b, const char *name, char **out)
 {
 	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	const char sep[2] = {os_path_list_sep(), '\0'};
 	struct sbuf c = {0};
 
 	*out = NULL;
 	while (p != NULL && *p != '\0' && *out == NULL) {
-		size_t n = strcspn(p, ":");
+		size_t n = strcspn(p, sep);
 
-		if (n > 0 && p[0] == '/') {
-			if (sbuf_addn(&c, p, n) < 0 || sbuf_addf(&c, "/%s",
-								 name) < 0)
+		const char *const *sfx = os_exe_suffixes(name);
+
+		for (; n > 0 && os_root_len(p) > 0 && os_root_len(p) <= n &&
+		       *sfx != NULL && *out == NULL; sfx++) {
+			if (sbuf_addn(&c, p, n) < 0 ||
+			    sbuf_addf(&c, "/%s%s", name, *sfx) < 0)
 				goto out_oom;
-			if (executable(c.s) && (*out = sbuf_take(&c)) == NULL)
+			if (os_path_executable(c.s) &&
+			    (*out = sbuf_take(&c)) == NULL)
 				goto out_oom;
 			sbuf_free(&c);
 		}
-		p += n + (p[n] == ':');
+		p += n + (p[n] == sep[0]);
 	}
 	return 0;
 out_oom:
 	sbuf_free(&c);
 	return -1;
-}
-
-/* May this process execute the file behind fd? */
-static int
-fd_executable(int fd)
-{
-	char proc[64];
-
-	if (faccessat(fd, "", X_OK, AT_EMPTY_PATH) == 0)
-		return 1;
-	if (errno != EINVAL && errno != ENOSYS)
-		return 0;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	return faccessat(AT_FDCWD, proc, X_OK, 0) == 0;
 }
 
 /* The form of the command a not_found or not_executable line shows in
@@ -791,7 +772,7 @@ refuse_exec_fd(struct build *b, const char *p, const struct rpath *rp)
 	if (S_ISDIR(rp->mode))
 		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s is a "
 				      "directory: name an executable file", p);
-	if (!S_ISREG(rp->mode) || !fd_executable(rp->fd))
+	if (!S_ISREG(rp->mode) || !os_fd_executable(rp->fd))
 		return refuse_command(b, REASON_NOT_EXECUTABLE, "%s is not "
 				      "executable by this user: name a file "
 				      "this user may execute", p);
@@ -859,7 +840,7 @@ resolve_command(struct build *b)
 	if (b->in->argv.n == 0)
 		return 0;
 	name = b->in->argv.v[0];
-	if (strchr(name, '/') != NULL) {
+	if (os_has_sep(name, strlen(name))) {
 		if ((cand = path_abs(name)) == NULL)
 			return refuse_command(b, REASON_NOT_EXECUTABLE, "%s "
 					      "cannot be found (the working "
@@ -872,7 +853,7 @@ resolve_command(struct build *b)
 				      "on PATH: name it by its absolute path "
 				      "after --", name);
 	}
-	rc = settle_command(b, cand, strchr(name, '/') != NULL);
+	rc = settle_command(b, cand, os_has_sep(name, strlen(name)));
 	free(cand);
 	return rc;
 }
@@ -883,8 +864,8 @@ resolve_command(struct build *b)
 int
 caller_homes(struct strv *homes)
 {
-	const char *pw = os_user_home((unsigned)getuid());
-	const char *h = getenv("HOME");
+	const char *pw = os_user_home((unsigned)os_ruid());
+	const char *h = getenv(os_home_var());
 
 	if (pw != NULL && strv_push(homes, pw) < 0)
 		return -1;
@@ -1017,15 +998,15 @@ add_command_dir(struct build *b)
 
 /* Is the character device `rdev` what /dev/tty or one of fds 0-2 is? */
 static int
-tty_is_stdio(const char *path, dev_t rdev)
+tty_is_stdio(const char *path, uint64_t rdev)
 {
-	struct stat st;
+	struct os_stat st;
 
 	if (strcmp(path, "/dev/tty") == 0)
-		return rdev == makedev(5, 0);
+		return rdev == os_dev_make(5, 0);
 	for (int fd = 0; fd <= 2; fd++)
-		if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-		    st.st_rdev == rdev)
+		if (os_fstat(fd, &st) == 0 && S_ISCHR(st.mode) &&
+		    st.rdev == rdev)
 			return 1;
 	return 0;
 }
@@ -1039,14 +1020,14 @@ add_tty(struct build *b, const char *path)
 	struct policy *pol = b->pol;
 	struct rpath rp;
 	struct path_fail f;
-	struct stat st;
+	struct os_stat st;
 	int rc = path_walk(path, build_uid(b), PATH_ANY_TYPE, &rp, NULL, &f);
 
 	path_fail_free(&f);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
-	if (fstat(rp.fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-	    tty_is_stdio(path, st.st_rdev) &&
+	if (os_fstat(rp.fd, &st) == 0 && S_ISCHR(st.mode) &&
+	    tty_is_stdio(path, st.rdev) &&
 	    !strv_contains(&pol->write_files, rp.path) &&
 	    (strv_push(&pol->write_files, rp.path) < 0 ||
 	     rpaths_push(&pol->r_write_files, &rp) < 0))
@@ -1270,17 +1251,19 @@ path_dirs(const struct build *b, struct strv *out)
 	struct sbuf e = {0};
 	int rc = 0;
 
+	const char sep[2] = {os_path_list_sep(), '\0'};
+
 	while (rc == 0 && p != NULL && *p != '\0') {
-		size_t n = strcspn(p, ":");
+		size_t n = strcspn(p, sep);
 		char *real = NULL;
 
-		if (n > 0 && p[0] == '/' && (rc = sbuf_addn(&e, p, n)) == 0 &&
+		if (n > 0 && os_root_len(p) > 0 && (rc = sbuf_addn(&e, p, n)) == 0 &&
 		    !strv_contains(&seen, e.s) && (rc = strv_push(&seen, e.s)) == 0 &&
 		    (rc = path_entry_real(b, e.s, &real)) == 0 && real != NULL)
 			rc = path_dir_add(b, real, out);
 		free(real);
 		sbuf_free(&e);
-		p += n + (p[n] == ':');
+		p += n + (p[n] == sep[0]);
 	}
 	strv_free(&seen);
 	return rc;
@@ -1644,7 +1627,7 @@ policy_build(const struct policy_input *in, struct policy *pol,
 
 	if (local.roots == NULL)
 		local.roots = &none;
-	b.uid = in->as_uid != NULL ? *in->as_uid : geteuid();
+	b.uid = in->as_uid != NULL ? *in->as_uid : (uid_t)os_euid();
 	paths_cache_reset();
 	memset(pol, 0, sizeof(*pol));
 	policy_init_fds(pol);

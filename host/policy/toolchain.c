@@ -576,6 +576,16 @@ not_run(struct disc *d, const struct tool *t, int w)
 			  "--write", d->c->name, t->path, d->wcanon.v[w]);
 }
 
+int
+toolchain_has_tool(const char *name, const char *path)
+{
+	struct tool t = { -1, NULL };
+	int rc = tool_find(name, path, &t);
+
+	tool_free(&t);
+	return rc < 0 ? -1 : rc == 0;
+}
+
 static int
 ask(struct disc *d, const struct tquery *q)
 {

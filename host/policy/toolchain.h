@@ -63,6 +63,10 @@ int toolchain_discover(const char *name, const struct toolchain_ctx *x,
 		       struct toolchain_found *f, struct refusals *r);
 void toolchain_found_free(struct toolchain_found *f);
 
+/* Is the tool name on the PATH value path?  1 yes, 0 no, -1 ENOMEM.
+ * (Where discovery is not ported, 1: toolchain_discover says why.) */
+int toolchain_has_tool(const char *name, const char *path);
+
 /* One NOTE text for f: "--toolchain <name> (<tool>) adds the read roots
  * A B[; already readable as OS roots: C D]" (heap), or NULL on ENOMEM. */
 char *toolchain_note(const char *name, const struct toolchain_found *f);

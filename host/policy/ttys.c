@@ -2,7 +2,8 @@
 /* ttys.c -- the terminals the command's own stdio gives it (ttys.h).
  *
  * Nothing here trusts a name.  The descriptors 0-2 say what they are
- * (fstat, isatty, TIOCGDEV, F_GETFL); /dev/tty is asked which terminal
+ * (os_tty_probe: fstat, isatty, TIOCGDEV, F_GETFL; a platform that cannot
+ * say which terminal a descriptor is grants none by name); /dev/tty is asked which terminal
  * controls this process (open O_NOCTTY, TIOCGDEV: opening /dev/tty never
  * acquires one); a terminal node's name (the kernel's, from
  * /proc/self/fd/<n>, or the one the kernel's numbering gives) is granted
@@ -11,15 +12,14 @@
 #include "policy/ttys.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 
 #define DEVTTY "/dev/tty"
 #define PTS_MAJOR 136 /* UNIX98_PTY_SLAVE_MAJOR: /dev/pts/<minor> */
@@ -34,11 +34,11 @@ static int
 usable(const struct tty_fd *t)
 {
 	return t->is_tty &&
-	       (t->rdev == t->dev || t->rdev == makedev(TTYAUX_MAJOR, 0));
+	       (t->rdev == t->dev || t->rdev == os_dev_make(TTYAUX_MAJOR, 0));
 }
 
 static int
-acc_on(const struct tty_fd fds[3], dev_t dev)
+acc_on(const struct tty_fd fds[3], uint64_t dev)
 {
 	int acc = 0;
 
@@ -49,7 +49,7 @@ acc_on(const struct tty_fd fds[3], dev_t dev)
 }
 
 void
-ttys_decide(const struct tty_fd fds[3], int ctty_ok, dev_t ctty,
+ttys_decide(const struct tty_fd fds[3], int ctty_ok, uint64_t ctty,
 	    int *devtty, int own[3])
 {
 	*devtty = 0;
@@ -70,9 +70,9 @@ ttys_decide(const struct tty_fd fds[3], int ctty_ok, dev_t ctty,
 }
 
 int
-ttys_name_of(dev_t dev, char *buf, size_t n)
+ttys_name_of(uint64_t dev, char *buf, size_t n)
 {
-	unsigned int ma = major(dev), mi = minor(dev);
+	unsigned int ma = os_dev_major(dev), mi = os_dev_minor(dev);
 	int k;
 
 	if (ma == PTS_MAJOR)
@@ -86,73 +86,19 @@ ttys_name_of(dev_t dev, char *buf, size_t n)
 	return k > 0 && (size_t)k < n ? 0 : -1;
 }
 
-#ifdef TIOCGDEV
-/* TIOCGDEV answers the kernel's new_encode_dev() form. */
-static dev_t
-decode_dev(unsigned int d)
-{
-	return makedev((d & 0xfff00u) >> 8, (d & 0xffu) | ((d >> 12) & 0xfff00u));
-}
-
-static int
-tty_dev(int fd, dev_t *out)
-{
-	unsigned int d = 0;
-
-	if (ioctl(fd, TIOCGDEV, &d) != 0)
-		return -1;
-	*out = decode_dev(d);
-	return 0;
-}
-
-/* fd i as a tty_fd; *st its fstat (valid when is_tty). */
-static void
-probe_fd(int fd, struct tty_fd *t, struct stat *st)
-{
-	int fl;
-
-	memset(t, 0, sizeof(*t));
-	/* isatty() first: TIOCGDEV is asked of terminals only, never of a
-	 * device that might read the request number as something else */
-	if (fstat(fd, st) != 0 || !S_ISCHR(st->st_mode) || !isatty(fd) ||
-	    tty_dev(fd, &t->dev) != 0 || (fl = fcntl(fd, F_GETFL)) < 0)
-		return;
-	t->is_tty = 1;
-	t->rdev = st->st_rdev;
-	if ((fl & O_ACCMODE) != O_WRONLY)
-		t->acc |= TTY_ACC_READ;
-	if ((fl & O_ACCMODE) != O_RDONLY)
-		t->acc |= TTY_ACC_WRITE;
-}
-
-/* The controlling terminal of this process; 0 when it has none. */
-static int
-ctty_dev(dev_t *out)
-{
-	int fd = open(DEVTTY, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	int rc;
-
-	if (fd < 0)
-		return 0;
-	rc = tty_dev(fd, out);
-	close(fd);
-	return rc == 0;
-}
-
 /* Is path, not followed, a character device that is `want`: the same
- * inode (st_dev, st_ino) when want_inode, else the same st_rdev? */
+ * inode (dev, ino) when want_inode, else the same rdev? */
 static int
-node_is(const char *path, const struct stat *want, int want_inode)
+node_is(const char *path, const struct os_stat *want, int want_inode)
 {
-	struct stat st;
-	int fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), ok;
+	struct os_stat st;
+	int fd = os_open_nofollow(path), ok;
 
 	if (fd < 0)
 		return 0;
-	ok = fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) &&
-	     st.st_rdev == want->st_rdev &&
-	     (!want_inode ||
-	      (st.st_dev == want->st_dev && st.st_ino == want->st_ino));
+	ok = os_fstat(fd, &st) == 0 && S_ISCHR(st.mode) &&
+	     st.rdev == want->rdev &&
+	     (!want_inode || (st.dev == want->dev && st.ino == want->ino));
 	close(fd);
 	return ok;
 }
@@ -160,18 +106,18 @@ node_is(const char *path, const struct stat *want, int want_inode)
 /* The node fd was opened through, by a name verified against the fd's
  * own inode, into buf; 0, or -1 when no name is that inode. */
 static int
-own_node(int fd, const struct tty_fd *t, const struct stat *st, char *buf,
+own_node(int fd, const struct tty_fd *t, const struct os_stat *st, char *buf,
 	 size_t n)
 {
-	char link[32];
-	ssize_t k;
+	char *real = os_fd_real_path(fd);
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	k = readlink(link, buf, n - 1);
-	if (k > 0 && (size_t)k < n - 1 && buf[0] == '/') {
-		buf[k] = '\0';
+	if (real != NULL && strlen(real) < n) {
+		memcpy(buf, real, strlen(real) + 1);
+		free(real);
 		if (node_is(buf, st, 1))
 			return 0;
+	} else {
+		free(real);
 	}
 	/* /proc/self is absent where this process is outside the PID
 	 * namespace of the mounted /proc (run's keeper): the kernel's own
@@ -191,16 +137,21 @@ int
 ttys_stdio(struct strv *out)
 {
 	struct tty_fd fds[3];
-	struct stat st[3], dt;
-	dev_t ctty = 0;
-	int devtty, own[3], ok = ctty_dev(&ctty);
+	struct os_stat st[3], dt;
+	uint64_t ctty = 0;
+	int devtty, own[3], ok = os_ctty_dev(&ctty);
 	char name[256];
 
-	for (int i = 0; i < 3; i++)
-		probe_fd(i, &fds[i], &st[i]);
+	for (int i = 0; i < 3; i++) {
+		memset(&fds[i], 0, sizeof(fds[i]));
+		if (os_tty_probe(i, &fds[i].dev, &st[i], &fds[i].acc) == 0) {
+			fds[i].is_tty = 1;
+			fds[i].rdev = st[i].rdev;
+		}
+	}
 	ttys_decide(fds, ok, ctty, &devtty, own);
 	memset(&dt, 0, sizeof(dt));
-	dt.st_rdev = makedev(TTYAUX_MAJOR, 0);
+	dt.rdev = os_dev_make(TTYAUX_MAJOR, 0);
 	if (devtty && node_is(DEVTTY, &dt, 0) && push_once(out, DEVTTY) < 0)
 		return -1;
 	for (int i = 0; i < 3; i++)
@@ -210,14 +161,6 @@ ttys_stdio(struct strv *out)
 			return -1;
 	return 0;
 }
-#else
-int
-ttys_stdio(struct strv *out)
-{
-	(void)out; /* no TIOCGDEV: no terminal is granted by name */
-	return 0;
-}
-#endif
 
 int
 ttys_field(struct sbuf *b, const struct strv *ttys)

@@ -13,6 +13,7 @@
 #ifndef NS_HOST_TTYS_H
 #define NS_HOST_TTYS_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "base/util.h"
@@ -23,8 +24,8 @@
 /* What one of fds 0-2 is, as ttys_stdio() finds it. */
 struct tty_fd {
 	int is_tty;  /* isatty() and TIOCGDEV answered */
-	dev_t dev;   /* the terminal (TIOCGDEV) */
-	dev_t rdev;  /* fstat st_rdev: == dev when opened through its node */
+	uint64_t dev;  /* the terminal (TIOCGDEV) */
+	uint64_t rdev;  /* fstat st_rdev: == dev when opened through its node */
 	int acc;     /* TTY_ACC_* of the open file description */
 };
 
@@ -33,12 +34,12 @@ struct tty_fd {
  * the fds on it read and write); own[i] = 1 when fd i's terminal node is
  * granted (opened through its own node, the fds on that terminal read and
  * write, and no earlier fd names the same terminal). */
-void ttys_decide(const struct tty_fd fds[3], int ctty_ok, dev_t ctty,
+void ttys_decide(const struct tty_fd fds[3], int ctty_ok, uint64_t ctty,
 		 int *devtty, int own[3]);
 
 /* The name the kernel gives terminal `dev` (/dev/pts/N, /dev/ttyN,
  * /dev/ttySN) into buf; 0, or -1 when this tool knows no name for it. */
-int ttys_name_of(dev_t dev, char *buf, size_t n);
+int ttys_name_of(uint64_t dev, char *buf, size_t n);
 
 /* Look at this process's fds 0-2 (they become the command's) and push the
  * paths to grant onto out: "/dev/tty" first, then each terminal node, each

@@ -9,6 +9,7 @@
 
 #include "base/flags.h"
 #include "base/out.h"
+#include "os/os.h"
 #include "policy/envpol.h"
 #include "policy/toolchain.h"
 #include "run/run.h"
@@ -363,7 +364,7 @@ check_out(struct rstate *s, struct run_args *a)
 		rfix(s, REASON_NO_OUT, "--out", NULL, FORM_DIR, "--artifact, "
 		     "--out-max-bytes, --out-max-files and --out-max-depth "
 		     "need --out <dir>");
-	if (a->out != NULL && a->out[0] != '/')
+	if (a->out != NULL && os_root_len(a->out) == 0)
 		rfix(s, REASON_NO_OUT, "--out", a->out, FORM_DIR,
 		     "--out wants an absolute directory, got %s", a->out);
 	for (size_t i = 0; i < a->artifacts.n; i++)
@@ -434,7 +435,7 @@ validate(struct rstate *s, struct run_args *a)
 			s->nomem = 1;
 	}
 	for (size_t i = 0; i < a->writes.n; i++)
-		if (a->writes.v[i][0] != '/')
+		if (os_root_len(a->writes.v[i]) == 0)
 			rfix(s, REASON_BAD_WRITE, "--write", a->writes.v[i],
 			     FORM_DIR, "--write wants an absolute directory "
 			     "outside the place, got %s", a->writes.v[i]);

@@ -13,11 +13,12 @@
 #define NS_HOST_CAPS_H
 
 #include <stddef.h>
-#include <sys/sysinfo.h>
 #include <sys/types.h>
 
 #include "base/exit.h"
 #include "base/util.h"
+
+struct sysinfo; /* <sys/sysinfo.h>, read by caps.c (Linux) */
 
 #define CAPS_PROCS 256ULL          /* default process cap */
 #define CAPS_MEM   (8ULL << 30)    /* default RSS cap: 8 GiB */

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* flow.c -- the steps of `run`: load the wall and the place, resolve
- * the reads, look, create, the keeper and the init, then the supervisor's
- * run, kill, handoff and delete (see verb_run.c for the picture). */
+/* flow.c -- the steps of `run` every platform shares: load the wall and
+ * the place, resolve the reads, look, create, the policy and the lines of
+ * the run, then kill, handoff, measure and delete.  What runs the command
+ * in between is run/keeper.c (the keeper, the init and the supervisor:
+ * forks, POSIX) or run/nofork.c (no fork: a place without enter() and a
+ * wall that waits for, ends and caps its own tree; Windows). */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/out.h"
@@ -23,28 +22,8 @@
 #include "wall/session.h"
 #include "run/caps.h"
 #include "run/flow.h"
+#include "run/reaper.h"
 
-struct runctx {
-	struct wallctx w;
-	struct module pm;
-	int pm_loaded;
-	struct hostsvc phs;
-	struct refusals pr;   /* the place module's refusals */
-	struct sbuf ptext;
-	struct ns_place place;
-	int created;
-	int create_said;      /* the create step's state=done is printed */
-	struct caps_watch watch; /* the place's root, when a memory fs */
-	struct strv reads;    /* resolved --read */
-	struct strv writes;   /* resolved --write (outside the place) */
-	int out_fd;           /* --out, opened before the command (-1) */
-	char *out;            /* ... its resolved name, for messages */
-	struct strv homes;    /* the caller's homes (home guard) */
-	const struct hostrun *hr;
-	struct run_args *a;
-	char **args;
-	uint64_t t0;
-};
 
 /* ---- loading -------------------------------------------------------- */
 
@@ -92,11 +71,15 @@ go_reads(struct runctx *c, struct refusals *r)
 	struct toolchain_ctx x = { getenv("PATH"), c->hr->env, NULL,
 				   &c->writes, NULL };
 	struct toolchain_found f = {0};
-	struct tool go = { -1, NULL };
-	int found = tool_find("go", x.path, &go);
+	int found = toolchain_has_tool("go", x.path);
 
-	tool_free(&go);
-	if (found != 0) {
+	if (!reaper_here()) {
+		refusals_add(r, REASON_BAD_READ, "--go is not ported to %s yet "
+			     "(go env is run by POSIX process control); name "
+			     "GOROOT and GOMODCACHE with --read", os_platform());
+		return;
+	}
+	if (found <= 0) {
 		refusals_add(r, REASON_BAD_READ, "--go could not run `go env GOROOT "
 			     "GOMODCACHE` (go on PATH); install Go, or drop "
 			     "--go and name the roots with --read");
@@ -121,9 +104,31 @@ flag_notes(const struct run_args *a)
 	if (a->container != NULL)
 		run_note("--container names an APFS container; it is "
 			 "accepted and ignored on linux");
-	if (a->memory != NULL || a->cpu != NULL || a->place != NULL)
-		run_note("--memory, --cpu and --place are windows flags; they "
-			 "are accepted and ignored on linux");
+	if (a->memory != NULL || a->cpu != NULL || a->place != NULL) {
+		struct sbuf t = {0};
+
+		sbuf_addf(&t, "--memory, --cpu and --place are accepted and "
+			  "ignored on %s; the caps are --max-procs and "
+			  "--max-mem", os_platform());
+		run_note(t.s ? t.s : "");
+		sbuf_free(&t);
+	}
+}
+
+/* Where the host has no fork (reaper_here() 0: Windows) run is the
+ * no-fork flow (run/nofork.c) or nothing: its place and wall must fit it
+ * (--go is refused in go_reads).  Before anything is made. */
+static void
+nofork_refusals(struct runctx *c, struct refusals *r)
+{
+	const char *pf = os_platform();
+
+	if (!flow_nofork_fits(c))
+		refusals_add(r, REASON_NO_SANDBOX, "on %s run needs a place "
+			     "without enter() and a wall that waits for, ends "
+			     "and caps its own tree (wait, terminate, "
+			     "NS_WALL_CAPS_NATIVE): %s or %s is not one", pf,
+			     c->pm.ops.name, c->w.mod.ops.name);
 }
 
 /* --toolchain: each toolchain's roots become reads, said in a NOTE. */
@@ -165,7 +170,7 @@ run_writes(struct runctx *c, struct refusals *r)
 		struct strv notes = {0};
 		char *res = NULL;
 
-		if (c->a->writes.v[i][0] == '/' &&
+		if (os_root_len(c->a->writes.v[i]) != 0 &&
 		    policy_resolve_dir_noted("--write", REASON_BAD_WRITE,
 					     c->a->writes.v[i], &res, &notes,
 					     r) == 0 && res != NULL) {
@@ -193,17 +198,17 @@ static const char *
 out_elsewhere(const struct runctx *c)
 {
 	static const char *const fixed[] = { "/var/tmp", "/tmp" };
-	const char *home = getenv("HOME");
+	const char *home = getenv(os_home_var());
 
 	for (size_t i = 0; i < 3; i++) {
 		const char *d = i == 0 ? home : fixed[i - 1];
-		int clash = d == NULL || d[0] != '/';
-		struct stat sb;
+		int clash = d == NULL || os_root_len(d) == 0;
+		struct os_stat sb;
 
 		for (size_t k = 0; !clash && k < c->writes.n; k++)
 			clash = policy_inside(d, c->writes.v[k]) ||
 				policy_inside(c->writes.v[k], d);
-		if (!clash && stat(d, &sb) == 0 && S_ISDIR(sb.st_mode))
+		if (!clash && os_stat_path(d, &sb) == 0 && S_ISDIR(sb.mode))
 			return d;
 	}
 	return NULL;
@@ -241,7 +246,7 @@ run_out(struct runctx *c, struct refusals *r)
 	char *res = NULL;
 
 	c->out_fd = -1;
-	if (c->a->out == NULL || c->a->out[0] != '/')
+	if (c->a->out == NULL || os_root_len(c->a->out) == 0)
 		return; /* absent, or refused by args.c */
 	if (policy_resolve_dir_noted("--out", REASON_BAD_OUT, c->a->out, &res,
 				     &notes, r) != 0 || res == NULL) {
@@ -274,7 +279,7 @@ run_out(struct runctx *c, struct refusals *r)
 		free(res);
 		return;
 	}
-	c->out_fd = open(res, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	c->out_fd = os_open_readdir(res);
 	if (c->out_fd < 0)
 		refusals_addr(r, REASON_BAD_OUT, NULL, "--out %s cannot be "
 			      "opened: %s", res, strerror(errno));
@@ -326,6 +331,8 @@ preflight(struct runctx *c, struct refusals *r)
 		go_reads(c, r);
 	run_out(c, r);
 	run_toolchains(c, r);
+	if (!reaper_here())
+		nofork_refusals(c, r);
 	flag_notes(c->a);
 	/* a read, a home of the guard, an argument or an artifact lost to
 	 * an allocation: one sandbox_failed line, before anything runs */
@@ -343,7 +350,7 @@ static void
 hidden_check(struct runctx *c, struct refusals *r)
 {
 	const char *hid = c->place.hidden, *cmd = c->a->argv.v[0];
-	char real[PATH_MAX];
+	char *real;
 
 	if (hid[0] == '\0')
 		return;
@@ -361,150 +368,13 @@ hidden_check(struct runctx *c, struct refusals *r)
 				     "it would not be there inside; name a "
 				     "directory outside %s", c->writes.v[i],
 				     hid, c->pm.ops.name, hid);
-	if (strchr(cmd, '/') != NULL && realpath(cmd, real) != NULL &&
-	    policy_inside(real, hid))
+	real = os_has_sep(cmd, strlen(cmd)) ? os_real_path(cmd) : NULL;
+	if (real != NULL && policy_inside(real, hid))
 		refusals_add(r, REASON_BAD_READ, "the command %s is under %s, "
 			     "which the place (%s) is mounted over: it would "
 			     "not be there inside; install it outside %s", real,
 			     hid, c->pm.ops.name, hid);
-}
-
-/* ---- the init (the host's first process in the place's PID namespace) -- */
-
-static volatile sig_atomic_t g_cmd;
-static volatile sig_atomic_t g_own_ns; /* the init is in the place's PID ns */
-static volatile sig_atomic_t g_relayed; /* a signal went to the command */
-static volatile sig_atomic_t g_wall_ends; /* the wall has terminate() */
-static volatile sig_atomic_t g_pending;   /* a signal for terminate() */
-
-static void
-relay(int sig)
-{
-	int saved = errno;
-
-	if (g_wall_ends && g_cmd > 0)
-		g_pending = sig; /* the wait loop asks the wall */
-	else if (g_own_ns)
-		kill(-1, sig); /* every process of the run (not pid 1, not us) */
-	else if (g_cmd > 0)
-		kill((pid_t)g_cmd, sig);
-	g_relayed = g_cmd > 0;
-	errno = saved;
-}
-
-static void
-relay_install(void)
-{
-	sigset_t none;
-
-	os_catch_stop_signals(relay);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-/* A wall that waits itself (ABI 1.2): its wait() one second at a time
- * until the command ended; a signal the supervisor relayed (the caller's,
- * or the --timeout's SIGTERM) ends the tree through the wall's terminate()
- * when it has one (else by kill, as the relay does).  The supervisor keeps
- * the timeout and the caps, and ends the run's tree.  The exit code as
- * wait_exit_code() would give it. */
-static int
-init_wall_wait(struct runctx *c, void *state, struct wall_end *end)
-{
-	int rc;
-
-	while ((rc = wall_wait_tick(&c->w, state, &end->proc, 1000,
-				    &end->exit)) == 0) {
-		int sig = g_pending;
-
-		if (sig == 0)
-			continue;
-		g_pending = 0;
-		if (wall_end_tree(&c->w, state, &end->proc, NS_TERM_SIGNAL) != 0)
-			kill(g_own_ns ? -1 : (pid_t)end->proc.pid, sig);
-	}
-	if (rc < 0)
-		return NS_EXIT_REFUSED;
-	return explain_exit_code(&end->exit);
-}
-
-/* The command ended: reap what of its tree already ended (what still runs
- * is ended by the supervisor's kill, after this), then finish() and the
- * denials, printed before the supervisor's DONE. */
-static void
-init_finish(struct runctx *c, const struct ns_policy *view, void *state,
-	    struct wall_end *end, int code)
-{
-	int st;
-
-	while (waitpid(-1, &st, WNOHANG) > 0)
-		;
-	end->end_ns = explain_now_ns();
-	end->code = code;
-	/* a signal the supervisor relayed (the caller's, or its --timeout's
-	 * SIGTERM: the init cannot tell them apart) */
-	end->killed = g_relayed ? NS_TERM_SIGNAL : 0;
-	if (end->exit.struct_size == 0) {
-		end->exit.struct_size = sizeof(end->exit);
-		end->exit.how = NS_END_CODE;
-		end->exit.code = code;
-	}
-	wall_finish(&c->w, "SANDBOX", view, state, end);
-}
-
-static void __attribute__((noreturn))
-init_main(struct runctx *c, struct ns_policy *view, void *state,
-	  pid_t keeper)
-{
-	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
-	struct ns_proc proc = { sizeof(proc), 0, 0 };
-	struct wall_end end;
-	int st, code = NS_EXIT_REFUSED;
-	pid_t p;
-
-	memset(&end, 0, sizeof(end));
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != keeper)
-		_exit(NS_EXIT_REFUSED);
-	/* a parent outside our PID namespace reads as 0: the place made one
-	 * (its pid 1 may be the place's own, e.g. nsplace's /proc anchor) */
-	g_own_ns = keeper == 0;
-	/* a subreaper: an orphan of the command's tree comes back to the init
-	 * (not to the namespace's pid 1, the place's anchor), so the tree the
-	 * supervisor counts from the init holds every process of the command */
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	relay_install();
-	end.start_ns = explain_now_ns();
-	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
-	    NS_OK || proc.pid <= 0) {
-		refusals_add(&c->w.r, REASON_SANDBOX_FAILED, "the command could "
-			     "not be started inside the wall");
-		run_refuse(&c->w.r, NS_EXIT_REFUSED);
-		_exit(NS_EXIT_REFUSED);
-	}
-	g_wall_ends = c->w.mod.wall.terminate != NULL &&
-		      c->w.mod.wall.wait != NULL;
-	g_cmd = (sig_atomic_t)proc.pid;
-	end.proc = proc;
-	if (c->w.mod.wall.wait != NULL)
-		code = init_wall_wait(c, state, &end);
-	else {
-		for (;;) {
-			p = waitpid(-1, &st, 0);
-			if (p < 0 && errno == EINTR)
-				continue;
-			if (p < 0)
-				break;
-			if (p == (pid_t)proc.pid) {
-				code = wait_exit_code(st);
-				explain_exit_of_status(st, &end.exit);
-				break;
-			}
-		}
-	}
-	init_finish(c, view, state, &end, code);
-	_exit(code);
+	free(real);
 }
 
 /* ---- the keeper ------------------------------------------------------- */
@@ -513,15 +383,18 @@ static int
 child_env(struct runctx *c, const char *home, struct strv *env)
 {
 	char **e = c->hr->env;
+	const char *var = os_home_var();
+	size_t n = strlen(var);
 
 	for (size_t i = 0; e != NULL && e[i] != NULL; i++)
-		if (strncmp(e[i], "HOME=", 5) != 0 && strv_push(env, e[i]) < 0)
+		if ((strncmp(e[i], var, n) != 0 || e[i][n] != '=') &&
+		    strv_push(env, e[i]) < 0)
 			return -1;
-	return strv_pushf(env, "HOME=%s", home);
+	return strv_pushf(env, "%s=%s", var, home);
 }
 
-static int
-keeper_policy(struct runctx *c, struct policy *pol, struct refusals *r)
+int
+flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 {
 	struct policy_input in;
 	struct strv env = {0};
@@ -596,8 +469,8 @@ add_cache_deletes(struct sbuf *b, const struct strv *writes)
 	return 0;
 }
 
-static void
-ok_line(struct runctx *c, const struct policy *pol)
+void
+flow_ok_line(struct runctx *c, const struct policy *pol)
 {
 	struct sbuf b = {0};
 	char *n = out_field(c->a->name), *cwd = out_field(pol->cwd);
@@ -627,8 +500,8 @@ ok_line(struct runctx *c, const struct policy *pol)
 	free(abi);
 }
 
-static void
-keeper_notes(struct runctx *c, const struct policy *pol)
+void
+flow_notes(struct runctx *c, const struct policy *pol)
 {
 	struct sbuf names = {0};
 
@@ -652,102 +525,7 @@ keeper_notes(struct runctx *c, const struct policy *pol)
 	wall_print_notes(&c->w, "SANDBOX");
 }
 
-static void __attribute__((noreturn))
-keeper_fail(int sock, struct refusals *r, int code)
-{
-	if (r->n == 0)
-		refusals_add(r, REASON_SANDBOX_FAILED, "the place could not be "
-			     "entered");
-	run_refuse(r, NS_EXIT_REFUSED);
-	kmsg_send(sock, 'F', code, -1);
-	_exit(code);
-}
-
-static int
-keeper_enter(struct runctx *c, int sock, pid_t sup)
-{
-	if (c->pm.place.enter != NULL &&
-	    c->pm.place.enter(&c->phs.host, &c->place) != NS_OK)
-		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != sup)
-		_exit(NS_EXIT_REFUSED);
-	if (c->place.root_fd < 0)
-		c->place.root_fd = open(c->place.root, O_PATH | O_DIRECTORY |
-					O_NOFOLLOW | O_CLOEXEC);
-	if (c->place.root_fd < 0) {
-		refusals_add(&c->pr, REASON_VOLUME_FAILED, "cannot open the place "
-			     "%s: %s", c->place.root, strerror(errno));
-		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
-	}
-	return kmsg_send(sock, 'R', 0, c->place.root_fd);
-}
-
-static void __attribute__((noreturn))
-keeper_main(struct runctx *c, int sock, pid_t sup)
-{
-	struct policy pol;
-	struct ns_policy view;
-	struct refusals r = {0};
-	struct kmsg m;
-	void *state = NULL;
-	int fd, rc, st;
-	pid_t init;
-
-	memset(&pol, 0, sizeof(pol));
-	if (keeper_enter(c, sock, sup) != 0)
-		_exit(NS_EXIT_REFUSED);
-	rc = keeper_policy(c, &pol, &r);
-	if (rc != 0) {
-		if (rc < 0)
-			refusals_oom(&r);
-		keeper_fail(sock, &r, refusals_all(&r, REASON_NOT_FOUND) ?
-			    NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED);
-	}
-	policy_view(&pol, &view);
-	wall_view_extras(&view, c->a->explain, c->a->max_procs, c->a->max_mem,
-			 (long long)c->a->timeout_ms);
-	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
-		keeper_fail(sock, &c->w.r, NS_EXIT_REFUSED);
-	policy_close_fds(&pol); /* the ruleset is built: only the cwd's stays */
-	if (kmsg_send(sock, 'P', 0, -1) != 0 || kmsg_recv(sock, &m, &fd) != 0 ||
-	    m.type != 'G')
-		_exit(NS_EXIT_REFUSED);
-	keeper_notes(c, &pol);
-	ok_line(c, &pol);
-	init = fork();
-	if (init == 0) {
-		close(sock);
-		init_main(c, &view, state, getppid());
-	}
-	kmsg_send(sock, 'I', init, -1);
-	close(sock);
-	if (init < 0)
-		_exit(NS_EXIT_REFUSED);
-	while (waitpid(init, &st, 0) < 0)
-		if (errno != EINTR)
-			_exit(NS_EXIT_REFUSED);
-	/* the module rules: release() once the run's init has ended, in the
-	 * process that called prepare() */
-	if (c->w.mod.wall.release != NULL)
-		c->w.mod.wall.release(&c->w.hs.host, state);
-	_exit(wait_exit_code(st));
-}
-
 /* ---- the supervisor ------------------------------------------------------ */
-
-/* Wait for one message of the keeper: its type, or 0 when the keeper is
- * gone (EOF) or a caught signal interrupted. */
-static char
-await(int sock, struct kmsg *m, int *fd)
-{
-	for (;;) {
-		if (kmsg_recv(sock, m, fd) == 0)
-			return m->type;
-		if (errno != EINTR || run_caught())
-			return 0;
-	}
-}
 
 static void
 leak_line(struct runctx *c, const struct sv *s, size_t left)
@@ -765,32 +543,13 @@ leak_line(struct runctx *c, const struct sv *s, size_t left)
 	sbuf_free(&rem);
 }
 
-/* <root>/work, checked: a directory on the root's device. */
-static int
-open_work(int root_fd)
-{
-	struct stat rs, ws;
-	int fd = openat(root_fd, "work", O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(root_fd, &rs) != 0 || fstat(fd, &ws) != 0 ||
-	    rs.st_dev != ws.st_dev || !S_ISDIR(ws.st_mode)) {
-		close(fd);
-		errno = EXDEV;
-		return -1;
-	}
-	return fd;
-}
-
 static int
 handoff(struct runctx *c, int code)
 {
 	struct handoff_stats st;
 	uint64_t t = run_now_ms();
 	char *why = NULL, *n;
-	int work = open_work(c->place.root_fd), rc = -1;
+	int work = handoff_open_work(c->place.root_fd), rc = -1;
 
 	run_step("out", 0);
 	if (work < 0) {
@@ -850,8 +609,8 @@ done_line(const struct runctx *c, int code, uint64_t freed)
 
 /* The create step's state=done, once: when the keeper has entered the
  * place, or at the latest when the run ends (a refusal after create). */
-static void
-create_done(struct runctx *c)
+void
+flow_create_done(struct runctx *c)
 {
 	if (c->create_said)
 		return;
@@ -859,24 +618,34 @@ create_done(struct runctx *c)
 	run_step("create", c->t0);
 }
 
+static void
+note_no_denials(void)
+{
+	struct sbuf t = {0};
+
+	sbuf_addf(&t, "the command exited non-zero; the %s wall does not "
+		  "report its denials: a path it needs may be missing a "
+		  "--read", os_platform());
+	run_note(t.s ? t.s : "");
+	sbuf_free(&t);
+}
+
 /* Kill, handoff, measure, delete, DONE (and LEAK). */
-static int
-finish(struct runctx *c, struct sv *s, int code, int ran)
+int
+flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 {
 	uint64_t t = run_now_ms(), freed = 0;
 	size_t left = 0;
 	int killed, gone;
 
 	if (c->created)
-		create_done(c);
+		flow_create_done(c);
 	run_step("kill", 0);
-	killed = run_kill_all(&left) == 0;
+	killed = reaper_kill_all(RUN_GONE_MS, &left) == 0;
 	run_step("kill", t);
 	if (ran && code != 0 && code < NS_EXIT_TIMEOUT &&
 	    !wall_has_feature(&c->w, NS_WALL_EXPLAIN))
-		run_note("the command exited non-zero; the linux wall does not "
-			 "report its denials: a path it needs may be missing a "
-			 "--read");
+		note_no_denials();
 	if (ran && c->a->out != NULL && c->place.root_fd >= 0 && killed)
 		code = handoff(c, code);
 	if (c->place.root_fd >= 0 &&
@@ -901,72 +670,6 @@ finish(struct runctx *c, struct sv *s, int code, int ran)
 		return code;
 	leak_line(c, s, left);
 	return NS_EXIT_LEAK;
-}
-
-static int
-supervise_run(struct runctx *c, struct sv *s, int sock)
-{
-	struct kmsg m;
-	uint64_t t = run_now_ms();
-	int fd, code;
-	char ty;
-
-	/* the machine's shared memory before the command: the fallback of a
-	 * count that cannot read a member's descriptors (caps.h) */
-	(void)caps_watch_shmem(&c->watch);
-	s->watch = &c->watch;
-	s->caps_native = wall_has_feature(&c->w, NS_WALL_CAPS_NATIVE);
-	ty = await(sock, &m, &fd);
-	if (ty == 'R') {
-		c->place.root_fd = fd;
-		/* the place's tmpfs: its growth is memory of the run */
-		(void)caps_watch_fd(&c->watch, fd);
-		create_done(c);
-		ty = await(sock, &m, &fd);
-	}
-	if (ty != 'P')
-		return finish(c, s, ty == 'F' ? (int)m.val :
-			      run_caught() ? NS_EXIT_SIGNAL + run_caught() : NS_EXIT_REFUSED, 0);
-	t = run_now_ms();
-	run_step("run", 0);
-	if (kmsg_send(sock, 'G', 0, -1) != 0)
-		return finish(c, s, NS_EXIT_REFUSED, 0);
-	ty = await(sock, &m, &fd);
-	if (ty == 'I' && m.val > 0) {
-		s->init = (pid_t)m.val;
-		run_set_target(s->init);
-	}
-	code = run_supervise(s, c->a);
-	run_step("run", t);
-	return finish(c, s, code, 1);
-}
-
-static int
-start_keeper(struct runctx *c)
-{
-	struct sv s = SV_INIT;
-	struct caps_limits caps = { c->a->max_procs, c->a->max_mem, NULL };
-	int sv[2], code;
-	pid_t sup = getpid();
-
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
-		return -1;
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	(void)caps_limit_nproc(&caps); /* inherited by the keeper and the run */
-	s.keeper = fork();
-	if (s.keeper == 0) {
-		close(sv[0]);
-		keeper_main(c, sv[1], sup);
-	}
-	close(sv[1]);
-	if (s.keeper < 0) {
-		close(sv[0]);
-		return -1;
-	}
-	run_signals_install();
-	code = supervise_run(c, &s, sv[0]);
-	close(sv[0]);
-	return code;
 }
 
 static int
@@ -1007,12 +710,12 @@ run_created(struct runctx *c, struct refusals *r)
 
 	hidden_check(c, r);
 	if (r->n) {
-		create_done(c);
+		flow_create_done(c);
 		run_refuse(r, NS_EXIT_REFUSED);
-		return finish(c, &s, NS_EXIT_REFUSED, 0);
+		return flow_finish(c, &s, NS_EXIT_REFUSED, 0);
 	}
-	code = start_keeper(c);
-	return code >= 0 ? code : finish(c, &s, NS_EXIT_REFUSED, 0);
+	code = flow_nofork_fits(c) ? flow_nofork(c) : flow_fork(c);
+	return code >= 0 ? code : flow_finish(c, &s, NS_EXIT_REFUSED, 0);
 }
 
 static void
@@ -1029,7 +732,7 @@ ctx_free(struct runctx *c)
 		close(c->out_fd);
 	free(c->out);
 	strv_free(&c->homes);
-	caps_watch_free(&c->watch);
+	reaper_watch_free(&c->watch);
 }
 
 int

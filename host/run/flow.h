@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* flow.h -- the `run` verb's flow: run/supervise.c (the supervisor's
- * wait, signals and the keeper channel) and run/flow.c (the steps, the
- * keeper and the init).  Internal to the host. */
+/* flow.h -- the `run` verb's flow: run/flow.c (the steps every platform
+ * shares), run/keeper.c (the forked keeper, init and supervisor, POSIX)
+ * with run/supervise.c (the supervisor's wait, signals and the keeper
+ * channel), run/nofork.c (no fork: Windows) and run/decide.c (the pure
+ * decisions both use).  Internal to the host. */
 #ifndef NS_HOST_RUN_FLOW_H
 #define NS_HOST_RUN_FLOW_H
 
@@ -9,6 +11,10 @@
 #include <sys/types.h>
 
 #include "base/hostrun.h"
+#include "module/hostsvc.h"
+#include "module/loader.h"
+#include "policy/policy.h"
+#include "wall/session.h"
 #include "run/caps.h"
 #include "run/lines.h"
 #include "run/run.h"
@@ -39,13 +45,66 @@ struct sv {
 #define RUN_SV_STOP 0x2    /* the grace is over: go to the kill step */
 int run_decide(struct sv *s, uint64_t now, int caught);
 uint64_t run_next_wake(const struct sv *s, uint64_t now);
+/* "SANDBOX TIMEOUT after=<d> name=<n>" */
+void run_timeout_line(const struct run_args *a);
 
 void run_signals_install(void);
 void run_set_target(pid_t pid);
 int run_caught(void);
 int run_supervise(struct sv *s, const struct run_args *a);
-int run_kill_all(size_t *left);
+
+/* The end of a run: wait this long for the tool's children to be gone by
+ * themselves before the kill (the place's namespace is already going). */
+#define RUN_GONE_MS 20
 
 int run_flow(const struct hostrun *hr, struct run_args *a, char **args);
+
+/* ---- the steps' shared state and the steps both flows call ----------- */
+
+struct runctx {
+	struct wallctx w;
+	struct module pm;
+	int pm_loaded;
+	struct hostsvc phs;
+	struct refusals pr;   /* the place module's refusals */
+	struct sbuf ptext;
+	struct ns_place place;
+	int created;
+	int create_said;      /* the create step's state=done is printed */
+	struct caps_watch watch; /* the place's root, when a memory fs */
+	struct strv reads;    /* resolved --read */
+	struct strv writes;   /* resolved --write (outside the place) */
+	int out_fd;           /* --out, opened before the command (-1) */
+	char *out;            /* ... its resolved name, for messages */
+	struct strv homes;    /* the caller's homes (home guard) */
+	const struct hostrun *hr;
+	struct run_args *a;
+	char **args;
+	uint64_t t0;
+};
+
+/* The run's policy for the place (its root the one write, work/ the
+ * working directory, home/ the home, tmp/), with the own-files check:
+ * policy_build's codes. */
+int flow_policy(struct runctx *c, struct policy *pol, struct refusals *r);
+/* The NOTE lines, then SANDBOX OK. */
+void flow_notes(struct runctx *c, const struct policy *pol);
+void flow_ok_line(struct runctx *c, const struct policy *pol);
+/* The create step's state=done, once. */
+void flow_create_done(struct runctx *c);
+/* Kill, handoff, measure, delete, DONE (and LEAK): the run's exit code.
+ * ran: the command ran (the handoff is due). */
+int flow_finish(struct runctx *c, struct sv *s, int code, int ran);
+
+/* The forked flow (run/keeper.c; where the host has no fork, run/
+ * noreaper.c's refuses): the run's exit code, or -1 when it could not
+ * start (then flow_finish). */
+int flow_fork(struct runctx *c);
+/* Does the no-fork flow fit (run/nofork.c): a place without enter() and
+ * a wall that waits for, ends and caps its own tree (wait, terminate,
+ * NS_WALL_CAPS_NATIVE)?  It runs where the host has no reaper (reaper.h);
+ * elsewhere the forked flow does. */
+int flow_nofork_fits(const struct runctx *c);
+int flow_nofork(struct runctx *c);
 
 #endif

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* handoff.c -- `run --out`: copy the artifacts out of the place before it
  * is deleted (reference section 8 "Handoff rules").  Every open is an
- * openat from a descriptor already checked, with O_NOFOLLOW (no component
- * is a link) and O_NONBLOCK (a FIFO cannot hold the open); every
- * descriptor is fstat'ed for its type and for the place's device before
- * anything reads it.  Directories are copied whole, regular files only.
+ * open at a descriptor already checked (os_open_read_at: openat with
+ * O_NOFOLLOW, no component is a link, and O_NONBLOCK, a FIFO cannot hold
+ * the open; Windows: by the directory's handle, a reparse point refused,
+ * no write or delete sharing); every descriptor is os_fstat'ed for its
+ * type and for the place's device before anything reads it.  Directories are copied whole, regular files only.
  * The bytes, the entries (every file and directory the copy would make)
  * and the depth (path components below work/) are measured first, the walk
  * stopping at the first cap passed (nothing written when over a cap); then
@@ -16,19 +17,17 @@
  * (stage, move aside, rename in, remove the old) is relative to it, never
  * a name walked again, so a command that replaced <out> by a link moves
  * nothing outside it. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/os.h"
 #include "policy/rmtree.h"
 #include "run/run.h"
-
-#define IN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
 
 void (*handoff_hook)(const char *rel);
 
@@ -36,7 +35,7 @@ static const char *const default_artifacts[] = { "RESULT.md", "usage.tsv",
 						  "repo.bundle", NULL };
 
 struct hcopy {
-	dev_t dev;          /* the place's device */
+	uint64_t dev;       /* the place's device */
 	struct handoff_caps caps;
 	uint64_t total;
 	uint64_t entries;   /* files and directories met */
@@ -71,9 +70,9 @@ fail(struct hcopy *h, const char *fmt, ...)
 }
 
 static int
-on_place(const struct hcopy *h, const struct stat *sb)
+on_place(const struct hcopy *h, const struct os_stat *sb)
 {
-	return sb->st_dev == h->dev;
+	return sb->dev == h->dev;
 }
 
 static int
@@ -131,7 +130,7 @@ count_entry(struct hcopy *h, const char *rel)
 }
 
 static int
-copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
+copy_file(struct hcopy *h, int in, const struct os_stat *sb, int dstdir,
 	  const char *leaf, const char *rel)
 {
 	int out, rc;
@@ -140,13 +139,12 @@ copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
 		return -1;
 	h->st->files++;
 	if (!h->copying) {
-		h->total += (uint64_t)sb->st_size;
+		h->total += sb->size;
 		return 0;
 	}
 	if (handoff_hook != NULL)
 		handoff_hook(rel);
-	out = openat(dstdir, leaf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		     O_CLOEXEC, 0600);
+	out = os_create_at(dstdir, leaf, 0600);
 	if (out < 0)
 		return fail(h, "creating %s: %s", rel, strerror(errno));
 	if (strv_push(&h->made, rel) < 0) {
@@ -154,7 +152,7 @@ copy_file(struct hcopy *h, int in, const struct stat *sb, int dstdir,
 		return fail(h, "out of memory");
 	}
 	rc = copy_bytes(h, in, out, rel);
-	if (rc == 0 && fchmod(out, sb->st_mode & 0777) != 0)
+	if (rc == 0 && os_fchmod(out, sb->mode & 0777) != 0)
 		rc = fail(h, "chmod %s: %s", rel, strerror(errno));
 	close(out);
 	return rc;
@@ -168,14 +166,13 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 {
 	int fd;
 
-	if (mkdirat(dstdir, leaf, 0755) == 0) {
+	if (os_mkdir_at(dstdir, leaf, 0755) == 0) {
 		if (strv_push(&h->made, rel) < 0)
 			return fail(h, "out of memory");
 	} else if (errno != EEXIST) {
 		return fail(h, "mkdir %s: %s", rel, strerror(errno));
 	}
-	fd = openat(dstdir, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
+	fd = os_open_read_at(dstdir, leaf, 1);
 	if (fd < 0)
 		return fail(h, "open %s: %s", rel, strerror(errno));
 	return fd;
@@ -183,12 +180,12 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 
 /* One input, already opened and fstat'ed as sb. */
 static int
-take(struct hcopy *h, int in, const struct stat *sb, int dstdir,
+take(struct hcopy *h, int in, const struct os_stat *sb, int dstdir,
      const char *leaf, const char *rel)
 {
 	int d, rc;
 
-	if (S_ISREG(sb->st_mode))
+	if (S_ISREG(sb->mode))
 		return copy_file(h, in, sb, dstdir, leaf, rel);
 	if (count_entry(h, rel) != 0)
 		return -1;
@@ -207,20 +204,20 @@ take(struct hcopy *h, int in, const struct stat *sb, int dstdir,
  * link, FIFO, device, socket, another device's file); -1 on error. */
 static int
 open_input(struct hcopy *h, int dirfd, const char *leaf, int *fd,
-	   struct stat *sb)
+	   struct os_stat *sb)
 {
-	struct stat pre;
+	struct os_stat pre;
 
-	if (fstatat(dirfd, leaf, &pre, AT_SYMLINK_NOFOLLOW) != 0)
+	if (os_fstat_at(dirfd, leaf, &pre) != 0)
 		return errno == ENOENT ? 0 : -1;
-	if (!S_ISREG(pre.st_mode) && !S_ISDIR(pre.st_mode))
+	if (!S_ISREG(pre.mode) && !S_ISDIR(pre.mode))
 		return 0;
-	*fd = openat(dirfd, leaf, IN_FLAGS);
+	*fd = os_open_read_at(dirfd, leaf, 0);
 	if (*fd < 0)
 		return errno == ELOOP || errno == ENXIO || errno == EACCES ?
 		    0 : -1;
-	if (fstat(*fd, sb) != 0 || !on_place(h, sb) ||
-	    (!S_ISREG(sb->st_mode) && !S_ISDIR(sb->st_mode))) {
+	if (os_fstat(*fd, sb) != 0 || !on_place(h, sb) ||
+	    (!S_ISREG(sb->mode) && !S_ISDIR(sb->mode))) {
 		close(*fd);
 		return 0;
 	}
@@ -232,7 +229,7 @@ walk_entry(struct hcopy *h, int in, int dstdir, const char *rel,
 	   const char *leaf)
 {
 	struct sbuf sub = {0};
-	struct stat sb;
+	struct os_stat sb;
 	int fd = -1, rc;
 
 	if (sbuf_addf(&sub, "%s/%s", rel, leaf) < 0)
@@ -250,24 +247,29 @@ walk_entry(struct hcopy *h, int in, int dstdir, const char *rel,
 	return rc < 0 ? -1 : 0;
 }
 
+struct walk_arg {
+	struct hcopy *h;
+	int in, dstdir;
+	const char *rel;
+};
+
+static int
+walk_one(void *arg, const char *name)
+{
+	struct walk_arg *a = arg;
+
+	return walk_entry(a->h, a->in, a->dstdir, a->rel, name) < 0 ? -2 : 0;
+}
+
 static int
 walk_dir(struct hcopy *h, int in, int dstdir, const char *rel)
 {
-	int dfd = dup(in);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	struct dirent *e;
-	int rc = 0;
+	struct walk_arg a = { h, in, dstdir, rel };
+	int rc = os_dir_names(in, NULL, walk_one, &a);
 
-	if (d == NULL) {
-		if (dfd >= 0)
-			close(dfd);
+	if (rc == -1)
 		return fail(h, "listing %s: %s", rel, strerror(errno));
-	}
-	while (rc == 0 && (e = readdir(d)) != NULL)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			rc = walk_entry(h, in, dstdir, rel, e->d_name);
-	closedir(d);
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 /* Walk the components of one artifact from the root: every intermediate
@@ -275,10 +277,10 @@ walk_dir(struct hcopy *h, int in, int dstdir, const char *rel)
  * destination made), 0 absent, -1 refused. */
 static int
 open_artifact(struct hcopy *h, int root, const char *path, int *fd,
-	      struct stat *sb)
+	      struct os_stat *sb)
 {
 	char *dup_path = strdup(path), *p, *slash;
-	int cur = dup(root), rc = 1;
+	int cur = os_fd_dup(root), rc = 1;
 
 	if (dup_path == NULL || cur < 0) {
 		free(dup_path);
@@ -293,7 +295,7 @@ open_artifact(struct hcopy *h, int root, const char *path, int *fd,
 		if (slash != NULL)
 			*slash = '\0';
 		rc = open_input(h, cur, p, &next, sb);
-		if (rc == 1 && slash != NULL && !S_ISDIR(sb->st_mode)) {
+		if (rc == 1 && slash != NULL && !S_ISDIR(sb->mode)) {
 			close(next);
 			rc = 0;
 		}
@@ -318,14 +320,13 @@ open_artifact(struct hcopy *h, int root, const char *path, int *fd,
 static int
 missing(struct hcopy *h, int root, const char *path, int named)
 {
-	struct stat sb;
+	struct os_stat sb;
 
 	if (h->failed)
 		return -1;
-	if (!named && fstatat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0 &&
-	    errno == ENOENT)
+	if (!named && os_fstat_at(root, path, &sb) != 0 && errno == ENOENT)
 		return 0;
-	if (named && fstatat(root, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+	if (named && os_fstat_at(root, path, &sb) != 0)
 		return fail(h, "the artifact %s is not in the place", path);
 	return fail(h, "the artifact %s is not a regular file or a "
 		    "directory on the place (a link, FIFO, device or a "
@@ -338,7 +339,7 @@ static int
 dst_parent(struct hcopy *h, const char *path, int *dfd, const char **leaf)
 {
 	char *copy = strdup(path), *p, *slash;
-	int cur = dup(h->outfd);
+	int cur = os_fd_dup(h->outfd);
 	size_t used = 0;
 
 	if (copy == NULL || cur < 0)
@@ -364,7 +365,7 @@ dst_parent(struct hcopy *h, const char *path, int *dfd, const char **leaf)
 static int
 one_artifact(struct hcopy *h, int root, const char *path, int named)
 {
-	struct stat sb;
+	struct os_stat sb;
 	const char *leaf = path;
 	int fd = -1, dfd = -1, rc;
 
@@ -402,8 +403,8 @@ static void
 undo(struct hcopy *h)
 {
 	for (size_t i = h->made.n; i-- > 0;)
-		if (unlinkat(h->outfd, h->made.v[i], 0) != 0)
-			(void)unlinkat(h->outfd, h->made.v[i], AT_REMOVEDIR);
+		if (os_unlink_at(h->outfd, h->made.v[i], 0) != 0)
+			(void)os_unlink_at(h->outfd, h->made.v[i], 1);
 }
 
 /* A fresh sibling of <name> in --out: ".<name>.nova-<what>-<pid>[-<k>]",
@@ -412,7 +413,7 @@ static int
 sibling(int ofd, const char *name, const char *what, int make, char *buf,
 	size_t cap)
 {
-	struct stat sb;
+	struct os_stat sb;
 
 	for (unsigned k = 0; k < 100; k++) {
 		int n = k ? snprintf(buf, cap, ".%s.nova-%s-%ld-%u", name, what,
@@ -422,9 +423,8 @@ sibling(int ofd, const char *name, const char *what, int make, char *buf,
 
 		if (n < 0 || (size_t)n >= cap)
 			return -1;
-		if (make ? mkdirat(ofd, buf, 0755) == 0 :
-		    fstatat(ofd, buf, &sb, AT_SYMLINK_NOFOLLOW) != 0 &&
-		    errno == ENOENT)
+		if (make ? os_mkdir_at(ofd, buf, 0755) == 0 :
+		    os_fstat_at(ofd, buf, &sb) != 0 && errno == ENOENT)
 			return 0;
 		if (errno != EEXIST && make)
 			return -1;
@@ -439,12 +439,11 @@ open_out(struct hcopy *h, int ofd, const char *out, const char *name)
 	if (sibling(ofd, name, "new", 1, h->stage, sizeof(h->stage)) != 0)
 		return fail(h, "cannot make a fresh directory beside %s in "
 			    "--out %s: %s", name, out, strerror(errno));
-	h->outfd = openat(ofd, h->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			  O_CLOEXEC);
+	h->outfd = os_open_read_at(ofd, h->stage, 1);
 	if (h->outfd < 0) {
 		int e = errno;
 
-		unlinkat(ofd, h->stage, AT_REMOVEDIR);
+		(void)os_unlink_at(ofd, h->stage, 1);
 		return fail(h, "opening %s in --out: %s", h->stage, strerror(e));
 	}
 	return 0;
@@ -458,22 +457,22 @@ static int
 put_in_place(struct hcopy *h, int ofd, const char *out, const char *name)
 {
 	char old[300];
-	struct stat sb;
-	int had = fstatat(ofd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0;
+	struct os_stat sb;
+	int had = os_fstat_at(ofd, name, &sb) == 0;
 
 	if (had && (sibling(ofd, name, "old", 0, old, sizeof(old)) != 0 ||
-		    renameat(ofd, name, ofd, old) != 0))
+		    os_rename_at(ofd, name, old) != 0))
 		return fail(h, "%s/%s holds an earlier run's artifacts and "
 			    "cannot be moved aside (%s): nothing was replaced; "
 			    "this run's artifacts are in %s/%s; run: rm -rf "
 			    "'%s/%s' && mv '%s/%s' '%s/%s'", out, name,
 			    strerror(errno), out, h->stage, out, name, out,
 			    h->stage, out, name);
-	if (renameat(ofd, h->stage, ofd, name) != 0) {
+	if (os_rename_at(ofd, h->stage, name) != 0) {
 		int e = errno;
 
 		if (had)
-			(void)renameat(ofd, old, ofd, name);
+			(void)os_rename_at(ofd, old, name);
 		return fail(h, "this run's artifacts cannot be renamed into "
 			    "%s/%s (%s); they are in %s/%s", out, name,
 			    strerror(e), out, h->stage);
@@ -490,7 +489,7 @@ static int
 copy_pass(struct hcopy *h, int root_fd, int out_fd, const char *out,
 	  const char *name, const struct strv *named)
 {
-	int ofd = fcntl(out_fd, F_DUPFD_CLOEXEC, 3), rc;
+	int ofd = os_fd_dup(out_fd), rc;
 
 	if (ofd < 0)
 		return fail(h, "--out %s was not held open from before the "
@@ -506,7 +505,7 @@ copy_pass(struct hcopy *h, int root_fd, int out_fd, const char *out,
 	rc = pass(h, root_fd, named);
 	if (rc != 0) {
 		undo(h);
-		unlinkat(ofd, h->stage, AT_REMOVEDIR);
+		(void)os_unlink_at(ofd, h->stage, 1);
 	}
 	close(h->outfd);
 	h->outfd = -1;
@@ -516,13 +515,32 @@ copy_pass(struct hcopy *h, int root_fd, int out_fd, const char *out,
 	return rc;
 }
 
+/* <root>/work, checked: a directory on the root's device. */
+int
+handoff_open_work(int root_fd)
+{
+	struct os_stat rs, ws;
+	int fd = os_open_read_at(root_fd, "work", 1);
+
+	if (fd < 0)
+		return -1;
+	if (os_fstat(root_fd, &rs) != 0 || os_fstat(fd, &ws) != 0 ||
+	    rs.dev != ws.dev || !S_ISDIR(ws.mode)) {
+		close(fd);
+		errno = EXDEV;
+		return -1;
+	}
+	return fd;
+}
+
+
 int
 handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
 	     const struct strv *named, const struct handoff_caps *caps,
 	     struct handoff_stats *st, char **why)
 {
 	struct hcopy h;
-	struct stat sb;
+	struct os_stat sb;
 	int rc;
 
 	memset(&h, 0, sizeof(h));
@@ -534,11 +552,11 @@ handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
 	if (strv_failed(named)) /* a shorter list would copy less, silently */
 		rc = fail(&h, "the artifact list could not be built: out of "
 			  "memory");
-	else if (fstat(root_fd, &sb) != 0)
+	else if (os_fstat(root_fd, &sb) != 0)
 		rc = fail(&h, "the place's root cannot be read: %s",
 			  strerror(errno));
 	else {
-		h.dev = sb.st_dev;
+		h.dev = sb.dev;
 		rc = pass(&h, root_fd, named);
 	}
 	if (rc == 0 && h.total > h.caps.bytes) {

@@ -107,6 +107,11 @@ int handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
 		 const struct strv *named, const struct handoff_caps *caps,
 		 struct handoff_stats *st, char **why);
 
+/* <root>/work of a place, checked: a directory on the root's device,
+ * opened for reading (what handoff_copy takes).  The descriptor, or -1
+ * with errno (EXDEV: not on the root's device). */
+int handoff_open_work(int root_fd);
+
 /* ---- reap (pure parts) ------------------------------------------------ */
 
 /* One line of place.list(): "name=<n> id=<id> root=<root> owner=<pid>

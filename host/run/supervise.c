@@ -146,17 +146,6 @@ sleep_ms(uint64_t ms)
 	(void)sigtimedwait(&chld, NULL, &left);
 }
 
-static void
-timeout_line(const struct run_args *a)
-{
-	char *d = out_field(a->timeout_s), *n = out_field(a->name);
-
-	out_line(stderr, "SANDBOX TIMEOUT after=%s name=%s", d ? d : "-",
-		 n ? n : "-");
-	free(d);
-	free(n);
-}
-
 /* Past a cap: the whole tree killed, RUNAWAY printed, CAPS_STATUS. */
 static int
 over_cap(pid_t init, const struct caps_limits *l)
@@ -166,59 +155,17 @@ over_cap(pid_t init, const struct caps_limits *l)
 	return over ? CAPS_STATUS : 0;
 }
 
-/* The supervisor's decision for one pass (pure): a caught signal N sets
- * the status 128+N and a grace; the timeout sets 124, asks for SIGTERM and
- * a grace; the first cause decides the status.  Returns RUN_SV_* bits. */
-int
-run_decide(struct sv *s, uint64_t now, int caught)
-{
-	int act = 0;
-
-	if (caught && !s->signalled) {
-		s->signalled = 1;
-		if (s->code < 0)
-			s->code = NS_EXIT_SIGNAL + caught;
-		if (s->grace_at == 0)
-			s->grace_at = now + RUN_GRACE_MS;
-	}
-	if (s->timeout_at && now >= s->timeout_at && !s->timed_out) {
-		s->timed_out = 1;
-		if (s->code < 0)
-			s->code = NS_EXIT_TIMEOUT;
-		if (s->grace_at == 0 || s->grace_at > now + RUN_GRACE_MS)
-			s->grace_at = now + RUN_GRACE_MS;
-		act |= RUN_SV_TIMEOUT;
-	}
-	if (s->grace_at && now >= s->grace_at)
-		act |= RUN_SV_STOP;
-	return act;
-}
-
 static int
 deadlines(struct sv *s, const struct run_args *a, uint64_t now)
 {
 	int act = run_decide(s, now, g_sig);
 
 	if (act & RUN_SV_TIMEOUT) {
-		timeout_line(a);
+		run_timeout_line(a);
 		if (g_target > 0)
 			kill((pid_t)g_target, SIGTERM);
 	}
 	return (act & RUN_SV_STOP) != 0;
-}
-
-/* How long to sleep: at most a second (the cap count), less when the
- * timeout or a grace comes first; at least 1 ms. */
-uint64_t
-run_next_wake(const struct sv *s, uint64_t now)
-{
-	uint64_t w = now + 1000;
-
-	if (s->timeout_at && !s->timed_out && s->timeout_at < w)
-		w = s->timeout_at;
-	if (s->grace_at && s->grace_at < w)
-		w = s->grace_at;
-	return w > now ? w - now : 1;
 }
 
 /* Wait for the keeper (whose status is the command's) until it ends, a
@@ -252,18 +199,6 @@ run_supervise(struct sv *s, const struct run_args *a)
 	if (s->code >= 0)
 		return s->code;
 	return kcode >= 0 ? kcode : NS_EXIT_REFUSED;
-}
-
-/* The usual end of a run: its namespace is already going (the place's
- * pid 1 dies with the keeper), so wait up to GONE_MS for the last children
- * before walking the process table to freeze and kill what is left (the
- * kill machinery of the caps, shared with the bare wrap). */
-#define GONE_MS 20
-
-int
-run_kill_all(size_t *left)
-{
-	return caps_kill_all(GONE_MS, left);
 }
 
 void

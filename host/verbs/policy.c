@@ -3,29 +3,31 @@
  * the flags would build, as the module's text, on stdout.  Runs nothing. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
 
 #define POLICY_REMEDY "nova-sandbox help policy"
 
-/* sh on the caller's PATH: only to derive the roots a command brings. */
+/* The probe command (os_probe_command: sh, cmd.exe) on the caller's
+ * PATH: only to derive the roots a command brings. */
 static char *
 find_sh(void)
 {
 	const char *path = getenv("PATH"), *p, *e;
+	const char *name = os_probe_command()[0];
 	struct sbuf b = {0};
 
 	for (p = path; p != NULL && *p; p = *e ? e + 1 : e) {
-		e = strchr(p, ':');
+		e = strchr(p, os_path_list_sep());
 		if (e == NULL)
 			e = p + strlen(p);
-		if (e == p || *p != '/')
+		if (e == p || os_root_len(p) == 0)
 			continue;
-		sbuf_addf(&b, "%.*s/sh", (int)(e - p), p);
-		if (b.s != NULL && access(b.s, X_OK) == 0)
+		sbuf_addf(&b, "%.*s/%s", (int)(e - p), p, name);
+		if (b.s != NULL && os_path_executable(b.s))
 			return sbuf_take(&b);
 		sbuf_free(&b);
 	}
@@ -215,6 +217,7 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 static int
 default_command(struct args *a, struct refusals *r)
 {
+	const char *const *cmd = os_probe_command();
 	char *sh;
 
 	if (a->saw_dashdash)
@@ -222,14 +225,14 @@ default_command(struct args *a, struct refusals *r)
 	sh = find_sh();
 	if (sh == NULL)
 		return refusals_addr(r, REASON_BAD_READ, REMEDY_IN_TEXT,
-				     "no sh on PATH to derive "
-				     "the roots from; pass -- <command>"), 1;
+				     "no %s on PATH to derive "
+				     "the roots from; pass -- <command>",
+				     cmd[0]), 1;
 	a->saw_dashdash = 1;
 	/* by name: found on PATH by the builder as the caller's would be, so
 	 * rule 5 says nothing about the system's sh -> dash link */
-	strv_push(&a->argv, "sh");
-	strv_push(&a->argv, "-c");
-	strv_push(&a->argv, "true");
+	for (; *cmd != NULL; cmd++)
+		strv_push(&a->argv, *cmd);
 	free(sh);
 	return 0;
 }

@@ -2,8 +2,9 @@
 /* unbuilt.c -- the verbs a platform's build leaves out (the Makefile's
  * source list for that platform; never linked beside the real verb): each
  * refuses with no_sandbox, naming the platform, and changes nothing.  On
- * Windows: egress (nftables, the bench's Linux allowlist) and probe
- * (Landlock's walled steps, Linux only).  Not a stub that pretends: the
+ * Windows: egress (nftables, the bench's Linux allowlist), probe
+ * (Landlock's walled steps, Linux only) and, not ported yet, worktree.
+ * Not a stub that pretends: the
  * refusal is the verb's whole behaviour there (docs/SPEC-SANDBOX.md
  * "Windows"). */
 #include <stdio.h>
@@ -57,38 +58,6 @@ int
 verb_probe_step(const struct hostrun *hr, int argc, char **argv)
 {
 	return verb_probe(hr, argc, argv);
-}
-
-/* Not ported yet (the Makefile's WIN_HOST_PENDING; docs/WINDOWS.md): the
- * policy builder walks paths with openat/O_PATH and run's flow forks. */
-#define PENDING "not ported to this platform yet: the policy builder's " \
-	"path walk (policy/) is POSIX descriptors; docs/WINDOWS.md"
-
-int
-verb_wrap(const struct hostrun *hr, int argc, char **argv)
-{
-	(void)hr;
-	(void)argc;
-	(void)argv;
-	return unbuilt("the wrap", PENDING, NS_EXIT_REFUSED);
-}
-
-int
-verb_policy(const struct hostrun *hr, int argc, char **argv)
-{
-	(void)hr;
-	(void)argc;
-	(void)argv;
-	return unbuilt("policy", PENDING, NS_EXIT_USAGE);
-}
-
-int
-verb_run(const struct hostrun *hr, int argc, char **argv)
-{
-	(void)hr;
-	(void)argc;
-	(void)argv;
-	return unbuilt("run", PENDING, NS_EXIT_REFUSED);
 }
 
 /* worktree runs git and gh through base/tool.c (fork, fexecve, process

@@ -5,11 +5,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/bench.h"
@@ -20,6 +18,7 @@
 #include "wall/session.h"
 #include "wall/statusfd.h"
 #include "run/caps.h"
+#include "run/reaper.h"
 #include "verbs/verbs.h"
 
 #define BARE_REMEDY "nova-sandbox help"
@@ -38,7 +37,7 @@ on_signal(int sig)
 	int saved = errno;
 
 	if (g_child > 0 && !g_wall_ends) {
-		kill((pid_t)g_child, sig);
+		reaper_signal((int64_t)g_child, sig);
 		g_forwarded = 1;
 	} else
 		g_pending = sig;
@@ -57,55 +56,19 @@ struct waited {
 	uint32_t killed; /* NS_TERM_* or 0 */
 };
 
-/* Reap whatever is ready: the command (its status into *code and wt) and
- * the orphans the subreaper gets.  0, or -1 when the command was lost. */
+/* Reap whatever is ready (the host's reaper): the command's status into
+ * *code and wt.  0, or -1 when the command was lost. */
 static int
 reap_ready(pid_t child, int *code, struct waited *wt)
 {
-	int st = 0;
-	pid_t p;
+	int st = 0, rc = reaper_reap((int64_t)child, &st);
 
-	for (;;) {
-		p = waitpid(-1, &st, WNOHANG);
-		if (p > 0 && p == child) {
-			*code = wait_exit_code(st);
-			explain_exit_of_status(st, &wt->exit);
-			wt->ended = 1;
-		}
-		if (p > 0 || (p < 0 && errno == EINTR))
-			continue;
-		return p == 0 || *code >= 0 ? 0 : -1;
+	if (rc > 0) {
+		*code = wait_exit_code(st);
+		explain_exit_of_status(st, &wt->exit);
+		wt->ended = 1;
 	}
-}
-
-static void
-tick_next(struct timespec *next)
-{
-	clock_gettime(CLOCK_MONOTONIC, next);
-	next->tv_sec += 1;
-}
-
-/* Sleep until a SIGCHLD (blocked), a forwarded signal or next; returns 1
- * when next has passed.  No busy wait: sigtimedwait sleeps. */
-static int
-wait_tick(const struct timespec *next)
-{
-	struct timespec now, left;
-	sigset_t chld;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	left.tv_sec = next->tv_sec - now.tv_sec;
-	left.tv_nsec = next->tv_nsec - now.tv_nsec;
-	if (left.tv_nsec < 0) {
-		left.tv_nsec += 1000000000L;
-		left.tv_sec--;
-	}
-	if (left.tv_sec < 0)
-		return 1;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	(void)sigtimedwait(&chld, NULL, &left);
-	return 0;
+	return rc >= 0 || *code >= 0 ? 0 : -1;
 }
 
 /* Count the command's tree (the tool's descendants); 1 when it was past a
@@ -119,25 +82,12 @@ over_cap(struct waited *wt, int *code)
 
 	if (wall_has_feature(wt->w, NS_WALL_CAPS_NATIVE))
 		return 0;
-	over = caps_enforce_said(getpid(), wt->l);
+	over = reaper_over_cap(wt->l);
 	if (over) {
 		*code = CAPS_STATUS;
 		wt->killed = NS_TERM_CAP;
 	}
 	return over;
-}
-
-/* 1 when the tool has no child left: then the command's tree is empty
- * (every orphan is reparented to the subreaper before its parent can be
- * reaped), so the count at the end would find nothing. */
-static int
-tree_empty(void)
-{
-	siginfo_t si;
-
-	memset(&si, 0, sizeof(si));
-	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
-	       errno == ECHILD;
 }
 
 static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -182,11 +132,26 @@ wall_wait_loop(struct waited *wt, int *code)
 		if (rc != 0)
 			return rc < 0 ? NS_EXIT_REFUSED : 0;
 		if (g_pending && wall_terminate(wt, NS_TERM_SIGNAL) != 0)
-			kill((pid_t)wt->proc->pid, g_pending);
+			reaper_signal((int64_t)wt->proc->pid, g_pending);
 		g_pending = 0;
 		if (over_cap(wt, &capped))
 			return *code = capped, 0;
 	}
+}
+
+/* No host reaper (Windows): the command has ended, and what it left in
+ * the wall's tree is ended now through terminate() (the command's own
+ * code stays: W6) and waited for, so nothing it started outlives DONE. */
+static int
+end_leftovers(struct waited *wt, int code)
+{
+	struct ns_exit gone;
+
+	if (wall_end_tree(wt->w, wt->state, wt->proc, NS_TERM_DONE) != 0 ||
+	    wall_wait_tick(wt->w, wt->state, wt->proc, 5000, &gone) < 0)
+		note("what the command left in its tree could not be ended "
+		     "through the wall");
+	return code;
 }
 
 /* Wait for the command, reaping the orphans that the subreaper gets and
@@ -199,7 +164,6 @@ wait_child(struct waited *wt)
 {
 	pid_t child = (pid_t)wt->proc->pid;
 	size_t left = 0;
-	struct timespec next;
 	int code = -1, capped = -1;
 
 	if (wt->w->mod.wall.wait != NULL) {
@@ -207,22 +171,22 @@ wait_child(struct waited *wt)
 
 		if (rc != 0 || code == CAPS_STATUS)
 			return rc ? rc : code;
+		if (!reaper_here())
+			return end_leftovers(wt, code);
 	}
-	tick_next(&next);
 	while (code < 0) {
 		if (reap_ready(child, &code, wt) != 0)
 			return NS_EXIT_REFUSED;
-		if (code >= 0 || !wait_tick(&next))
+		if (code >= 0 || !reaper_tick())
 			continue;
 		if (over_cap(wt, &capped))
 			return capped;
-		tick_next(&next);
 	}
-	if (!tree_empty()) {
+	if (!reaper_tree_empty()) {
 		if (over_cap(wt, &capped))
 			return capped;
 		(void)wall_terminate(wt, NS_TERM_DONE);
-		if (caps_kill_all(0, &left) != 0)
+		if (reaper_kill_all(0, &left) != 0)
 			note("%zu process(es) the command left behind are "
 			     "still running after SIGKILL", left);
 		else if (!wt->killed)
@@ -315,8 +279,8 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 	struct sbuf names = {0};
 
 	if (a->acl != NULL)
-		note("--acl %s is accepted and ignored on linux; the wall is "
-		     "the same without it", a->acl);
+		note("--acl %s is accepted and ignored on %s; the wall is "
+		     "the same without it", a->acl, os_platform());
 	for (size_t i = 0; i < pol->dropped.n; i++)
 		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
 	if (pol->dropped.n)
@@ -341,20 +305,32 @@ refused(struct wallctx *w, const char *tok, const char *text)
 	return NS_EXIT_REFUSED;
 }
 
-/* Subreaper, signal forwarding, SIGCHLD blocked (waited for, not caught;
- * the child resets its mask) and RLIMIT_NPROC: the tool forks once after
- * this. */
+/* Signal forwarding (Windows: the console's Ctrl-C, Ctrl-Break and close
+ * as SIGINT/SIGBREAK/SIGTERM, ended through terminate()) and the host's
+ * reaper where there is one (reaper_setup). */
 static void
 parent_setup(const struct caps_limits *caps)
 {
-	sigset_t chld;
-
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	os_catch_stop_signals(on_signal);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
-	(void)caps_limit_nproc(caps);
+	if (reaper_here())
+		reaper_setup(caps);
+}
+
+/* Where the host has no reaper, the wall is the process model: it must
+ * wait for its whole tree, end it, and keep the caps (ABI 1.2).  0, or 1
+ * refused (a wall that cannot is never run unreaped). */
+static int
+wall_owns_tree(struct wallctx *w)
+{
+	if (reaper_here() || (w->mod.wall.wait != NULL &&
+			      w->mod.wall.terminate != NULL &&
+			      wall_has_feature(w, NS_WALL_CAPS_NATIVE)))
+		return 0;
+	refusals_add(&w->r, REASON_NO_SANDBOX, "on %s the wall must wait for "
+		     "its whole tree, end it and keep the caps itself (wait, "
+		     "terminate, NS_WALL_CAPS_NATIVE): %s does not",
+		     os_platform(), w->mod.ops.name);
+	return 1;
 }
 
 /* The write roots on a memory filesystem, by rule 5's descriptors (their
@@ -364,11 +340,20 @@ parent_setup(const struct caps_limits *caps)
 static int
 watch_roots(const struct policy *pol, struct caps_watch *watch)
 {
-	for (size_t i = 0; i < pol->r_writes.n; i++)
-		if (caps_watch_fd(watch, pol->r_writes.v[i].fd) < 0)
-			return -1;
-	(void)caps_watch_shmem(watch);
-	return 0;
+	int fds[64];
+	size_t n = 0;
+
+	if (!reaper_here())
+		return reaper_watch(watch, fds, 0);
+	for (size_t i = 0; i < pol->r_writes.n; i++) {
+		if (n == sizeof(fds) / sizeof(fds[0])) {
+			if (reaper_watch(watch, fds, n) < 0)
+				return -1;
+			n = 0;
+		}
+		fds[n++] = pol->r_writes.v[i].fd;
+	}
+	return reaper_watch(watch, fds, n);
 }
 
 /* Rule 8a: the temp directory the tool made goes once the tree is dead
@@ -410,7 +395,7 @@ run_walled(struct wallctx *w, struct policy *pol,
 			       "be started inside the wall");
 	g_child = (sig_atomic_t)proc.pid;
 	if (g_pending && !g_wall_ends)
-		kill((pid_t)proc.pid, g_pending);
+		reaper_signal((int64_t)proc.pid, g_pending);
 	code = wait_child(&wt);
 	end.proc = proc;
 	end.end_ns = explain_now_ns();
@@ -458,7 +443,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 		else
 			code = run_walled(w, pol, &view, state, &watch);
 	}
-	caps_watch_free(&watch);
+	reaper_watch_free(&watch);
 	if (w->mod.wall.release != NULL)
 		w->mod.wall.release(&w->hs.host, state);
 	(void)policy_remove_tmp(pol); /* a path that did not run too */
@@ -476,6 +461,8 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct cmdline line = cmdline_of(NULL, argv);
 	int rc, code;
 
+	if (wall_owns_tree(w) != 0)
+		return refused(w, REASON_NO_SANDBOX, "");
 	in.verb = NULL;
 	in.remedy_args = argv; /* the fixed lines of the toolchains' too */
 	if (wall_input(w, hr, a, &in) < 0 ||

@@ -98,7 +98,7 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in->net_deny = a->net_deny;
 	in->net_listen = a->net_listen;
 	in->saw_dashdash = a->saw_dashdash;
-	in->home = getenv("HOME");
+	in->home = getenv(os_home_var());
 	in->path = getenv("PATH");
 	in->env = hr->env;
 	in->roots = &w->roots;

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/sysinfo.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>

@@ -1410,25 +1410,25 @@ t_sticky_and_root_links(void)
 static void
 t_plantable_rule(void)
 {
-	struct stat d = {0}, l = {0};
+	struct os_stat d = {0}, l = {0};
 
-	d.st_uid = 0;
-	l.st_uid = 0;
-	d.st_mode = S_IFDIR | 0755;
+	d.uid = 0;
+	l.uid = 0;
+	d.mode = S_IFDIR | 0755;
 	CU_ASSERT_PTR_NULL(path_plantable(42, &d, &l));
 	/* root owns nothing: the command never runs as root */
 	CU_ASSERT_PTR_NULL(path_plantable(0, &d, &l));
-	l.st_uid = 42;
+	l.uid = 42;
 	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
-	l.st_uid = 0;
-	d.st_uid = 42;
+	l.uid = 0;
+	d.uid = 42;
 	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
-	d.st_uid = 0;
-	d.st_mode = S_IFDIR | 0757;
+	d.uid = 0;
+	d.mode = S_IFDIR | 0757;
 	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
-	d.st_mode = S_IFDIR | 01777;
+	d.mode = S_IFDIR | 01777;
 	CU_ASSERT_PTR_NULL(path_plantable(42, &d, &l));
-	l.st_uid = 42;
+	l.uid = 42;
 	CU_ASSERT_PTR_NOT_NULL(path_plantable(42, &d, &l));
 }
 
@@ -1528,25 +1528,25 @@ t_view_fds(void)
 static void
 t_movable_rule(void)
 {
-	struct stat d[3];
+	struct os_stat d[3];
 
 	memset(d, 0, sizeof(d));
 	for (size_t i = 0; i < 3; i++)
-		d[i].st_mode = S_IFDIR | 0755;
+		d[i].mode = S_IFDIR | 0755;
 	CU_ASSERT_PTR_NULL(path_movable(42, d, 3));  /* all root's, 0755 */
-	d[1].st_uid = 42;                            /* the user's */
+	d[1].uid = 42;                            /* the user's */
 	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
 	CU_ASSERT_PTR_NULL(path_movable(0, d, 3));   /* root owns nothing */
-	d[1].st_uid = 0;
-	d[1].st_mode = S_IFDIR | 0777;               /* anyone's to rename in */
+	d[1].uid = 0;
+	d[1].mode = S_IFDIR | 0777;               /* anyone's to rename in */
 	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
 	CU_ASSERT_PTR_NOT_NULL(path_movable(0, d, 3));
-	d[1].st_mode = S_IFDIR | 01777;              /* sticky: own entries */
+	d[1].mode = S_IFDIR | 01777;              /* sticky: own entries */
 	CU_ASSERT_PTR_NULL(path_movable(42, d, 3));
-	d[2].st_uid = 42;
+	d[2].uid = 42;
 	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
-	d[2].st_uid = 0;
-	d[0].st_uid = 42;        /* "/" is the user's: every entry below is */
+	d[2].uid = 0;
+	d[0].uid = 42;        /* "/" is the user's: every entry below is */
 	CU_ASSERT_PTR_NOT_NULL(path_movable(42, d, 3));
 	CU_ASSERT_PTR_NULL(path_movable(42, d, 1));  /* nothing above */
 }

@@ -8,6 +8,11 @@
 # under the prefix's C: drive (a directory only the user can write: the
 # trust check accepts it), and one under Z:/tmp (world-writable: refused).
 
+hskip() { # name, why: Wine does not implement what it tests
+	printf 'SKIP %s -- %s\n' "$1" "$2" >>"$log"
+	printf '  SKIP %s -- %s\n' "$1" "$2"
+}
+
 hres() { # name, verdict (0 pass), why
 	if [ "$2" = 0 ]; then
 		l="PASS $1"
@@ -88,7 +93,373 @@ host_suite() {
 		'^SANDBOX REFUSED reason=no_sandbox: egress is not built on windows: ' \
 		- -- egress plan
 	host_reap
+	host_policy
+	host_wrap
+	host_run
 	rm -rf "$ww" "$log.h" "$log.h2"
+}
+
+# run through the exe: the no-fork flow (run/nofork.c) with jobobject.dll
+# as the place (the scratch %TEMP%\nova-<name>) and the wall (the job).
+# $tu is the temp directory's Unix path, $tw its Windows one.
+host_run() {
+	tw=$(timeout 20 wine cmd /c 'echo %TEMP%' </dev/null | tr -d '\r')
+	tu=$WINEPREFIX/drive_c/$(printf '%s' "${tw#C:\\}" | tr '\\' /)
+	hcase "host: run: the command's exit code (5) is the run's" 5 \
+		'^SANDBOX DONE name=hr1 exit=5 ' - -- run --name hr1 --size 1g \
+		-- "$jchild" exit 5
+	[ ! -e "$tu/nova-hr1" ] && hres "host: run: the scratch is deleted after a normal exit" 0 ||
+		hres "host: run: the scratch is deleted after a normal exit" 1 \
+			"$tu/nova-hr1 is still there"
+	hcase "host: run: the steps and OK name the scratch's work/ as the cwd" 0 \
+		'^SANDBOX OK name=hr2 place=jobobject backend=jobobject abi=wine read=0 write=1 .*cwd=[^ ]*/nova-hr2/work ' \
+		- -- run --name hr2 --size 1g -- "$jchild" exit 0
+	hcase "host: run: --timeout ends the job: 124" 124 \
+		'^SANDBOX DONE name=hr3 exit=124 wall=[2-9]\.' - -- run --name hr3 \
+		--size 1g --timeout 2s -- "$jchild" sleep 60000
+	grep -q '^SANDBOX TIMEOUT after=2s name=hr3$' "$log.h2" &&
+		hres "host: run: --timeout says TIMEOUT before DONE" 0 ||
+		hres "host: run: --timeout says TIMEOUT before DONE" 1 \
+			"no TIMEOUT line: $(head -c 300 "$log.h2")"
+	hcase "host: run: a runaway past --max-procs ends the job: 137" 137 \
+		'^SANDBOX DONE name=hr4 exit=137 ' - -- run --name hr4 \
+		--size 1g --max-procs 3 -- "$jchild" many 10
+	hcase "host: run: an access violation is 139" 139 \
+		'^SANDBOX DONE name=hr5 exit=139 ' - -- run --name hr5 --size 1g \
+		-- "$jchild" crash
+	host_run_out
+	host_run_kill
+	host_run_busy
+	pidwin="$pf/ns-run-c.pid" pidunix="$pu/ns-run-c.pid"
+	ctrlc_case "host: run: Ctrl-C ends the run: 130, DONE after the delete" \
+		130 '^SANDBOX DONE name=hr9 exit=130 ' run --name hr9 --size 1g
+	[ ! -e "$tu/nova-hr9" ] && hres "host: run: Ctrl-C: the scratch is deleted" 0 ||
+		hres "host: run: Ctrl-C: the scratch is deleted" 1 "$tu/nova-hr9 is still there"
+	rm -f "$pu/ns-run-c.pid"
+}
+
+# The handoff through the exe (run/handoff.c by handles: os_open_read_at,
+# os_dir_names, os_create_at): the default RESULT.md, a directory named
+# with --artifact copied whole (cmd found by PATHEXT), a named artifact
+# that is not there and a copy over --out-max-bytes refused with nothing
+# left in --out.
+host_run_out() {
+	ou=$WINEPREFIX/drive_c/ns-out
+	rm -rf "$ou"
+	mkdir -p "$ou"
+	hcase "host: run --out copies the default RESULT.md out of the scratch" 0 \
+		'^SANDBOX OUT name=hr6 files=1 bytes=1$' - -- run --name hr6 \
+		--size 1g --out C:/ns-out -- "$jchild" write RESULT.md
+	[ "$(cat "$ou/hr6/RESULT.md" 2>/dev/null)" = x ] ||
+		hres "host: run --out: RESULT.md holds the command's bytes" 1 \
+			"$ou/hr6/RESULT.md: $(cat "$ou/hr6/RESULT.md" 2>&1)"
+	hcase "host: run --out --artifact copies a directory whole (cmd by PATHEXT)" 0 \
+		'^SANDBOX OUT name=hr10 files=1 bytes=4$' - -- run --name hr10 \
+		--size 1g --out C:/ns-out --artifact d -- cmd /c \
+		'mkdir d\e && echo hi> d\e\f.txt'
+	[ "$(tr -d '\r' <"$ou/hr10/d/e/f.txt" 2>/dev/null)" = hi ] ||
+		hres "host: run --out: the directory's file arrived" 1 \
+			"$ou/hr10/d/e/f.txt is not \"hi\""
+	hcase "host: run --out: a named artifact not in the place is out_failed" 125 \
+		'^SANDBOX REFUSED reason=out_failed: the artifact nothere\.txt is not in the place' \
+		- -- run --name hr11 --size 1g --out C:/ns-out --artifact \
+		nothere.txt -- "$jchild" write RESULT.md
+	hcase "host: run --out: over --out-max-bytes nothing is copied" 125 \
+		'^SANDBOX REFUSED reason=out_failed: the artifacts hold [0-9]+ bytes, over --out-max-bytes 1; nothing was copied' \
+		- -- run --name hr12 --size 1g --out C:/ns-out --out-max-bytes 1 \
+		--artifact a -- cmd /c 'mkdir a && echo x> a\b.txt'
+	[ ! -e "$ou/hr11" ] && [ ! -e "$ou/hr12" ] &&
+		hres "host: run --out: a refused handoff leaves nothing in --out" 0 ||
+		hres "host: run --out: a refused handoff leaves nothing in --out" 1 \
+			"$(ls "$ou")"
+	rm -rf "$ou"
+}
+
+# W7 and W10 through the exe: run's host killed while its command and the
+# command's child sleep in the job: the tree dies with the host; the
+# scratch stays (nothing ran the delete) and reap removes it (its owner
+# is dead).
+host_run_kill() {
+	n="host: run: kill of the host kills the command's tree"
+	rm -rf "$tu/nova-hr7"
+	wine "$hexe" run --name hr7 --size 1g -- "$jchild" tree k.pid stay \
+		</dev/null >"$log.k" 2>&1 &
+	kp=$!
+	i=0
+	while [ ! -s "$tu/nova-hr7/work/k.pid" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	r=0
+	timeout 20 wine "$jhost" alive "$tw\\nova-hr7\\work\\k.pid" </dev/null \
+		>/dev/null 2>&1 || r=$?
+	if [ "$r" != 0 ]; then
+		kill -9 "$kp" 2>/dev/null || true
+		wait "$kp" 2>/dev/null || true
+		hres "$n" 1 "the grandchild was not running before the kill ($r)"
+		return
+	fi
+	kill -9 "$kp" 2>/dev/null || true
+	wait "$kp" 2>/dev/null || true
+	i=0
+	while [ $i -lt 50 ]; do
+		r=0
+		timeout 20 wine "$jhost" alive "$tw\\nova-hr7\\work\\k.pid" \
+			</dev/null >/dev/null 2>&1 || r=$?
+		[ "$r" = 1 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$r" = 1 ] && hres "$n" 0 || hres "$n" 1 "the grandchild outlived the host"
+	[ -d "$tu/nova-hr7" ] && hres "host: run: the killed run's scratch is left for reap" 0 ||
+		hres "host: run: the killed run's scratch is left for reap" 1 \
+			"$tu/nova-hr7 is gone: nothing for reap to show"
+	hcase "host: run: reap removes the killed run's scratch (dead owner)" 0 \
+		'^SANDBOX REAP volume=nova-hr7 procs=0 deleted=yes' - -- reap
+	[ ! -e "$tu/nova-hr7" ] ||
+		hres "host: run: reap removes the killed run's scratch (gone)" 1 \
+			"$tu/nova-hr7 is still there"
+	rm -f "$log.k"
+}
+
+# W9 through the exe: a process outside the job holds a file of the
+# scratch open without sharing while the run ends: the delete is retried,
+# then LEAK with the remedy and exit 3; the holder gone, reap clears it.
+host_run_busy() {
+	n="host: run: a busy scratch is a LEAK with its remedy and exit 3"
+	rm -rf "$tu/nova-hr8"
+	wine "$hexe" run --name hr8 --size 1g -- "$jchild" sleep 3000 \
+		</dev/null >"$log.b" 2>&1 &
+	bp=$!
+	i=0
+	while [ ! -d "$tu/nova-hr8/work" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wine "$jhost" hold "$tw\\nova-hr8\\work\\busy.txt" </dev/null \
+		>/dev/null 2>&1 &
+	hp=$!
+	r=0
+	wait "$bp" || r=$?
+	tr -d '\r' <"$log.b" >"$log.b2"
+	if [ "$r" = 3 ] && grep -q '^SANDBOX LEAK name=hr8 volume=nova-hr8 remedy="nova-sandbox reap"$' "$log.b2"; then
+		hres "$n" 0
+	else
+		hres "$n" 1 "exit $r: $(head -c 300 "$log.b2")"
+	fi
+	kill -9 "$hp" 2>/dev/null || true
+	wait "$hp" 2>/dev/null || true
+	hcase "host: run: reap clears the leaked scratch once it is free" 0 \
+		'^SANDBOX REAP volume=nova-hr8 procs=0 deleted=yes' - -- reap
+	[ ! -e "$tu/nova-hr8" ] ||
+		hres "host: run: reap clears the leaked scratch (gone)" 1 \
+			"$tu/nova-hr8 is still there"
+	rm -f "$log.b" "$log.b2"
+}
+
+# The wrap through the exe: jobobject.dll's job as the whole process model
+# (no host reaper on Windows), jo_child.exe as the command.  $jchild is
+# its Windows path (run.sh), $prof/$pf/$pu the profile (host_policy).
+host_wrap() {
+	jw=$pu/ns-wrap
+	mkdir -p "$jw"
+	hcase "host: the wrap passes the command's exit code through (7)" 7 \
+		'^SANDBOX DONE exit=7 cmd=jo_child\.exe$' - -- \
+		--write "$pf" -- "$jchild" exit 7
+	hcase "host: the wrap says OK with jobobject before the command runs" 0 \
+		'^SANDBOX OK backend=jobobject abi=wine .*write=1 .*cmd=jo_child\.exe ' \
+		- -- --write "$pf" -- "$jchild" exit 0
+	hcase "host: the wrap: a write inside --write succeeds (control)" 0 \
+		'^SANDBOX DONE exit=0 ' - -- \
+		--write "$pf" -- "$jchild" write "$pf/ns-wrap/in.txt"
+	[ -f "$jw/in.txt" ] ||
+		hres "host: the wrap: a write inside --write succeeds (the file)" 1 \
+			"$jw/in.txt was not written"
+	if grep -q 'abi=wine' "$log.h2"; then
+		hskip "host: the wrap denies a write outside --write" \
+			"integrity levels and labels are not enforced"
+	else
+		hcase "host: the wrap denies a write outside --write" 1 \
+			'^SANDBOX DONE exit=1 ' - -- \
+			--write "$pf/ns-wrap" -- "$jchild" write C:/ns-outside.txt
+	fi
+	hcase "host: the wrap maps an access violation to 139" 139 \
+		'^SANDBOX DONE exit=139 ' - -- --write "$pf" -- "$jchild" crash
+	hcase "host: the wrap maps a fail-fast (0xC0000409) to 134" 134 \
+		'^SANDBOX DONE exit=134 ' - -- --write "$pf" -- "$jchild" \
+		status C0000409
+	hcase "host: the wrap maps a Ctrl-C exit (0xC000013A) to 130" 130 \
+		'^SANDBOX DONE exit=130 ' - -- --write "$pf" -- "$jchild" \
+		status C000013A
+	hcase "host: the wrap takes an exit code above 255 by its low byte" 44 \
+		'^SANDBOX DONE exit=44 ' - -- --write "$pf" -- "$jchild" exit 300
+	# grandchildren: the command exits 0 at once, its child sleeps 60 s
+	# in the job; the wrap ends it and DONE says the command's own 0
+	hcase "host: the wrap ends the command's grandchildren with the job" 0 \
+		'^SANDBOX DONE exit=0 ' - -- --write "$pf" -- "$jchild" tree \
+		"$pf/ns-wrap/gc.pid"
+	r=0
+	timeout 20 wine "$jhost" alive "$pf/ns-wrap/gc.pid" </dev/null \
+		>/dev/null 2>&1 || r=$?
+	[ "$r" = 1 ] && hres "host: the wrap's grandchild is gone after DONE" 0 ||
+		hres "host: the wrap's grandchild is gone after DONE" 1 \
+			"alive answered $r (0 running, 2 no pid)"
+	hcase "host: the wrap's command is in a job (W2)" 0 \
+		'^SANDBOX DONE exit=0 cmd=jo_child\.exe$' - -- --write "$pf" -- \
+		"$jchild" injob
+	host_wrap_args
+	host_wrap_kill
+	host_wrap_ctrlc
+	hcase "host: the wrap refuses a command that is not a Windows program" 125 \
+		'^SANDBOX REFUSED reason=not_executable: ' - -- \
+		--write "$pf" -- "$pf/ns-wrap/in.txt"
+	rm -rf "$jw"
+}
+
+# W3 through the exe: the arguments reach the command exactly (the host's
+# argv -> the wall's command line -> the C runtime's parse), each printed
+# back by jo_child.exe followed by a NUL.
+host_wrap_args() {
+	n="host: the wrap passes hostile arguments exactly (W3)"
+	r=0
+	timeout 60 wine "$hexe" --write "$pf" -- "$jchild" args 'a b' 'c"d' \
+		'e\' 'f\\"g' '' 'sp ace\' 'h' </dev/null >"$log.a" 2>"$log.a2" ||
+		r=$?
+	printf 'a b\000c"d\000e\\\000f\\\\"g\000\000sp ace\\\000h\000' \
+		>"$log.a3"
+	if [ "$r" = 0 ] && cmp -s "$log.a" "$log.a3"; then
+		hres "$n" 0
+	else
+		hres "$n" 1 "exit $r, got $(od -c "$log.a" | head -3 | tr '\n' ' ')"
+	fi
+	rm -f "$log.a" "$log.a2" "$log.a3"
+}
+
+# Ctrl-C: SIGINT to the host's Wine process, which Wine delivers as the
+# console's Ctrl-C event (os_catch_stop_signals' handler): the wrap ends
+# the job through terminate() (143, a caught signal) and the command's
+# child is gone.  $1 the name, the rest the exe's words before the
+# command; $pidwin the pid file's Windows path, $pidunix its Unix path.
+ctrlc_case() {
+	n=$1 want=$2 pat=$3
+	shift 3
+	rm -f "$pidunix"
+	wine "$hexe" "$@" -- "$jchild" tree "$pidwin" stay </dev/null \
+		>"$log.c" 2>&1 &
+	cp=$!
+	i=0
+	while [ ! -s "$pidunix" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
+	kill -INT "$cp" 2>/dev/null || true
+	r=0
+	# a host that ignored the event is ended here, never left behind
+	( sleep 20; kill -9 "$cp" 2>/dev/null ) &
+	gp=$!
+	wait "$cp" || r=$?
+	kill "$gp" 2>/dev/null || true
+	wait "$gp" 2>/dev/null || true
+	tr -d '\r' <"$log.c" >"$log.c2"
+	a=0
+	timeout 20 wine "$jhost" alive "$pidwin" </dev/null >/dev/null 2>&1 || a=$?
+	if [ "$r" != "$want" ] || ! grep -Eq "$pat" "$log.c2"; then
+		hres "$n" 1 "exit $r, wanted $want: $(head -c 300 "$log.c2")"
+	elif [ "$a" != 1 ]; then
+		hres "$n" 1 "the command's child outlived the Ctrl-C (alive: $a)"
+	else
+		hres "$n" 0
+	fi
+	rm -f "$log.c" "$log.c2"
+}
+
+host_wrap_ctrlc() {
+	pidwin="$pf/ns-wrap/c.pid" pidunix="$jw/c.pid"
+	ctrlc_case "host: Ctrl-C ends the wrap's tree through the wall: 143" \
+		143 '^SANDBOX DONE exit=143 cmd=jo_child\.exe$' --write "$pf"
+}
+
+# W7 through the exe: the host killed (SIGKILL of its Wine process: no
+# handler runs) while the command and its grandchild sleep in the job; the
+# job's only handle closes with the process, so the tree dies with it.
+host_wrap_kill() {
+	n="host: kill of the wrap's host kills the command's tree"
+	rm -f "$jw/k.pid"
+	# no timeout(1) between: $! is the Wine process of the exe itself
+	# (wine execs its loader), killed below in every case
+	wine "$hexe" --write "$pf" -- "$jchild" tree "$pf/ns-wrap/k.pid" \
+		stay </dev/null >"$log.k" 2>&1 &
+	kp=$!
+	i=0
+	while [ ! -s "$jw/k.pid" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	r=0
+	timeout 20 wine "$jhost" alive "$pf/ns-wrap/k.pid" </dev/null \
+		>/dev/null 2>&1 || r=$?
+	if [ "$r" != 0 ]; then
+		kill -9 "$kp" 2>/dev/null || true
+		wait "$kp" 2>/dev/null || true
+		hres "$n" 1 "the grandchild was not running before the kill ($r)"
+		return
+	fi
+	kill -9 "$kp" 2>/dev/null || true
+	wait "$kp" 2>/dev/null || true
+	i=0
+	r=0
+	while [ $i -lt 50 ]; do
+		r=0
+		timeout 20 wine "$jhost" alive "$pf/ns-wrap/k.pid" </dev/null \
+			>/dev/null 2>&1 || r=$?
+		[ "$r" = 1 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$r" = 1 ] && hres "$n" 0 || hres "$n" 1 "the grandchild outlived the host"
+	rm -f "$log.k"
+}
+
+# policy through the exe: the policy room's walk on Windows (os/windows/
+# walk.c) -- a --write resolved by handles, the command found on PATH,
+# rule 5's refusals, the wall's text from jobobject.dll.  The home guard
+# asks for %USERPROFILE% inside a --write, so the profile is the --write.
+host_policy() {
+	prof=$(timeout 20 wine cmd /c 'echo %USERPROFILE%' </dev/null | tr -d '\r')
+	pu=$WINEPREFIX/drive_c/$(printf '%s' "${prof#C:\\}" | tr '\\' /)
+	pf=$(printf '%s' "$prof" | tr '\\' /)
+	mkdir -p "$pu/ns-proj"
+	echo x >"$pu/ns-file.txt"
+	hcase "host: policy prints the wall for a --write (the profile)" 0 \
+		"^write $pf label=low\$" - -- policy --write "$prof"
+	hcase "host: policy's OK line counts the --write and names jobobject" 0 \
+		'^POLICY OK backend=jobobject read=0 read-noexec=0 write=1 ' \
+		- -- policy --write "$pf"
+	hcase "host: policy finds the command on PATH (cmd.exe's directory read)" 0 \
+		'^read-exec C:/windows/system32 ' - -- policy --write "$pf"
+	hcase "host: policy takes a --read beside the --write" 0 \
+		"^POLICY OK backend=jobobject read=1 .*write=2 " \
+		- -- policy --write "$pf/ns-proj" --write "$pf" --read C:/windows
+	hcase "host: policy refuses a relative --write, naming the absolute path" 2 \
+		'^POLICY REFUSED reason=bad_write: --write ns-proj is relative: name it by its absolute path, ' \
+		- -- policy --write ns-proj
+	hcase "host: policy refuses a --write that does not exist" 2 \
+		'^POLICY REFUSED reason=bad_write: --write C:/ns-nothere does not exist; none is created' \
+		- -- policy --write C:/ns-nothere
+	hcase "host: policy refuses a --write that is a file" 2 \
+		"^POLICY REFUSED reason=bad_write: --write $pf/ns-file\\.txt is not a directory" \
+		- -- policy --write "$pf/ns-file.txt"
+	hcase "host: policy refuses one directory as --read and --write (by identity)" 2 \
+		'^POLICY REFUSED reason=bad_read: --read and --write both name ' \
+		- -- policy --write "$pf" --read "$prof"
+	hcase "host: policy refuses a --write outside the profile (home guard)" 2 \
+		"^POLICY REFUSED reason=home_outside: HOME .* is outside every --write" \
+		- -- policy --write "$pf/ns-proj"
+	hcase "host: policy refuses a command not on PATH" 2 \
+		'^POLICY REFUSED reason=not_found: command ns-nothere\.exe is not on PATH' \
+		- -- policy --write "$pf" -- ns-nothere.exe
+	rm -rf "$pu/ns-proj" "$pu/ns-file.txt"
 }
 
 # reap through the exe: jobobject.dll's list() of the scratches in the

@@ -14,6 +14,8 @@
  *   hold <file>            create file, keep it open unshared, sleep
  *   write <file>           create file with "x", exit 0 (1 if refused)
  *   alloc <mib>            commit and touch mib MiB, exit 0 (3 if refused)
+ *   alive <pidfile>        exit 0 when the process whose pid pidfile holds
+ *                          runs, 1 when it does not, 2 no pid there
  */
 #include <windows.h>
 #include <stdio.h>
@@ -55,6 +57,30 @@ write_file(const wchar_t *path, const char *text, int keep)
 		Sleep(INFINITE);
 	CloseHandle(f);
 	return 0;
+}
+
+/* Is the process whose pid the file holds running? */
+static int
+alive(const wchar_t *pidfile)
+{
+	FILE *f = _wfopen(pidfile, L"r");
+	unsigned long pid = 0;
+	HANDLE h;
+	DWORD code = 0;
+	int ok;
+
+	if (f == NULL)
+		return 2;
+	ok = fscanf(f, "%lu", &pid) == 1 && pid != 0;
+	fclose(f);
+	if (!ok)
+		return 2;
+	h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
+	if (h == NULL)
+		return 1;
+	ok = GetExitCodeProcess(h, &code) && code == STILL_ACTIVE;
+	CloseHandle(h);
+	return ok ? 0 : 1;
 }
 
 int wmain(int argc, wchar_t **argv); /* -municode's entry */
@@ -117,6 +143,8 @@ wmain(int argc, wchar_t **argv)
 				return 4; /* refused: the job's limit */
 		Sleep(INFINITE);
 	}
+	if (wcscmp(m, L"alive") == 0 && argc > 2)
+		return alive(argv[2]);
 	if (wcscmp(m, L"hold") == 0 && argc > 2)
 		return write_file(argv[2], "held", 1);
 	if (wcscmp(m, L"write") == 0 && argc > 2)

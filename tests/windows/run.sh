@@ -70,6 +70,8 @@ one "windows suite" "$exe" "$(winpath "$dll")" "$(winpath "$child")" "$(winpath 
 one "windows os layer" "$ostest" "$(winpath "$dll")" 'C:\ostest'
 echo "  the host, nova-sandbox.exe:"
 . "$here/host.sh"
+jchild=$(winpath "$child")
+jhost=$jchild
 host_suite "$(winpath "$hostexe")"
 
 got=$(sed -n 's/^SKIP \(.*\) -- .*/\1/p' "$log" | sort)

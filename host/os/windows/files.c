@@ -147,13 +147,15 @@ int
 os_dir_names(int dirfd, const char *dirpath,
 	     int (*fn)(void *arg, const char *name), void *arg)
 {
-	char *pat = str_fmt("%s/*", dirpath);
+	char *own = dirpath == NULL ? os_fd_name(dirfd) : NULL;
+	char *pat = dirpath != NULL || own != NULL ?
+			    str_fmt("%s/*", dirpath ? dirpath : own) : NULL;
 	wchar_t *w = pat ? wp_wide(pat) : NULL;
 	WIN32_FIND_DATAW fd;
 	HANDLE h;
 	int rc = 0;
 
-	(void)dirfd;
+	free(own);
 	free(pat);
 	if (w == NULL) {
 		errno = ENOMEM;

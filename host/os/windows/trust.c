@@ -263,3 +263,46 @@ os_open_own(const char *path, int want_dir)
 	}
 	return fd;
 }
+
+/* The walk's view of h's security (os/os.h struct os_stat): the owner as
+ * a uid (0 for SYSTEM, Administrators, TrustedInstaller; os_euid() for
+ * the caller; OS_UID_OTHER else) and whether a SID that is neither may
+ * change it (an allow ACE with write, append, delete, a child's delete,
+ * or the security's write): then *others_write.  0, or -1 when the
+ * security cannot be read (then counted as another's, writable). */
+int
+ws_security(HANDLE h, int is_dir, uint32_t *uid, int *others_write)
+{
+	PSID owner = NULL;
+	PACL dacl = NULL;
+	PSECURITY_DESCRIPTOR sd = NULL;
+	DWORD danger = is_dir ? (DIR_DANGER | FILE_ADD_FILE |
+				 FILE_ADD_SUBDIRECTORY) : FILE_DANGER;
+	PSID me = user_sid();
+
+	*uid = OS_UID_OTHER;
+	*others_write = 1;
+	if (GetSecurityInfo(h, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION |
+			    DACL_SECURITY_INFORMATION, &owner, NULL, &dacl,
+			    NULL, &sd) != ERROR_SUCCESS)
+		return -1;
+	if (owner != NULL && me != NULL && EqualSid(owner, me))
+		*uid = os_euid();
+	else if (owner != NULL && trusted(owner))
+		*uid = 0;
+	*others_write = dacl == NULL;
+	for (DWORD i = 0; dacl != NULL && i < dacl->AceCount; i++) {
+		ACE_HEADER *a = NULL;
+		ACCESS_ALLOWED_ACE *al;
+
+		if (!GetAce(dacl, i, (void **)&a) ||
+		    a->AceType != ACCESS_ALLOWED_ACE_TYPE ||
+		    (a->AceFlags & INHERIT_ONLY_ACE))
+			continue;
+		al = (ACCESS_ALLOWED_ACE *)a;
+		if ((al->Mask & danger) && !trusted((PSID)&al->SidStart))
+			*others_write = 1;
+	}
+	LocalFree(sd);
+	return 0;
+}

@@ -6,6 +6,7 @@
 #define NS_HOST_OS_WINDOWS_WPATH_H
 
 #include <windows.h>
+#include <stdint.h>
 
 #define WP_MAX 32768 /* UTF-16 units of the longest path */
 
@@ -17,5 +18,9 @@ char *wp_utf8(const wchar_t *w);
 /* The final path of an open handle (links resolved), UTF-16 with its
  * "\\\\?\\" prefix; heap or NULL. */
 wchar_t *wp_final(HANDLE h);
+
+/* The owner of h as the walk's uid and whether another SID may change it
+ * (trust.c; os/os.h struct os_stat).  0, or -1 unreadable. */
+int ws_security(HANDLE h, int is_dir, uint32_t *uid, int *others_write);
 
 #endif

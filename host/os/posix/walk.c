@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/* walk.c -- the policy's walk on POSIX (os/os.h "the policy's walk"):
+ * openat with O_PATH (or O_RDONLY where there is none) and O_NOFOLLOW,
+ * fstat, readlinkat, faccessat; shared by linux and darwin. */
+#include "os/os.h"
+#include "os/posix/posix.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+/* How an entry is opened only to be looked at or held as a rule. */
+#ifdef O_PATH
+#define WALK_OPEN O_PATH
+#else
+#define WALK_OPEN (O_RDONLY | O_NONBLOCK)
+#endif
+
+uint32_t
+os_euid(void)
+{
+	return (uint32_t)geteuid();
+}
+
+uint32_t
+os_ruid(void)
+{
+	return (uint32_t)getuid();
+}
+
+int
+os_in_group(uint32_t gid)
+{
+	gid_t list[256];
+	int n = getgroups(256, list);
+
+	if ((gid_t)gid == getegid())
+		return 1;
+	for (int i = 0; i < n; i++)
+		if (list[i] == (gid_t)gid)
+			return 1;
+	return 0;
+}
+
+size_t
+os_root_len(const char *p)
+{
+	return p != NULL && p[0] == '/' ? 1 : 0;
+}
+
+int
+os_walk_root(const char *p)
+{
+	if (os_root_len(p) == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return open("/", POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int
+os_walk_at(int dirfd, const char *name, int want_dir)
+{
+	return openat(dirfd, name, WALK_OPEN | O_NOFOLLOW | O_CLOEXEC |
+					   (want_dir ? O_DIRECTORY : 0));
+}
+
+static void
+from_stat(const struct stat *st, struct os_stat *out)
+{
+	out->dev = (uint64_t)st->st_dev;
+	out->ino = (uint64_t)st->st_ino;
+	out->rdev = (uint64_t)st->st_rdev;
+	out->nlink = (uint64_t)st->st_nlink;
+	out->mode = (uint32_t)st->st_mode;
+	out->uid = (uint32_t)st->st_uid;
+	out->gid = (uint32_t)st->st_gid;
+	out->size = (uint64_t)st->st_size;
+}
+
+int
+os_fstat(int fd, struct os_stat *out)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return -1;
+	from_stat(&st, out);
+	return 0;
+}
+
+int
+os_fstat_at(int dirfd, const char *name, struct os_stat *out)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return -1;
+	from_stat(&st, out);
+	return 0;
+}
+
+int
+os_stat_path(const char *path, struct os_stat *out)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return -1;
+	from_stat(&st, out);
+	return 0;
+}
+
+char *
+os_link_read_at(int dirfd, const char *name)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlinkat(dirfd, name, buf, sizeof(buf));
+
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		if (n >= 0)
+			errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return str_ndup(buf, (size_t)n);
+}
+
+char *
+os_link_read(int fd)
+{
+	/* the link's own descriptor (O_PATH|O_NOFOLLOW): its empty name */
+	return os_link_read_at(fd, "");
+}
+
+int
+os_fd_dup(int fd)
+{
+	return fcntl(fd, F_DUPFD_CLOEXEC, 3);
+}
+
+char *
+os_fd_real_path(int fd)
+{
+	char buf[PATH_MAX];
+
+	if (posix_fd_path(fd, buf, sizeof(buf)) != 0 || buf[0] != '/')
+		return NULL;
+	return strdup(buf);
+}
+
+int
+os_mkdir_at(int dirfd, const char *name, unsigned mode)
+{
+	return mkdirat(dirfd, name, (mode_t)mode);
+}
+
+int
+os_open_read_at(int dirfd, const char *name, int want_dir)
+{
+	return openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+				   O_CLOEXEC | (want_dir ? O_DIRECTORY : 0));
+}
+
+int
+os_open_readdir(const char *path)
+{
+	return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int
+os_create_at(int dirfd, const char *name, unsigned mode)
+{
+	return openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+				   O_CLOEXEC, (mode_t)mode);
+}
+
+int
+os_fchmod(int fd, unsigned mode)
+{
+	return fchmod(fd, (mode_t)mode);
+}
+
+int
+os_unlink_at(int dirfd, const char *name, int is_dir)
+{
+	return unlinkat(dirfd, name, is_dir ? AT_REMOVEDIR : 0);
+}
+
+int
+os_rename_at(int dirfd, const char *from, const char *to)
+{
+	return renameat(dirfd, from, dirfd, to);
+}
+
+int
+os_may_write_at(int dirfd, const char *name)
+{
+	int fl = AT_SYMLINK_NOFOLLOW;
+
+	if (name[0] == '\0') {
+#ifdef AT_EMPTY_PATH
+		fl = AT_EMPTY_PATH;
+#else
+		return -1;
+#endif
+	}
+	if (faccessat(dirfd, name, W_OK, fl) == 0)
+		return 1;
+	return errno == EINVAL || errno == ENOSYS ? -1 : 0;
+}
+
+int
+os_fd_executable(int fd)
+{
+	char path[64];
+
+#ifdef AT_EMPTY_PATH
+	if (faccessat(fd, "", X_OK, AT_EMPTY_PATH) == 0)
+		return 1;
+	if (errno != EINVAL && errno != ENOSYS)
+		return 0;
+#endif
+	snprintf(path, sizeof(path), "%s/%d", POSIX_FD_DIR, fd);
+	return faccessat(AT_FDCWD, path, X_OK, 0) == 0;
+}
+
+int
+os_path_executable(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	       faccessat(AT_FDCWD, p, X_OK, 0) == 0;
+}
+
+char *
+os_real_path(const char *path)
+{
+	return realpath(path, NULL);
+}
+
+char *
+os_cwd(void)
+{
+	char buf[PATH_MAX];
+
+	return getcwd(buf, sizeof(buf)) != NULL ? strdup(buf) : NULL;
+}
+
+const char *const *
+os_exe_suffixes(const char *name)
+{
+	static const char *const none[] = {"", NULL};
+
+	(void)name;
+	return none;
+}
+
+char
+os_path_list_sep(void)
+{
+	return ':';
+}
+
+int
+os_ip_loopback(const char *host, int v6)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (v6)
+		return inet_pton(AF_INET6, host, &a6) == 1 &&
+		       IN6_IS_ADDR_LOOPBACK(&a6);
+	return inet_pton(AF_INET, host, &a4) == 1 &&
+	       (ntohl(a4.s_addr) >> 24) == 127;
+}
+
+int
+os_walk_parent(int fd)
+{
+	return openat(fd, "..", POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int
+os_open_dir(const char *path)
+{
+	return open(path, POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+}
+
+const char *const *
+os_probe_command(void)
+{
+	static const char *const argv[] = {"sh", "-c", "true", NULL};
+
+	return argv;
+}
+
+char *
+os_path_normal(const char *p)
+{
+	return strdup(p);
+}
+
+const char *
+os_home_var(void)
+{
+	return "HOME";
+}
+
+int
+os_run_name_locks(void)
+{
+	return 1;
+}

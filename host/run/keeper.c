@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: MIT */
+/* keeper.c -- `run`'s forked flow (POSIX; run/flow.c the steps around
+ * it): the keeper (place.enter, the policy, the wall's prepare, SANDBOX
+ * OK), the init (the wall's spawn, relaying signals, the command's status)
+ * and the supervisor (the timeout, the caps, the keeper's messages).
+ * Not built where the host has no fork (Windows: run/
+ * noreaper.c stands in; run/nofork.c runs the command there). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/out.h"
+#include "os/os.h"
+#include "wall/explain.h"
+#include "wall/session.h"
+#include "run/caps.h"
+#include "run/flow.h"
+
+/* ---- the init (the host's first process in the place's PID namespace) -- */
+
+static volatile sig_atomic_t g_cmd;
+static volatile sig_atomic_t g_own_ns; /* the init is in the place's PID ns */
+static volatile sig_atomic_t g_relayed; /* a signal went to the command */
+static volatile sig_atomic_t g_wall_ends; /* the wall has terminate() */
+static volatile sig_atomic_t g_pending;   /* a signal for terminate() */
+
+static void
+relay(int sig)
+{
+	int saved = errno;
+
+	if (g_wall_ends && g_cmd > 0)
+		g_pending = sig; /* the wait loop asks the wall */
+	else if (g_own_ns)
+		kill(-1, sig); /* every process of the run (not pid 1, not us) */
+	else if (g_cmd > 0)
+		kill((pid_t)g_cmd, sig);
+	g_relayed = g_cmd > 0;
+	errno = saved;
+}
+
+static void
+relay_install(void)
+{
+	sigset_t none;
+
+	os_catch_stop_signals(relay);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* A wall that waits itself (ABI 1.2): its wait() one second at a time
+ * until the command ended; a signal the supervisor relayed (the caller's,
+ * or the --timeout's SIGTERM) ends the tree through the wall's terminate()
+ * when it has one (else by kill, as the relay does).  The supervisor keeps
+ * the timeout and the caps, and ends the run's tree.  The exit code as
+ * wait_exit_code() would give it. */
+static int
+init_wall_wait(struct runctx *c, void *state, struct wall_end *end)
+{
+	int rc;
+
+	while ((rc = wall_wait_tick(&c->w, state, &end->proc, 1000,
+				    &end->exit)) == 0) {
+		int sig = g_pending;
+
+		if (sig == 0)
+			continue;
+		g_pending = 0;
+		if (wall_end_tree(&c->w, state, &end->proc, NS_TERM_SIGNAL) != 0)
+			kill(g_own_ns ? -1 : (pid_t)end->proc.pid, sig);
+	}
+	if (rc < 0)
+		return NS_EXIT_REFUSED;
+	return explain_exit_code(&end->exit);
+}
+
+/* The command ended: reap what of its tree already ended (what still runs
+ * is ended by the supervisor's kill, after this), then finish() and the
+ * denials, printed before the supervisor's DONE. */
+static void
+init_finish(struct runctx *c, const struct ns_policy *view, void *state,
+	    struct wall_end *end, int code)
+{
+	int st;
+
+	while (waitpid(-1, &st, WNOHANG) > 0)
+		;
+	end->end_ns = explain_now_ns();
+	end->code = code;
+	/* a signal the supervisor relayed (the caller's, or its --timeout's
+	 * SIGTERM: the init cannot tell them apart) */
+	end->killed = g_relayed ? NS_TERM_SIGNAL : 0;
+	if (end->exit.struct_size == 0) {
+		end->exit.struct_size = sizeof(end->exit);
+		end->exit.how = NS_END_CODE;
+		end->exit.code = code;
+	}
+	wall_finish(&c->w, "SANDBOX", view, state, end);
+}
+
+static void __attribute__((noreturn))
+init_main(struct runctx *c, struct ns_policy *view, void *state,
+	  pid_t keeper)
+{
+	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
+	struct ns_proc proc = { sizeof(proc), 0, 0 };
+	struct wall_end end;
+	int st, code = NS_EXIT_REFUSED;
+	pid_t p;
+
+	memset(&end, 0, sizeof(end));
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != keeper)
+		_exit(NS_EXIT_REFUSED);
+	/* a parent outside our PID namespace reads as 0: the place made one
+	 * (its pid 1 may be the place's own, e.g. nsplace's /proc anchor) */
+	g_own_ns = keeper == 0;
+	/* a subreaper: an orphan of the command's tree comes back to the init
+	 * (not to the namespace's pid 1, the place's anchor), so the tree the
+	 * supervisor counts from the init holds every process of the command */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	relay_install();
+	end.start_ns = explain_now_ns();
+	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
+	    NS_OK || proc.pid <= 0) {
+		refusals_add(&c->w.r, REASON_SANDBOX_FAILED, "the command could "
+			     "not be started inside the wall");
+		run_refuse(&c->w.r, NS_EXIT_REFUSED);
+		_exit(NS_EXIT_REFUSED);
+	}
+	g_wall_ends = c->w.mod.wall.terminate != NULL &&
+		      c->w.mod.wall.wait != NULL;
+	g_cmd = (sig_atomic_t)proc.pid;
+	end.proc = proc;
+	if (c->w.mod.wall.wait != NULL)
+		code = init_wall_wait(c, state, &end);
+	else {
+		for (;;) {
+			p = waitpid(-1, &st, 0);
+			if (p < 0 && errno == EINTR)
+				continue;
+			if (p < 0)
+				break;
+			if (p == (pid_t)proc.pid) {
+				code = wait_exit_code(st);
+				explain_exit_of_status(st, &end.exit);
+				break;
+			}
+		}
+	}
+	init_finish(c, view, state, &end, code);
+	_exit(code);
+}
+
+static void __attribute__((noreturn))
+keeper_fail(int sock, struct refusals *r, int code)
+{
+	if (r->n == 0)
+		refusals_add(r, REASON_SANDBOX_FAILED, "the place could not be "
+			     "entered");
+	run_refuse(r, NS_EXIT_REFUSED);
+	kmsg_send(sock, 'F', code, -1);
+	_exit(code);
+}
+
+static int
+keeper_enter(struct runctx *c, int sock, pid_t sup)
+{
+	if (c->pm.place.enter != NULL &&
+	    c->pm.place.enter(&c->phs.host, &c->place) != NS_OK)
+		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != sup)
+		_exit(NS_EXIT_REFUSED);
+	if (c->place.root_fd < 0)
+		c->place.root_fd = open(c->place.root, O_PATH | O_DIRECTORY |
+					O_NOFOLLOW | O_CLOEXEC);
+	if (c->place.root_fd < 0) {
+		refusals_add(&c->pr, REASON_VOLUME_FAILED, "cannot open the place "
+			     "%s: %s", c->place.root, strerror(errno));
+		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
+	}
+	return kmsg_send(sock, 'R', 0, c->place.root_fd);
+}
+
+static void __attribute__((noreturn))
+keeper_main(struct runctx *c, int sock, pid_t sup)
+{
+	struct policy pol;
+	struct ns_policy view;
+	struct refusals r = {0};
+	struct kmsg m;
+	void *state = NULL;
+	int fd, rc, st;
+	pid_t init;
+
+	memset(&pol, 0, sizeof(pol));
+	if (keeper_enter(c, sock, sup) != 0)
+		_exit(NS_EXIT_REFUSED);
+	rc = flow_policy(c, &pol, &r);
+	if (rc != 0) {
+		if (rc < 0)
+			refusals_oom(&r);
+		keeper_fail(sock, &r, refusals_all(&r, REASON_NOT_FOUND) ?
+			    NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED);
+	}
+	policy_view(&pol, &view);
+	wall_view_extras(&view, c->a->explain, c->a->max_procs, c->a->max_mem,
+			 (long long)c->a->timeout_ms);
+	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
+		keeper_fail(sock, &c->w.r, NS_EXIT_REFUSED);
+	policy_close_fds(&pol); /* the ruleset is built: only the cwd's stays */
+	if (kmsg_send(sock, 'P', 0, -1) != 0 || kmsg_recv(sock, &m, &fd) != 0 ||
+	    m.type != 'G')
+		_exit(NS_EXIT_REFUSED);
+	flow_notes(c, &pol);
+	flow_ok_line(c, &pol);
+	init = fork();
+	if (init == 0) {
+		close(sock);
+		init_main(c, &view, state, getppid());
+	}
+	kmsg_send(sock, 'I', init, -1);
+	close(sock);
+	if (init < 0)
+		_exit(NS_EXIT_REFUSED);
+	while (waitpid(init, &st, 0) < 0)
+		if (errno != EINTR)
+			_exit(NS_EXIT_REFUSED);
+	/* the module rules: release() once the run's init has ended, in the
+	 * process that called prepare() */
+	if (c->w.mod.wall.release != NULL)
+		c->w.mod.wall.release(&c->w.hs.host, state);
+	_exit(wait_exit_code(st));
+}
+
+/* Wait for one message of the keeper: its type, or 0 when the keeper is
+ * gone (EOF) or a caught signal interrupted. */
+static char
+await(int sock, struct kmsg *m, int *fd)
+{
+	for (;;) {
+		if (kmsg_recv(sock, m, fd) == 0)
+			return m->type;
+		if (errno != EINTR || run_caught())
+			return 0;
+	}
+}
+
+static int
+supervise_run(struct runctx *c, struct sv *s, int sock)
+{
+	struct kmsg m;
+	uint64_t t = run_now_ms();
+	int fd, code;
+	char ty;
+
+	/* the machine's shared memory before the command: the fallback of a
+	 * count that cannot read a member's descriptors (caps.h) */
+	(void)caps_watch_shmem(&c->watch);
+	s->watch = &c->watch;
+	s->caps_native = wall_has_feature(&c->w, NS_WALL_CAPS_NATIVE);
+	ty = await(sock, &m, &fd);
+	if (ty == 'R') {
+		c->place.root_fd = fd;
+		/* the place's tmpfs: its growth is memory of the run */
+		(void)caps_watch_fd(&c->watch, fd);
+		flow_create_done(c);
+		ty = await(sock, &m, &fd);
+	}
+	if (ty != 'P')
+		return flow_finish(c, s, ty == 'F' ? (int)m.val :
+			      run_caught() ? NS_EXIT_SIGNAL + run_caught() : NS_EXIT_REFUSED, 0);
+	t = run_now_ms();
+	run_step("run", 0);
+	if (kmsg_send(sock, 'G', 0, -1) != 0)
+		return flow_finish(c, s, NS_EXIT_REFUSED, 0);
+	ty = await(sock, &m, &fd);
+	if (ty == 'I' && m.val > 0) {
+		s->init = (pid_t)m.val;
+		run_set_target(s->init);
+	}
+	code = run_supervise(s, c->a);
+	run_step("run", t);
+	return flow_finish(c, s, code, 1);
+}
+
+int
+flow_fork(struct runctx *c)
+{
+	struct sv s = SV_INIT;
+	struct caps_limits caps = { c->a->max_procs, c->a->max_mem, NULL };
+	int sv[2], code;
+	pid_t sup = getpid();
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+		return -1;
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	(void)caps_limit_nproc(&caps); /* inherited by the keeper and the run */
+	s.keeper = fork();
+	if (s.keeper == 0) {
+		close(sv[0]);
+		keeper_main(c, sv[1], sup);
+	}
+	close(sv[1]);
+	if (s.keeper < 0) {
+		close(sv[0]);
+		return -1;
+	}
+	run_signals_install();
+	code = supervise_run(c, &s, sv[0]);
+	close(sv[0]);
+	return code;
+}
+

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* noreaper.c -- the platforms with no host process control (reaper.h;
+ * Windows: no fork, no waitpid, no subreaper, no signal to send a
+ * process, no /proc to count): reaper_here() is 0 and the wrap and run use
+ * the wall's wait() and terminate() alone, with the caps kept by the wall
+ * (NS_WALL_CAPS_NATIVE); run takes run/nofork.c's flow.  The other calls
+ * are never made there (the callers ask reaper_here() or
+ * flow_nofork_fits() first); each does nothing, or refuses, and says so.
+ * Built only where run/reaper.c and run/keeper.c are not (the Makefile's
+ * Windows list). */
+#include "run/reaper.h"
+
+#include <string.h>
+
+#include "os/os.h"
+#include "run/flow.h"
+
+int
+reaper_here(void)
+{
+	return 0;
+}
+
+void
+reaper_setup(const struct caps_limits *caps)
+{
+	(void)caps;
+}
+
+int
+reaper_reap(int64_t child, int *st)
+{
+	(void)child;
+	(void)st;
+	return -1; /* no child of this process is reaped here */
+}
+
+int
+reaper_tick(void)
+{
+	return 1;
+}
+
+int
+reaper_tree_empty(void)
+{
+	return 1; /* the wall's wait returned: its tree is gone */
+}
+
+int
+reaper_over_cap(const struct caps_limits *l)
+{
+	(void)l;
+	return 0; /* the wall keeps the caps (NS_WALL_CAPS_NATIVE) */
+}
+
+int
+reaper_kill_all(unsigned gone_ms, size_t *left)
+{
+	(void)gone_ms;
+	*left = 0;
+	return 0; /* the wall's terminate() ended the tree */
+}
+
+void
+reaper_signal(int64_t pid, int sig)
+{
+	(void)pid;
+	(void)sig;
+}
+
+int
+reaper_watch(struct caps_watch *watch, const int *fds, size_t n)
+{
+	(void)fds;
+	(void)n;
+	memset(watch, 0, sizeof(*watch));
+	return 0; /* the wall's memory cap is the job's */
+}
+
+void
+reaper_watch_free(struct caps_watch *watch)
+{
+	(void)watch;
+}
+
+/* ---- run's forked flow (run/keeper.c) --------------------------------- */
+
+int
+flow_fork(struct runctx *c)
+{
+	refusals_add(&c->pr, REASON_NO_SANDBOX, "on %s run needs a place "
+		     "without enter() and a wall that waits for, ends and caps "
+		     "its own tree (wait, terminate, NS_WALL_CAPS_NATIVE): "
+		     "there is no fork for a keeper; %s or %s is not one",
+		     os_platform(), c->pm.ops.name, c->w.mod.ops.name);
+	(void)run_refuse(&c->pr, NS_EXIT_REFUSED);
+	return -1;
+}

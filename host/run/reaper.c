@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* reaper.c -- the host's own process model on POSIX (reaper.h): the
+ * wrap's subreaper, waitpid(-1), the SIGCHLD tick and the caps counter. */
+#include "run/reaper.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct timespec g_next; /* the next count of the caps */
+
+int
+reaper_here(void)
+{
+	return 1;
+}
+
+static void
+tick_next(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &g_next);
+	g_next.tv_sec += 1;
+}
+
+void
+reaper_setup(const struct caps_limits *caps)
+{
+	sigset_t chld;
+
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	(void)caps_limit_nproc(caps);
+	tick_next();
+}
+
+int
+reaper_reap(int64_t child, int *st)
+{
+	int s = 0, got = 0;
+	pid_t p;
+
+	for (;;) {
+		p = waitpid(-1, &s, WNOHANG);
+		if (p > 0 && p == (pid_t)child) {
+			*st = s;
+			got = 1;
+		}
+		if (p > 0 || (p < 0 && errno == EINTR))
+			continue;
+		return got ? 1 : p == 0 ? 0 : -1;
+	}
+}
+
+/* No busy wait: sigtimedwait sleeps until a SIGCHLD (blocked), a caught
+ * signal (EINTR) or the tick. */
+int
+reaper_tick(void)
+{
+	struct timespec now, left;
+	sigset_t chld;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left.tv_sec = g_next.tv_sec - now.tv_sec;
+	left.tv_nsec = g_next.tv_nsec - now.tv_nsec;
+	if (left.tv_nsec < 0) {
+		left.tv_nsec += 1000000000L;
+		left.tv_sec--;
+	}
+	if (left.tv_sec < 0) {
+		tick_next();
+		return 1;
+	}
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	(void)sigtimedwait(&chld, NULL, &left);
+	return 0;
+}
+
+/* Every orphan is reparented to the subreaper before its parent can be
+ * reaped, so no child left means no tree. */
+int
+reaper_tree_empty(void)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 &&
+	       errno == ECHILD;
+}
+
+int
+reaper_over_cap(const struct caps_limits *l)
+{
+	return caps_enforce_said(getpid(), l);
+}
+
+int
+reaper_kill_all(unsigned gone_ms, size_t *left)
+{
+	return caps_kill_all(gone_ms, left);
+}
+
+void
+reaper_signal(int64_t pid, int sig)
+{
+	if (pid > 0)
+		kill((pid_t)pid, sig);
+}
+
+int
+reaper_watch(struct caps_watch *watch, const int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (caps_watch_fd(watch, fds[i]) < 0)
+			return -1;
+	(void)caps_watch_shmem(watch);
+	return 0;
+}
+
+void
+reaper_watch_free(struct caps_watch *watch)
+{
+	caps_watch_free(watch);
+}
