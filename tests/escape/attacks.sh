@@ -16,7 +16,7 @@ refuse_ok() {
 	write-planted-link | read-planted-link | read-planted-link-run | \
 	cmd-planted-link | \
 	tmp-planted-link | cwd-planted-link | home-planted-link | \
-	read-moved-tree | \
+	read-moved-tree | out-inside-write | \
 	exchange-race | squat-run-name | \
 	own-module-replaced | own-binary-replaced | \
 	own-config-replaced) return 0 ;;
@@ -298,6 +298,18 @@ do_out_deep_tree() {
 do_out_link_artifact() {
 	handoff evil "ln -s $O/secret evil" 0
 }
+# the control: what the hand-off's replace of <out>/<name> does, by hand
+do_out_inside_write() {
+	mkdir -p "$W/out" "$O/victim" && : > "$O/victim/precious"
+	[ "$ROOT" = 1 ] && chown -R "$TUID:$TGID" "$W/out" "$O/victim"
+	if [ "$PHASE" = ctl ]; then
+		go sh -c 'ln -s "$1" "$0" && rm -rf "$0/"*' "$W/out/$RNAME" "$O/victim"
+	else
+		RF+=(--out "$W/out")
+		go sh -c 'ln -s "$1" "$0"' "$W/out/$RNAME" "$O/victim"
+	fi
+	[ -e "$O/victim/precious" ] && THROUGH=no || THROUGH=yes
+}
 
 # ---- 10: the tool's own files under --write --------------------------------
 
@@ -334,3 +346,47 @@ do_own_config_replaced() {
 	go sh -c 'echo "; replaced" >> "$0"' "$c"
 	cmp -s "$here/../../conf/nova-sandbox.conf" "$c" && THROUGH=no || THROUGH=yes
 }
+
+# ---- 11: what the caller hands the tool --------------------------------------
+
+# the action as the test user holding CAP_NET_RAW as an ambient capability
+# (inherited by every program it starts): the control shows the raw socket
+# it buys; the walled command must not have it
+with_ambient_raw() {
+	local save=("${AS_USER[@]}")
+	AS_USER=(setpriv --reuid="$TUID" --regid="$TGID" --clear-groups \
+		--inh-caps=+net_raw --ambient-caps=+net_raw --)
+	go "$E" rawip
+	AS_USER=("${save[@]}")
+}
+do_ambient_caps_raw() { with_ambient_raw; }
+do_ambient_caps_raw_run() { with_ambient_raw; }
+
+# A walled run plants what a toolchain's discovery would pick up; then a
+# second run (walled: with --toolchain; the control: the toolchain's own
+# program, unwalled, as discovery ran it before rule 3a) must not run it
+# outside the wall.  Got through: $O/pwned, outside every root, exists.
+# (The planted python3 of toolchain-path-plant is a copy of $E, which
+# leaves $O/pwned when it runs under that name: a script could not be
+# started by descriptor, so it would prove nothing.)
+PTH_PLANT='d=$(HOME="$1/home" python3 -c "import site; print(site.getusersitepackages())") &&
+	mkdir -p "$d" && printf "import os; open(\"%s\", \"w\").close()\n" "$0" > "$d/nova-esc.pth"'
+planted_then() {
+	local plant=$1
+	shift
+	go sh -c "$plant" "$O/pwned" "$W" "$E"
+	PLANT_RC=$RC
+	go "$@"
+}
+do_toolchain_pth() { planted_then "$PTH_PLANT" python3 -c pass; }
+do_toolchain_pth_run() { do_toolchain_pth; }
+check_planted() {
+	[ "$PLANT_RC" = 0 ] && ls $1 >/dev/null 2>&1 || return 2
+	[ -e "$O/pwned" ]
+}
+check_toolchain_pth() { check_planted "$W/home/.local/lib/python3*/site-packages/nova-esc.pth"; }
+check_toolchain_pth_run() { check_toolchain_pth; }
+do_toolchain_path_plant() {
+	planted_then 'mkdir -p "$1/bin" && cp "$2" "$1/bin/python3"' python3 -c pass
+}
+check_toolchain_path_plant() { check_planted "$W/bin/python3"; }

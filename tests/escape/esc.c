@@ -887,6 +887,13 @@ a_packet(char **a)
 	return a_socket(AF_PACKET, SOCK_RAW, 0, "socket AF_PACKET");
 }
 
+/* a raw IP socket in the caller's network namespace: CAP_NET_RAW there */
+static int
+a_rawip(char **a)
+{
+	(void)a;
+	return a_socket(AF_INET, SOCK_RAW, IPPROTO_ICMP, "socket AF_INET SOCK_RAW");
+}
 static int
 a_inet(int fam, int type, int proto, const char *port)
 {
@@ -1285,6 +1292,7 @@ static const struct attack attacks[] = {
 	{ "netlink-route", 0, a_nl_route },
 	{ "netlink-diag", 0, a_nl_diag },
 	{ "packet", 0, a_packet },
+	{ "rawip", 0, a_rawip },
 	{ "tcp", 1, a_tcp },
 	{ "mptcp", 1, a_mptcp },
 	{ "udp", 1, a_udp },
@@ -1311,11 +1319,40 @@ static const struct attack attacks[] = {
 	{ "userns-mount", 3, a_userns_mount },
 };
 
+/* Copied by an attack as "python3" into a PATH entry it may write: a
+ * program that leaves <its dir>/../../o/pwned (the world's $O, outside
+ * every root) when it runs, then does what python3 would (so whoever ran
+ * it gets its answer and says nothing). */
+static int
+planted_python(char **argv)
+{
+	char self[PATH_MAX], mark[PATH_MAX + 16];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+	int fd;
+
+	if (n > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			*slash = '\0';
+			snprintf(mark, sizeof(mark), "%s/../../o/pwned", self);
+			fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	execv("/usr/bin/python3", argv);
+	return 127;
+}
+
 int
 main(int argc, char **argv)
 {
 	size_t i;
+	const char *base = strrchr(argv[0], '/');
 
+	if (strcmp(base != NULL ? base + 1 : argv[0], "python3") == 0)
+		return planted_python(argv);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 0; argc > 1 && i < sizeof(attacks) / sizeof(attacks[0]); i++) {
 		const struct attack *t = &attacks[i];
