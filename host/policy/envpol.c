@@ -248,6 +248,15 @@ envpol_notes(const struct env_report *rep, int clear, size_t ndeny,
 		if (say(&b, note) < 0)
 			return -1;
 	}
+	if (rep->dups.n) {
+		sbuf_add(&b, "your environment holds these names more than "
+			 "once; only the first of each (the one the tool "
+			 "checked) is considered, the later copies are "
+			 "dropped:");
+		names(&b, &rep->dups);
+		if (say(&b, note) < 0)
+			return -1;
+	}
 	if (rep->unset_keep.n) {
 		sbuf_add(&b, "--env names variables your environment does not "
 			 "hold, so nothing of them is passed:");
@@ -267,4 +276,5 @@ env_report_free(struct env_report *rep)
 	strv_free(&rep->creds_passed);
 	strv_free(&rep->creds_set);
 	strv_free(&rep->unset_keep);
+	strv_free(&rep->dups);
 }

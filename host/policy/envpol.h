@@ -26,6 +26,8 @@ struct env_report {
 				   * from the caller's environment */
 	struct strv creds_set;    /* credential-looking names --env passes */
 	struct strv unset_keep;   /* --env KEY not in the caller's env */
+	struct strv dups;         /* names the caller's environment held more
+				   * than once (only the first passes) */
 };
 
 /* The names --env-clear keeps (HOME and the temp variables besides). */

@@ -1457,7 +1457,7 @@ static void
 report_sort(struct env_report *rep)
 {
 	struct strv *l[] = { &rep->by_flag, &rep->creds_dropped,
-			     &rep->creds_passed, &rep->creds_set };
+			     &rep->creds_passed, &rep->creds_set, &rep->dups };
 
 	for (size_t i = 0; i < sizeof(l) / sizeof(*l); i++)
 		if (l[i]->n > 1)
@@ -1470,7 +1470,17 @@ report_failed(const struct env_report *rep)
 	return rep != NULL &&
 	       (strv_failed(&rep->by_flag) || strv_failed(&rep->creds_dropped) ||
 		strv_failed(&rep->creds_passed) || strv_failed(&rep->creds_set) ||
-		strv_failed(&rep->unset_keep));
+		strv_failed(&rep->unset_keep) || strv_failed(&rep->dups));
+}
+
+/* Does an entry before e in env hold the name e[0..n)? */
+static int
+seen_before(char *const *env, char *const *e, size_t n)
+{
+	for (char *const *p = env; p != e; p++)
+		if (strncmp(*p, *e, n) == 0 && ((*p)[n] == '=' || (*p)[n] == '\0'))
+			return 1;
+	return 0;
 }
 
 int
@@ -1486,8 +1496,14 @@ policy_child_env_opts(char *const *env, const char *tmp,
 		o = &none;
 	for (char *const *e = env; rc == 0 && e != NULL && *e != NULL; e++) {
 		size_t n = strcspn(*e, "=");
-		int d = envpol_decide(o, *e, n, &by);
+		int d;
 
+		if (seen_before(env, e, n)) { /* the first is the one decided */
+			if (rep != NULL)
+				rc = drop_name(&rep->dups, *e, n);
+			continue;
+		}
+		d = envpol_decide(o, *e, n, &by);
 		if (tmp_var(*e, n) || d == 2)
 			continue;
 		if (d != 3 && scrub_var(*e, n))

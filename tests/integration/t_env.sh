@@ -96,3 +96,20 @@ expect_err "^SANDBOX REFUSED reason=home_outside: .*nova-sandbox --write $W --en
 expect_err "^SANDBOX REFUSED reason=bad_cwd: --cwd $O is not inside a --write, --read or --read-noexec; run: nova-sandbox --read $O --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true "
 expect_no_err "$SECRET"
 EOF2
+
+t "a name the caller's environment holds twice reaches the command once, the first (the one the tool checked); a NOTE names it; control: env(1) shows both copies" <<'EOF2'
+setup
+O=$(newdir)
+run_as "$H/ns_execenv" PATH=/usr/bin:/bin HOME="$W/home" HOME="$O" DUPX=first DUPX=second -- /usr/bin/env
+expect_rc 0
+expect_out "^HOME=$O\$"
+expect_out '^DUPX=second$'
+run_as "$H/ns_execenv" PATH=/usr/bin:/bin HOME="$W/home" HOME="$O" DUPX=first DUPX=second -- \
+	"$NS" --write "$W" -- /usr/bin/env
+expect_rc 0
+expect_out "^HOME=$W/home\$"
+expect_out '^DUPX=first$'
+expect_no_out "^HOME=$O\$"
+expect_no_out '^DUPX=second$'
+expect_err '^SANDBOX NOTE your environment holds these names more than once; only the first of each \(the one the tool checked\) is considered, the later copies are dropped: DUPX HOME$'
+EOF2
