@@ -73,7 +73,9 @@ int os_nss_files_first(const char *conf, const char *db);
 int os_is_setid(void);
 
 /* The signals that ask the tool to stop (INT, TERM, HUP, QUIT) go to fn,
- * which the wrap and `run` use to forward them to the command. */
+ * which the wrap and `run` use to forward them to the command; one the
+ * caller started the tool with ignored (nohup's HUP, a background job's
+ * INT and QUIT) stays ignored, as a program it execs would find it. */
 void os_catch_stop_signals(void (*fn)(int));
 
 /* ---- paths and descriptors --------------------------------------------- */

@@ -117,8 +117,15 @@ child_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (s = 1; s < NSIG; s++)
+	for (s = 1; s < NSIG; s++) {
+		struct sigaction old;
+
+		/* the host ignores none: an ignored one is the caller's, and
+		 * stays ignored across the exec as it would without the wall */
+		if (sigaction(s, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		(void)sigaction(s, &sa, NULL); /* KILL/STOP/RT: EINVAL */
+	}
 	sigemptyset(&none);
 	return sigprocmask(SIG_SETMASK, &none, NULL);
 }

@@ -109,3 +109,32 @@ wall --write "$W" -- /bin/ln "$O/file" "$W/hl"
 expect_rc 1
 expect_absent "$W/hl"
 EOF
+
+# A signal the caller started the tool with ignored (nohup's SIGHUP; a
+# background job's SIGINT) stays ignored by the command, as it would be
+# without the wall, and the tool does not catch it either.
+t "control: unwalled, a command started with SIGHUP ignored survives its own SIGHUP" <<'EOF'
+run_as /bin/sh -c 'trap "" HUP; exec /bin/sh -c "kill -HUP \$\$; echo survived"'
+expect_rc 0
+expect_out '^survived$'
+EOF
+
+t "a SIGHUP the caller ignored stays ignored by the walled command (nohup)" <<'EOF'
+run_as env HOME="$W" /bin/sh -c 'trap "" HUP; exec "$0" --write "$1" -- /bin/sh -c "kill -HUP \$\$; echo survived"' "$NS" "$W"
+expect_rc 0
+expect_out '^survived$'
+expect_err '^SANDBOX DONE exit=0 cmd='
+EOF
+
+t "a SIGHUP the caller ignored is not caught by the tool: a hangup sent to it leaves the run alone" <<'EOF'
+run_as env HOME="$W" /bin/sh -c 'trap "" HUP; "$0" --write "$1" -- /bin/sh -c "sleep 1; echo finished" & p=$!; sleep 0.3; kill -HUP $p; wait $p' "$NS" "$W"
+expect_rc 0
+expect_out '^finished$'
+expect_err '^SANDBOX DONE exit=0 cmd='
+EOF
+
+t "control: a SIGHUP the caller did not ignore ends the walled run (129)" <<'EOF'
+run_as env HOME="$W" /bin/sh -c '"$0" --write "$1" -- /bin/sh -c "sleep 1; echo finished" & p=$!; sleep 0.3; kill -HUP $p; wait $p' "$NS" "$W"
+expect_rc 129
+expect_no_out '^finished$'
+EOF

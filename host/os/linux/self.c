@@ -54,16 +54,3 @@ os_is_setid(void)
 	return getuid() != geteuid() || getgid() != getegid() ||
 	       getauxval(AT_SECURE) != 0;
 }
-
-void
-os_catch_stop_signals(void (*fn)(int))
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
