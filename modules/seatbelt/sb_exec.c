@@ -33,7 +33,8 @@ close_above(int lo)
 }
 
 /* Every disposition at its default and an empty mask (the host blocks
- * SIGCHLD and catches the stop signals). */
+ * SIGCHLD and catches the stop signals), but one the caller ignored: the
+ * host ignores none, so an ignored one stays ignored, as across exec. */
 void
 sb_child_signals(void)
 {
@@ -42,8 +43,13 @@ sb_child_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
-	for (int s = 1; s < NSIG; s++)
+	for (int s = 1; s < NSIG; s++) {
+		struct sigaction old;
+
+		if (sigaction(s, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		(void)sigaction(s, &sa, NULL); /* KILL/STOP: EINVAL */
+	}
 	sigemptyset(&none);
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 }
