@@ -83,6 +83,13 @@ expect_eq "$(cat "$W/job/f")" hi "written inside"
 expect_eq "$(sed 's/params=.*cmd=/cmd=/' "$W/sb.log")" "$(printf 'cmd=/usr/bin/true\ncmd=/usr/bin/dash')" "helper calls"
 EOF
 
+t "wrap: a SIGHUP the caller ignored stays ignored by the command (nohup; rule 12)" <<'EOF'
+fresh
+run_as env HOME="$W/job" /bin/sh -c 'trap "" HUP; exec "$0" --write "$1" -- /bin/sh -c "kill -HUP \$\$; echo survived"' "$NS" "$W/job"
+expect_rc 0
+expect_out '^survived$'
+EOF
+
 t "wrap: a write outside the write roots is denied (control: allowed unwalled)" <<'EOF'
 fresh
 run_as /bin/sh -c "echo x > '$W/outside/control'"
