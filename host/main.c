@@ -140,6 +140,7 @@ main(int argc, char **argv)
 {
 	struct hostrun hr = { NULL, NULL, NULL, environ };
 
+	os_signals_start();
 	find_self(&hr);
 	hr.config_path = config_from_env();
 	if (argc < 2)

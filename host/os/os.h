@@ -77,6 +77,10 @@ int os_is_setid(void);
  * caller started the tool with ignored (nohup's HUP, a background job's
  * INT and QUIT) stays ignored, as a program it execs would find it. */
 void os_catch_stop_signals(void (*fn)(int));
+/* At the tool's start: a SIGCHLD the caller left ignored is set back to
+ * its default (an ignored SIGCHLD makes the kernel reap every child, and
+ * the tool would lose its command's status); POSIX only. */
+void os_signals_start(void);
 
 /* ---- paths and descriptors --------------------------------------------- */
 

@@ -257,6 +257,14 @@ envpol_notes(const struct env_report *rep, int clear, size_t ndeny,
 		if (say(&b, note) < 0)
 			return -1;
 	}
+	if (rep->malformed.n) {
+		sbuf_add(&b, "your environment holds entries that are no "
+			 "variable (no '=' or an empty name), which getenv never "
+			 "reads: dropped:");
+		names(&b, &rep->malformed);
+		if (say(&b, note) < 0)
+			return -1;
+	}
 	if (rep->unset_keep.n) {
 		sbuf_add(&b, "--env names variables your environment does not "
 			 "hold, so nothing of them is passed:");
@@ -277,4 +285,5 @@ env_report_free(struct env_report *rep)
 	strv_free(&rep->creds_set);
 	strv_free(&rep->unset_keep);
 	strv_free(&rep->dups);
+	strv_free(&rep->malformed);
 }

@@ -28,6 +28,8 @@ struct env_report {
 	struct strv unset_keep;   /* --env KEY not in the caller's env */
 	struct strv dups;         /* names the caller's environment held more
 				   * than once (only the first passes) */
+	struct strv malformed;    /* entries that are no variable: no '=' or
+				   * an empty name (dropped) */
 };
 
 /* The names --env-clear keeps (HOME and the temp variables besides). */

@@ -602,12 +602,42 @@ policy_remove_tmp(struct policy *pol)
 	if (!S_ISDIR(st.mode) || st.dev != pol->tmp_id.dev ||
 	    st.ino != pol->tmp_id.ino)
 		return 1;
-	if (rmtree_at(pol->tmp_pfd, TMP_NAME, 4096) != 0)
+	switch (rmtree_at(pol->tmp_pfd, TMP_NAME, POLICY_TMP_DEPTH)) {
+	case 0:
+		break;
+	case RMTREE_TOO_DEEP:
+		return 2;
+	default:
 		return -1;
+	}
 	pol->tmp_created = 0;
 	close(pol->tmp_pfd);
 	pol->tmp_pfd = -1;
 	return 0;
+}
+
+int
+policy_remove_tmp_said(struct policy *pol, void (*note)(const char *text))
+{
+	int rc = policy_remove_tmp(pol), e = errno;
+	struct sbuf b = {0};
+
+	if (rc == 1)
+		sbuf_addf(&b, "the temp directory %s is no longer the directory "
+			  "the tool made (the command replaced it): left as it "
+			  "is", pol->tmp);
+	else if (rc == 2)
+		sbuf_addf(&b, "the temp directory %s the tool made holds "
+			  "directories nested deeper than %u levels, which the "
+			  "tool does not descend: left; remove it", pol->tmp,
+			  POLICY_TMP_DEPTH);
+	else if (rc < 0)
+		sbuf_addf(&b, "the temp directory %s the tool made could not be "
+			  "removed (%s): remove it", pol->tmp, strerror(e));
+	if (rc != 0)
+		note(b.s ? b.s : "the temp directory the tool made is left");
+	sbuf_free(&b);
+	return rc;
 }
 
 /* ---- HOME --------------------------------------------------------- */
@@ -1457,7 +1487,8 @@ static void
 report_sort(struct env_report *rep)
 {
 	struct strv *l[] = { &rep->by_flag, &rep->creds_dropped,
-			     &rep->creds_passed, &rep->creds_set, &rep->dups };
+			     &rep->creds_passed, &rep->creds_set, &rep->dups,
+			     &rep->malformed };
 
 	for (size_t i = 0; i < sizeof(l) / sizeof(*l); i++)
 		if (l[i]->n > 1)
@@ -1470,7 +1501,8 @@ report_failed(const struct env_report *rep)
 	return rep != NULL &&
 	       (strv_failed(&rep->by_flag) || strv_failed(&rep->creds_dropped) ||
 		strv_failed(&rep->creds_passed) || strv_failed(&rep->creds_set) ||
-		strv_failed(&rep->unset_keep) || strv_failed(&rep->dups));
+		strv_failed(&rep->unset_keep) || strv_failed(&rep->dups) ||
+		strv_failed(&rep->malformed));
 }
 
 /* Does an entry before e in env hold the name e[0..n)? */
@@ -1478,7 +1510,7 @@ static int
 seen_before(char *const *env, char *const *e, size_t n)
 {
 	for (char *const *p = env; p != e; p++)
-		if (strncmp(*p, *e, n) == 0 && ((*p)[n] == '=' || (*p)[n] == '\0'))
+		if (strncmp(*p, *e, n) == 0 && (*p)[n] == '=')
 			return 1;
 	return 0;
 }
@@ -1498,6 +1530,12 @@ policy_child_env_opts(char *const *env, const char *tmp,
 		size_t n = strcspn(*e, "=");
 		int d;
 
+		if (n == 0 || (*e)[n] != '=') { /* no variable: no one reads it */
+			if (rep != NULL)
+				rc = n ? drop_name(&rep->malformed, *e, n) :
+					 drop_name(&rep->malformed, "\"\"", 2);
+			continue;
+		}
 		if (seen_before(env, e, n)) { /* the first is the one decided */
 			if (rep != NULL)
 				rc = drop_name(&rep->dups, *e, n);

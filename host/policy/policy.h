@@ -124,8 +124,14 @@ int policy_build(const struct policy_input *in, struct policy *pol,
  * when it existed before), by the descriptor of the directory it was made
  * in, never following a link.  Call when the command's tree is dead.
  * 0 removed (or nothing to do); 1 the entry is no longer the directory
- * the build made (left alone); -1 it could not be removed (errno). */
+ * the build made (left alone); 2 it holds directories nested deeper than
+ * POLICY_TMP_DEPTH (left); -1 it could not be removed (errno). */
+#define POLICY_TMP_DEPTH 4096u
 int policy_remove_tmp(struct policy *pol);
+/* policy_remove_tmp, and what it left said through note (the NOTE's
+ * text, without a prefix): every verb that built a policy ends so. */
+int policy_remove_tmp_said(struct policy *pol,
+			   void (*note)(const char *text));
 /* The ns_policy view of pol (pointers into pol; valid while pol lives). */
 void policy_view(const struct policy *pol, struct ns_policy *view);
 /* Close every descriptor but the working directory's (rules' included:

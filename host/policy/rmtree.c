@@ -46,10 +46,8 @@ rmtree_at(int dfd, const char *leaf, unsigned max_depth)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(sb.mode))
 		return os_unlink_at(dfd, leaf, 0);
-	if (max_depth == 0) {
-		errno = ELOOP;
-		return -1;
-	}
+	if (max_depth == 0)
+		return RMTREE_TOO_DEEP;
 	if ((fd = os_open_read_at(dfd, leaf, 1)) < 0)
 		return -1;
 	rc = rm_entries(fd, max_depth - 1);
@@ -57,7 +55,7 @@ rmtree_at(int dfd, const char *leaf, unsigned max_depth)
 	close(fd);
 	if (rc != 0) {
 		errno = saved;
-		return -1;
+		return rc == RMTREE_TOO_DEEP ? rc : -1;
 	}
 	return os_unlink_at(dfd, leaf, 1);
 }

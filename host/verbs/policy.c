@@ -59,6 +59,12 @@ owner_of(const char *flag)
 	return "another verb";
 }
 
+static void
+policy_note(const char *text)
+{
+	out_note("POLICY", text);
+}
+
 /* POLICY NOTE lines: the flags of other verbs, then the module's notes. */
 static void
 collect_notes(const struct args *a, struct wallctx *w, struct strv *out)
@@ -207,7 +213,7 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		strv_push(&pol.notes, tnotes.v[i]); /* a failed push: oom */
 	strv_free(&tnotes);
 	code = r.n ? refused(&r, json) : render(w, a, &pol);
-	(void)policy_remove_tmp(&pol); /* nothing ran: nothing is left */
+	(void)policy_remove_tmp_said(&pol, policy_note); /* nothing is left */
 	refusals_free(&r);
 	policy_free(&pol);
 	policy_input_free(&in);

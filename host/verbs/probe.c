@@ -457,6 +457,12 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 	return prepare_and_run(p);
 }
 
+static void
+probe_note(const char *text)
+{
+	out_note("PROBE", text);
+}
+
 int
 verb_probe(const struct hostrun *hr, int argc, char **argv)
 {
@@ -473,7 +479,8 @@ verb_probe(const struct hostrun *hr, int argc, char **argv)
 		json_end(p, code == NS_EXIT_OK ? "ok" :
 			 code == NS_EXIT_PROBE_WRONG ? "failed" :
 			 "refused", code);
-	(void)policy_remove_tmp(&p->pol); /* the steps are done (rule 8a) */
+	/* the steps are done (rule 8a) */
+	(void)policy_remove_tmp_said(&p->pol, probe_note);
 	policy_free(&p->pol);
 	policy_input_free(&p->in);
 	refusals_free(&p->r);

@@ -356,19 +356,18 @@ watch_roots(const struct policy *pol, struct caps_watch *watch)
 	return reaper_watch(watch, fds, n);
 }
 
+static void
+sandbox_note(const char *text)
+{
+	out_note("SANDBOX", text);
+}
+
 /* Rule 8a: the temp directory the tool made goes once the tree is dead
  * (before DONE, so a NOTE about it is not after the last line). */
 static void
 remove_tmp(struct policy *pol)
 {
-	int rc = policy_remove_tmp(pol);
-
-	if (rc > 0)
-		note("the temp directory %s is no longer the directory the tool "
-		     "made (the command replaced it): left as it is", pol->tmp);
-	else if (rc < 0)
-		note("the temp directory %s the tool made could not be removed "
-		     "(%s): remove it", pol->tmp, strerror(errno));
+	(void)policy_remove_tmp_said(pol, sandbox_note);
 }
 
 static int

@@ -113,3 +113,15 @@ expect_no_out "^HOME=$O\$"
 expect_no_out '^DUPX=second$'
 expect_err '^SANDBOX NOTE your environment holds these names more than once; only the first of each \(the one the tool checked\) is considered, the later copies are dropped: DUPX HOME$'
 EOF2
+
+t "entries that are no variable (no '=', an empty name) are dropped and named; a HOME without '=' before a real one leaves the real one, the one the tool checked" <<'EOF2'
+setup
+run_as "$H/ns_execenv" PATH=/usr/bin:/bin HOME HOME="$W/home" =emptyname NOEQ -- \
+	"$NS" --write "$W" -- /usr/bin/env
+expect_rc 0
+expect_out "^HOME=$W/home\$"
+expect_no_out '^HOME$'
+expect_no_out '^NOEQ$'
+expect_no_out 'emptyname'
+expect_err '^SANDBOX NOTE your environment holds entries that are no variable \(no .=. or an empty name\), which getenv never reads: dropped: "" HOME NOEQ$'
+EOF2

@@ -138,3 +138,26 @@ run_as env HOME="$W" /bin/sh -c '"$0" --write "$1" -- /bin/sh -c "sleep 1; echo 
 expect_rc 129
 expect_no_out '^finished$'
 EOF
+
+# SIGCHLD ignored by the caller would make the kernel reap the command
+# for the tool, which then lost its status (exit 125; run hung): the tool
+# sets SIGCHLD back to its default when it starts.
+t "control: the helper hands a program SIGCHLD ignored (what the tool then starts under)" <<'EOF'
+run_as "$H/ns_sigign" 17 -- /bin/grep SigIgn /proc/self/status
+expect_rc 0
+expect_out '^SigIgn:.*1....$' # bit 16: SIGCHLD (17) ignored
+EOF
+
+t "a SIGCHLD the caller ignored: the wrap still reports the command's own exit (7)" <<'EOF'
+run_as env HOME="$W" "$H/ns_sigign" 17 -- "$NS" --write "$W" -- /bin/sh -c "exit 7"
+expect_rc 7
+expect_err '^SANDBOX DONE exit=7 '
+expect_no_err 'lost'
+EOF
+
+t "a SIGCHLD the caller ignored: run reports the command's exit (7), no TIMEOUT, no hang" <<'EOF'
+run_as env HOME="$W" "$H/ns_sigign" 17 -- "$NS" run --name "chld-$$" --size 8m --timeout 10s -- /bin/sh -c "exit 7"
+expect_rc 7
+expect_err '^SANDBOX DONE name=chld-[0-9]* exit=7 '
+expect_no_err 'TIMEOUT'
+EOF

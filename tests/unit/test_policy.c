@@ -829,7 +829,8 @@ t_env(void)
 	};
 	static const char *want[] = {
 		"PATH=/bin", "AI_AGENT=keep", "CLAUDE_AGENT_SDK_VERSION=1",
-		"FOO_TOKEN=t", "SSH_AGENT=keep2", "TMPDIRX=keep3", "NOEQ",
+		"FOO_TOKEN=t", "SSH_AGENT=keep2", "TMPDIRX=keep3",
+		/* NOEQ: no variable (no '='), dropped (rule 9) */
 		"DBUS_SYSTEM_BUS_ADDRESS=unix:path=/s", "TMUX_PANE=%1",
 		"XDG_SESSION_TYPE=x11", "DISPLAYX=keep4",
 		"TMPDIR=/t", "TMP=/t", "TEMP=/t", "TMPPREFIX=/t/zsh", NULL,
@@ -849,7 +850,7 @@ t_env(void)
 	CU_ASSERT_EQUAL(policy_child_env(env, "/t", &out, &dropped), 0);
 	for (i = 0; want[i] && i < out.n; i++)
 		CU_ASSERT_STRING_EQUAL(out.v[i], want[i]);
-	CU_ASSERT_EQUAL(out.n, 15);
+	CU_ASSERT_EQUAL(out.n, 14);
 	for (i = 0; want_dropped[i] && i < dropped.n; i++)
 		CU_ASSERT_STRING_EQUAL(dropped.v[i], want_dropped[i]);
 	CU_ASSERT_EQUAL(dropped.n, 20);
@@ -986,6 +987,68 @@ t_tmp_create(void)
 	CU_ASSERT_EQUAL(x.pol.tmp_created, 0);
 	run_free(&x);
 	CU_ASSERT_EQUAL(rmdir(cu_path("w/.nova-sandbox-tmp")), 0);
+}
+
+static char said_tmp[512];
+static int said_n;
+
+static void
+say_tmp(const char *text)
+{
+	snprintf(said_tmp, sizeof(said_tmp), "%s", text);
+	said_n++;
+}
+
+/* Rule 8a's leftovers are said, never silent: a tree nested deeper than
+ * the removal descends is left (what lies above the cut goes) with a NOTE
+ * saying so, not an errno's words; a plain tree goes without one. */
+static void
+t_tmp_said(void)
+{
+	struct policy_input in;
+	struct run x;
+	int fd, next;
+
+	input_init(&in);
+	in.create_tmp = 1;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.pol.tmp_created, 1);
+	CU_ASSERT_EQUAL(mkdir(cu_path("w/.nova-sandbox-tmp/a"), 0700), 0);
+	said_n = 0;
+	CU_ASSERT_EQUAL(policy_remove_tmp_said(&x.pol, say_tmp), 0);
+	CU_ASSERT_EQUAL(said_n, 0);
+	CU_ASSERT(access(cu_path("w/.nova-sandbox-tmp"), F_OK) != 0);
+	run_free(&x);
+
+	input_init(&in);
+	in.create_tmp = 1;
+	run_build(&in, &x);
+	CU_ASSERT_EQUAL_FATAL(x.pol.tmp_created, 1);
+	fd = open(cu_path("w/.nova-sandbox-tmp"), O_RDONLY | O_DIRECTORY);
+	CU_ASSERT_FATAL(fd >= 0);
+	for (unsigned i = 0; fd >= 0 && i < POLICY_TMP_DEPTH + 2; i++) {
+		if (mkdirat(fd, "d", 0700) != 0)
+			break;
+		next = openat(fd, "d", O_RDONLY | O_DIRECTORY);
+		close(fd);
+		fd = next;
+	}
+	if (fd >= 0)
+		close(fd);
+	said_n = 0;
+	CU_ASSERT_EQUAL(policy_remove_tmp_said(&x.pol, say_tmp), 2);
+	CU_ASSERT_EQUAL(said_n, 1);
+	CU_ASSERT(strstr(said_tmp, "nested deeper than 4096 levels") != NULL);
+	CU_ASSERT(strstr(said_tmp, "symbolic") == NULL);
+	CU_ASSERT(access(cu_path("w/.nova-sandbox-tmp"), F_OK) == 0);
+	{
+		char cmd[1024];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'",
+			 cu_path("w/.nova-sandbox-tmp"));
+		CU_ASSERT_EQUAL(system(cmd), 0);
+	}
+	run_free(&x);
 }
 
 static void
@@ -1696,6 +1759,7 @@ main(void)
 		{ "child env in build", t_env_in_build },
 		{ "child env: --env-clear, --env, --env-deny", t_env_flags },
 		{ "tmp created when sound", t_tmp_create },
+		{ "tmp leftovers said", t_tmp_said },
 		{ "tmp planted", t_tmp_planted },
 		{ "nothing created on refusal", t_nothing_created },
 		{ "ancestors", t_ancestors },

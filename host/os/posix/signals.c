@@ -21,3 +21,14 @@ os_catch_stop_signals(void (*fn)(int))
 		    old.sa_handler != SIG_IGN) /* the caller's SIG_IGN stays */
 			(void)sigaction(sigs[i], &sa, NULL);
 }
+
+void
+os_signals_start(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGCHLD, &sa, NULL);
+}

@@ -94,6 +94,12 @@ on_ctrl(DWORD ev)
 }
 
 void
+os_signals_start(void)
+{
+	/* no SIGCHLD: the wall's wait is the process model */
+}
+
+void
 os_catch_stop_signals(void (*fn)(int))
 {
 	stop_fn = fn;
