@@ -38,6 +38,21 @@
  *        Every 1.2 member is size-discovered: a 1.2 host loads 1.0 and
  *        1.1 modules unchanged, and a module reads a 1.2 member of a
  *        struct the host passed only when its struct_size covers it.
+ *   1.3  the Windows job's flags (`run --cpu/--memory/--scratch`, the bare
+ *        form's `--acl`), for any wall or place that can keep them:
+ *        - ns_policy.cpu_percent (NS_POLICY_HAS_CPU): a CPU rate cap, kept
+ *          by a wall with NS_WALL_CAPS_CPU;
+ *        - ns_policy.acl (NS_ACL_TOOL, NS_ACL_CALLER): who prepares the
+ *          security of the write roots, honoured by a wall with
+ *          NS_WALL_ACL_CALLER;
+ *        - ns_place_req.parent (NS_PLACE_REQ_HAS_PARENT): the directory
+ *          a place makes its scratch in, taken by a place whose
+ *          ns_place_ops.features has NS_PLACE_PARENT;
+ *        - ns_place_ops.features and .reserved.
+ *        The host passes a 1.3 value only to a module whose features bit
+ *        says it keeps it, and refuses the flag otherwise (a cap, a
+ *        directory or an ACL promise is never dropped silently): a 1.2
+ *        module loads and runs unchanged and never sees them.
  *
  * COMPATIBILITY RULES (enforced by the host before any module function runs)
  *   - the module exports ONE data symbol, NS_BACKEND_SYMBOL ("ns_backend_v1"),
@@ -103,7 +118,7 @@ extern "C" {
 
 #define NS_BACKEND_MAGIC 0x4e534250u /* "NSBP" */
 #define NS_BACKEND_ABI_MAJOR 1
-#define NS_BACKEND_ABI_MINOR 2
+#define NS_BACKEND_ABI_MINOR 3
 #define NS_BACKEND_SYMBOL "ns_backend_v1"
 
 #if defined(_WIN32)
@@ -273,7 +288,25 @@ struct ns_policy {
 	uint64_t max_procs;     /* processes in the command's tree */
 	uint64_t max_mem_bytes; /* resident + swapped + memory files */
 	int64_t timeout_ms;     /* wall time, from spawn() */
+	/* 1.3 (NS_POLICY_HAS_CPU) */
+	/* A hard cap on the CPU time of the command's whole tree, in percent
+	 * of the machine (1..100; 0: none).  Set only for a wall with
+	 * NS_WALL_CAPS_CPU, which MUST keep it (a Windows job's CPU rate
+	 * control, HARD_CAP, rate = percent * 100) or refuse in prepare(),
+	 * never run without it. */
+	uint32_t cpu_percent;
+	/* Who prepares the security of the write roots (`--acl`): NS_ACL_TOOL
+	 * (0, as a zeroed member reads: the wall grants what it must, e.g. a
+	 * low mandatory label for the run, and restores it at release()) or
+	 * NS_ACL_CALLER (the wall changes no ACL or label on disk: the caller
+	 * has prepared them; a write root the command could not write is
+	 * refused in prepare()).  NS_ACL_CALLER is set only for a wall with
+	 * NS_WALL_ACL_CALLER. */
+	uint32_t acl;
 };
+
+#define NS_ACL_TOOL 0u   /* 1.3: the wall prepares the write roots */
+#define NS_ACL_CALLER 1u /* 1.3: the caller did; change nothing on disk */
 
 /* The 1.0/1.1 size of ns_policy, and whether pol carries the descriptors. */
 #define NS_POLICY_SIZE_1_0 (offsetof(struct ns_policy, home) + sizeof(void *))
@@ -283,6 +316,10 @@ struct ns_policy {
 #define NS_POLICY_HAS_CAPS(pol)                                             \
 	((pol)->struct_size >= offsetof(struct ns_policy, timeout_ms) +     \
 				       sizeof(int64_t))
+/* 1.3: whether pol carries cpu_percent and acl. */
+#define NS_POLICY_HAS_CPU(pol)                                              \
+	((pol)->struct_size >= offsetof(struct ns_policy, acl) +            \
+				       sizeof(uint32_t))
 
 /* ------------------------------------------------------------------ */
 /* Role: wall.                                                         */
@@ -361,6 +398,11 @@ struct ns_finish {
 #define NS_WALL_EXPLAIN 0x1u     /* names denials in finish() when the
 				    policy has NS_POLICY_EXPLAIN */
 #define NS_WALL_CAPS_NATIVE 0x2u /* enforces ns_policy's caps itself */
+#define NS_WALL_CAPS_CPU 0x4u    /* 1.3: keeps ns_policy.cpu_percent */
+#define NS_WALL_ACL_CALLER 0x8u  /* 1.3: honours ns_policy.acl ==
+				    NS_ACL_CALLER (a wall that changes the
+				    security of the write roots for a run
+				    and can leave it to the caller) */
 
 struct ns_wall_ops {
 	uint32_t struct_size; /* sizeof(struct ns_wall_ops) as compiled */
@@ -477,6 +519,16 @@ struct ns_place_req {
 	uint32_t struct_size;
 	const char *name;    /* validated run name */
 	uint64_t size_bytes; /* the cap */
+	/* 1.3 (NS_PLACE_REQ_HAS_PARENT) */
+	/* The directory to make the place in (`run --scratch`), or NULL: the
+	 * place's own default (jobobject: the user's temp directory).  Set
+	 * only for a place with NS_PLACE_PARENT.  The host resolved it (rule
+	 * 5: absolute, existing, every link followed and said) and checked
+	 * it is a directory the caller owns that no one else may change and
+	 * not itself a link or reparse point; the place checks again on
+	 * what it opens, makes the place in exactly that directory and MUST
+	 * refuse ("bad_scratch") rather than make it elsewhere. */
+	const char *parent;
 };
 
 struct ns_place {
@@ -549,7 +601,13 @@ struct ns_place_ops {
 	 * NULL: never readable. */
 	int (*proc_start)(const struct ns_host *host, int64_t pid, char *out,
 			  size_t outlen);
+	/* 1.3 (both zero in an older table) */
+	uint32_t features; /* NS_PLACE_* */
+	uint32_t reserved; /* 0; keeps the next append off the padding */
 };
+
+/* 1.3: ns_place_ops.features bits. */
+#define NS_PLACE_PARENT 0x1u /* takes ns_place_req.parent (--scratch) */
 
 /* ------------------------------------------------------------------ */
 /* The one exported descriptor.                                         */
@@ -611,6 +669,16 @@ struct ns_backend_ops {
 #define NS_HOST_SIZE_1_2 (offsetof(struct ns_host, denial) + sizeof(void *))
 #define NS_HOST_HAS_DENIAL(h)                                               \
 	((h)->struct_size >= NS_HOST_SIZE_1_2 && (h)->denial != NULL)
+
+/* Sizes of the 1.2 structs 1.3 grew, and of the 1.3 ones. */
+#define NS_POLICY_SIZE_1_2 (offsetof(struct ns_policy, timeout_ms) + sizeof(int64_t))
+#define NS_PLACE_REQ_SIZE_1_2 (offsetof(struct ns_place_req, size_bytes) + sizeof(uint64_t))
+#define NS_PLACE_OPS_SIZE_1_2 NS_PLACE_OPS_SIZE_1_1
+#define NS_POLICY_SIZE_1_3 (offsetof(struct ns_policy, acl) + sizeof(uint32_t))
+#define NS_PLACE_REQ_SIZE_1_3 (offsetof(struct ns_place_req, parent) + sizeof(void *))
+#define NS_PLACE_OPS_SIZE_1_3 (offsetof(struct ns_place_ops, reserved) + sizeof(uint32_t))
+#define NS_PLACE_REQ_HAS_PARENT(r)                                          \
+	((r)->struct_size >= NS_PLACE_REQ_SIZE_1_3)
 
 #ifdef __cplusplus
 }

@@ -14,8 +14,8 @@
 
 extern char **environ;
 
-static char exe_buf[PATH_MAX];
-static char dir_buf[PATH_MAX];
+static char exe_buf[OS_PATH_MAX];
+static char dir_buf[OS_PATH_MAX];
 
 /* Our own binary and its directory. */
 static void

@@ -783,7 +783,7 @@ fill_defaults(struct config *cfg)
 static char *
 exe_dir_self(void)
 {
-	char buf[PATH_MAX];
+	char buf[OS_PATH_MAX];
 	char *slash;
 
 	if (os_self_exe(buf, sizeof(buf)) != 0)
@@ -835,7 +835,7 @@ default_moduledir(struct config *cfg, const char *exe_dir)
 static char *
 absolute(const char *path)
 {
-	char cwd[PATH_MAX];
+	char cwd[OS_PATH_MAX];
 	struct sbuf b = { 0 };
 
 	if (os_is_absolute(path))

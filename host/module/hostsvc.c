@@ -63,17 +63,48 @@ static const struct {
 	const char *token;
 	struct cmdfix fix;
 	const char *lead;
+	const char *typed; /* only when the line holds fix.flag with this
+			      value (NULL: always) */
 } module_fixes[] = {
 	/* the kernel cannot keep the promise: the line without it runs
 	 * with net=nopromise, which the OK line then says */
 	{ "net_unenforceable", { "--net-deny", NULL, NULL, NULL, FIX_SWITCH },
-	  "; without the promise (net=nopromise), run: " },
+	  "; without the promise (net=nopromise), run: ", NULL },
 	/* a place's name taken or not usable there */
-	{ "volume_exists", { "--name", NULL, "<name>", NULL, 0 }, NULL },
-	{ "no_name", { "--name", NULL, "<name>", NULL, 0 }, NULL },
+	{ "volume_exists", { "--name", NULL, "<name>", NULL, 0 }, NULL, NULL },
+	{ "no_name", { "--name", NULL, "<name>", NULL, 0 }, NULL, NULL },
 	/* a place's quota that comes to zero */
-	{ "bad_size", { "--size", NULL, "<n>m", NULL, 0 }, NULL },
+	{ "bad_size", { "--size", NULL, "<n>m", NULL, 0 }, NULL, NULL },
+	/* a cap or a directory the module cannot keep (ABI 1.3): the line
+	 * without the flag runs without it */
+	{ "bad_cpu", { "--cpu", NULL, NULL, NULL, 0 },
+	  "; without the CPU cap, run: ", NULL },
+	{ "bad_scratch", { "--scratch", NULL, NULL, NULL, 0 },
+	  "; in the temp directory, run: ", NULL },
+	/* --acl caller and a --write the command could not write: the wall
+	 * labels it for the run without it */
+	{ "bad_write", { "--acl", "caller", NULL, NULL, 0 },
+	  "; with the wall's own labels, run: ", "caller" },
 };
+
+/* Does the caller's line hold `flag value` or `flag=value` before "--"? */
+static int
+line_holds(const struct cmdline *c, const char *flag, const char *value)
+{
+	size_t fl = strlen(flag);
+
+	for (size_t i = 0; i < c->n && strcmp(c->args[i], "--") != 0; i++) {
+		const char *w = c->args[i];
+
+		if (strcmp(w, flag) == 0 && i + 1 < c->n &&
+		    strcmp(c->args[i + 1], value) == 0)
+			return 1;
+		if (strncmp(w, flag, fl) == 0 && w[fl] == '=' &&
+		    strcmp(w + fl + 1, value) == 0)
+			return 1;
+	}
+	return 0;
+}
 
 /* After the module's refusal r->v[at]: the caller's line fixed, or why
  * no line can be given. */
@@ -85,7 +116,10 @@ module_line(const struct hostsvc *hs, const char *tok, size_t at)
 
 	for (size_t i = 0; i < sizeof(module_fixes) / sizeof(module_fixes[0]);
 	     i++)
-		if (strcmp(module_fixes[i].token, tok) == 0) {
+		if (strcmp(module_fixes[i].token, tok) == 0 &&
+		    (module_fixes[i].typed == NULL ||
+		     line_holds(hs->line, module_fixes[i].fix.flag,
+				module_fixes[i].typed))) {
 			remedy_append(r, at, hs->line, &module_fixes[i].fix,
 				      module_fixes[i].lead);
 			return;

@@ -6,8 +6,20 @@
 #ifndef NS_HOST_OS_H
 #define NS_HOST_OS_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The longest path the host takes, in bytes with its NUL: the system's
+ * PATH_MAX on POSIX; 4096 on Windows, where mingw's PATH_MAX is MAX_PATH
+ * (260), the limit of a path the Win32 calls take in its plain form only:
+ * this layer gives them a longer one as "\\?\" or "\\?\UNC\"
+ * (os/windows/wpath.c). */
+#if defined(_WIN32)
+#define OS_PATH_MAX 4096
+#else
+#define OS_PATH_MAX PATH_MAX
+#endif
 
 /* Whether a file the tool loads or reads as its own (a module, the config)
  * can be trusted: decided on the open descriptor, never by name again. */
@@ -272,6 +284,14 @@ const char *os_home_var(void);
  * Windows 0: jobobject's scratch names are exclusive directories in the
  * temp directory, no lock file a read could hold. */
 int os_run_name_locks(void);
+
+/* Does `run` take the Windows job's flags here (reference section 8:
+ * --scratch <dir>, --place job|wsb, --memory <size>, --cpu <1..100>)?
+ * POSIX 0: --scratch and --place wsb are refused, the rest accepted and
+ * ignored with a NOTE; Windows 1: they go to the place and the wall
+ * (ABI 1.3: ns_place_req.parent, ns_policy.cpu_percent, the job's memory
+ * limit), each refused where the module cannot keep it. */
+int os_run_job_flags(void);
 
 /* The command `policy` derives the roots from when none is given: found
  * on PATH by its name (argv[0]), NULL-terminated.  POSIX "sh -c true";

@@ -303,7 +303,7 @@ struct walk {
 	int own;           /* cur is ours to close (else the cache's) */
 	struct os_stat st;    /* its status */
 	int inside;        /* the write root it is beneath, or -1 */
-	char at[PATH_MAX]; /* its path as walked ("" for "/") */
+	char at[OS_PATH_MAX]; /* its path as walked ("" for "/") */
 	char *rest;        /* heap: what is left to resolve */
 	char *p;           /* into rest */
 	int links;
@@ -505,7 +505,7 @@ next_comp(struct walk *w, char *comp)
 static int
 walk_step(struct own *o, struct walk *w, int *reached_file)
 {
-	char comp[OWN_NAME_MAX + 1], key[PATH_MAX + OWN_NAME_MAX + 2];
+	char comp[OWN_NAME_MAX + 1], key[OS_PATH_MAX + OWN_NAME_MAX + 2];
 	const struct odir *d;
 	struct os_stat cst;
 	int rc = next_comp(w, comp), have;
@@ -552,7 +552,7 @@ walk_step(struct own *o, struct walk *w, int *reached_file)
 static int
 chain_from_walk(const struct own *o, const char *at, struct chain *c)
 {
-	char key[PATH_MAX];
+	char key[OS_PATH_MAX];
 	size_t len = strlen(at);
 	char *slash;
 
@@ -715,7 +715,7 @@ check_all(struct own *o, const struct hostrun *hr, const struct config *cfg,
 static int
 nearest_dir(const char *path)
 {
-	char buf[PATH_MAX];
+	char buf[OS_PATH_MAX];
 	char *slash;
 	size_t rlen;
 	int fd;

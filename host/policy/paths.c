@@ -319,10 +319,10 @@ refuse_typed(const char *flag, const char *reason, const char *p,
 	if (p == NULL || *p == '\0')
 		return refusals_add(r, reason, "%s is empty: name an existing "
 				    "directory by its absolute path", flag);
-	if (strlen(p) >= PATH_MAX)
+	if (strlen(p) >= OS_PATH_MAX)
 		return refusals_add(r, reason, "%s %.64s... is longer than "
 				    "PATH_MAX (%d bytes): name a shorter path",
-				    flag, p, PATH_MAX);
+				    flag, p, OS_PATH_MAX);
 	if (path_bad_char(p))
 		return refusals_add(r, reason, "%s %s holds a control "
 				    "character, '\"' or '\\', which a generated "
@@ -705,7 +705,7 @@ ws_key(const struct wstack *w, size_t upto, const char *name, size_t len,
 static void
 dirs_adopt(struct wstack *ws)
 {
-	char key[PATH_MAX];
+	char key[OS_PATH_MAX];
 
 	for (size_t i = 0; i + 1 < ws->n && g_ndirs < DIRS_KEEP; i++) {
 		struct kept_dir *d;
@@ -919,7 +919,7 @@ walk_one(struct walk *w, const char *c, size_t len)
 	if (len > PATH_NAME_MAX)
 		return walk_fail(w, ENAMETOOLONG);
 	if (g_ndirs > 0) {
-		char key[PATH_MAX];
+		char key[OS_PATH_MAX];
 		const struct kept_dir *d;
 
 		if (ws_key(&w->ws, w->ws.n, c, len, key, sizeof(key)) == 0 &&

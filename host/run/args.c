@@ -47,13 +47,13 @@ static const struct flagdef rflags[] = {
 	{ "out-max-depth", FK_VALUE, 1, 0, NULL, ROFF(out_depth_s),
 	  "the cap on path components below work/" },
 	{ "scratch", FK_VALUE, 1, 0, NULL, ROFF(scratch),
-	  "another platform's flag" },
+	  "windows: the directory the scratch is made in" },
 	{ "place", FK_VALUE, 1, 0, NULL, ROFF(place),
-	  "another platform's flag" },
-	{ "memory", FK_VALUE, 1, 0, NULL, ROFF(memory),
-	  "another platform's flag" },
+	  "windows: job (the default); wsb is not built" },
+	{ "memory", FK_VALUE, 1, 0, NULL, ROFF(memory_s),
+	  "windows: the job's memory limit" },
 	{ "cpu", FK_VALUE, 1, 0, NULL, ROFF(cpu),
-	  "another platform's flag" },
+	  "windows: the job's CPU rate cap, 1..100 percent" },
 	{ "explain", FK_SWITCH, 1, 0, NULL, ROFF(explain),
 	  "name every path the wall denied the command (SANDBOX DENIED "
 	  "lines before DONE; refused where the wall cannot)" },
@@ -307,29 +307,57 @@ check_size(struct rstate *s, const char *v, const char *tok,
 		     flag, strcmp(flag, "--max-mem") ? "64m" : "8g", v);
 }
 
+/* Why --place wsb is refused on Windows too. */
+#define WSB_NOT_BUILT "--place wsb (Windows Sandbox) is not built: it is a " \
+	"Hyper-V virtual machine with its own desktop, seconds to boot, one " \
+	"at a time and only on Pro or Enterprise editions, which the job and " \
+	"the scratch of --place job (the default) cannot be carried into"
+
+/* The Windows job's flags (reference section 8): refused or parsed; off
+ * Windows (a->job_flags 0) --scratch and --place wsb are refused, the
+ * rest only validated (flow.c's NOTE says they are ignored). */
 static void
 check_windows(struct rstate *s, struct run_args *a)
 {
-	uint64_t u;
-	unsigned long long cpu;
+	uint64_t u = 0;
+	unsigned long long cpu = 0;
 
-	if (a->scratch != NULL)
+	if (a->scratch != NULL && !a->job_flags)
 		rfix(s, REASON_BAD_SCRATCH, "--scratch", a->scratch, NULL,
 		     "--scratch %s is for windows; the place is made here",
 		     a->scratch);
-	if (a->memory != NULL && run_parse_size(a->memory, &u) != 0)
-		rfix(s, REASON_BAD_MEMORY, "--memory", a->memory, FORM_BIG,
+	else if (a->scratch != NULL && os_root_len(a->scratch) == 0)
+		rfix(s, REASON_BAD_SCRATCH, "--scratch", a->scratch, FORM_DIR,
+		     "--scratch wants an absolute directory to make the "
+		     "scratch in, got %s", a->scratch);
+	if (a->memory_s != NULL && run_parse_size(a->memory_s, &u) != 0)
+		rfix(s, REASON_BAD_MEMORY, "--memory", a->memory_s, FORM_BIG,
 		     "--memory wants a positive size like 4g, got %s",
-		     a->memory);
+		     a->memory_s);
+	a->memory = u;
 	if (a->cpu != NULL && (parse_u64(a->cpu, 100, &cpu) != 0 || cpu < 1))
 		rfix(s, REASON_BAD_CPU, "--cpu", a->cpu, "<1..100>",
 		     "--cpu wants a percentage 1..100, got %s", a->cpu);
+	a->cpu_percent = (uint32_t)cpu;
 	if (a->place != NULL && strcmp(a->place, "wsb") == 0)
-		rfix(s, REASON_NO_WSB, "--place", a->place, "job",
-		     "--place wsb needs Windows Sandbox; it is windows-only");
+		rfix(s, REASON_NO_WSB, "--place", a->place, "job", "%s",
+		     a->job_flags ? WSB_NOT_BUILT : "--place wsb needs "
+		     "Windows Sandbox; it is windows-only");
 	else if (a->place != NULL && strcmp(a->place, "job") != 0)
 		rfix(s, REASON_BAD_PLACE, "--place", a->place, "job",
 		     "--place wants job or wsb, got %s", a->place);
+}
+
+/* Windows: --memory is the job's memory limit, as --max-mem is; one job
+ * has one limit, so given both the smaller applies, and --memory alone
+ * replaces --max-mem's default (flow.c says which in a NOTE). */
+static void
+job_memory(struct run_args *a)
+{
+	if (!a->job_flags || a->memory == 0)
+		return;
+	if (a->max_mem_s == NULL || a->memory < a->max_mem)
+		a->max_mem = a->memory;
 }
 
 static int
@@ -408,6 +436,7 @@ validate(struct rstate *s, struct run_args *a)
 	a->max_procs = mp;
 	a->max_mem = 8ULL << 30;
 	check_size(s, a->max_mem_s, REASON_BAD_MAX_MEM, "--max-mem", &a->max_mem);
+	job_memory(a);
 	if (a->timeout_s != NULL &&
 	    run_parse_duration(a->timeout_s, &a->timeout_ms) != 0)
 		rfix(s, REASON_BAD_TIMEOUT, "--timeout", a->timeout_s, "<n>m",
@@ -444,6 +473,13 @@ validate(struct rstate *s, struct run_args *a)
 int
 run_parse(int argc, char **argv, struct run_args *a, struct refusals *r)
 {
+	return run_parse_on(argc, argv, a, r, os_run_job_flags());
+}
+
+int
+run_parse_on(int argc, char **argv, struct run_args *a, struct refusals *r,
+	     int job_flags)
+{
 	struct cmdline line = { "run", argv, argc > 0 ? (size_t)argc : 0 };
 	struct rstate s = { r, &line, 0 };
 	struct flagspec spec = rspec;
@@ -452,6 +488,7 @@ run_parse(int argc, char **argv, struct run_args *a, struct refusals *r)
 		a->help = 1;
 		return 0;
 	}
+	a->job_flags = job_flags;
 	spec.line = &line;
 	if (flags_parse(&spec, argc, argv, a, r) < 0)
 		s.nomem = 1;

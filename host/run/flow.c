@@ -98,13 +98,36 @@ go_reads(struct runctx *c, struct refusals *r)
 	toolchain_found_free(&f);
 }
 
+/* Windows: which memory limit the job gets (args.c's job_memory). */
+static void
+memory_note(const struct run_args *a)
+{
+	struct sbuf t = {0};
+
+	sbuf_addf(&t, "--memory %s is the job's memory limit (JobMemoryLimit, "
+		  "the whole tree), as --max-mem is", a->memory_s);
+	if (a->max_mem_s == NULL)
+		sbuf_addf(&t, "; it replaces --max-mem's default 8g");
+	else
+		sbuf_addf(&t, "; with --max-mem %s the smaller, %s, applies",
+			  a->max_mem_s, a->memory <= a->max_mem ? a->memory_s :
+			  a->max_mem_s);
+	run_note(t.s ? t.s : "--memory is the job's memory limit");
+	sbuf_free(&t);
+}
+
 static void
 flag_notes(const struct run_args *a)
 {
 	if (a->container != NULL)
 		run_note("--container names an APFS container; it is "
 			 "accepted and ignored on linux");
-	if (a->memory != NULL || a->cpu != NULL || a->place != NULL) {
+	if (a->job_flags) {
+		if (a->memory != 0)
+			memory_note(a);
+		return;
+	}
+	if (a->memory_s != NULL || a->cpu != NULL || a->place != NULL) {
 		struct sbuf t = {0};
 
 		sbuf_addf(&t, "--memory, --cpu and --place are accepted and "
@@ -113,6 +136,75 @@ flag_notes(const struct run_args *a)
 		run_note(t.s ? t.s : "");
 		sbuf_free(&t);
 	}
+}
+
+/* Windows: --cpu needs a wall that keeps a CPU cap (NS_WALL_CAPS_CPU,
+ * ABI 1.3): never a cap dropped. */
+static void
+job_cpu(struct runctx *c, struct refusals *r)
+{
+	if (c->a->cpu_percent == 0 ||
+	    wall_has_feature(&c->w, NS_WALL_CAPS_CPU))
+		return;
+	remedy_refuse(r, REASON_BAD_CPU, REMEDY_IN_TEXT, c->phs.line,
+		      &(struct cmdfix){ "--cpu", c->a->cpu, NULL, NULL, 0 },
+		      "--cpu %s: the wall %s cannot cap the CPU (no "
+		      "NS_WALL_CAPS_CPU); run without --cpu", c->a->cpu,
+		      c->w.mod.ops.name);
+}
+
+/* Windows: --scratch, the directory the place is made in (ABI 1.3,
+ * ns_place_req.parent): a place that takes one (NS_PLACE_PARENT); rule
+ * 5's resolution; not itself a link or reparse point; the caller's own
+ * and changeable by no one else (another user could move the scratch
+ * away or plant in it).  Nothing is made here. */
+static void
+run_scratch(struct runctx *c, struct refusals *r)
+{
+	const char *p = c->a->scratch;
+	struct strv notes = {0};
+	struct os_stat st;
+	char *res = NULL;
+
+	if (p == NULL || os_root_len(p) == 0)
+		return; /* absent, or refused by args.c */
+	if ((c->pm.place.features & NS_PLACE_PARENT) == 0) {
+		refusals_add(r, REASON_BAD_SCRATCH, "--scratch %s: the place %s "
+			     "makes its scratch where it chooses (no "
+			     "NS_PLACE_PARENT); run without --scratch", p,
+			     c->pm.ops.name);
+		return;
+	}
+	if (os_path_kind(p) == OS_PATH_LINK) {
+		refusals_add(r, REASON_BAD_SCRATCH, "--scratch %s is a link or "
+			     "reparse point: name the directory itself", p);
+		return;
+	}
+	if (policy_resolve_dir_noted("--scratch", REASON_BAD_SCRATCH, p, &res,
+				     &notes, r) != 0 || res == NULL) {
+		strv_free(&notes);
+		return;
+	}
+	for (size_t k = 0; k < notes.n; k++)
+		run_note(notes.v[k]);
+	strv_free(&notes);
+	if (os_stat_path(res, &st) != 0)
+		refusals_add(r, REASON_BAD_SCRATCH, "--scratch %s cannot be "
+			     "looked at: %s", res, strerror(errno));
+	else if (st.uid != os_euid())
+		refusals_add(r, REASON_BAD_SCRATCH, "--scratch %s is not yours "
+			     "(another user or the system owns it): name a "
+			     "directory you own", res);
+	else if ((st.mode & (S_IWGRP | S_IWOTH)) != 0)
+		refusals_add(r, REASON_BAD_SCRATCH, "--scratch %s can be changed "
+			     "by another user, who could move the scratch away "
+			     "or plant in it: name a directory only you may "
+			     "change", res);
+	else {
+		c->scratch = res;
+		return;
+	}
+	free(res);
 }
 
 /* Where the host has no fork (reaper_here() 0: Windows) run is the
@@ -333,6 +425,10 @@ preflight(struct runctx *c, struct refusals *r)
 	run_toolchains(c, r);
 	if (!reaper_here())
 		nofork_refusals(c, r);
+	if (c->a->job_flags) {
+		run_scratch(c, r);
+		job_cpu(c, r);
+	}
 	flag_notes(c->a);
 	/* a read, a home of the guard, an argument or an artifact lost to
 	 * an allocation: one sandbox_failed line, before anything runs */
@@ -675,7 +771,8 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 static int
 look_and_create(struct runctx *c)
 {
-	struct ns_place_req req = { sizeof(req), c->a->name, c->a->size };
+	struct ns_place_req req = { sizeof(req), c->a->name, c->a->size,
+				    c->scratch };
 	int exists = 0;
 	uint64_t t = run_now_ms();
 
@@ -728,6 +825,7 @@ ctx_free(struct runctx *c)
 	sbuf_free(&c->ptext);
 	strv_free(&c->reads);
 	strv_free(&c->writes);
+	free(c->scratch);
 	if (c->out_fd >= 0)
 		close(c->out_fd);
 	free(c->out);

@@ -74,6 +74,7 @@ struct runctx {
 	struct caps_watch watch; /* the place's root, when a memory fs */
 	struct strv reads;    /* resolved --read */
 	struct strv writes;   /* resolved --write (outside the place) */
+	char *scratch;        /* resolved --scratch (Windows), or NULL */
 	int out_fd;           /* --out, opened before the command (-1) */
 	char *out;            /* ... its resolved name, for messages */
 	struct strv homes;    /* the caller's homes (home guard) */

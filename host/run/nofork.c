@@ -170,6 +170,8 @@ flow_nofork(struct runctx *c)
 	policy_view(&pol, &view);
 	wall_view_extras(&view, c->a->explain, c->a->max_procs, c->a->max_mem,
 			 (long long)c->a->timeout_ms);
+	wall_view_job(&c->w, &view, c->a->job_flags ? c->a->cpu_percent : 0,
+		      NS_ACL_TOOL);
 	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK) {
 		code = run_refuse(&c->w.r, NS_EXIT_REFUSED);
 		policy_free(&pol);

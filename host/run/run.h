@@ -26,7 +26,7 @@
 
 struct run_args {
 	const char *name, *size_s, *timeout_s, *container, *max_procs_s;
-	const char *max_mem_s, *out, *out_max_s, *scratch, *place, *memory;
+	const char *max_mem_s, *out, *out_max_s, *scratch, *place, *memory_s;
 	const char *cpu, *out_files_s, *out_depth_s;
 	const char *status_fd_s;  /* --status-fd */
 	struct strv reads;
@@ -46,12 +46,21 @@ struct run_args {
 	uint64_t out_max_files;
 	uint64_t out_max_depth;
 	int status_fd;        /* --status-fd, -1 when not given */
+	/* the Windows job's flags (reference section 8) */
+	int job_flags;        /* this platform takes them (os_run_job_flags) */
+	uint64_t memory;      /* --memory in bytes, 0 when not given */
+	uint32_t cpu_percent; /* --cpu 1..100, 0 when not given */
 };
 
 /* Parse and validate the words after "run": every problem into r (reason
  * tokens of reference section 8).  Returns 0 clean, 1 refusals, -1 ENOMEM.
  * a->help set means: print the usage, nothing else. */
 int run_parse(int argc, char **argv, struct run_args *a, struct refusals *r);
+/* The same as on a platform that takes the job's flags (job_flags 1:
+ * Windows) or not (0): run_parse is this with os_run_job_flags(); the
+ * unit tests take both sides on any platform. */
+int run_parse_on(int argc, char **argv, struct run_args *a,
+		 struct refusals *r, int job_flags);
 void run_args_free(struct run_args *a);
 
 /* Validators (0 ok, -1 bad). */

@@ -278,7 +278,10 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 {
 	struct sbuf names = {0};
 
-	if (a->acl != NULL)
+	/* a wall that changes the security of the write roots for a run
+	 * takes --acl (NS_WALL_ACL_CALLER, ABI 1.3: jobobject's labels);
+	 * for any other the tool changes no ACL either way */
+	if (a->acl != NULL && !wall_has_feature(w, NS_WALL_ACL_CALLER))
 		note("--acl %s is accepted and ignored on %s; the wall is "
 		     "the same without it", a->acl, os_platform());
 	for (size_t i = 0; i < pol->dropped.n; i++)
@@ -424,6 +427,9 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 
 	policy_view(pol, &view);
 	wall_view_extras(&view, a->explain, CAPS_PROCS, CAPS_MEM, 0);
+	wall_view_job(w, &view, 0, a->acl != NULL &&
+		      strcmp(a->acl, "caller") == 0 ? NS_ACL_CALLER :
+		      NS_ACL_TOOL);
 	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
 		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
 		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "

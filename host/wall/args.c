@@ -41,9 +41,11 @@ const struct flagdef args_flags[] = {
 	  "the temp `dir`, inside a --write (default: "
 	  "<first --write>/.nova-sandbox-tmp, created)" },
 	{ "name", FK_VALUE, BP, 0, "the bare form", OFF(name),
-	  "a `container` name (accepted and ignored off windows)" },
+	  "a `container` name (no wall here names one; windows: a NOTE)" },
 	{ "acl", FK_VALUE, ARGV_BARE, ARGV_POLICY, "the bare form", OFF(acl),
-	  "`tool|caller` whose ACL applies (accepted and ignored here)" },
+	  "`tool|caller`: who gives the --write roots their access (windows: "
+	  "tool labels them for the run, caller changes nothing; elsewhere "
+	  "accepted and ignored)" },
 	{ "env-clear", FK_SWITCH, BP, 0, "the bare form", OFF(env_clear),
 	  "start the command's environment from PATH, HOME, LANG, TERM (and "
 	  "the temp variables) only" },

@@ -266,6 +266,16 @@ wall_view_extras(struct ns_policy *view, int explain,
 	view->timeout_ms = timeout_ms;
 }
 
+void
+wall_view_job(const struct wallctx *w, struct ns_policy *view,
+	      uint32_t cpu_percent, uint32_t acl)
+{
+	if (wall_has_feature(w, NS_WALL_CAPS_CPU))
+		view->cpu_percent = cpu_percent;
+	if (wall_has_feature(w, NS_WALL_ACL_CALLER))
+		view->acl = acl;
+}
+
 int
 wall_explain_refused(const struct wallctx *w, int explain, struct refusals *r)
 {

@@ -54,6 +54,13 @@ void wall_view_extras(struct ns_policy *view, int explain,
 		      unsigned long long procs, unsigned long long mem,
 		      long long timeout_ms);
 
+/* The policy's 1.3 members: the CPU cap (0: none) and who prepares the
+ * write roots (NS_ACL_*).  Each is set only when the wall says it keeps
+ * it (NS_WALL_CAPS_CPU, NS_WALL_ACL_CALLER); the verbs refuse, or say
+ * in a NOTE, what the wall cannot keep before they get here. */
+void wall_view_job(const struct wallctx *w, struct ns_policy *view,
+		   uint32_t cpu_percent, uint32_t acl);
+
 /* --explain under a wall without NS_WALL_EXPLAIN: 1 after adding the
  * refusal explain_unavailable to r (the verb refuses, exit 125, before
  * anything runs), else 0.  -1 on ENOMEM. */

@@ -354,6 +354,41 @@ jo_scratch_name_ok(const char *name)
 	return name[n - 1] == '.' ? -1 : 0;
 }
 
+uint32_t
+jo_cpu_rate(uint32_t percent)
+{
+	return percent >= 1 && percent <= 100 ? percent * 100u : 0;
+}
+
+#define JO_LOW_RID 0x1000u /* SECURITY_MANDATORY_LOW_RID */
+#define JO_NO_WRITE_UP 0x1u /* SYSTEM_MANDATORY_LABEL_NO_WRITE_UP */
+
+int
+jo_low_may_write(int has_label, uint32_t rid, uint32_t policy)
+{
+	if (!has_label)
+		return 0;
+	return rid <= JO_LOW_RID || (policy & JO_NO_WRITE_UP) == 0;
+}
+
+int
+jo_leak_remedy(const char *root, char *out, size_t cap)
+{
+	int quote = strpbrk(root, " \t") != NULL, unc, n;
+	const char *pre = "";
+
+	if (strchr(root, '"') != NULL)
+		return -1;
+	unc = strncmp(root, "\\\\", 2) == 0;
+	if (strlen(root) >= 259 && strncmp(root, "\\\\?\\", 4) != 0) {
+		pre = unc ? "\\\\?\\UNC" : "\\\\?\\";
+		root += unc; /* "\\server" -> "\\?\UNC\server" */
+	}
+	n = snprintf(out, cap, "rmdir /s /q %s%s%s%s", quote ? "\"" : "", pre,
+		     root, quote ? "\"" : "");
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
 int
 jo_retry_delay_ms(unsigned attempt)
 {

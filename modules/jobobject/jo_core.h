@@ -100,4 +100,26 @@ int jo_scratch_name_ok(const char *name);
  * command, which is dead before the delete starts). */
 int jo_retry_delay_ms(unsigned attempt);
 
+/* The CpuRate of JOBOBJECT_CPU_RATE_CONTROL_INFORMATION for a --cpu
+ * percentage (HARD_CAP: cycles per 10000), or 0 when percent is not
+ * 1..100 (no cap). */
+uint32_t jo_cpu_rate(uint32_t percent);
+
+/* May a low-integrity process write an object whose mandatory label is
+ * this (--acl caller: the tool sets none, so the caller's must allow the
+ * command in)?  has_label 0: no label, which Windows reads as medium with
+ * no-write-up: no.  Otherwise rid is the label's integrity RID (low is
+ * 0x1000) and policy its SYSTEM_MANDATORY_LABEL_* mask: yes when rid is
+ * low or below, or when the label does not say no-write-up (0x1).
+ * 1 or 0. */
+int jo_low_may_write(int has_label, uint32_t rid, uint32_t policy);
+
+/* The LEAK remedy for a scratch made outside the temp directory (run
+ * --scratch: reap looks only in the temp directory), the one cmd.exe
+ * command that removes it: "rmdir /s /q <root>", root in double quotes
+ * when it holds a space, and in its "\\?\" form when it is longer than
+ * plain paths may be (259 characters).  0, or -1 when it does not fit
+ * cap or root holds a '"' (no quoting carries it). */
+int jo_leak_remedy(const char *root, char *out, size_t cap);
+
 #endif /* NS_JO_CORE_H */

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* jo_place.c -- the scratch: one directory per run under the user's temp
- * directory, "nova-<name>", made exclusively with an owner marker, and
+/* jo_place.c -- the scratch: one directory per run, "nova-<name>", under
+ * the user's temp directory or the directory `run --scratch` named (ABI
+ * 1.3, ns_place_req.parent), made exclusively with an owner marker, and
  * deleted depth-first once the job is dead: a reparse point (junction,
  * symlink) is removed as a link and never entered, READONLY is cleared,
  * a sharing violation is retried (jo_retry_delay_ms).  What cannot be
- * removed is refused (the host prints SANDBOX LEAK, remedy reap). */
+ * removed is refused (the host prints SANDBOX LEAK with the remedy:
+ * `nova-sandbox reap` in the temp directory, where reap looks; for a
+ * --scratch run the rmdir of that scratch).  Every path goes to Win32 in
+ * its "\\?\" form (jo_wpath): a scratch deeper than MAX_PATH is one. */
+#include <aclapi.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +17,14 @@
 #include "jo_win.h"
 
 #define JO_MARKER L".nova-sandbox-owner"
-#define JO_WPATH 1024 /* UTF-16 units of a path inside a scratch */
+#define JO_WPATH JO_WMAX /* UTF-16 units of a path inside a scratch */
+
+/* A place's state: the directory it was made in ("...\\"), so that its
+ * own destroy() finds it ours there (reap's, with no state, looks only in
+ * the temp directory). */
+struct jo_pstate {
+	char base[JO_PATH];
+};
 
 /* The temp directory, UTF-8, with a trailing '\\' and no whitespace (a
  * reap line cannot carry it): its short form when the long one has a
@@ -40,17 +52,22 @@ temp_base(const struct ns_host *h, char *out, size_t cap)
 	return NS_OK;
 }
 
+/* <base>nova-<name>; base NULL: the temp directory. */
 static int
-root_of(const struct ns_host *h, const char *name, char *root, size_t cap)
+root_of(const struct ns_host *h, const char *name, const char *in,
+	char *root, size_t cap)
 {
 	char base[JO_PATH];
-	int n, rc;
+	int n, rc = NS_OK;
 
 	if (jo_scratch_name_ok(name) != 0)
 		return jo_refuse(h, NS_E_REFUSED, "no_name",
 				 "run name %s cannot name a Windows directory "
 				 "(no trailing '.')", name);
-	rc = temp_base(h, base, sizeof(base));
+	if (in != NULL)
+		snprintf(base, sizeof(base), "%s", in);
+	else
+		rc = temp_base(h, base, sizeof(base));
 	if (rc != NS_OK)
 		return rc;
 	n = snprintf(root, cap, "%snova-%s", base, name);
@@ -60,30 +77,44 @@ root_of(const struct ns_host *h, const char *name, char *root, size_t cap)
 	return NS_OK;
 }
 
-/* "\\?\" + path: no MAX_PATH limit, no name rewriting. */
+/* path's "\\?\" form into a buffer of cap units: no MAX_PATH limit. */
 static int
 long_path(const char *path, wchar_t *out, size_t cap)
 {
-	if (cap < 5)
+	wchar_t *w = jo_wpath(path);
+	size_t n = w ? wcslen(w) : 0;
+
+	if (w == NULL || n + 1 > cap) {
+		free(w);
 		return -1;
-	memcpy(out, L"\\\\?\\", 4 * sizeof(wchar_t));
-	return jo_wide(path, out + 4, cap - 4);
+	}
+	memcpy(out, w, (n + 1) * sizeof(wchar_t));
+	free(w);
+	return 0;
+}
+
+/* A wide buffer of JO_WPATH units (a walk's path), heap. */
+static wchar_t *
+wbuf(void)
+{
+	return malloc(JO_WPATH * sizeof(wchar_t));
 }
 
 static int
 jo_look(const struct ns_host *h, const char *name, int *exists)
 {
 	char root[JO_PATH];
-	wchar_t w[JO_WPATH];
-	int rc = root_of(h, name, root, sizeof(root));
+	wchar_t *w;
+	int rc = root_of(h, name, NULL, root, sizeof(root));
 
 	if (rc != NS_OK)
 		return rc;
-	if (long_path(root, w, JO_WPATH) != 0)
+	if ((w = jo_wpath(root)) == NULL)
 		return jo_refuse(h, NS_E_REFUSED, "volume_failed",
 				 "%s is not a path Windows can name", root);
 	*exists = GetFileAttributesW(w) != INVALID_FILE_ATTRIBUTES ||
 		  GetLastError() != ERROR_FILE_NOT_FOUND;
+	free(w);
 	return NS_OK;
 }
 
@@ -173,12 +204,17 @@ retryable(DWORD e)
 static DWORD
 delete_scratch(const char *root, int *tries)
 {
-	wchar_t w[JO_WPATH];
+	wchar_t *w = wbuf();
 	DWORD attrs, e = 0;
 	unsigned i;
 
-	if (long_path(root, w, JO_WPATH) != 0)
+	*tries = 0;
+	if (w == NULL)
+		return ERROR_NOT_ENOUGH_MEMORY;
+	if (long_path(root, w, JO_WPATH) != 0) {
+		free(w);
 		return ERROR_INVALID_NAME;
+	}
 	for (i = 0;; i++) {
 		int d;
 
@@ -202,6 +238,7 @@ delete_scratch(const char *root, int *tries)
 		Sleep((DWORD)d);
 	}
 	*tries = (int)i + 1;
+	free(w);
 	return e;
 }
 
@@ -210,7 +247,7 @@ delete_scratch(const char *root, int *tries)
 static int
 write_marker(const wchar_t *root)
 {
-	wchar_t m[JO_WPATH];
+	wchar_t m[JO_WPATH / 4]; /* the root is under JO_PATH UTF-8 bytes */
 	char text[64];
 	size_t n = jo_marker_format(GetCurrentProcessId(),
 				    jo_proc_start(GetCurrentProcess()), text,
@@ -219,7 +256,7 @@ write_marker(const wchar_t *root)
 	DWORD wrote = 0;
 	BOOL ok;
 
-	if (n == 0 || wlen(root) + 24 >= JO_WPATH)
+	if (n == 0 || wlen(root) + 24 >= JO_WPATH / 4)
 		return -1;
 	memcpy(m, root, (wlen(root) + 1) * sizeof(wchar_t));
 	wcscat(m, L"\\" JO_MARKER);
@@ -235,10 +272,10 @@ static int
 sub_dirs(const wchar_t *root)
 {
 	static const wchar_t *const subs[] = { L"\\work", L"\\home", L"\\tmp" };
-	wchar_t d[JO_WPATH];
+	wchar_t d[JO_WPATH / 4];
 
 	for (size_t i = 0; i < 3; i++) {
-		if (wlen(root) + 8 >= JO_WPATH)
+		if (wlen(root) + 8 >= JO_WPATH / 4)
 			return -1;
 		memcpy(d, root, (wlen(root) + 1) * sizeof(wchar_t));
 		wcscat(d, subs[i]);
@@ -248,41 +285,173 @@ sub_dirs(const wchar_t *root)
 	return 0;
 }
 
+/* Is the SID the owner of sd this process's user? */
 static int
-jo_create(const struct ns_host *h, const struct ns_place_req *req,
-	  struct ns_place *out)
+owner_is_me(PSECURITY_DESCRIPTOR sd)
 {
-	wchar_t w[JO_WPATH];
-	int rc = root_of(h, req->name, out->root, sizeof(out->root)), tries;
-	DWORD e;
+	PSID owner = NULL;
+	BOOL dflt = FALSE;
+	HANDLE t = NULL;
+	union {
+		TOKEN_USER tu;
+		char b[256];
+	} u;
+	DWORD n = 0;
+	int me = 0;
 
-	if (rc != NS_OK)
-		return rc;
-	if (long_path(out->root, w, JO_WPATH) != 0)
-		return jo_refuse(h, NS_E_REFUSED, "volume_failed",
-				 "%s is not a path Windows can name", out->root);
-	if (!CreateDirectoryW(w, NULL)) { /* exclusive: never an old one */
-		e = GetLastError();
-		if (e == ERROR_ALREADY_EXISTS)
-			return jo_refuse(h, NS_E_REFUSED, "volume_exists",
-					 "%s already exists; another run has "
-					 "the name, or `nova-sandbox reap` "
-					 "clears a dead one", out->root);
-		return jo_refuse(h, NS_E_SYSTEM, "volume_failed",
-				 "%s cannot be made (error %lu)", out->root, e);
+	if (!GetSecurityDescriptorOwner(sd, &owner, &dflt) || owner == NULL ||
+	    !OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &t))
+		return 0;
+	if (GetTokenInformation(t, TokenUser, &u, sizeof(u), &n))
+		me = EqualSid(owner, u.tu.User.Sid) != 0;
+	CloseHandle(t);
+	return me;
+}
+
+/* --scratch: the directory the host resolved and checked, checked again
+ * on the handle the scratch is made under (held open with no delete
+ * sharing until it is made, so neither it nor a directory above it can
+ * be renamed meanwhile): a directory, not a reparse point, the caller's,
+ * and the very path named (no link above it swapped in since).  base gets
+ * its name with a trailing '\\'; *held the handle. */
+static int
+open_parent(const struct ns_host *h, const char *parent, char *base,
+	    size_t cap, HANDLE *held)
+{
+	BY_HANDLE_FILE_INFORMATION bi;
+	PSECURITY_DESCRIPTOR sd = NULL;
+	wchar_t *w = jo_wpath(parent), *fin = NULL;
+	const char *why = NULL;
+	size_t n;
+	HANDLE f;
+
+	*held = INVALID_HANDLE_VALUE;
+	if (w == NULL || jo_upath(parent, base, cap - 1) != 0 ||
+	    wcsncmp(w, L"\\\\?\\", 4) != 0) {
+		free(w);
+		return jo_refuse(h, NS_E_REFUSED, "bad_scratch",
+				 "--scratch %s is not an absolute path Windows "
+				 "can name", parent);
 	}
-	if (write_marker(w) != 0 || sub_dirs(w) != 0) {
-		e = GetLastError();
-		delete_scratch(out->root, &tries);
-		return jo_refuse(h, NS_E_SYSTEM, "volume_failed",
-				 "%s cannot be filled (error %lu); removed",
-				 out->root, e);
+	f = CreateFileW(w, READ_CONTROL | FILE_READ_ATTRIBUTES,
+			FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+			OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS |
+			FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+	if (f == INVALID_HANDLE_VALUE) {
+		DWORD e = GetLastError();
+
+		free(w);
+		return jo_refuse(h, NS_E_REFUSED, "bad_scratch",
+				 "--scratch %s cannot be opened (error %lu)",
+				 parent, e);
 	}
+	if (!GetFileInformationByHandle(f, &bi) ||
+	    !(bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY))
+		why = "is not a directory";
+	else if (bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+		why = "is a link or reparse point: name the directory itself";
+	else if (GetSecurityInfo(f, SE_FILE_OBJECT, OWNER_SECURITY_INFORMATION,
+				 NULL, NULL, NULL, NULL, &sd) != 0 ||
+		 !owner_is_me(sd))
+		why = "is not yours: name a directory you own";
+	else if ((fin = jo_final(f)) == NULL || !jo_same_path(fin, w))
+		why = "is not where its name leads now (a link above it "
+		      "changed): name it again";
+	if (sd != NULL)
+		LocalFree(sd);
+	free(fin);
+	free(w);
+	if (why != NULL) {
+		CloseHandle(f);
+		return jo_refuse(h, NS_E_REFUSED, "bad_scratch",
+				 "--scratch %s %s", parent, why);
+	}
+	n = strlen(base);
+	if (n > 0 && base[n - 1] != '\\')
+		snprintf(base + n, cap - n, "\\");
+	*held = f;
+	return NS_OK;
+}
+
+/* Where the place goes: req->parent (NS_PLACE_PARENT, ABI 1.3), its
+ * handle held in *held; else the temp directory (*base ""). */
+static int
+place_base(const struct ns_host *h, const struct ns_place_req *req,
+	   char *base, size_t cap, HANDLE *held)
+{
+	base[0] = '\0';
+	*held = INVALID_HANDLE_VALUE;
+	if (!NS_PLACE_REQ_HAS_PARENT(req) || req->parent == NULL)
+		return NS_OK;
+	return open_parent(h, req->parent, base, cap, held);
+}
+
+/* What the place keeps: the remedy of a LEAK, and its base. */
+static int
+place_fill(const struct ns_host *h, const struct ns_place_req *req,
+	   const char *base, struct ns_place *out)
+{
+	struct jo_pstate *st;
+
 	snprintf(out->id, sizeof(out->id), "nova-%s", req->name);
 	snprintf(out->remedy, sizeof(out->remedy), "nova-sandbox reap");
 	out->hidden[0] = '\0';
 	out->state = NULL;
+	if (base[0] == '\0')
+		return NS_OK;
+	/* reap looks only in the temp directory: the remedy names it */
+	if (jo_leak_remedy(out->root, out->remedy, sizeof(out->remedy)) != 0)
+		snprintf(out->remedy, sizeof(out->remedy), "rmdir /s /q <%s>",
+			 out->id);
+	st = calloc(1, sizeof(*st));
+	if (st == NULL)
+		return jo_refuse(h, NS_E_SYSTEM, "volume_failed",
+				 "out of memory");
+	snprintf(st->base, sizeof(st->base), "%s", base);
+	out->state = st;
 	return NS_OK;
+}
+
+static int
+jo_create(const struct ns_host *h, const struct ns_place_req *req,
+	  struct ns_place *out)
+{
+	char base[JO_PATH];
+	wchar_t *w = NULL;
+	HANDLE held;
+	int rc, tries;
+	DWORD e;
+
+	rc = place_base(h, req, base, sizeof(base), &held);
+	if (rc == NS_OK)
+		rc = root_of(h, req->name, base[0] ? base : NULL, out->root,
+			     sizeof(out->root));
+	if (rc == NS_OK && (w = jo_wpath(out->root)) == NULL)
+		rc = jo_refuse(h, NS_E_REFUSED, "volume_failed",
+			       "%s is not a path Windows can name", out->root);
+	if (rc == NS_OK && !CreateDirectoryW(w, NULL)) { /* exclusive */
+		e = GetLastError();
+		rc = e == ERROR_ALREADY_EXISTS ?
+			jo_refuse(h, NS_E_REFUSED, "volume_exists",
+				  "%s already exists; another run has the "
+				  "name, or %s clears a dead one", out->root,
+				  base[0] ? "its owner" : "`nova-sandbox reap`") :
+			jo_refuse(h, NS_E_SYSTEM, "volume_failed",
+				  "%s cannot be made (error %lu)", out->root, e);
+	}
+	if (held != INVALID_HANDLE_VALUE)
+		CloseHandle(held);
+	if (rc == NS_OK && (write_marker(w) != 0 || sub_dirs(w) != 0)) {
+		e = GetLastError();
+		delete_scratch(out->root, &tries);
+		rc = jo_refuse(h, NS_E_SYSTEM, "volume_failed",
+			       "%s cannot be filled (error %lu); removed",
+			       out->root, e);
+	}
+	free(w);
+	if (rc == NS_OK && (rc = place_fill(h, req, base, out)) != NS_OK)
+		delete_scratch(out->root, &tries);
+	return rc;
 }
 
 /* ---- used ----------------------------------------------------------------- */
@@ -327,37 +496,45 @@ static int
 jo_used(const struct ns_host *h, const struct ns_place *place,
 	uint64_t *bytes)
 {
-	wchar_t w[JO_WPATH];
+	wchar_t *w = wbuf();
 
-	if (long_path(place->root, w, JO_WPATH) != 0)
+	if (w == NULL || long_path(place->root, w, JO_WPATH) != 0) {
+		free(w);
 		return jo_refuse(h, NS_E_REFUSED, "volume_failed",
 				 "%s is not a path Windows can name",
 				 place->root);
+	}
 	*bytes = tree_bytes(w, wlen(w), JO_WPATH);
+	free(w);
 	return NS_OK;
 }
 
 /* ---- destroy --------------------------------------------------------------- */
 
-/* A place from list() (reap) must still be a "nova-" directory with our
- * marker directly in the temp directory: never delete a path a line
- * merely named. */
+/* A place must still be a "nova-" directory with our marker directly in
+ * the directory it was made in: the temp directory for a place from
+ * list() (reap), or its --scratch (the place's own state).  Never delete
+ * a path a line merely named. */
 static int
-is_ours(const struct ns_host *h, const char *root)
+is_ours(const struct ns_host *h, const struct ns_place *place)
 {
+	const struct jo_pstate *st = place->state;
+	const char *root = place->root;
 	char base[JO_PATH];
 	size_t bl;
-	wchar_t w[JO_WPATH];
+	wchar_t w[JO_WPATH / 4];
 	DWORD a;
 
-	if (temp_base(h, base, sizeof(base)) != NS_OK)
+	if (st != NULL)
+		snprintf(base, sizeof(base), "%s", st->base);
+	else if (temp_base(h, base, sizeof(base)) != NS_OK)
 		return 0;
 	bl = strlen(base);
 	if (strncmp(root, base, bl) != 0 || strncmp(root + bl, "nova-", 5) ||
 	    strpbrk(root + bl, "\\/") != NULL ||
 	    jo_scratch_name_ok(root + bl + 5) != 0)
 		return 0;
-	if (long_path(root, w, JO_WPATH - 24) != 0)
+	if (long_path(root, w, JO_WPATH / 4 - 24) != 0)
 		return 0;
 	a = GetFileAttributesW(w);
 	if (a == INVALID_FILE_ATTRIBUTES || !(a & FILE_ATTRIBUTE_DIRECTORY) ||
@@ -375,11 +552,12 @@ jo_destroy(const struct ns_host *h, struct ns_place *place)
 	int tries = 0;
 	DWORD e;
 
-	if (!is_ours(h, place->root))
+	if (!is_ours(h, place))
 		return jo_refuse(h, NS_E_REFUSED, "volume_failed",
 				 "%s is not a scratch of nova-sandbox (no "
-				 "owner marker, a link, or outside the temp "
-				 "directory); left alone", place->root);
+				 "owner marker, a link, or outside the "
+				 "directory it was made in); left alone",
+				 place->root);
 	e = delete_scratch(place->root, &tries);
 	if (e != 0)
 		return jo_refuse(h, NS_E_SYSTEM, "volume_failed",
@@ -387,6 +565,8 @@ jo_destroy(const struct ns_host *h, struct ns_place *place)
 				 "(error %lu%s)", place->root, tries, e,
 				 retryable(e) ? ": a file in it is still open"
 					      : "");
+	free(place->state);
+	place->state = NULL;
 	return NS_OK;
 }
 
@@ -397,7 +577,7 @@ list_one(const struct ns_host *h, const char *base, const wchar_t *wname)
 {
 	char name[128], root[JO_PATH], line[JO_PATH * 2 + 128], text[64];
 	char owner[16] = "-", start[24] = "-";
-	wchar_t m[JO_WPATH];
+	wchar_t m[JO_WPATH / 4];
 	HANDLE f;
 	DWORD got = 0;
 	uint32_t pid;
@@ -407,7 +587,7 @@ list_one(const struct ns_host *h, const char *base, const wchar_t *wname)
 	    jo_scratch_name_ok(name + 5) != 0)
 		return;
 	snprintf(root, sizeof(root), "%s%s", base, name);
-	if (long_path(root, m, JO_WPATH - 24) != 0)
+	if (long_path(root, m, JO_WPATH / 4 - 24) != 0)
 		return;
 	wcscat(m, L"\\" JO_MARKER);
 	f = CreateFileW(m, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
@@ -431,14 +611,14 @@ static int
 jo_list(const struct ns_host *h)
 {
 	char base[JO_PATH];
-	wchar_t w[JO_WPATH];
+	wchar_t w[JO_WPATH / 4];
 	WIN32_FIND_DATAW fd;
 	HANDLE f;
 	int rc = temp_base(h, base, sizeof(base));
 
 	if (rc != NS_OK)
 		return rc;
-	if (long_path(base, w, JO_WPATH - 8) != 0)
+	if (long_path(base, w, JO_WPATH / 4 - 8) != 0)
 		return jo_refuse(h, NS_E_REFUSED, "volume_failed",
 				 "the temp directory is not a path Windows "
 				 "can name");
@@ -496,4 +676,5 @@ const struct ns_place_ops jo_place_ops = {
 	.destroy = jo_destroy,
 	.list = jo_list,
 	.proc_start = jo_proc_start_op,
+	.features = NS_PLACE_PARENT,
 };

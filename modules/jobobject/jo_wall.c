@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* jo_wall.c -- the container-shaped wall: every command is created inside
  * an anonymous Job Object (kill on close, die on unhandled exception, the
- * caps as job limits) under a restricted, low-integrity copy of the
- * caller's token; the --write roots get a low mandatory label for the
- * run's duration (restored at release).  See docs/SPEC-SANDBOX.md
- * "Windows" for what this keeps and what it does not. */
+ * caps as job limits: processes, memory, the CPU rate of --cpu) under a
+ * restricted, low-integrity copy of the caller's token; the --write roots
+ * get a low mandatory label for the run's duration (restored at release),
+ * or, under --acl caller, keep the security the caller gave them, which
+ * must let the command write.  See docs/SPEC-SANDBOX.md "Windows" for
+ * what this keeps and what it does not. */
 #include "jo_win.h" /* windows.h first: sddl.h and aclapi.h need it */
 
 #include <aclapi.h>
@@ -18,7 +20,7 @@
 #define JO_MAX_LABELS 64
 
 struct jo_label {
-	wchar_t path[JO_PATH];
+	wchar_t *path;            /* "\\?\" form, heap */
 	PSECURITY_DESCRIPTOR old; /* the saved label, LocalFree'd */
 	PACL old_sacl;            /* inside old, or NULL: none was set */
 };
@@ -29,6 +31,10 @@ struct jo_state {
 	HANDLE port;    /* its completion port */
 	HANDLE proc;    /* the command's process */
 	uint64_t max_procs, max_mem;
+	uint32_t cpu;     /* --cpu percent, 0: none (ABI 1.3) */
+	uint32_t acl;     /* NS_ACL_* (ABI 1.3) */
+	wchar_t *app;     /* the command, plain (CreateProcess takes no \\?\) */
+	wchar_t *cwd;     /* its working directory, plain */
 	uint32_t killed;  /* NS_TERM_* the tool ended it with, or 0 */
 	int tree_gone;    /* JOB_OBJECT_MSG_ACTIVE_PROCESS_ZERO seen */
 	struct jo_label labels[JO_MAX_LABELS];
@@ -38,6 +44,29 @@ struct jo_state {
 };
 
 /* ---- facts ----------------------------------------------------------- */
+
+/* Can a job here take a CPU rate cap of percent (Windows 8 and later;
+ * Wine has none)?  A throwaway job is asked; nothing of the caller
+ * changes.  0, or the Win32 error. */
+static DWORD
+cpu_rate_error(uint32_t percent)
+{
+	JOBOBJECT_CPU_RATE_CONTROL_INFORMATION c;
+	HANDLE j = CreateJobObjectW(NULL, NULL);
+	DWORD e = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.ControlFlags = JOB_OBJECT_CPU_RATE_CONTROL_ENABLE |
+			 JOB_OBJECT_CPU_RATE_CONTROL_HARD_CAP;
+	c.CpuRate = jo_cpu_rate(percent);
+	if (j == NULL || !SetInformationJobObject(
+				 j, JobObjectCpuRateControlInformation, &c,
+				 sizeof(c)))
+		e = GetLastError();
+	if (j != NULL)
+		CloseHandle(j);
+	return e;
+}
 
 static int
 jo_facts(const struct ns_host *h, struct ns_wall_facts *out)
@@ -63,6 +92,12 @@ jo_facts(const struct ns_host *h, struct ns_wall_facts *out)
 			 "job object with kill-on-close and the caps as limits; "
 			 "writes outside --write refused by a low integrity "
 			 "level; reads and the network are not confined");
+	if (cpu_rate_error(100) != 0) {
+		size_t n = strlen(out->note);
+
+		snprintf(out->note + n, sizeof(out->note) - n, "; a job takes "
+			 "no CPU rate here: run --cpu is refused");
+	}
 	return NS_OK;
 }
 
@@ -132,23 +167,27 @@ label_low(const struct ns_host *h, struct jo_state *s, const char *path)
 		return jo_refuse(h, NS_E_REFUSED, "bad_write",
 				 "more than %d --write roots", JO_MAX_LABELS);
 	l = &s->labels[s->n_labels];
-	if (jo_wide(path, l->path, JO_PATH) != 0)
+	l->path = jo_wpath(path);
+	if (l->path == NULL)
 		return jo_refuse(h, NS_E_REFUSED, "bad_write",
 				 "--write %s is not a path Windows can name",
 				 path);
 	e = GetNamedSecurityInfoW(l->path, SE_FILE_OBJECT,
 				  LABEL_SECURITY_INFORMATION, NULL, NULL, NULL,
 				  &l->old_sacl, &l->old);
-	if (e != ERROR_SUCCESS)
+	if (e != ERROR_SUCCESS) {
+		free(l->path);
 		return jo_refuse(h, NS_E_SYSTEM, "bad_write",
 				 "the label of --write %s cannot be read "
 				 "(error %lu)", path, e);
+	}
 	if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(
 		    L"S:(ML;OICI;NW;;;LW)", SDDL_REVISION_1, &sd, NULL) ||
 	    !GetSecurityDescriptorSacl(sd, &present, &sacl, &dflt)) {
 		e = GetLastError();
 		LocalFree(l->old);
 		LocalFree(sd);
+		free(l->path);
 		return jo_refuse(h, NS_E_SYSTEM, "sandbox_failed",
 				 "a low label cannot be made (error %lu)", e);
 	}
@@ -158,6 +197,7 @@ label_low(const struct ns_host *h, struct jo_state *s, const char *path)
 	LocalFree(sd);
 	if (e != ERROR_SUCCESS) {
 		LocalFree(l->old);
+		free(l->path);
 		return jo_refuse(h, NS_E_SYSTEM, "bad_write",
 				 "--write %s cannot be labelled low integrity "
 				 "(error %lu; it must be yours)", path, e);
@@ -181,13 +221,122 @@ labels_restore(const struct ns_host *h, struct jo_state *s)
 		if (e != ERROR_SUCCESS && h != NULL) {
 			char p[JO_PATH] = "?";
 
-			jo_utf8(l->path, p, sizeof(p));
+			jo_utf8(l->path + 4, p, sizeof(p));
 			jo_note(h, "the low label on %s could not be restored "
 				   "(error %lu): icacls \"%s\" /setintegritylevel "
 				   "(OI)(CI)medium", p, e, p);
 		}
 		LocalFree(l->old);
+		free(l->path);
 	}
+}
+
+/* ---- --acl caller: the write roots as the caller prepared them -------- */
+
+/* The integrity RID and policy of the mandatory label in sd's SACL:
+ * 1 and *rid, *mask; 0 when there is none. */
+static int
+label_of(PSECURITY_DESCRIPTOR sd, uint32_t *rid, uint32_t *mask)
+{
+	BOOL present = FALSE, dflt = FALSE;
+	PACL sacl = NULL;
+
+	if (!GetSecurityDescriptorSacl(sd, &present, &sacl, &dflt) ||
+	    !present || sacl == NULL)
+		return 0;
+	for (DWORD i = 0; i < sacl->AceCount; i++) {
+		SYSTEM_MANDATORY_LABEL_ACE *a;
+		PSID sid;
+
+		if (!GetAce(sacl, i, (LPVOID *)&a) ||
+		    a->Header.AceType != SYSTEM_MANDATORY_LABEL_ACE_TYPE)
+			continue;
+		sid = (PSID)&a->SidStart;
+		*rid = *GetSidSubAuthority(sid,
+					   *GetSidSubAuthorityCount(sid) - 1u);
+		*mask = a->Mask;
+		return 1;
+	}
+	return 0;
+}
+
+/* Does sd's ACL let the command's token create files and directories? */
+static int
+acl_lets_write(struct jo_state *s, PSECURITY_DESCRIPTOR sd)
+{
+	GENERIC_MAPPING map = { FILE_GENERIC_READ, FILE_GENERIC_WRITE,
+				FILE_GENERIC_EXECUTE, FILE_ALL_ACCESS };
+	PRIVILEGE_SET ps;
+	DWORD psl = sizeof(ps), granted = 0;
+	BOOL ok = FALSE;
+	HANDLE imp = NULL;
+
+	if (!DuplicateTokenEx(s->token, TOKEN_QUERY, NULL,
+			      SecurityImpersonation, TokenImpersonation, &imp))
+		return 0;
+	if (!AccessCheck(sd, imp, FILE_ADD_FILE | FILE_ADD_SUBDIRECTORY, &map,
+			 &ps, &psl, &granted, &ok))
+		ok = FALSE;
+	CloseHandle(imp);
+	return ok != FALSE;
+}
+
+/* --acl caller: nothing is changed on disk; each --write root must
+ * already let the low-integrity, restricted command write (a low label
+ * the caller set, and an ACL that grants it), else it is refused here,
+ * before anything runs (the command would only fail there). */
+static int
+caller_root(const struct ns_host *h, struct jo_state *s, const char *path)
+{
+	PSECURITY_DESCRIPTOR sd = NULL;
+	uint32_t rid = 0, mask = 0;
+	wchar_t *w = jo_wpath(path);
+	HANDLE f = w ? CreateFileW(w, READ_CONTROL, FILE_SHARE_READ |
+				   FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+				   OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS |
+				   FILE_FLAG_OPEN_REPARSE_POINT, NULL) :
+		       INVALID_HANDLE_VALUE;
+	DWORD e = f == INVALID_HANDLE_VALUE ? GetLastError() : 0;
+	int has, ok;
+
+	free(w);
+	if (e == 0)
+		e = GetSecurityInfo(f, SE_FILE_OBJECT,
+				    OWNER_SECURITY_INFORMATION |
+				    GROUP_SECURITY_INFORMATION |
+				    DACL_SECURITY_INFORMATION |
+				    LABEL_SECURITY_INFORMATION, NULL, NULL,
+				    NULL, NULL, &sd);
+	if (f != INVALID_HANDLE_VALUE)
+		CloseHandle(f);
+	if (e != 0)
+		return jo_refuse(h, NS_E_REFUSED, "bad_write",
+				 "--write %s: its security cannot be read (error "
+				 "%lu), so under --acl caller the tool cannot "
+				 "tell whether the command may write there",
+				 path, e);
+	has = label_of(sd, &rid, &mask);
+	ok = jo_low_may_write(has, rid, mask);
+	if (ok && !acl_lets_write(s, sd)) {
+		LocalFree(sd);
+		return jo_refuse(h, NS_E_REFUSED, "bad_write",
+				 "--write %s: its ACL does not let you create "
+				 "files in it, and under --acl caller the tool "
+				 "changes nothing: grant yourself write there, "
+				 "or name another --write", path);
+	}
+	LocalFree(sd);
+	if (!ok)
+		return jo_refuse(h, NS_E_REFUSED, "bad_write",
+				 "--write %s %s, so the low-integrity command "
+				 "could not write there, and under --acl caller "
+				 "the tool changes nothing: label it yourself "
+				 "(icacls \"%s\" /setintegritylevel (OI)(CI)low) "
+				 "or leave --acl caller out (--acl tool labels "
+				 "it for the run and restores it)", path,
+				 has ? "has a mandatory label above low" :
+				 "has no low mandatory label", path);
+	return NS_OK;
 }
 
 /* ---- prepare / render ------------------------------------------------- */
@@ -208,6 +357,8 @@ state_free(const struct ns_host *h, struct jo_state *s)
 	labels_restore(h, s);
 	free(s->cmdline);
 	free(s->env);
+	free(s->app);
+	free(s->cwd);
 	free(s);
 }
 
@@ -217,16 +368,17 @@ static int
 pe_check(const struct ns_host *h, const char *path)
 {
 	unsigned char buf[4096];
-	wchar_t w[JO_PATH];
+	wchar_t *w = jo_wpath(path);
 	DWORD n = 0;
 	HANDLE f;
 	BOOL ok;
 
-	if (jo_wide(path, w, JO_PATH) != 0)
+	if (w == NULL)
 		return jo_refuse(h, NS_E_REFUSED, "not_executable",
 				 "%s is not a path Windows can name", path);
 	f = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
 			FILE_ATTRIBUTE_NORMAL, NULL);
+	free(w);
 	if (f == INVALID_HANDLE_VALUE)
 		return jo_refuse(h, NS_E_REFUSED, "not_executable",
 				 "%s cannot be read (error %lu)", path,
@@ -323,6 +475,75 @@ make_env(const struct ns_host *h, const struct ns_policy *pol, wchar_t **out)
 	return NS_OK;
 }
 
+/* The command and its working directory in the plain form CreateProcessW
+ * takes (shorter than MAX_PATH: the 8.3 short name of a longer one). */
+static int
+plain_paths(const struct ns_host *h, struct jo_state *s,
+	    const struct ns_policy *pol)
+{
+	DWORD e = 0;
+
+	s->app = jo_plain(pol->command, &e);
+	if (s->app == NULL)
+		return jo_refuse(h, NS_E_REFUSED, "not_executable",
+				 "%s cannot be started: Windows starts a program "
+				 "by a path under %d characters, and it has no "
+				 "short (8.3) name that is (error %lu); install "
+				 "it at a shorter path", pol->command, MAX_PATH,
+				 e);
+	s->cwd = jo_plain(pol->cwd, &e);
+	if (s->cwd == NULL)
+		return jo_refuse(h, NS_E_REFUSED, "bad_cwd",
+				 "%s cannot be the command's working directory: "
+				 "Windows starts a process only in a directory "
+				 "under %d characters, and it has no short (8.3) "
+				 "name that is (error %lu); name a shorter one "
+				 "(--cwd, --write or --scratch)", pol->cwd,
+				 MAX_PATH, e);
+	return NS_OK;
+}
+
+/* --cpu: this Windows must take a job's CPU rate cap before the OK line. */
+static int
+cpu_probe(const struct ns_host *h, uint32_t percent)
+{
+	DWORD e = cpu_rate_error(percent);
+
+	if (e != 0)
+		return jo_refuse(h, NS_E_REFUSED, "bad_cpu",
+				 "--cpu %u: this Windows cannot cap a job's CPU "
+				 "rate (JobObjectCpuRateControlInformation: "
+				 "error %lu)", percent, e);
+	return NS_OK;
+}
+
+/* The write roots: a low label for the run (--acl tool; Wine neither reads
+ * labels by name, error 5, nor enforces them: none set there), or, under
+ * --acl caller, nothing changed and each checked as it is. */
+static int
+write_roots(const struct ns_host *h, struct jo_state *s,
+	    const struct ns_policy *pol)
+{
+	const struct jo_api *a = jo_api();
+	int rc = NS_OK;
+
+	for (size_t i = 0; i < pol->n_rules; i++) {
+		int r2 = NS_OK;
+
+		if (pol->rules[i].access != NS_ACCESS_WRITE)
+			continue;
+		if (s->acl == NS_ACL_CALLER)
+			r2 = caller_root(h, s, pol->rules[i].path);
+		else if (a->wine == NULL)
+			r2 = label_low(h, s, pol->rules[i].path);
+		if (r2 != NS_OK && rc == NS_OK)
+			rc = r2;
+		if (r2 != NS_OK && s->acl != NS_ACL_CALLER)
+			break; /* labels: stop at the first; caller: all said */
+	}
+	return rc;
+}
+
 static int
 jo_prepare(const struct ns_host *h, const struct ns_policy *pol,
 	   void **state)
@@ -349,24 +570,35 @@ jo_prepare(const struct ns_host *h, const struct ns_policy *pol,
 		s->max_procs = pol->max_procs;
 		s->max_mem = pol->max_mem_bytes;
 	}
+	if (NS_POLICY_HAS_CPU(pol)) {
+		s->cpu = pol->cpu_percent;
+		s->acl = pol->acl;
+	}
 	rc = check_command(h, pol, &s->cmdline);
 	if (rc == NS_OK)
 		rc = make_env(h, pol, &s->env);
 	if (rc == NS_OK)
+		rc = plain_paths(h, s, pol);
+	if (rc == NS_OK)
 		rc = make_token(h, &s->token);
-	/* Wine neither reads labels (error 5) nor enforces them: none set */
-	for (size_t i = 0; rc == NS_OK && a->wine == NULL && i < pol->n_rules;
-	     i++)
-		if (pol->rules[i].access == NS_ACCESS_WRITE)
-			rc = label_low(h, s, pol->rules[i].path);
+	if (rc == NS_OK && s->cpu != 0)
+		rc = cpu_probe(h, s->cpu);
+	if (rc == NS_OK)
+		rc = write_roots(h, s, pol);
 	if (rc != NS_OK) {
 		state_free(NULL, s);
 		return rc;
 	}
+	if (pol->name != NULL)
+		jo_note(h, "--name %s names no container: the jobobject wall "
+			   "has no AppContainer (it is a restricted, "
+			   "low-integrity token in a job object); the name "
+			   "changes nothing", pol->name);
 	if (a->wine != NULL)
 		jo_note(h, "Wine %s does not enforce integrity levels or "
 			   "labels: the command's file writes are not walled "
-			   "here, and no label was set", a->wine);
+			   "here%s", a->wine, s->acl == NS_ACL_CALLER ? "" :
+			   ", and no label was set");
 	*state = s;
 	return NS_OK;
 }
@@ -378,15 +610,23 @@ static const char *const jo_access_word[] = {
 static int
 jo_render(const struct ns_host *h, const struct ns_policy *pol)
 {
-	char line[JO_PATH + 128];
+	int caller = NS_POLICY_HAS_CPU(pol) && pol->acl == NS_ACL_CALLER;
+	char *line;
+	size_t cap = 4096 + 128;
 
+	if ((line = malloc(cap)) == NULL)
+		return jo_refuse(h, NS_E_SYSTEM, "sandbox_failed",
+				 "out of memory");
 	h->text(h->cookie, "job anonymous kill-on-close "
 			   "die-on-unhandled-exception no-breakaway");
 	if (NS_POLICY_HAS_CAPS(pol)) {
-		snprintf(line, sizeof(line),
+		snprintf(line, cap,
 			 "job-limits processes=%llu job-memory=%llu",
 			 (unsigned long long)pol->max_procs,
 			 (unsigned long long)pol->max_mem_bytes);
+		if (NS_POLICY_HAS_CPU(pol) && pol->cpu_percent != 0)
+			snprintf(line + strlen(line), cap - strlen(line),
+				 " cpu-rate=%u", jo_cpu_rate(pol->cpu_percent));
 		h->text(h->cookie, line);
 	}
 	h->text(h->cookie, "token restricted disable-max-privilege "
@@ -394,12 +634,14 @@ jo_render(const struct ns_host *h, const struct ns_policy *pol)
 	for (size_t i = 0; i < pol->n_rules; i++) {
 		uint32_t ac = pol->rules[i].access;
 
-		snprintf(line, sizeof(line), "%s %s%s",
+		snprintf(line, cap, "%s %s%s",
 			 jo_access_word[ac < 5 ? ac : 0], pol->rules[i].path,
-			 ac == NS_ACCESS_WRITE ? " label=low" :
-						 " (not confined)");
+			 ac != NS_ACCESS_WRITE ? " (not confined)" :
+			 caller ? " acl=caller (as prepared; nothing changed)" :
+				  " label=low");
 		h->text(h->cookie, line);
 	}
+	free(line);
 	return NS_OK;
 }
 
@@ -410,6 +652,7 @@ make_job(const struct ns_host *h, struct jo_state *s)
 {
 	JOBOBJECT_EXTENDED_LIMIT_INFORMATION lim;
 	JOBOBJECT_ASSOCIATE_COMPLETION_PORT acp;
+	JOBOBJECT_CPU_RATE_CONTROL_INFORMATION cpu;
 
 	memset(&lim, 0, sizeof(lim));
 	lim.BasicLimitInformation.LimitFlags =
@@ -426,6 +669,10 @@ make_job(const struct ns_host *h, struct jo_state *s)
 			JOB_OBJECT_LIMIT_JOB_MEMORY;
 		lim.JobMemoryLimit = (SIZE_T)s->max_mem;
 	}
+	memset(&cpu, 0, sizeof(cpu));
+	cpu.ControlFlags = JOB_OBJECT_CPU_RATE_CONTROL_ENABLE |
+			   JOB_OBJECT_CPU_RATE_CONTROL_HARD_CAP;
+	cpu.CpuRate = jo_cpu_rate(s->cpu);
 	s->job = CreateJobObjectW(NULL, NULL); /* anonymous, not inherited */
 	s->port = CreateIoCompletionPort(INVALID_HANDLE_VALUE, NULL, 0, 1);
 	if (s->job == NULL || s->port == NULL)
@@ -439,7 +686,11 @@ make_job(const struct ns_host *h, struct jo_state *s)
 				     sizeof(lim)) ||
 	    !SetInformationJobObject(s->job,
 				     JobObjectAssociateCompletionPortInformation,
-				     &acp, sizeof(acp)))
+				     &acp, sizeof(acp)) ||
+	    (s->cpu != 0 &&
+	     !SetInformationJobObject(s->job,
+				      JobObjectCpuRateControlInformation, &cpu,
+				      sizeof(cpu))))
 		return jo_refuse(h, NS_E_SYSTEM, "sandbox_failed",
 				 "the job's limits cannot be set (error %lu)",
 				 GetLastError());
@@ -484,7 +735,6 @@ create_in_job(const struct ns_host *h, struct jo_state *s,
 	const struct jo_api *a = jo_api();
 	STARTUPINFOEXW si;
 	SIZE_T sz = 0;
-	wchar_t app[JO_PATH], cwd[JO_PATH];
 	/* no process group of its own: Ctrl-C reaches the command as a
 	 * signal reaches it on the other platforms */
 	DWORD flags = CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT |
@@ -500,11 +750,6 @@ create_in_job(const struct ns_host *h, struct jo_state *s,
 	si.StartupInfo.hStdInput = dup[0];
 	si.StartupInfo.hStdOutput = dup[1];
 	si.StartupInfo.hStdError = dup[2];
-	if (jo_wide(pol->command, app, JO_PATH) != 0 ||
-	    jo_wide(pol->cwd, cwd, JO_PATH) != 0)
-		return jo_refuse(h, NS_E_REFUSED, "sandbox_failed",
-				 "the command or its directory is not a path "
-				 "Windows can name");
 	a->InitializeProcThreadAttributeList(NULL, (DWORD)attrs, 0, &sz);
 	si.lpAttributeList = malloc(sz);
 	if (si.lpAttributeList == NULL ||
@@ -531,8 +776,8 @@ create_in_job(const struct ns_host *h, struct jo_state *s,
 	/* CreateProcessW may write into the line: a copy per spawn */
 	line = _wcsdup(s->cmdline);
 	ok = line != NULL &&
-	     a->CreateProcessAsUserW(s->token, app, line, NULL, NULL,
-				     n_list > 0, flags, s->env, cwd,
+	     a->CreateProcessAsUserW(s->token, s->app, line, NULL, NULL,
+				     n_list > 0, flags, s->env, s->cwd,
 				     &si.StartupInfo, pi);
 	e = line != NULL ? GetLastError() : ERROR_NOT_ENOUGH_MEMORY;
 	free(line);
@@ -760,7 +1005,7 @@ const struct ns_wall_ops jo_wall_ops = {
 	.render = jo_render,
 	.spawn = jo_spawn,
 	.release = jo_release,
-	.features = NS_WALL_CAPS_NATIVE,
+	.features = NS_WALL_CAPS_NATIVE | NS_WALL_CAPS_CPU | NS_WALL_ACL_CALLER,
 	.finish = jo_finish,
 	.wait = jo_wait,
 	.terminate = jo_terminate,

@@ -40,6 +40,32 @@ const struct jo_api *jo_api(void);
 int jo_wide(const char *s, wchar_t *out, size_t cap);
 int jo_utf8(const wchar_t *s, char *out, size_t cap);
 
+#define JO_WMAX 32768 /* UTF-16 units of the longest Windows path */
+
+/* A path the host gave (UTF-8, '/' or '\\') for the Win32 calls: an
+ * absolute drive or UNC path in its "\\\\?\\" ("\\\\?\\UNC\\") form,
+ * normalised by GetFullPathNameW ('\\', "." and ".." resolved by name, as
+ * Win32 resolves a plain path), so that no length limit or later
+ * rewriting applies; anything else (a device) as it is with '\\'.  Heap;
+ * NULL when it is not UTF-8 or memory ran out. */
+wchar_t *jo_wpath(const char *path);
+/* The same, UTF-8 with '\\' and no prefix (the host's spelling of a
+ * place root, for lines): into out; -1 when it does not fit. */
+int jo_upath(const char *path, char *out, size_t cap);
+/* The plain form of path for what takes no "\\\\?\\" form
+ * (CreateProcessW's program and working directory): the normalised path
+ * when it is shorter than MAX_PATH, else its 8.3 short name when that is.
+ * Heap; NULL when neither fits (*err the Win32 error, or
+ * ERROR_FILENAME_EXCED_RANGE). */
+wchar_t *jo_plain(const char *path, DWORD *err);
+/* The final path of an open handle, "\\\\?\\" form, however long (Wine's
+ * GetFinalPathNameByHandleW stops at MAX_PATH: then the object's "\\??\\"
+ * name).  Heap or NULL. */
+wchar_t *jo_final(HANDLE h);
+/* 1 when the two paths name the same place, compared case-insensitively
+ * with their "\\\\?\\" prefixes dropped. */
+int jo_same_path(const wchar_t *a, const wchar_t *b);
+
 /* host->refuse with a format; returns st. */
 int jo_refuse(const struct ns_host *h, int st, const char *reason,
 	      const char *fmt, ...) __attribute__((format(gnu_printf, 4, 5)));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* abi_pins.h -- every offset and size of the module ABI (api/ns_backend.h)
- * 1.0, 1.1 and 1.2, pinned at compile time for LP64 (x86_64 and aarch64
+ * 1.0, 1.1, 1.2 and 1.3, pinned at compile time for LP64 (x86_64 and aarch64
  * lay the structs out the same).  Included by test_abi_layout.c (run on
  * this machine) and by tests/abi/pins_cross.c, which tests/abi/run.sh
  * compiles with the aarch64 cross compiler so the pins are not silently
@@ -38,7 +38,7 @@ SZ(ns_rule, 16);
 O(ns_rule, path, 0);
 O(ns_rule, access, 8);
 O(ns_rule, origin, 12);
-SZ(ns_policy, 144);
+SZ(ns_policy, 152);
 O(ns_policy, struct_size, 0);
 O(ns_policy, flags, 4);
 O(ns_policy, rules, 8);
@@ -58,6 +58,8 @@ O(ns_policy, cwd_fd, 112);
 O(ns_policy, max_procs, 120);     /* 1.2 */
 O(ns_policy, max_mem_bytes, 128); /* 1.2 */
 O(ns_policy, timeout_ms, 136);    /* 1.2 */
+O(ns_policy, cpu_percent, 144);   /* 1.3 */
+O(ns_policy, acl, 148);           /* 1.3 */
 SZ(ns_wall_facts, 1068);
 O(ns_wall_facts, struct_size, 0);
 O(ns_wall_facts, available, 4);
@@ -111,10 +113,11 @@ O(ns_egress_ops, ready, 8);
 O(ns_egress_ops, apply, 16);
 O(ns_egress_ops, read_live, 24);
 O(ns_egress_ops, drop, 32);
-SZ(ns_place_req, 24);
+SZ(ns_place_req, 32);
 O(ns_place_req, struct_size, 0);
 O(ns_place_req, name, 8);
 O(ns_place_req, size_bytes, 16);
+O(ns_place_req, parent, 24); /* 1.3 */
 SZ(ns_place, 1432);
 O(ns_place, struct_size, 0);
 O(ns_place, root, 4);
@@ -123,7 +126,7 @@ O(ns_place, remedy, 644);
 O(ns_place, state, 1160);
 O(ns_place, root_fd, 1168);   /* 1.1 */
 O(ns_place, hidden, 1172);    /* 1.1 */
-SZ(ns_place_ops, 72);
+SZ(ns_place_ops, 80);
 O(ns_place_ops, struct_size, 0);
 O(ns_place_ops, look, 8);
 O(ns_place_ops, create, 16);
@@ -133,6 +136,8 @@ O(ns_place_ops, list, 40);
 O(ns_place_ops, enter, 48);      /* 1.1 */
 O(ns_place_ops, holders, 56);    /* 1.1 */
 O(ns_place_ops, proc_start, 64); /* 1.1 */
+O(ns_place_ops, features, 72);   /* 1.3 */
+O(ns_place_ops, reserved, 76);   /* 1.3 */
 SZ(ns_backend_ops, 80);
 O(ns_backend_ops, magic, 0);
 O(ns_backend_ops, abi_major, 4);

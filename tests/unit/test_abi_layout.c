@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_abi_layout.c -- the module ABI (api/ns_backend.h) pinned: every
- * offset and size of ABI 1.0, 1.1 and 1.2 on LP64 (x86_64, aarch64; the pins
+ * offset and size of ABI 1.0, 1.1, 1.2 and 1.3 on LP64 (x86_64, aarch64; the pins
  * are in abi_pins.h, cross-checked by tests/abi/run.sh) at compile time,
  * and the constants and size macros at run time.  A change here is an ABI
  * change: members are only ever appended (see the header's CHANGELOG). */
@@ -38,8 +38,11 @@ _Static_assert(NS_END_RUNNING == 0 && NS_END_CODE == 1 &&
 		   NS_END_SIGNAL == 2 && NS_END_STATUS == 3, "ns_end values");
 _Static_assert(NS_TERM_SIGNAL == 1 && NS_TERM_TIMEOUT == 2 &&
 		   NS_TERM_CAP == 3 && NS_TERM_DONE == 4, "NS_TERM_* values");
-_Static_assert(NS_WALL_EXPLAIN == 1 && NS_WALL_CAPS_NATIVE == 2,
+_Static_assert(NS_WALL_EXPLAIN == 1 && NS_WALL_CAPS_NATIVE == 2 &&
+		   NS_WALL_CAPS_CPU == 4 && NS_WALL_ACL_CALLER == 8,
 	       "wall feature bits");
+_Static_assert(NS_PLACE_PARENT == 1, "place feature bits");
+_Static_assert(NS_ACL_TOOL == 0 && NS_ACL_CALLER == 1, "--acl values");
 _Static_assert(NS_SHAPE_RESTRICT_SELF == 1 && NS_SHAPE_HELPER == 2 &&
 		   NS_SHAPE_CONTAINER == 3, "wall shapes");
 
@@ -62,6 +65,12 @@ test_size_macros(void)
 		CU_ASSERT_EQUAL(NS_HOST_SIZE_1_1, 48);
 		CU_ASSERT_EQUAL(NS_WALL_OPS_SIZE_1_2, 120);
 		CU_ASSERT_EQUAL(NS_HOST_SIZE_1_2, 56);
+		CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_2, 144);
+		CU_ASSERT_EQUAL(NS_PLACE_REQ_SIZE_1_2, 24);
+		CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_2, 72);
+		CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_3, 152);
+		CU_ASSERT_EQUAL(NS_PLACE_REQ_SIZE_1_3, 32);
+		CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_3, 80);
 	}
 	/* the egress table never grew: the 1.0 size is the whole struct */
 	CU_ASSERT_EQUAL(NS_EGRESS_OPS_SIZE_1_0, sizeof(struct ns_egress_ops));
@@ -75,15 +84,36 @@ test_size_macros(void)
 	CU_ASSERT_EQUAL(NS_HOST_SIZE_1_1, offsetof(struct ns_host, denial));
 	CU_ASSERT_EQUAL(NS_HOST_SIZE_1_2, sizeof(struct ns_host));
 	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_1, offsetof(struct ns_policy, max_procs));
-	CU_ASSERT_EQUAL(offsetof(struct ns_policy, timeout_ms) + sizeof(int64_t),
-			sizeof(struct ns_policy));
+	/* 1.3 appended to the policy, the place request and the place
+	 * table: each 1.2 part is a strict prefix, the 1.3 size is the whole
+	 * struct (no unnamed padding at the end for a later append to land
+	 * on) */
+	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_2,
+			offsetof(struct ns_policy, cpu_percent));
+	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_3, sizeof(struct ns_policy));
+	CU_ASSERT_EQUAL(NS_PLACE_REQ_SIZE_1_2,
+			offsetof(struct ns_place_req, parent));
+	CU_ASSERT_EQUAL(NS_PLACE_REQ_SIZE_1_3, sizeof(struct ns_place_req));
+	CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_2,
+			offsetof(struct ns_place_ops, features));
+	CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_3, sizeof(struct ns_place_ops));
+	{
+		struct ns_policy p = { .struct_size = NS_POLICY_SIZE_1_2 };
+		struct ns_place_req q = { .struct_size = NS_PLACE_REQ_SIZE_1_2 };
+
+		CU_ASSERT(!NS_POLICY_HAS_CPU(&p));
+		CU_ASSERT(!NS_PLACE_REQ_HAS_PARENT(&q));
+		p.struct_size = sizeof(p);
+		q.struct_size = sizeof(q);
+		CU_ASSERT(NS_POLICY_HAS_CPU(&p) && NS_POLICY_HAS_CAPS(&p));
+		CU_ASSERT(NS_PLACE_REQ_HAS_PARENT(&q));
+	}
 	/* 1.1 appended to the place table and the place: the 1.0 part is a
 	 * strict prefix and the 1.1 size is the whole table */
 	CU_ASSERT(NS_PLACE_OPS_SIZE_1_0 < NS_PLACE_OPS_SIZE_1_1);
-	CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_1, sizeof(struct ns_place_ops));
 	CU_ASSERT(NS_PLACE_SIZE_1_0 <= offsetof(struct ns_place, root_fd));
 	CU_ASSERT(NS_PLACE_SIZE_1_1 <= sizeof(struct ns_place));
-	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 2);
+	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 3);
 }
 
 static void
@@ -150,7 +180,7 @@ int
 main(void)
 {
 	static const struct cu_case cases[] = {
-		{ "1.0, 1.1 and 1.2 size macros match the pinned sizes", test_size_macros },
+		{ "1.0 to 1.3 size macros match the pinned sizes", test_size_macros },
 		{ "HAS macros read struct_size", test_has_macros },
 		{ "headers come first", test_header_first },
 		{ "NS_BACKEND_HEADER fills the header", test_define_macro },

@@ -40,6 +40,32 @@ parse(struct run_args *a, struct refusals *r, const char *const *words)
 	return run_parse(n, argv, a, r);
 }
 
+/* The same as on Windows (job_flags 1) or POSIX (0), on any platform. */
+static int
+parse_on(struct run_args *a, struct refusals *r, const char *const *words,
+	 int job_flags)
+{
+	char *argv[64];
+	int n = 0;
+
+	for (; words[n] != NULL; n++)
+		argv[n] = (char *)words[n];
+	argv[n] = NULL;
+	memset(a, 0, sizeof(*a));
+	memset(r, 0, sizeof(*r));
+	return run_parse_on(n, argv, a, r, job_flags);
+}
+
+/* The refusal with tok, or NULL. */
+static const char *
+text_of(const struct refusals *r, const char *tok)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->v[i].reason, tok) == 0)
+			return r->v[i].text;
+	return NULL;
+}
+
 static int
 has(const struct refusals *r, const char *tok)
 {
@@ -179,6 +205,84 @@ test_matrix_missing(void)
 	CU_ASSERT_EQUAL(parse(&a, &r, w2), 1);
 	CU_ASSERT(has(&r, "no_wsb") && has(&r, "no_command"));
 	CU_ASSERT_EQUAL(r.n, 2);
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+/* Windows' job flags (reference section 8): parsed there, --scratch and
+ * --place wsb refused elsewhere. */
+static void
+test_job_flags(void)
+{
+	static const char *const w[] = { "--name", "a", "--size", "1g",
+		"--scratch", "/s", "--place", "job", "--memory", "64m",
+		"--cpu", "25", "--", "x", NULL };
+	static const char *const rel[] = { "--name", "a", "--size", "1g",
+		"--scratch", "s/x", "--place", "wsb", "--", "x", NULL };
+	struct run_args a;
+	struct refusals r;
+	const char *t;
+
+	/* on Windows: taken, the values parsed */
+	CU_ASSERT_EQUAL(parse_on(&a, &r, w, 1), 0);
+	CU_ASSERT_EQUAL(r.n, 0);
+	CU_ASSERT_STRING_EQUAL(a.scratch, "/s");
+	CU_ASSERT_EQUAL(a.memory, 64ULL << 20);
+	CU_ASSERT_EQUAL(a.cpu_percent, 25);
+	CU_ASSERT_EQUAL(a.job_flags, 1);
+	run_args_free(&a);
+	refusals_free(&r);
+	/* elsewhere: --scratch refused (the place is made here), the rest
+	 * parsed and left alone */
+	CU_ASSERT_EQUAL(parse_on(&a, &r, w, 0), 1);
+	CU_ASSERT(r.n == 1 && has(&r, "bad_scratch"));
+	t = text_of(&r, "bad_scratch");
+	CU_ASSERT(t != NULL && strstr(t, "is for windows") != NULL);
+	CU_ASSERT_EQUAL(a.max_mem, 8ULL << 30);
+	run_args_free(&a);
+	refusals_free(&r);
+	/* on Windows: a relative --scratch, and wsb with why it is not built */
+	CU_ASSERT_EQUAL(parse_on(&a, &r, rel, 1), 1);
+	CU_ASSERT(r.n == 2 && has(&r, "bad_scratch") && has(&r, "no_wsb"));
+	t = text_of(&r, "bad_scratch");
+	CU_ASSERT(t != NULL && strstr(t, "wants an absolute directory") != NULL);
+	t = text_of(&r, "no_wsb");
+	CU_ASSERT(t != NULL && strstr(t, "is not built: it is a Hyper-V") != NULL);
+	run_args_free(&a);
+	refusals_free(&r);
+	CU_ASSERT_EQUAL(parse_on(&a, &r, rel, 0), 1);
+	t = text_of(&r, "no_wsb");
+	CU_ASSERT(t != NULL && strstr(t, "it is windows-only") != NULL);
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
+/* Windows: --memory is the job's memory limit as --max-mem is: alone it
+ * replaces the 8g default, with --max-mem the smaller applies; elsewhere
+ * it changes nothing. */
+static void
+test_job_memory(void)
+{
+	static const char *const big[] = { "--name", "a", "--size", "1g",
+		"--memory", "16g", "--", "x", NULL };
+	static const char *const both[] = { "--name", "a", "--size", "1g",
+		"--memory", "2g", "--max-mem", "1g", "--", "x", NULL };
+	static const char *const both2[] = { "--name", "a", "--size", "1g",
+		"--max-mem", "4g", "--memory", "512m", "--", "x", NULL };
+	struct run_args a;
+	struct refusals r;
+
+	CU_ASSERT_EQUAL(parse_on(&a, &r, big, 1), 0);
+	CU_ASSERT_EQUAL(a.max_mem, 16ULL << 30);
+	run_args_free(&a);
+	CU_ASSERT_EQUAL(parse_on(&a, &r, big, 0), 0);
+	CU_ASSERT_EQUAL(a.max_mem, 8ULL << 30);
+	run_args_free(&a);
+	CU_ASSERT_EQUAL(parse_on(&a, &r, both, 1), 0);
+	CU_ASSERT_EQUAL(a.max_mem, 1ULL << 30);
+	run_args_free(&a);
+	CU_ASSERT_EQUAL(parse_on(&a, &r, both2, 1), 0);
+	CU_ASSERT_EQUAL(a.max_mem, 512ULL << 20);
 	run_args_free(&a);
 	refusals_free(&r);
 }
@@ -845,6 +949,8 @@ main(void)
 		{ "missing name/size/command; --place wsb", test_matrix_missing },
 		{ "--out-max-files and --out-max-depth", test_out_count_caps },
 		{ "help before -- wins over every refusal", test_help_first },
+		{ "windows' job flags: --scratch, --place, --memory, --cpu", test_job_flags },
+		{ "windows: --memory and --max-mem, one job limit", test_job_memory },
 		{ "names", test_names },
 		{ "sizes", test_sizes },
 		{ "Go durations", test_durations },

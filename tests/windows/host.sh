@@ -71,6 +71,10 @@ host_suite() {
 		- -- modules
 	hcase "host: check says the wall, under Wine" 0 \
 		'^CHECK OK backend=jobobject abi=wine ' - -- check
+	grep -q 'a job takes no CPU rate here: run --cpu is refused' "$log.h2" &&
+		hres "host: check says a job takes no CPU rate here (Wine)" 0 ||
+		hres "host: check says a job takes no CPU rate here (Wine)" 1 \
+			"$(head -c 300 "$log.h2")"
 	hcase "host: a config key that does not exist is refused with file:line" 2 \
 		'^MODULES REFUSED reason=bad_config: C:/nsconf/bad/x\.conf:3: unknown key "bogus" in \[windows\]' \
 		'C:/nsconf/bad/x.conf' -- modules
@@ -96,7 +100,124 @@ host_suite() {
 	host_policy
 	host_wrap
 	host_run
+	host_job
+	host_long
 	rm -rf "$ww" "$log.h" "$log.h2"
+}
+
+# no line of the last case matches (grep -E)
+hnone() { # name, pattern
+	if grep -Eq -- "$2" "$log.h2"; then
+		hres "$1" 1 "a line matches /$2/: $(grep -E -- "$2" "$log.h2" | head -c 300)"
+	else
+		hres "$1" 0
+	fi
+}
+
+hgone() { # name, unix path that must not exist
+	[ ! -e "$2" ] && hres "$1" 0 || hres "$1" 1 "$2 is there"
+}
+
+# run's Windows flags (reference section 8, ABI 1.3): --cpu (the job's CPU
+# rate: Wine has none, so refused), --memory (the job's memory limit, as
+# --max-mem: the smaller applies; Wine keeps no job limit, so the value is
+# read from finish()'s cap NOTE), --place, --scratch (the directory the
+# scratch is made in: refused unless an existing directory of the user's
+# that no one else may change; not reap's).  $tu/$tw from host_run.
+host_job() {
+	hcase "host: run --cpu where a job takes no CPU rate (Wine) is bad_cpu" 125 \
+		'^SANDBOX REFUSED reason=bad_cpu: --cpu 50: this Windows cannot cap a job.s CPU rate \(JobObjectCpuRateControlInformation: error 87\); without the CPU cap, run: nova-sandbox run --name hj1 --size 1g -- ' \
+		- -- run --name hj1 --size 1g --cpu 50 -- "$jchild" exit 0
+	hgone "host: run --cpu refused: the scratch is removed" "$tu/nova-hj1"
+	hcase "host: run --memory with --max-mem: the smaller is the job's limit" 137 \
+		'^SANDBOX NOTE --memory 64m is the job.s memory limit \(JobMemoryLimit, the whole tree\), as --max-mem is; with --max-mem 1g the smaller, 64m, applies$' \
+		- -- run --name hj2 --size 1g --memory 64m --max-mem 1g \
+		--max-procs 3 -- "$jchild" many 5
+	grep -q '^SANDBOX NOTE the job reached a cap (processes 3, memory 67108864 bytes) and was ended$' "$log.h2" &&
+		hres "host: run --memory: the job got 64m (the cap's NOTE)" 0 ||
+		hres "host: run --memory: the job got 64m (the cap's NOTE)" 1 \
+			"$(grep 'reached a cap' "$log.h2")"
+	hcase "host: run --memory alone replaces --max-mem's default 8g" 137 \
+		'^SANDBOX NOTE the job reached a cap \(processes 3, memory 17179869184 bytes\) and was ended$' \
+		- -- run --name hj3 --size 1g --memory 16g --max-procs 3 -- \
+		"$jchild" many 5
+	hcase "host: run --place job is the default, taken silently" 0 \
+		'^SANDBOX DONE name=hj4 exit=0 ' - -- run --name hj4 --size 1g \
+		--place job -- "$jchild" exit 0
+	hnone "host: run --place job: no NOTE about it" 'NOTE .*--place'
+	hcase "host: run --place wsb is no_wsb: Windows Sandbox is not built" 125 \
+		'^SANDBOX REFUSED reason=no_wsb: --place wsb \(Windows Sandbox\) is not built: it is a Hyper-V virtual machine' \
+		- -- run --name hj5 --size 1g --place wsb -- "$jchild" exit 0
+	hgone "host: run --place wsb: nothing made" "$tu/nova-hj5"
+	sd=$WINEPREFIX/drive_c/ns-scr
+	mkdir -p "$sd"
+	hcase "host: run --scratch: the scratch is made in that directory" 0 \
+		'^SANDBOX OK name=hj6 .*cwd=C:/ns-scr/nova-hj6/work .*deletes=C:\\ns-scr\\nova-hj6$' \
+		- -- run --name hj6 --size 1g --scratch C:/ns-scr -- "$jchild" \
+		write RESULT.md
+	[ -d "$sd" ] && [ ! -e "$sd/nova-hj6" ] && [ ! -e "$tu/nova-hj6" ] &&
+		hres "host: run --scratch: deleted after the run, the directory kept" 0 ||
+		hres "host: run --scratch: deleted after the run, the directory kept" 1 \
+			"$(ls -a "$sd" 2>&1)"
+	hcase "host: run --scratch: a relative one is bad_scratch" 125 \
+		'^SANDBOX REFUSED reason=bad_scratch: --scratch wants an absolute directory to make the scratch in, got ns-scr' \
+		- -- run --name hj7 --size 1g --scratch ns-scr -- "$jchild" exit 0
+	hcase "host: run --scratch: a missing one is bad_scratch, none created" 125 \
+		'^SANDBOX REFUSED reason=bad_scratch: --scratch C:/ns-scr-no does not exist; none is created' \
+		- -- run --name hj8 --size 1g --scratch C:/ns-scr-no -- "$jchild" \
+		exit 0
+	hgone "host: run --scratch: the missing one stays missing" \
+		"$WINEPREFIX/drive_c/ns-scr-no"
+	echo x >"$sd.txt"
+	hcase "host: run --scratch: a file is bad_scratch" 125 \
+		'^SANDBOX REFUSED reason=bad_scratch: --scratch C:/ns-scr\.txt is not a directory' \
+		- -- run --name hj9 --size 1g --scratch C:/ns-scr.txt -- \
+		"$jchild" exit 0
+	hcase "host: run --scratch: one another user may change is bad_scratch" 125 \
+		"^SANDBOX REFUSED reason=bad_scratch: --scratch Z:$ww can be changed by another user" \
+		- -- run --name hj10 --size 1g --scratch "Z:$ww" -- "$jchild" \
+		exit 0
+	hgone "host: run --scratch refused: nothing made in it" "$ww/nova-hj10"
+	hgone "host: run --scratch refused: nothing made in the temp directory" \
+		"$tu/nova-hj10"
+	rm -rf "$sd" "$sd.txt"
+}
+
+# Paths longer than MAX_PATH (260): the host's Windows layer passes them
+# as "\\?\" forms, the module too; the command starts in a long working
+# directory by its 8.3 name.  A run whose --scratch and --out are 300
+# characters deep, and the wrap with a --write (its cwd) and a --read as
+# deep.
+host_long() {
+	lw=C:/ns-long lu=$WINEPREFIX/drive_c/ns-long
+	for i in 1 2 3 4 5 6 7; do
+		lw=$lw/$i-dddddddddddddddddddddddddddddddddddddddd
+		lu=$lu/$i-dddddddddddddddddddddddddddddddddddddddd
+	done
+	mkdir -p "$lu/scr" "$lu/out" "$lu/read"
+	hcase "host: long paths: run --scratch and --out deeper than 260 characters" 0 \
+		'^SANDBOX OUT name=hl1 files=1 bytes=1$' - -- run --name hl1 \
+		--size 1g --scratch "$lw/scr" --out "$lw/out" --read "$lw/read" \
+		-- "$jchild" write RESULT.md
+	[ "$(cat "$lu/out/hl1/RESULT.md" 2>/dev/null)" = x ] &&
+		[ ! -e "$lu/scr/nova-hl1" ] &&
+		hres "host: long paths: the handoff arrived, the deep scratch is gone" 0 ||
+		hres "host: long paths: the handoff arrived, the deep scratch is gone" 1 \
+			"$(ls "$lu/out" "$lu/scr" 2>&1 | tr '\n' ' ')"
+	pl=$pf/ns-long plu=$pu/ns-long
+	for i in 1 2 3 4 5 6 7; do
+		pl=$pl/$i-dddddddddddddddddddddddddddddddddddddddd
+		plu=$plu/$i-dddddddddddddddddddddddddddddddddddddddd
+	done
+	mkdir -p "$plu"
+	hcase "host: long paths: the wrap with a --write (the cwd) and a --read deeper than 260" 0 \
+		'^SANDBOX DONE exit=0 cmd=jo_child\.exe$' - -- --write "$pl" \
+		--write "$pf" --read "$lw/read" -- "$jchild" write f.txt
+	[ "$(cat "$plu/f.txt" 2>/dev/null)" = x ] &&
+		hres "host: long paths: the command wrote in its deep working directory" 0 ||
+		hres "host: long paths: the command wrote in its deep working directory" 1 \
+			"$plu/f.txt: $(cat "$plu/f.txt" 2>&1)"
+	rm -rf "$lu" "$pu/ns-long"
 }
 
 # run through the exe: the no-fork flow (run/nofork.c) with jobobject.dll
@@ -123,7 +244,7 @@ host_run() {
 			"no TIMEOUT line: $(head -c 300 "$log.h2")"
 	hcase "host: run: a runaway past --max-procs ends the job: 137" 137 \
 		'^SANDBOX DONE name=hr4 exit=137 ' - -- run --name hr4 \
-		--size 1g --max-procs 3 -- "$jchild" many 10
+		--size 1g --max-procs 3 -- "$jchild" many 5
 	hcase "host: run: an access violation is 139" 139 \
 		'^SANDBOX DONE name=hr5 exit=139 ' - -- run --name hr5 --size 1g \
 		-- "$jchild" crash
@@ -307,6 +428,19 @@ host_wrap() {
 	hcase "host: the wrap's command is in a job (W2)" 0 \
 		'^SANDBOX DONE exit=0 cmd=jo_child\.exe$' - -- --write "$pf" -- \
 		"$jchild" injob
+	hcase "host: the wrap --acl caller refuses a --write with no low label" 125 \
+		"^SANDBOX REFUSED reason=bad_write: --write $pf has no low mandatory label, so the low-integrity command could not write there, and under --acl caller the tool changes nothing: .*; with the wall's own labels, run: nova-sandbox --write " \
+		- -- --write "$pf" --acl caller -- "$jchild" exit 0
+	hnone "host: the wrap --acl caller refused: the command did not run" \
+		'^SANDBOX (OK|DONE)'
+	hcase "host: the wrap --acl tool is the default, no NOTE" 0 \
+		'^SANDBOX DONE exit=0 ' - -- --write "$pf" --acl tool -- \
+		"$jchild" exit 0
+	hnone "host: the wrap --acl tool: not 'accepted and ignored'" \
+		'--acl .*accepted and ignored'
+	hcase "host: the wrap --name says there is no container to name" 0 \
+		'^SANDBOX NOTE --name box names no container: the jobobject wall has no AppContainer' \
+		- -- --write "$pf" --name box -- "$jchild" exit 0
 	host_wrap_args
 	host_wrap_kill
 	host_wrap_ctrlc

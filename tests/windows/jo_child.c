@@ -16,6 +16,10 @@
  *   alloc <mib>            commit and touch mib MiB, exit 0 (3 if refused)
  *   alive <pidfile>        exit 0 when the process whose pid pidfile holds
  *                          runs, 1 when it does not, 2 no pid there
+ *   limits                 print the limits of its own job on stdout,
+ *                          "cpu=<ControlFlags hex>:<CpuRate> mem=<LimitFlags
+ *                          hex>:<JobMemoryLimit>" ("cpu=none" when the CPU
+ *                          rate cannot be read); exit 0, 5 no job limits
  */
 #include <windows.h>
 #include <stdio.h>
@@ -83,6 +87,36 @@ alive(const wchar_t *pidfile)
 	return ok ? 0 : 1;
 }
 
+/* The job's own limits, asked from inside it (a NULL job handle is the
+ * caller's job). */
+static int
+limits(void)
+{
+	JOBOBJECT_EXTENDED_LIMIT_INFORMATION l;
+	JOBOBJECT_CPU_RATE_CONTROL_INFORMATION c;
+	char text[128];
+	DWORD n = 0;
+	int k;
+
+	memset(&l, 0, sizeof(l));
+	memset(&c, 0, sizeof(c));
+	if (!QueryInformationJobObject(NULL, JobObjectExtendedLimitInformation,
+				       &l, sizeof(l), &n))
+		return 5;
+	if (QueryInformationJobObject(NULL, JobObjectCpuRateControlInformation,
+				      &c, sizeof(c), &n))
+		k = snprintf(text, sizeof(text), "cpu=%lx:%lu ",
+			     (unsigned long)c.ControlFlags,
+			     (unsigned long)c.CpuRate);
+	else
+		k = snprintf(text, sizeof(text), "cpu=none ");
+	snprintf(text + k, sizeof(text) - (size_t)k, "mem=%lx:%llu\n",
+		 (unsigned long)l.BasicLimitInformation.LimitFlags,
+		 (unsigned long long)l.JobMemoryLimit);
+	fputs(text, stdout);
+	return 0;
+}
+
 int wmain(int argc, wchar_t **argv); /* -municode's entry */
 
 int
@@ -145,6 +179,8 @@ wmain(int argc, wchar_t **argv)
 	}
 	if (wcscmp(m, L"alive") == 0 && argc > 2)
 		return alive(argv[2]);
+	if (wcscmp(m, L"limits") == 0)
+		return limits();
 	if (wcscmp(m, L"hold") == 0 && argc > 2)
 		return write_file(argv[2], "held", 1);
 	if (wcscmp(m, L"write") == 0 && argc > 2)

@@ -2,7 +2,9 @@
 /* ostest.c -- the host's Windows layer (host/os/windows/) under test: the
  * platform, this process, paths as the host speaks them (UTF-8, '/'),
  * opening its own files so they cannot change, the ACL counterpart of the
- * uid and mode checks, and loading a module from the checked handle.
+ * uid and mode checks, loading a module from the checked handle, and
+ * paths longer than MAX_PATH (the "\\?\" forms the layer gives Win32,
+ * a long directory's final name read back).
  *
  *   ostest.exe <jobobject.dll> <scratch dir>   (full paths)
  */
@@ -16,6 +18,7 @@
 
 #include "ns_backend.h"
 #include "os/os.h"
+#include "os/windows/wpath.h"
 #include "wt.h"
 
 static char dll[MAX_PATH], dir[MAX_PATH];
@@ -267,6 +270,97 @@ t_open_link(void)
 	return 0;
 }
 
+/* A path of n characters below "C:/": "./" and "../" segments that
+ * normalise away, '/' separators. */
+static void
+long_name(char *out, size_t cap, const char *root, int n)
+{
+	size_t k = (size_t)snprintf(out, cap, "%s/./x/../", root);
+
+	while ((int)k < n && k + 12 < cap)
+		k += (size_t)snprintf(out + k, cap - k, "ddddddddd/");
+	out[k - 1] = '\0';
+}
+
+/* wp_wide: a short path as it is ('\\' for '/'), a long drive or UNC
+ * path in its "\\?\" form, normalised (no "." or "..", no '/'), which
+ * Win32 takes beyond MAX_PATH; never a device in that form. */
+static int
+t_long_form(void)
+{
+	char in[1024];
+	wchar_t *w;
+	int rc = 0;
+
+	w = wp_wide("C:/a/./b");
+	if (w == NULL || wcscmp(w, L"C:\\a\\.\\b") != 0)
+		rc = fail("a short path became %ls", w ? w : L"(null)");
+	free(w);
+	long_name(in, sizeof(in), "C:", 400);
+	w = wp_wide(in);
+	if (rc == 0 && (w == NULL || wcsncmp(w, L"\\\\?\\C:\\ddddddddd\\", 17) != 0 ||
+			wcsstr(w, L"\\.\\") != NULL ||
+			wcsstr(w, L"\\..\\") != NULL || wcschr(w, L'/') != NULL))
+		rc = fail("a long drive path became %.60ls", w ? w : L"(null)");
+	free(w);
+	long_name(in, sizeof(in), "//srv/sh", 400);
+	w = wp_wide(in);
+	if (rc == 0 && (w == NULL ||
+			wcsncmp(w, L"\\\\?\\UNC\\srv\\sh\\ddddddddd\\", 25) != 0))
+		rc = fail("a long UNC path became %.60ls", w ? w : L"(null)");
+	free(w);
+	w = wp_long_form(L"relative\\x");
+	if (rc == 0 && w != NULL)
+		rc = fail("a relative path got a long form %ls", w);
+	free(w);
+	return rc;
+}
+
+/* A directory deeper than MAX_PATH opened by its name and named back
+ * from its handle (Wine's GetFinalPathNameByHandleW stops at MAX_PATH:
+ * the layer reads the object's name then). */
+static int
+t_long_real_path(void)
+{
+	char p[1024], *back = NULL;
+	wchar_t w[1100] = L"\\\\?\\";
+	int fd, rc = 0;
+
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *c = p; *c; c++)
+		*c = *c == '\\' ? '/' : *c;
+	for (int i = 0; i < 7; i++) {
+		size_t n = strlen(p);
+
+		snprintf(p + n, sizeof(p) - n, "/%d-%s", i,
+			 "dddddddddddddddddddddddddddddddddddddddd");
+		MultiByteToWideChar(CP_UTF8, 0, p, -1, w + 4, 1000);
+		for (wchar_t *c = w + 4; *c; c++)
+			*c = *c == L'/' ? L'\\' : *c;
+		CreateDirectoryW(w, NULL);
+	}
+	fd = os_open_dir(p);
+	if (fd < 0)
+		rc = fail("a %zu-character directory cannot be opened (errno "
+			  "%d)", strlen(p), errno);
+	if (rc == 0 && ((back = os_fd_real_path(fd)) == NULL ||
+			_stricmp(back, p) != 0))
+		rc = fail("it is named back as %s", back ? back : "(none)");
+	free(back);
+	if (fd >= 0)
+		_close(fd);
+	for (int i = 0; i < 7; i++) {
+		char *s = strrchr(p, '/');
+
+		MultiByteToWideChar(CP_UTF8, 0, p, -1, w + 4, 1000);
+		for (wchar_t *c = w + 4; *c; c++)
+			*c = *c == L'/' ? L'\\' : *c;
+		RemoveDirectoryW(w);
+		*s = '\0';
+	}
+	return rc;
+}
+
 int wmain(int argc, wchar_t **argv); /* -municode's entry */
 
 int
@@ -287,6 +381,10 @@ wmain(int argc, wchar_t **argv)
 	run("os: a DLL for another machine is refused, naming both",
 	    t_machine);
 	run("os: the module loads from the checked handle", t_module_open);
+	run("os: a path over MAX_PATH goes to Win32 as its \\\\?\\ form",
+	    t_long_form);
+	run("os: a directory over MAX_PATH is opened and named back",
+	    t_long_real_path);
 	wine_skip("os: a file Everyone may write is not trusted",
 		  "ACLs are not stored", t_trust_acl);
 	wine_skip("os: a symbolic link is not opened as an own file",

@@ -2,7 +2,7 @@
 /* wintest.c -- the Windows suite: a test ns_host that loads jobobject.dll
  * by its full path (LoadLibraryExW, LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR |
  * SYSTEM32), checks the ns_backend_v1 header and drives the wall and the
- * place through ABI 1.2 with jo_child.exe as the command.  Run under Wine
+ * place through ABI 1.3 with jo_child.exe as the command.  Run under Wine
  * by tests/windows/run.sh (and by hand on Windows, docs/WINDOWS.md).
  *
  *   wintest.exe <jobobject.dll> <jo_child.exe> <nova-sandbox.conf>
@@ -13,6 +13,8 @@
  * "windows suite: <p> passed, <s> skipped, <f> failed".  Exit 0 only when
  * nothing failed. */
 #include <windows.h>
+#include <aclapi.h>
+#include <sddl.h>
 #include <io.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -115,6 +117,9 @@ struct cmd {
 	uint64_t max_procs, max_mem;
 	int out_fd; /* the command's stdout, or -1 */
 	const char *command; /* default: jo_child.exe */
+	uint32_t cpu, acl;   /* ABI 1.3: cpu_percent, acl */
+	const char *name;    /* --name, or NULL */
+	const char *cwd;     /* default: the temp directory */
 };
 
 static char **envp;
@@ -150,11 +155,14 @@ policy_of(const struct cmd *c, struct ns_policy *p)
 	p->command = c->command ? c->command : child;
 	p->argv = c->argv;
 	p->envp = (const char *const *)envp;
-	p->cwd = tmp;
+	p->cwd = c->cwd ? c->cwd : tmp;
 	p->tmp = tmp;
 	p->home = tmp;
 	p->max_procs = c->max_procs;
 	p->max_mem_bytes = c->max_mem;
+	p->cpu_percent = c->cpu;
+	p->acl = c->acl;
+	p->name = c->name;
 }
 
 struct walled {
@@ -721,7 +729,7 @@ t_write_outside_denied(void)
 static int
 mkplace(const char *name, struct ns_place *pl)
 {
-	struct ns_place_req r = { sizeof(r), name, 1u << 30 };
+	struct ns_place_req r = { sizeof(r), name, 1u << 30, NULL };
 
 	memset(pl, 0, sizeof(*pl));
 	pl->struct_size = sizeof(*pl);
@@ -1004,6 +1012,539 @@ t_job_memory(void)
 	       fail("a 256 MiB commit under a 64 MiB job gave %d", code);
 }
 
+/* ---- ABI 1.3: --cpu, --memory, --scratch, --acl, --name, long paths ---- */
+
+/* Can a job here take a CPU rate cap?  Asked of the system directly. */
+static int
+system_has_cpu_rate(void)
+{
+	JOBOBJECT_CPU_RATE_CONTROL_INFORMATION c;
+	HANDLE j = CreateJobObjectW(NULL, NULL);
+	BOOL ok;
+
+	memset(&c, 0, sizeof(c));
+	c.ControlFlags = JOB_OBJECT_CPU_RATE_CONTROL_ENABLE |
+			 JOB_OBJECT_CPU_RATE_CONTROL_HARD_CAP;
+	c.CpuRate = 5000;
+	ok = j != NULL && SetInformationJobObject(
+				  j, JobObjectCpuRateControlInformation, &c,
+				  sizeof(c));
+	if (j != NULL)
+		CloseHandle(j);
+	return ok != 0;
+}
+
+/* jo_child.exe limits in a job with c's caps: its line into out. */
+static int
+child_limits(struct cmd *c, char *out, size_t cap)
+{
+	char path[MAX_PATH];
+	int fd, code = -1, n;
+
+	c->argv[1] = "limits";
+	c->argv[2] = NULL;
+	snprintf(path, sizeof(path), "%sjo-limits.out", tmp);
+	fd = _open(path, _O_WRONLY | _O_CREAT | _O_TRUNC | _O_BINARY, 0600);
+	if (fd < 0)
+		return fail("cannot open %s", path);
+	c->out_fd = fd;
+	if (run_cmd(c, &code) != 0) {
+		_close(fd);
+		return -1;
+	}
+	_close(fd);
+	fd = _open(path, _O_RDONLY | _O_BINARY);
+	n = fd >= 0 ? _read(fd, out, (unsigned)cap - 1) : -1;
+	if (fd >= 0)
+		_close(fd);
+	DeleteFileA(path);
+	out[n > 0 ? n : 0] = '\0';
+	return code == 0 ? 0 : fail("limits exited %d (%s)", code, out);
+}
+
+/* --cpu is kept or refused, never dropped: prepare refuses bad_cpu
+ * exactly where a job cannot take a CPU rate (Wine), and takes it where
+ * one can (Windows 8 and later). */
+static int
+t_cpu_kept_or_refused(void)
+{
+	struct cmd c = { { "jo_child.exe", "exit", "0", NULL }, .out_fd = -1,
+			 .cpu = 25 };
+	struct ns_policy p;
+	void *st = NULL;
+	int has = system_has_cpu_rate(), rc;
+
+	policy_of(&c, &p);
+	rc = B->wall->prepare(&H, &p, &st);
+	if (rc == NS_OK)
+		B->wall->release(&H, st);
+	if (has && rc != NS_OK)
+		return fail("a system with a job CPU rate refused --cpu (%s)",
+			    hs.reason);
+	if (!has && (rc != NS_E_REFUSED || strcmp(hs.reason, "bad_cpu") != 0 ||
+		     st != NULL || strstr(hs.refusals, "--cpu 25") == NULL))
+		return fail("a system without a job CPU rate did not refuse "
+			    "--cpu as bad_cpu (rc %d)", rc);
+	return 0;
+}
+
+/* --cpu 25 is the job's HARD_CAP CPU rate 2500, seen from inside it. */
+static int
+t_cpu_on_job(void)
+{
+	struct cmd c = { { NULL }, .out_fd = -1, .cpu = 25 };
+	char got[256];
+
+	if (child_limits(&c, got, sizeof(got)) != 0)
+		return -1;
+	/* JOB_OBJECT_CPU_RATE_CONTROL_ENABLE 0x1 | HARD_CAP 0x4 */
+	return strstr(got, "cpu=5:2500 ") != NULL ? 0 :
+	       fail("the job's limits read %s, want cpu=5:2500", got);
+}
+
+/* The memory cap (run's --memory or --max-mem) is the job's
+ * JobMemoryLimit, seen from inside it. */
+static int
+t_memory_on_job(void)
+{
+	struct cmd c = { { NULL }, .out_fd = -1, .max_mem = 64u << 20 };
+	char got[256];
+	const char *m;
+	unsigned long flags = 0;
+	unsigned long long lim = 0;
+
+	if (child_limits(&c, got, sizeof(got)) != 0)
+		return -1;
+	m = strstr(got, "mem=");
+	if (m == NULL || sscanf(m, "mem=%lx:%llu", &flags, &lim) != 2 ||
+	    !(flags & JOB_OBJECT_LIMIT_JOB_MEMORY) || lim != 64ULL << 20)
+		return fail("the job's limits read %s, want JOB_MEMORY and "
+			    "%llu", got, 64ULL << 20);
+	return 0;
+}
+
+static int
+mkplace_in(const char *name, const char *parent, struct ns_place *pl)
+{
+	struct ns_place_req r = { sizeof(r), name, 1u << 30, parent };
+
+	memset(pl, 0, sizeof(*pl));
+	pl->struct_size = sizeof(*pl);
+	pl->root_fd = -1;
+	return B->place->create(&H, &r, pl);
+}
+
+/* Does the path (any length: its \\?\ form) exist? */
+static int
+wexists(const char *path)
+{
+	wchar_t w[2048] = L"\\\\?\\";
+
+	if (MultiByteToWideChar(CP_UTF8, 0, path, -1, w + 4, 2040) <= 0)
+		return 0;
+	return GetFileAttributesW(w) != INVALID_FILE_ATTRIBUTES;
+}
+
+static int
+scratch_fill_gone(struct ns_place *pl, const char *par)
+{
+	char m[2048];
+
+	snprintf(m, sizeof(m), "%s\\.nova-sandbox-owner", pl->root);
+	if (!wexists(m))
+		return fail("%s has no owner marker", pl->root);
+	snprintf(m, sizeof(m), "%s\\work", pl->root);
+	if (!wexists(m))
+		return fail("%s has no work\\", pl->root);
+	hs_reset();
+	if (B->place->destroy(&H, pl) != NS_OK)
+		return fail("destroy refused (%s)", hs.reason);
+	if (wexists(pl->root))
+		return fail("%s is still there", pl->root);
+	if (!wexists(par))
+		return fail("the --scratch directory %s went too", par);
+	return 0;
+}
+
+/* --scratch: the place is made in that directory (named with '/' and a
+ * "..", as the Win32 path it normalises to), not the temp one; a
+ * second of the name there is volume_exists; reap's list() does not see
+ * it (reap looks only in the temp directory), so its LEAK remedy is the
+ * rmdir of it; destroy() removes it and leaves the directory. */
+static int
+t_scratch_parent(void)
+{
+	char par[MAX_PATH], typed[MAX_PATH + 16], want[MAX_PATH + 32];
+	char owner[32];
+	struct ns_place pl, again;
+	int rc;
+
+	snprintf(par, sizeof(par), "%sjo-scr", tmp);
+	CreateDirectoryA(par, NULL);
+	/* named as the host names it ('/'), with a ".." to normalise away */
+	snprintf(typed, sizeof(typed), "%sjo-scr/../jo-scr", tmp);
+	for (char *q = typed; *q; q++)
+		*q = *q == '\\' ? '/' : *q;
+	if (mkplace_in("wt-scr", typed, &pl) != NS_OK)
+		return fail("create in --scratch %s refused (%s)", typed,
+			    hs.reason);
+	snprintf(want, sizeof(want), "%s\\nova-wt-scr", par);
+	if (_stricmp(pl.root, want) != 0)
+		return fail("the place is %s, want %s", pl.root, want);
+	if (strncmp(pl.remedy, "rmdir /s /q ", 12) != 0 ||
+	    strstr(pl.remedy, "nova-wt-scr") == NULL)
+		return fail("the LEAK remedy is %s, want the rmdir of it",
+			    pl.remedy);
+	if (mkplace_in("wt-scr", par, &again) == NS_OK ||
+	    strcmp(hs.reason, "volume_exists") != 0)
+		return fail("a second of the name was not volume_exists (%s)",
+			    hs.reason);
+	if (listed_owner("wt-scr", owner, sizeof(owner)) != 0 ||
+	    owner[0] != '\0')
+		return fail("reap's list() names a --scratch place (owner=%s)",
+			    owner);
+	rc = scratch_fill_gone(&pl, par);
+	RemoveDirectoryA(par);
+	return rc;
+}
+
+/* A --scratch that is missing or a file is refused bad_scratch, and
+ * nothing is made. */
+static int
+t_scratch_parent_refused(void)
+{
+	char file[MAX_PATH], miss[MAX_PATH];
+	struct ns_place pl;
+	int rc = 0;
+
+	snprintf(file, sizeof(file), "%sjo-scr-file", tmp);
+	snprintf(miss, sizeof(miss), "%sjo-scr-missing", tmp);
+	put_file(file, "", 0);
+	if (mkplace_in("wt-scr-f", file, &pl) == NS_OK ||
+	    strcmp(hs.reason, "bad_scratch") != 0 ||
+	    strstr(hs.refusals, "is not a directory") == NULL)
+		rc = fail("a file as --scratch: %s", hs.refusals);
+	hs_reset();
+	if (rc == 0 && (mkplace_in("wt-scr-m", miss, &pl) == NS_OK ||
+			strcmp(hs.reason, "bad_scratch") != 0 ||
+			GetFileAttributesA(miss) != INVALID_FILE_ATTRIBUTES))
+		rc = fail("a missing --scratch: %s", hs.refusals);
+	DeleteFileA(file);
+	return rc;
+}
+
+/* A --scratch another owns (here SYSTEM) is refused, nothing made. */
+static int
+t_scratch_parent_other(void)
+{
+	char other[MAX_PATH], p[MAX_PATH + 32];
+	PSID sys = NULL;
+	struct ns_place pl;
+	DWORD e;
+	int rc = 0;
+
+	snprintf(other, sizeof(other), "%sjo-scr-other", tmp);
+	CreateDirectoryA(other, NULL);
+	ConvertStringSidToSidA("S-1-5-18", &sys);
+	e = SetNamedSecurityInfoA(other, SE_FILE_OBJECT,
+				  OWNER_SECURITY_INFORMATION, sys, NULL, NULL,
+				  NULL);
+	LocalFree(sys);
+	if (e != 0)
+		rc = fail("the test cannot give %s to SYSTEM (error %lu)",
+			  other, e);
+	snprintf(p, sizeof(p), "%s\\nova-wt-scr-o", other);
+	if (rc == 0 && (mkplace_in("wt-scr-o", other, &pl) == NS_OK ||
+			strcmp(hs.reason, "bad_scratch") != 0 ||
+			strstr(hs.refusals, "is not yours") == NULL ||
+			GetFileAttributesA(p) != INVALID_FILE_ATTRIBUTES))
+		rc = fail("SYSTEM's directory as --scratch: %s", hs.refusals);
+	RemoveDirectoryA(p);
+	RemoveDirectoryA(other);
+	return rc;
+}
+
+/* A --scratch that is a junction is refused (never made through a link),
+ * nothing made on either side. */
+static int
+t_scratch_parent_junction(void)
+{
+	char target[MAX_PATH], link[MAX_PATH], p[MAX_PATH + 32];
+	struct ns_place pl;
+	int rc = 0;
+
+	snprintf(target, sizeof(target), "%sjo-scr-target", tmp);
+	snprintf(link, sizeof(link), "%sjo-scr-link", tmp);
+	CreateDirectoryA(target, NULL);
+	if (junction(link, target) != 0)
+		rc = fail("a junction cannot be made (%lu)", GetLastError());
+	snprintf(p, sizeof(p), "%s\\nova-wt-scr-j", target);
+	if (rc == 0 && (mkplace_in("wt-scr-j", link, &pl) == NS_OK ||
+			strcmp(hs.reason, "bad_scratch") != 0 ||
+			strstr(hs.refusals, "reparse point") == NULL ||
+			GetFileAttributesA(p) != INVALID_FILE_ATTRIBUTES))
+		rc = fail("a junction as --scratch: %s", hs.refusals);
+	RemoveDirectoryA(p);
+	RemoveDirectoryA(link);
+	RemoveDirectoryA(target);
+	return rc;
+}
+
+/* The security descriptor of path (owner, group, DACL, label) as SDDL. */
+static int
+sd_text(const char *path, char *out, size_t cap)
+{
+	SECURITY_INFORMATION si = OWNER_SECURITY_INFORMATION |
+				  GROUP_SECURITY_INFORMATION |
+				  DACL_SECURITY_INFORMATION |
+				  LABEL_SECURITY_INFORMATION;
+	HANDLE f = CreateFileA(path, READ_CONTROL, FILE_SHARE_READ |
+			       FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+			       OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+	PSECURITY_DESCRIPTOR sd = NULL;
+	LPSTR t = NULL;
+	DWORD e;
+
+	if (f == INVALID_HANDLE_VALUE)
+		return -1;
+	e = GetSecurityInfo(f, SE_FILE_OBJECT, si, NULL, NULL, NULL, NULL, &sd);
+	CloseHandle(f);
+	if (e != 0)
+		return -1;
+	if (!ConvertSecurityDescriptorToStringSecurityDescriptorA(
+		    sd, SDDL_REVISION_1, si, &t, NULL)) {
+		LocalFree(sd);
+		return -1;
+	}
+	snprintf(out, cap, "%s", t);
+	LocalFree(t);
+	LocalFree(sd);
+	return 0;
+}
+
+/* --acl caller: a --write with no low label (what a directory has unless
+ * someone labelled it) is refused before anything runs, naming the fix,
+ * and its security descriptor is exactly what it was. */
+static int
+t_acl_caller_unlabelled(void)
+{
+	char dir[MAX_PATH], file[MAX_PATH], before[4096], after[4096];
+	struct cmd c = { { "jo_child.exe", "write", file, NULL },
+			 .out_fd = -1, .acl = NS_ACL_CALLER };
+	struct ns_policy p;
+	void *st = NULL;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%sjo-acl-c", tmp);
+	snprintf(file, sizeof(file), "%s\\f", dir);
+	CreateDirectoryA(dir, NULL);
+	c.rules[0] = (struct ns_rule){ dir, NS_ACCESS_WRITE, NS_ORIGIN_WRITE };
+	c.n_rules = 1;
+	if (sd_text(dir, before, sizeof(before)) != 0)
+		return fail("the security of %s cannot be read", dir);
+	policy_of(&c, &p);
+	rc = B->wall->prepare(&H, &p, &st);
+	if (rc == NS_OK) {
+		B->wall->release(&H, st);
+		RemoveDirectoryA(dir);
+		return fail("an unlabelled --write was taken under --acl caller");
+	}
+	if (sd_text(dir, after, sizeof(after)) != 0)
+		return fail("the security of %s cannot be read after", dir);
+	RemoveDirectoryA(dir);
+	if (strcmp(hs.reason, "bad_write") != 0 ||
+	    strstr(hs.refusals, "has no low mandatory label") == NULL ||
+	    strstr(hs.refusals, "/setintegritylevel (OI)(CI)low") == NULL)
+		return fail("refused as %s", hs.refusals);
+	return strcmp(before, after) == 0 ? 0 :
+	       fail("the security changed: %s -> %s", before, after);
+}
+
+static int
+label_low(const char *dir)
+{
+	PSECURITY_DESCRIPTOR sd = NULL;
+	PACL sacl = NULL;
+	BOOL present = FALSE, dflt = FALSE;
+	DWORD e;
+
+	if (!ConvertStringSecurityDescriptorToSecurityDescriptorA(
+		    "S:(ML;OICI;NW;;;LW)", SDDL_REVISION_1, &sd, NULL) ||
+	    !GetSecurityDescriptorSacl(sd, &present, &sacl, &dflt))
+		return -1;
+	e = SetNamedSecurityInfoA((char *)dir, SE_FILE_OBJECT,
+				  LABEL_SECURITY_INFORMATION, NULL, NULL, NULL,
+				  sacl);
+	LocalFree(sd);
+	return e == 0 ? 0 : -1;
+}
+
+/* --acl caller on a --write the caller labelled low: the command writes
+ * there and the security descriptor, the label included, is unchanged. */
+static int
+t_acl_caller_labelled(void)
+{
+	char dir[MAX_PATH], file[MAX_PATH], before[4096], after[4096];
+	struct cmd c = { { NULL, "write", file, NULL }, .out_fd = -1,
+			 .acl = NS_ACL_CALLER };
+	int code = -1;
+
+	snprintf(dir, sizeof(dir), "%sjo-acl-l", tmp);
+	snprintf(file, sizeof(file), "%s\\f", dir);
+	CreateDirectoryA(dir, NULL);
+	if (label_low(dir) != 0 || sd_text(dir, before, sizeof(before)) != 0 ||
+	    strstr(before, "(ML;OICI;NW;;;LW)") == NULL)
+		return fail("the test cannot label %s low", dir);
+	c.rules[0] = (struct ns_rule){ dir, NS_ACCESS_WRITE, NS_ORIGIN_WRITE };
+	c.n_rules = 1;
+	if (run_cmd(&c, &code) != 0)
+		return -1;
+	sd_text(dir, after, sizeof(after));
+	DeleteFileA(file);
+	if (code != 0)
+		return fail("the write under --acl caller failed (%d)", code);
+	return strcmp(before, after) == 0 ? 0 :
+	       fail("the security changed: %s -> %s", before, after);
+}
+
+/* --acl tool (the default): the --write root is labelled low while the
+ * wall is prepared, and its security is exactly restored at release. */
+static int
+t_acl_tool_restored(void)
+{
+	char dir[MAX_PATH], before[4096], during[4096], after[4096];
+	struct cmd c = { { "jo_child.exe", "exit", "0", NULL }, .out_fd = -1,
+			 .acl = NS_ACL_TOOL };
+	struct ns_policy p;
+	void *st = NULL;
+
+	snprintf(dir, sizeof(dir), "%sjo-acl-t", tmp);
+	CreateDirectoryA(dir, NULL);
+	c.rules[0] = (struct ns_rule){ dir, NS_ACCESS_WRITE, NS_ORIGIN_WRITE };
+	c.n_rules = 1;
+	if (sd_text(dir, before, sizeof(before)) != 0)
+		return fail("the security of %s cannot be read", dir);
+	policy_of(&c, &p);
+	if (B->wall->prepare(&H, &p, &st) != NS_OK)
+		return fail("prepare refused (%s)", hs.reason);
+	sd_text(dir, during, sizeof(during));
+	B->wall->release(&H, st);
+	sd_text(dir, after, sizeof(after));
+	if (strstr(during, "(ML;OICI;NW;;;LW)") == NULL)
+		return fail("no low label during the run: %s", during);
+	return strcmp(before, after) == 0 ? 0 :
+	       fail("not restored: %s -> %s", before, after);
+}
+
+/* --name: the wall says there is no container to name. */
+static int
+t_name_note(void)
+{
+	struct cmd c = { { "jo_child.exe", "exit", "0", NULL }, .out_fd = -1,
+			 .name = "box" };
+	struct ns_policy p;
+	void *st = NULL;
+
+	policy_of(&c, &p);
+	if (B->wall->prepare(&H, &p, &st) != NS_OK)
+		return fail("prepare refused (%s)", hs.reason);
+	B->wall->release(&H, st);
+	return strstr(hs.notes, "--name box names no container") != NULL ? 0 :
+	       fail("no NOTE for --name: %s", hs.notes);
+}
+
+/* A directory deeper than 260 characters under the temp directory, each
+ * component made in its \\?\ form; its plain name into out. */
+static int
+mkdir_deep(const char *leaf, char *out, size_t cap)
+{
+	wchar_t w[1024] = L"\\\\?\\";
+	size_t n;
+
+	snprintf(out, cap, "%s%s", tmp, leaf);
+	for (int i = 0; i < 8; i++) {
+		if (i > 0) {
+			n = strlen(out);
+			snprintf(out + n, cap - n, "\\%d-%s", i,
+				 "dddddddddddddddddddddddddddddddddddddddd");
+		}
+		MultiByteToWideChar(CP_UTF8, 0, out, -1, w + 4, 1000);
+		if (!CreateDirectoryW(w, NULL) &&
+		    GetLastError() != ERROR_ALREADY_EXISTS)
+			return fail("cannot make %s (%lu)", out, GetLastError());
+	}
+	return strlen(out) > 300 ? 0 : fail("%s is not deep enough", out);
+}
+
+/* Remove what mkdir_deep made (and one file f in the deepest), leaf up. */
+static void
+rmdir_deep(const char *deep, const char *leaf)
+{
+	wchar_t w[1024] = L"\\\\?\\";
+	char p[1024];
+	size_t top = strlen(tmp) + strlen(leaf);
+
+	snprintf(p, sizeof(p), "%s\\f.txt", deep);
+	MultiByteToWideChar(CP_UTF8, 0, p, -1, w + 4, 1000);
+	DeleteFileW(w);
+	snprintf(p, sizeof(p), "%s", deep);
+	for (;;) {
+		char *s = strrchr(p, '\\');
+
+		MultiByteToWideChar(CP_UTF8, 0, p, -1, w + 4, 1000);
+		RemoveDirectoryW(w);
+		if (strlen(p) <= top || s == NULL)
+			break;
+		*s = '\0';
+	}
+}
+
+/* A --write deeper than 260 characters, its working directory too: the
+ * command starts there (by its 8.3 name) and writes a file by a relative
+ * name, which lands in the deep directory. */
+static int
+t_long_write(void)
+{
+	char deep[1024], f[1100];
+	struct cmd c = { { NULL, "write", "f.txt", NULL }, .out_fd = -1 };
+	int code = -1, rc;
+
+	if (mkdir_deep("jo-long", deep, sizeof(deep)) != 0)
+		return -1;
+	c.rules[0] = (struct ns_rule){ deep, NS_ACCESS_WRITE,
+				       NS_ORIGIN_WRITE };
+	c.n_rules = 1;
+	c.cwd = deep;
+	rc = run_cmd(&c, &code);
+	snprintf(f, sizeof(f), "%s\\f.txt", deep);
+	if (rc == 0 && (code != 0 || !wexists(f)))
+		rc = fail("the write in a %zu-character --write failed (%d)",
+			  strlen(deep), code);
+	rmdir_deep(deep, "jo-long");
+	return rc;
+}
+
+/* A --scratch deeper than 260 characters: the place (root over 260), its
+ * marker and work\, and its removal. */
+static int
+t_long_scratch(void)
+{
+	char deep[1024];
+	struct ns_place pl;
+	int rc;
+
+	if (mkdir_deep("jo-long-s", deep, sizeof(deep)) != 0)
+		return -1;
+	if (mkplace_in("wt-long", deep, &pl) != NS_OK) {
+		rmdir_deep(deep, "jo-long-s");
+		return fail("create in a %zu-character --scratch refused (%s)",
+			    strlen(deep), hs.reason);
+	}
+	rc = scratch_fill_gone(&pl, deep);
+	rmdir_deep(deep, "jo-long-s");
+	return rc;
+}
+
 /* ---- main -------------------------------------------------------------------- */
 
 int wmain(int argc, wchar_t **argv); /* -municode's entry */
@@ -1070,5 +1611,35 @@ wmain(int argc, wchar_t **argv)
 		  "junctions (FSCTL_SET_REPARSE_POINT: error 50) and symlinks (a stub) are not implemented", t_reparse_not_entered);
 	wine_skip("W5 the job memory cap ends the tree",
 		  "job memory limits are not enforced", t_job_memory);
+	run("cpu: --cpu is refused exactly where a job takes no CPU rate",
+	    t_cpu_kept_or_refused);
+	wine_skip("cpu: --cpu 25 is the job's HARD_CAP rate 2500, read inside it",
+		  "JobObjectCpuRateControlInformation is not implemented "
+		  "(SetInformationJobObject: error 87)", t_cpu_on_job);
+	wine_skip("memory: the memory cap is the job's JobMemoryLimit, read inside it",
+		  "job limits are not kept (QueryInformationJobObject reads "
+		  "them back as 0)", t_memory_on_job);
+	run("scratch: --scratch's directory holds the place; not reap's; removed",
+	    t_scratch_parent);
+	run("scratch: a missing or a file --scratch is refused, nothing made",
+	    t_scratch_parent_refused);
+	wine_skip("scratch: another's --scratch (SYSTEM's) is refused, nothing made",
+		  "owners are not kept (an owner set reads back as the user)",
+		  t_scratch_parent_other);
+	wine_skip("scratch: a junction as --scratch is refused, nothing made",
+		  "junctions (FSCTL_SET_REPARSE_POINT: error 50) are not "
+		  "implemented", t_scratch_parent_junction);
+	run("acl caller: a --write with no low label is refused, its security unchanged",
+	    t_acl_caller_unlabelled);
+	wine_skip("acl caller: a --write the caller labelled low is written, unchanged",
+		  "labels are not kept (a label set reads back as none)",
+		  t_acl_caller_labelled);
+	wine_skip("acl tool: the --write is labelled low for the run and restored",
+		  "labels are not kept (a label set reads back as none)",
+		  t_acl_tool_restored);
+	run("name: --name is said to name no container", t_name_note);
+	run("long paths: a --write and cwd deeper than 260 characters",
+	    t_long_write);
+	run("long paths: a --scratch deeper than 260 characters", t_long_scratch);
 	return wt_done("windows suite");
 }

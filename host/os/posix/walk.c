@@ -321,3 +321,9 @@ os_run_name_locks(void)
 {
 	return 1;
 }
+
+int
+os_run_job_flags(void)
+{
+	return 0;
+}

@@ -810,3 +810,9 @@ os_run_name_locks(void)
 {
 	return 0;
 }
+
+int
+os_run_job_flags(void)
+{
+	return 1;
+}

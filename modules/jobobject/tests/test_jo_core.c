@@ -3,7 +3,9 @@
  * CreateProcessW command line (checked by parsing it back with the C
  * runtime's own rules, written out here from Microsoft's documentation
  * "Parsing C++ command-line arguments"), the exit-code table, the owner
- * marker, the WSL refusal, the scratch name and the retry policy. */
+ * marker, the WSL refusal, the scratch name, the retry policy, the CPU
+ * rate of --cpu, the label --acl caller needs and the LEAK remedy of a
+ * --scratch run. */
 #include <CUnit/Basic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -316,6 +318,62 @@ t_retry(void)
 	CU_ASSERT(total >= 1000 && total <= 3000);
 }
 
+/* --cpu: percent -> the job's CpuRate (cycles per 10000), nothing else */
+static void
+t_cpu_rate(void)
+{
+	CU_ASSERT_EQUAL(jo_cpu_rate(1), 100);
+	CU_ASSERT_EQUAL(jo_cpu_rate(25), 2500);
+	CU_ASSERT_EQUAL(jo_cpu_rate(100), 10000);
+	CU_ASSERT_EQUAL(jo_cpu_rate(0), 0);
+	CU_ASSERT_EQUAL(jo_cpu_rate(101), 0);
+}
+
+/* --acl caller: only a label at low (or below), or one without
+ * no-write-up, lets the low-integrity command write */
+static void
+t_low_may_write(void)
+{
+	CU_ASSERT_EQUAL(jo_low_may_write(0, 0, 0), 0);       /* no label */
+	CU_ASSERT_EQUAL(jo_low_may_write(1, 0x1000, 1), 1);  /* low, NW */
+	CU_ASSERT_EQUAL(jo_low_may_write(1, 0x0000, 1), 1);  /* untrusted */
+	CU_ASSERT_EQUAL(jo_low_may_write(1, 0x2000, 1), 0);  /* medium, NW */
+	CU_ASSERT_EQUAL(jo_low_may_write(1, 0x2000, 0x2), 1); /* NR only */
+	CU_ASSERT_EQUAL(jo_low_may_write(1, 0x3000, 0x3), 0); /* high */
+}
+
+static int
+starts(const char *s, const char *lead)
+{
+	return strncmp(s, lead, strlen(lead)) == 0;
+}
+
+/* The LEAK remedy of a --scratch run: rmdir on the root, quoted when it
+ * holds a space, the \\?\ form when long, refused with a '"' */
+static void
+t_leak_remedy(void)
+{
+	char out[1200], root[600];
+
+	CU_ASSERT_EQUAL(jo_leak_remedy("D:\\s\\nova-x", out, sizeof(out)), 0);
+	CU_ASSERT_STRING_EQUAL(out, "rmdir /s /q D:\\s\\nova-x");
+	CU_ASSERT_EQUAL(jo_leak_remedy("D:\\a b\\nova-x", out, sizeof(out)), 0);
+	CU_ASSERT_STRING_EQUAL(out, "rmdir /s /q \"D:\\a b\\nova-x\"");
+	CU_ASSERT_EQUAL(jo_leak_remedy("D:\\a\"b", out, sizeof(out)), -1);
+	CU_ASSERT_EQUAL(jo_leak_remedy("D:\\s\\nova-x", out, 12), -1);
+	memset(root, 'a', sizeof(root));
+	memcpy(root, "D:\\", 3);
+	root[300] = '\0';
+	CU_ASSERT_EQUAL(jo_leak_remedy(root, out, sizeof(out)), 0);
+	CU_ASSERT(starts(out, "rmdir /s /q \\\\?\\D:\\aaa"));
+	memcpy(root, "\\\\srv\\sh\\", 9);
+	CU_ASSERT_EQUAL(jo_leak_remedy(root, out, sizeof(out)), 0);
+	CU_ASSERT(starts(out, "rmdir /s /q \\\\?\\UNC\\srv\\sh\\aaa"));
+	root[258] = '\0'; /* 258 characters: the plain form */
+	CU_ASSERT_EQUAL(jo_leak_remedy(root, out, sizeof(out)), 0);
+	CU_ASSERT(starts(out, "rmdir /s /q \\\\srv\\sh\\aaa"));
+}
+
 int
 main(void)
 {
@@ -329,6 +387,9 @@ main(void)
 		{ "only a Windows program is started", t_pe },
 		{ "scratch name", t_scratch_name },
 		{ "delete retries", t_retry },
+		{ "--cpu as the job's CPU rate", t_cpu_rate },
+		{ "--acl caller: the label the low command may write", t_low_may_write },
+		{ "--scratch's LEAK remedy", t_leak_remedy },
 		{ NULL, NULL },
 	};
 
