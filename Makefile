@@ -6,6 +6,8 @@
 #   make check                unit suites + integration tests (see README)
 #   make check-unit           CUnit suites only
 #   make check-layers         host/ rooms include only downward
+#   make check-portable       the darwin build's sources compile without a
+#                             Linux-only call (infra/darwin_poison.h)
 #   make check-denials        the denial corpus against --explain
 #   make asan                 unit suites under ASan+UBSan (build-asan/)
 #   make fuzz                 libFuzzer harnesses (clang), each run
@@ -302,8 +304,21 @@ check-spdx:
 check-abi:
 	@tests/abi/run.sh
 
-check: check-spdx check-layers check-abi check-unit check-integration \
-	check-escape check-denials
+# the darwin build proven on Linux: its sources against
+# infra/darwin_poison.h, every os.h seam defined per platform
+check-portable:
+	@MAKE='$(MAKE)' infra/check-portable.sh '$(CC)'
+
+# the lists check-portable reads (make HOST_OS=darwin print-darwin-src)
+print-darwin-src:
+	@echo $(HOST_SRC) $(foreach m,$(MODULES),$(if $(filter Darwin,$($(m)_PLATFORMS)),$($(m)_SRC)))
+print-host-defs:
+	@echo $(HOST_DEFS)
+print-iniparser-cflags:
+	@echo $(INIPARSER_CFLAGS)
+
+check: check-spdx check-layers check-portable check-abi check-unit \
+	check-integration check-escape check-denials
 
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -569,7 +584,8 @@ clean:
 FORCE:
 .PHONY: all modules test-modules fixtures helpers escape check check-unit check-integration \
 	bench-phases \
-	check-escape check-denials check-layers \
+	check-escape check-denials check-layers check-portable \
+	print-darwin-src print-host-defs print-iniparser-cflags \
 	asan fuzz fuzz-run bench bench-quick install install-strip uninstall \
 	check-spdx check-abi clean windows check-windows FORCE
 
