@@ -119,8 +119,16 @@ endif
 # the layer of the platform this builds for.
 HOST_OS   ?= $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,$(UNAME_S)))
 HOST_ROOMS := base os conf module policy egress wall run verbs
-# os/posix/: the part of the os layer every POSIX platform shares
-HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
+# os/posix/: the part of the os layer every POSIX platform shares; a file
+# of the platform's layer replaces the os/posix/ file of the same name
+# (os/linux/procio.c: pipe2, SOCK_SEQPACKET, sigtimedwait, prctl), except
+# those HOST_OS_GENERIC keeps generic (the process-group model's build,
+# PROCMODEL below)
+HOST_OS_PLAT := $(filter-out $(HOST_OS_GENERIC:%=host/os/$(HOST_OS)/%),\
+	$(wildcard host/os/$(HOST_OS)/*.c))
+HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),$(filter-out \
+	$(patsubst host/os/$(HOST_OS)/%,host/os/posix/%,$(HOST_OS_PLAT)),\
+	$(wildcard host/os/posix/*.c)))
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
 # (the Windows list below), and host/policy/toolchain_unported.c and
 # host/run/noreaper.c the Windows halves of --toolchain and of the wrap's
@@ -128,7 +136,7 @@ HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
 HOST_UNBUILT := host/verbs/unbuilt.c host/policy/toolchain_unported.c \
 	host/run/noreaper.c
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
-                $(HOST_ROOMS:%=host/%/*.c) host/os/$(HOST_OS)/*.c $(HOST_POSIX))))
+                $(HOST_ROOMS:%=host/%/*.c)) $(HOST_OS_PLAT) $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
 HOST_LIB_OBJ := $(filter-out $(B)/obj/host/main.o,$(HOST_OBJ))
 INIPARSER_CFLAGS ?= -I/usr/include/iniparser

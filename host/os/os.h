@@ -151,6 +151,46 @@ int os_dir_in_use(int dir_fd, unsigned *unseen);
  * caller then has only st_dev). */
 int os_mount_id(int fd, unsigned long long *id);
 
+/* ---- the tool's own processes (run/, verbs/probe.c) ------------------- */
+
+/* A pipe, both ends close-on-exec: 0, or -1 with errno. */
+int os_pipe(int fds[2]);
+/* A connected pair for the messages between run's supervisor and keeper,
+ * both ends close-on-exec: each message of a channel is read whole (every
+ * message of a channel has the same length), a descriptor can ride along,
+ * and an end closed (its process gone) is EOF at the other.  Linux
+ * SOCK_SEQPACKET; darwin (no SOCK_SEQPACKET for AF_UNIX) a stream read and
+ * written a whole message at a time.  0, or -1 with errno. */
+int os_msg_pair(int sv[2]);
+/* Send len bytes as one message, fd (>= 0) passed along; a peer gone is
+ * an error, never a SIGPIPE.  0, or -1 with errno. */
+int os_msg_send(int sock, const void *buf, size_t len, int fd);
+/* Receive one message of len bytes; *fd the descriptor it carried
+ * (close-on-exec) or -1.  0, or -1: the peer gone (ECONNRESET), an error,
+ * or a caught signal before anything was read (EINTR). */
+int os_msg_recv(int sock, void *buf, size_t len, int *fd);
+
+/* Block SIGCHLD, so that os_sigchld_wait can sleep until one comes (a
+ * child resets its mask).  Where the wait is a pselect (no sigtimedwait:
+ * darwin) a handler that does nothing is installed too. */
+void os_sigchld_block(void);
+/* Sleep until a SIGCHLD (blocked by os_sigchld_block), a caught signal or
+ * ns nanoseconds.  Linux sigtimedwait; elsewhere pselect with SIGCHLD
+ * unblocked for the wait alone. */
+void os_sigchld_wait(long long ns);
+/* Make this process the one its descendants' orphans come back to (Linux
+ * PR_SET_CHILD_SUBREAPER): 0, or -1 (ENOSYS: darwin and Windows have no
+ * such thing; the process model there is run/pgreaper.c's group). */
+int os_subreaper(void);
+/* Have the kernel SIGKILL this process when its parent dies (Linux
+ * PR_SET_PDEATHSIG): 0, or -1 (ENOSYS: elsewhere a parent's end is seen
+ * as EOF on a pipe it held). */
+int os_die_with_parent(void);
+
+/* n bytes from the system's random source (getentropy, 256 bytes a call;
+ * Windows rand_s): 0, or -1 with errno. */
+int os_random_bytes(void *buf, size_t n);
+
 /* ---- the policy's walk: one component at a time (policy/) ------------- */
 
 /* What a walk learns of an open file, in POSIX st_mode spelling on every

@@ -11,8 +11,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -119,7 +117,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 
 	memset(&end, 0, sizeof(end));
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	(void)os_die_with_parent();
 	if (getppid() != keeper)
 		_exit(NS_EXIT_REFUSED);
 	/* a parent outside our PID namespace reads as 0: the place made one
@@ -128,7 +126,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	/* a subreaper: an orphan of the command's tree comes back to the init
 	 * (not to the namespace's pid 1, the place's anchor), so the tree the
 	 * supervisor counts from the init holds every process of the command */
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	(void)os_subreaper();
 	relay_install();
 	end.start_ns = explain_now_ns();
 	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
@@ -179,12 +177,11 @@ keeper_enter(struct runctx *c, int sock, pid_t sup)
 	if (c->pm.place.enter != NULL &&
 	    c->pm.place.enter(&c->phs.host, &c->place) != NS_OK)
 		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	(void)os_die_with_parent();
 	if (getppid() != sup)
 		_exit(NS_EXIT_REFUSED);
 	if (c->place.root_fd < 0)
-		c->place.root_fd = open(c->place.root, O_PATH | O_DIRECTORY |
-					O_NOFOLLOW | O_CLOEXEC);
+		c->place.root_fd = os_open_readdir(c->place.root);
 	if (c->place.root_fd < 0) {
 		refusals_add(&c->pr, REASON_VOLUME_FAILED, "cannot open the place "
 			     "%s: %s", c->place.root, strerror(errno));
@@ -303,9 +300,9 @@ flow_fork(struct runctx *c)
 	int sv[2], code;
 	pid_t sup = getpid();
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+	if (os_msg_pair(sv) != 0)
 		return -1;
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	(void)os_subreaper();
 	(void)caps_limit_nproc(&caps); /* inherited by the keeper and the run */
 	s.keeper = fork();
 	if (s.keeper == 0) {
