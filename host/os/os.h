@@ -187,6 +187,52 @@ int os_subreaper(void);
  * as EOF on a pipe it held). */
 int os_die_with_parent(void);
 
+/* One process the system lists (os_procs). */
+struct os_proc {
+	int64_t pid, ppid, pgid;
+	uint64_t rss;   /* resident bytes (0: the platform would not say) */
+	uint64_t start; /* when it started, in the platform's unit: only
+			   compared with another's (a pid reused is newer) */
+	char state;     /* 'Z' a zombie, 'X' dead, 'T' stopped, else alive */
+};
+/* Call fn for every process the system lists now (one that is gone
+ * meanwhile is left out): 0, fn's nonzero, or -1 with errno when the list
+ * cannot be read.  Linux /proc/<pid>/stat; darwin sysctl KERN_PROC_ALL
+ * with proc_pidinfo's resident size for the caller's own processes;
+ * Windows ENOSYS (the wall keeps the caps there). */
+int os_procs(int (*fn)(void *arg, const struct os_proc *p), void *arg);
+/* The system's task total, the base of the process cap's RLIMIT_NPROC:
+ * Linux sysinfo(2)'s procs (/proc/loadavg past its 16 bits); darwin the
+ * processes os_procs lists.  0, or -1. */
+int os_task_total(uint64_t *tasks);
+
+/* Memory the resident sets do not show (the memory cap, run/caps.c). */
+#define OS_FD_PER_PROC 4096   /* descriptors looked at per process */
+#define OS_FD_PER_COUNT 65536 /* ... and per os_proc_memory call */
+struct os_memuse {
+	uint64_t held;  /* files on memory file systems the descriptors hold,
+			   each file once */
+	uint64_t swap;  /* swapped-out memory */
+	int blind;      /* some descriptor was not looked at (denied, or
+			   past OS_FD_PER_*): the caller falls back on
+			   os_shmem's growth */
+};
+/* Is the file system of the directory open on fd a memory one (tmpfs,
+ * hugetlbfs, ramfs: its files are memory)?  1 with *used its bytes in
+ * use, 0 not one, -1 with errno.  darwin: 0 (no memory file system is
+ * counted there). */
+int os_memfs(int fd, uint64_t *used);
+/* The machine's shared memory in bytes (Linux sysinfo(2)'s sharedram,
+ * /proc/meminfo's Shmem): 0, or -1 (ENOSYS: darwin, Windows). */
+int os_shmem(uint64_t *bytes);
+/* What the n processes pids hold beyond their resident sets (their
+ * swapped-out memory, the memory files their descriptors hold that
+ * skip(arg, dev) does not take as counted elsewhere): 0 and *out, or -1
+ * (ENOSYS: darwin counts resident memory only; docs/SPEC-SANDBOX.md). */
+int os_proc_memory(const int64_t *pids, size_t n,
+		   int (*skip)(void *arg, uint64_t dev), void *arg,
+		   struct os_memuse *out);
+
 /* n bytes from the system's random source (getentropy, 256 bytes a call;
  * Windows rand_s): 0, or -1 with errno. */
 int os_random_bytes(void *buf, size_t n);

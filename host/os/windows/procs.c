@@ -94,3 +94,53 @@ os_random_bytes(void *buf, size_t n)
 	}
 	return 0;
 }
+
+/* ---- the caps' process list and memory: the wall keeps the caps on
+ * Windows (NS_WALL_CAPS_NATIVE, the job's limits): never asked here ---- */
+
+int
+os_procs(int (*fn)(void *arg, const struct os_proc *p), void *arg)
+{
+	(void)fn;
+	(void)arg;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+os_task_total(uint64_t *tasks)
+{
+	*tasks = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+os_memfs(int fd, uint64_t *used)
+{
+	(void)fd;
+	*used = 0;
+	return 0;
+}
+
+int
+os_shmem(uint64_t *bytes)
+{
+	*bytes = 0;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+os_proc_memory(const int64_t *pids, size_t n,
+	       int (*skip)(void *arg, uint64_t dev), void *arg,
+	       struct os_memuse *out)
+{
+	(void)pids;
+	(void)n;
+	(void)skip;
+	(void)arg;
+	memset(out, 0, sizeof(*out));
+	errno = ENOSYS;
+	return -1;
+}
