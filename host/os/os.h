@@ -138,6 +138,18 @@ int os_pid_alive(int64_t pid);
  * 1: SIGKILL; Windows TerminateProcess with 137).  0, or -1 with errno. */
 int os_pid_stop(int64_t pid, int hard);
 
+struct os_stat; /* below, with the policy's walk */
+/* The file process pid (0: this process) executes: *st its status.  0,
+ * or -1 with errno (EACCES: the platform will not say, as Linux across
+ * Landlock domains).  Linux /proc/<pid>/exe, followed by the kernel;
+ * darwin proc_pidpath() then stat() of that name. */
+int os_proc_exe(int64_t pid, struct os_stat *st);
+/* The owner (effective uid) and command name (at most n-1 bytes, as the
+ * kernel keeps it: 15 on Linux, 16 on darwin) of process pid (0: this
+ * process): 0, or -1 with errno.  Linux /proc/<pid> and its comm; darwin
+ * proc_pidinfo(PROC_PIDTBSDINFO). */
+int os_proc_owner_comm(int64_t pid, uint32_t *uid, char *comm, size_t n);
+
 /* Is the directory dir_fd names in use by a process: its working
  * directory or its root is that directory or beneath it (by identity,
  * whatever name the process reached it by)?  1 yes, 0 no process this

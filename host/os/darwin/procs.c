@@ -133,3 +133,35 @@ os_proc_memory(const int64_t *pids, size_t n,
 	errno = ENOSYS;
 	return -1;
 }
+
+/* ---- one process: what it runs, who owns it ------------------------- */
+
+int
+os_proc_exe(int64_t pid, struct os_stat *st)
+{
+	char path[PROC_PIDPATHINFO_MAXSIZE];
+
+	if (proc_pidpath(pid == 0 ? getpid() : (pid_t)pid, path,
+			 sizeof(path)) <= 0)
+		return -1;
+	return os_stat_path(path, st);
+}
+
+int
+os_proc_owner_comm(int64_t pid, uint32_t *uid, char *comm, size_t n)
+{
+	struct proc_bsdinfo bi;
+	size_t k;
+
+	if (n == 0 || proc_pidinfo(pid == 0 ? getpid() : (pid_t)pid,
+				   PROC_PIDTBSDINFO, 0, &bi, sizeof(bi)) !=
+	    (int)sizeof(bi))
+		return -1;
+	k = strnlen(bi.pbi_comm, sizeof(bi.pbi_comm));
+	if (k >= n)
+		k = n - 1;
+	memcpy(comm, bi.pbi_comm, k);
+	comm[k] = '\0';
+	*uid = (uint32_t)bi.pbi_uid;
+	return 0;
+}

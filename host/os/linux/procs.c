@@ -444,3 +444,43 @@ os_proc_memory(const int64_t *pids, size_t n,
 	free(m.v);
 	return rc;
 }
+
+/* ---- one process: what it runs, who owns it ------------------------- */
+
+static void
+proc_path(char *buf, size_t n, int64_t pid, const char *what)
+{
+	if (pid == 0)
+		snprintf(buf, n, "/proc/self%s%s", what[0] ? "/" : "", what);
+	else
+		snprintf(buf, n, "/proc/%lld%s%s", (long long)pid,
+			 what[0] ? "/" : "", what);
+}
+
+int
+os_proc_exe(int64_t pid, struct os_stat *st)
+{
+	char p[64];
+
+	proc_path(p, sizeof(p), pid, "exe");
+	return os_stat_path(p, st);
+}
+
+int
+os_proc_owner_comm(int64_t pid, uint32_t *uid, char *comm, size_t n)
+{
+	char p[64];
+	struct stat st;
+	char text[64];
+
+	proc_path(p, sizeof(p), pid, "");
+	if (stat(p, &st) != 0)
+		return -1;
+	proc_path(p, sizeof(p), pid, "comm");
+	if (n == 0 || read_small(AT_FDCWD, p, text, sizeof(text)) != 0)
+		return -1;
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(comm, n, "%s", text);
+	*uid = (uint32_t)st.st_uid;
+	return 0;
+}

@@ -144,3 +144,23 @@ os_proc_memory(const int64_t *pids, size_t n,
 	errno = ENOSYS;
 	return -1;
 }
+
+int
+os_proc_exe(int64_t pid, struct os_stat *st)
+{
+	(void)pid;
+	memset(st, 0, sizeof(*st));
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+os_proc_owner_comm(int64_t pid, uint32_t *uid, char *comm, size_t n)
+{
+	(void)pid;
+	*uid = 0;
+	if (n > 0)
+		comm[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
