@@ -119,6 +119,16 @@ endif
 # the layer of the platform this builds for.
 HOST_OS   ?= $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,$(UNAME_S)))
 HOST_ROOMS := base os conf module policy egress wall run verbs
+# The host's process model (host/run/reaper.h): subreaper (Linux,
+# run/reaper.c: a child subreaper, PR_SET_PDEATHSIG) or pgroup
+# (run/pgreaper.c: the command's process group; darwin, which has
+# neither).  PROCMODEL=pgroup on Linux builds the darwin model with the
+# generic os/posix/procio.c (no pipe2, SOCK_SEQPACKET or sigtimedwait):
+# the pgmodel test build (make pgmodel, tests/integration/t_pgmodel.sh).
+PROCMODEL ?= $(if $(filter darwin,$(HOST_OS)),pgroup,subreaper)
+HOST_OS_GENERIC ?= $(if $(filter pgroup,$(PROCMODEL)),procio.c)
+HOST_MODEL_OUT := $(if $(filter pgroup,$(PROCMODEL)),host/run/reaper.c,\
+	host/run/pgreaper.c)
 # os/posix/: the part of the os layer every POSIX platform shares; a file
 # of the platform's layer replaces the os/posix/ file of the same name
 # (os/linux/procio.c: pipe2, SOCK_SEQPACKET, sigtimedwait, prctl), except
@@ -134,7 +144,7 @@ HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),$(filter-out \
 # host/run/noreaper.c the Windows halves of --toolchain and of the wrap's
 # process model; never built beside the real ones.
 HOST_UNBUILT := host/verbs/unbuilt.c host/policy/toolchain_unported.c \
-	host/run/noreaper.c
+	host/run/noreaper.c $(HOST_MODEL_OUT)
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c)) $(HOST_OS_PLAT) $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -288,8 +298,15 @@ $(foreach m,$(MODULES),$(eval $(call module_test_rules,$(m))))
 check-unit: all $(UNIT_BIN)
 	@tests/run-unit.sh $(B) $(UNIT_BIN)
 
-check-integration: all
+check-integration: all pgmodel
 	@tests/integration/run.sh $(B)
+
+# the darwin process model (PROCMODEL=pgroup) built and run on Linux, in
+# $(B)/tests/pgmodel (install-shaped: its modules beside it), for
+# tests/integration/t_pgmodel.sh
+pgmodel:
+	@$(MAKE) --no-print-directory B=$(B)/tests/pgmodel PROCMODEL=pgroup \
+		$(B)/tests/pgmodel/bin/nova-sandbox modules
 
 check-escape: all
 	@tests/escape/run.sh $(B)
@@ -478,8 +495,8 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
-	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c \
-	host/run/keeper.c host/run/supervise.c
+	host/verbs/probe_step.c host/run/reaper.c host/run/pgreaper.c \
+	host/run/caps.c host/run/keeper.c host/run/supervise.c
 WIN_HOST_PENDING := host/verbs/worktree.c host/base/tool.c \
 	host/policy/toolchain.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
@@ -591,6 +608,7 @@ clean:
 
 FORCE:
 .PHONY: all modules test-modules fixtures helpers escape check check-unit check-integration \
+	pgmodel \
 	bench-phases \
 	check-escape check-denials check-layers check-portable \
 	print-darwin-src print-host-defs print-iniparser-cflags \

@@ -104,6 +104,16 @@ caps_group_id(void)
 	return g_group.pgid;
 }
 
+/* The command's group as a whole, when the tool is not in it: signalled
+ * at once (killpg), beside the walks' per-process signals (which also
+ * reach members that left the group while their parent is a member). */
+static void
+group_signal(int sig)
+{
+	if (g_group.pgid > 1 && getpgrp() != g_group.pgid)
+		(void)kill(-g_group.pgid, sig);
+}
+
 /* Was p in the group before the command (same pid, same start)? */
 static int
 skipped(const struct caps_proc *p)
@@ -368,6 +378,7 @@ freeze_tree(pid_t root)
 	for (int r = 0; r < FREEZE_ROUNDS && fresh > 0 && rc == 0; r++) {
 		size_t had = seen.n;
 
+		group_signal(SIGSTOP);
 		if ((rc = caps_read_proc(&t)) != 0)
 			break;
 		caps_tree(&t, root, &u);
@@ -398,8 +409,10 @@ static int
 kill_walk(pid_t root, struct caps_usage *u)
 {
 	struct caps_table t = {0};
-	int rc = caps_read_proc(&t);
+	int rc;
 
+	group_signal(SIGKILL);
+	rc = caps_read_proc(&t);
 	memset(u, 0, sizeof(*u));
 	if (rc == 0) {
 		caps_tree(&t, root, u);

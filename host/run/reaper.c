@@ -124,3 +124,73 @@ reaper_watch_free(struct caps_watch *watch)
 {
 	caps_watch_free(watch);
 }
+
+void
+reaper_spawned(int64_t pid)
+{
+	(void)pid;
+}
+
+const char *
+reaper_gap(void)
+{
+	return NULL; /* the subreaper keeps every orphan in the tree */
+}
+
+/* ---- run's forked flow ------------------------------------------------ */
+
+int
+reaper_keeper_link(int *init_end, int *keeper_end)
+{
+	*init_end = *keeper_end = -1; /* the parent-death signal does it */
+	return 0;
+}
+
+void
+reaper_init_start(int end)
+{
+	(void)end;
+	(void)os_die_with_parent();
+	/* a subreaper: an orphan of the command's tree comes back to the init
+	 * (not to the namespace's pid 1, the place's anchor), so the tree the
+	 * supervisor counts from the init holds every process of the command */
+	(void)os_subreaper();
+}
+
+int
+reaper_parent_gone(void)
+{
+	return 0; /* the kernel ends the init with its keeper */
+}
+
+int
+reaper_init_wait(pid_t cmd, int *st)
+{
+	pid_t p;
+
+	for (;;) {
+		p = waitpid(-1, st, 0);
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p < 0)
+			return -1;
+		if (p == cmd)
+			return 0;
+	}
+}
+
+int
+reaper_keeper_wait(int sock, pid_t init, int *st)
+{
+	close(sock);
+	while (waitpid(init, st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+void
+reaper_run_group(pid_t init)
+{
+	(void)init;
+}
