@@ -14,8 +14,24 @@
 #include <unistd.h>
 
 const int posix_dir_search = O_PATH;
-const int posix_walk_open = O_PATH;
+const int posix_walk_open = O_PATH | O_NOFOLLOW;
 const char posix_fd_dir[] = "/proc/self/fd";
+
+/* the link's own descriptor (O_PATH|O_NOFOLLOW): its empty name */
+long
+posix_link_read(int fd, char *buf, size_t n)
+{
+	ssize_t k = readlinkat(fd, "", buf, n);
+
+	if (k < 0)
+		return -1;
+	if ((size_t)k >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	buf[k] = '\0';
+	return (long)k;
+}
 
 int
 posix_fd_is_path(int fl)

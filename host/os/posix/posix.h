@@ -14,9 +14,16 @@
  * where there is one, else O_RDONLY (a directory that must be searchable
  * is readable enough). */
 extern const int posix_dir_search;
-/* How an entry is opened only to be looked at or held as a rule, with
- * O_NOFOLLOW added by the caller: O_PATH, else O_RDONLY|O_NONBLOCK. */
+/* How an entry is opened only to be looked at or held as a rule, a link
+ * opened as the link itself, never followed: O_PATH|O_NOFOLLOW; darwin
+ * O_RDONLY|O_NONBLOCK|O_SYMLINK (darwin refuses O_NOFOLLOW on a link
+ * with ELOOP even beside O_SYMLINK). */
 extern const int posix_walk_open;
+/* What the link open on fd (posix_walk_open) holds, into buf (n bytes,
+ * NUL-terminated): its length, or -1 with errno.  Linux readlinkat(fd,
+ * ""); darwin the link's name (F_GETPATH), read while its identity is
+ * the descriptor's. */
+long posix_link_read(int fd, char *buf, size_t n);
 /* Where a descriptor reopens by name (os_fd_name): linux's
  * /proc/self/fd, the /dev/fd of the others. */
 extern const char posix_fd_dir[];

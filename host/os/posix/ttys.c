@@ -50,5 +50,5 @@ os_ctty_dev(uint64_t *dev)
 int
 os_open_nofollow(const char *path)
 {
-	return open(path, posix_walk_open | O_NOFOLLOW | O_CLOEXEC);
+	return open(path, posix_walk_open | O_CLOEXEC);
 }

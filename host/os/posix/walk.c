@@ -64,7 +64,7 @@ os_walk_root(const char *p)
 int
 os_walk_at(int dirfd, const char *name, int want_dir)
 {
-	return openat(dirfd, name, posix_walk_open | O_NOFOLLOW | O_CLOEXEC |
+	return openat(dirfd, name, posix_walk_open | O_CLOEXEC |
 					   (want_dir ? O_DIRECTORY : 0));
 }
 
@@ -131,8 +131,10 @@ os_link_read_at(int dirfd, const char *name)
 char *
 os_link_read(int fd)
 {
-	/* the link's own descriptor (O_PATH|O_NOFOLLOW): its empty name */
-	return os_link_read_at(fd, "");
+	char buf[PATH_MAX];
+	long n = posix_link_read(fd, buf, sizeof(buf));
+
+	return n < 0 ? NULL : str_ndup(buf, (size_t)n);
 }
 
 int
