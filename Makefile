@@ -6,6 +6,8 @@
 #   make check                unit suites + integration tests (see README)
 #   make check-unit           CUnit suites only
 #   make check-layers         host/ rooms include only downward
+#   make check-portable       the darwin build's sources compile without a
+#                             Linux-only call (infra/darwin_poison.h)
 #   make check-denials        the denial corpus against --explain
 #   make asan                 unit suites under ASan+UBSan (build-asan/)
 #   make fuzz                 libFuzzer harnesses (clang), each run
@@ -61,7 +63,10 @@ STRIP       ?= strip
 
 # The module directory as the binary finds it: relative to its own dir, so a
 # build tree runs without installing and an install finds its modules.
-MODULEDIR_REL := $(shell realpath -m --relative-to=$(BINDIR) $(MODULEDIR))
+# (GNU realpath; macOS's has no -m/--relative-to: perl's File::Spec there)
+MODULEDIR_REL := $(shell realpath -m --relative-to=$(BINDIR) $(MODULEDIR) \
+	2>/dev/null || perl -MFile::Spec -e \
+	'print File::Spec->abs2rel($$ARGV[0], $$ARGV[1])' $(MODULEDIR) $(BINDIR))
 
 # Every module directory with a module.mk builds by default; a packager
 # picks with MODULES="landlock nftegress".  A module.mk may set
@@ -77,7 +82,8 @@ CC      ?= cc
 WERROR  ?=
 WARN    := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wshadow \
            -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -Wvla
-CSTD    := -std=c11 -D_GNU_SOURCE
+# glibc shows its extensions with _GNU_SOURCE; macOS with _DARWIN_C_SOURCE
+CSTD    := -std=c11 $(if $(filter Darwin,$(UNAME_S)),-D_DARWIN_C_SOURCE,-D_GNU_SOURCE)
 OPT     ?= -O2 -g
 SAN     ?=
 CPPFLAGS ?=
@@ -88,12 +94,16 @@ HARDEN  ?= 1
 OPTIMIZING = $(filter -O1 -O2 -O3 -Os -Og -Ofast -O,$(OPT) $(CFLAGS))
 FORTIFY  = $(if $(OPTIMIZING),$(if $(findstring _FORTIFY_SOURCE,$(CPPFLAGS) \
            $(CFLAGS)),,-D_FORTIFY_SOURCE=2))
-# control-flow protection where the target has it (hardening-check asks)
+# control-flow protection where the target has it (hardening-check asks);
+# Apple's clang names the machine arm64-apple-darwin*, not aarch64*
 CC_MACHINE := $(shell $(CC) -dumpmachine 2>/dev/null)
 CF_PROTECT  = $(if $(filter x86_64% i686% i386%,$(CC_MACHINE)),-fcf-protection=full,\
-              $(if $(filter aarch64%,$(CC_MACHINE)),-mbranch-protection=standard))
+              $(if $(filter aarch64% arm64%,$(CC_MACHINE)),-mbranch-protection=standard))
+# Apple's clang takes -fstack-clash-protection as an unused argument (a
+# warning, an error under WERROR): macOS probes its stacks itself
+STACK_CLASH = $(if $(filter Darwin,$(UNAME_S)),,-fstack-clash-protection)
 HARDEN_CFLAGS  = $(if $(filter 1,$(HARDEN)),$(FORTIFY) -fstack-protector-strong \
-                 -fstack-clash-protection $(CF_PROTECT))
+                 $(STACK_CLASH) $(CF_PROTECT))
 # Apple's ld has no -z (it refuses undefined symbols in a dylib by default)
 RELRO_NOW := $(if $(filter Darwin,$(UNAME_S)),,-Wl,-z,relro -Wl,-z,now)
 HARDEN_LDFLAGS = $(if $(filter 1,$(HARDEN)),$(RELRO_NOW))
@@ -117,30 +127,60 @@ endif
 # the layer of the platform this builds for.
 HOST_OS   ?= $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,$(UNAME_S)))
 HOST_ROOMS := base os conf module policy egress wall run verbs
-# os/posix/: the part of the os layer every POSIX platform shares
-HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),host/os/posix/*.c)
+# The host's process model (host/run/reaper.h): subreaper (Linux,
+# run/reaper.c: a child subreaper, PR_SET_PDEATHSIG) or pgroup
+# (run/pgreaper.c: the command's process group; darwin, which has
+# neither).  PROCMODEL=pgroup on Linux builds the darwin model with the
+# generic os/posix/procio.c (no pipe2, SOCK_SEQPACKET or sigtimedwait):
+# the pgmodel test build (make pgmodel, tests/integration/t_pgmodel.sh).
+PROCMODEL ?= $(if $(filter darwin,$(HOST_OS)),pgroup,subreaper)
+HOST_OS_GENERIC ?= $(if $(filter pgroup,$(PROCMODEL)),procio.c)
+HOST_MODEL_OUT := $(if $(filter pgroup,$(PROCMODEL)),host/run/reaper.c,\
+	host/run/pgreaper.c)
+# os/posix/: the part of the os layer every POSIX platform shares; a file
+# of the platform's layer replaces the os/posix/ file of the same name
+# (os/linux/procio.c: pipe2, SOCK_SEQPACKET, sigtimedwait, prctl), except
+# those HOST_OS_GENERIC keeps generic (the process-group model's build,
+# PROCMODEL below)
+HOST_OS_PLAT := $(filter-out $(HOST_OS_GENERIC:%=host/os/$(HOST_OS)/%),\
+	$(wildcard host/os/$(HOST_OS)/*.c))
+HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),$(filter-out \
+	$(patsubst host/os/$(HOST_OS)/%,host/os/posix/%,$(HOST_OS_PLAT)),\
+	$(wildcard host/os/posix/*.c)))
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
 # (the Windows list below), and host/policy/toolchain_unported.c and
 # host/run/noreaper.c the Windows halves of --toolchain and of the wrap's
 # process model; never built beside the real ones.
 HOST_UNBUILT := host/verbs/unbuilt.c host/policy/toolchain_unported.c \
-	host/run/noreaper.c
+	host/run/noreaper.c $(HOST_MODEL_OUT)
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
-                $(HOST_ROOMS:%=host/%/*.c) host/os/$(HOST_OS)/*.c $(HOST_POSIX))))
+                $(HOST_ROOMS:%=host/%/*.c)) $(HOST_OS_PLAT) $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
 HOST_LIB_OBJ := $(filter-out $(B)/obj/host/main.o,$(HOST_OBJ))
-INIPARSER_CFLAGS ?= -I/usr/include/iniparser
+# macOS: Homebrew's iniparser (brew install iniparser), by its prefix
+INIPARSER_PREFIX ?= $(if $(filter Darwin,$(UNAME_S)),$(shell brew --prefix \
+	iniparser 2>/dev/null || echo /usr/local))
+INIPARSER_CFLAGS ?= $(if $(INIPARSER_PREFIX),-I$(INIPARSER_PREFIX)/include \
+	-I$(INIPARSER_PREFIX)/include/iniparser,-I/usr/include/iniparser)
 # iniparser is linked statically by default: every run of the tool pays for
 # each shared library it loads (open, mmap, relocations, page faults; about
 # 60 us of the wrap's start, measured in make bench), and the config reader
 # is a few KB.  INIPARSER_STATIC=0 links the shared library instead (a
 # distribution that wants one copy to patch).
 INIPARSER_STATIC ?= 1
-INIPARSER_LIBS   ?= $(if $(filter 1,$(INIPARSER_STATIC)),-l:libiniparser.a,-liniparser)
+# -l:<file> is GNU ld's; Apple's ld takes the archive by its path
+INIPARSER_A      ?= $(INIPARSER_PREFIX)/lib/libiniparser.a
+INIPARSER_LIBS   ?= $(if $(filter 1,$(INIPARSER_STATIC)),$(if \
+	$(INIPARSER_PREFIX),$(INIPARSER_A),-l:libiniparser.a),$(if \
+	$(INIPARSER_PREFIX),-L$(INIPARSER_PREFIX)/lib) -liniparser)
 HOST_LIBS := -ldl $(INIPARSER_LIBS)
 HOST_INC  := -Ihost -Iapi -Iinfra $(INIPARSER_CFLAGS)
 
-all: $(B)/bin/nova-sandbox modules test-modules fixtures helpers escape
+# the fixtures (ELF modules edited by hand), the helpers and the attack
+# suite are Linux programs: built where the integration and escape suites
+# run
+LINUX_TEST_PROGS := $(if $(filter Darwin,$(UNAME_S)),,fixtures helpers escape)
+all: $(B)/bin/nova-sandbox modules test-modules $(LINUX_TEST_PROGS)
 
 # ---- host -------------------------------------------------------------
 $(B)/obj/host/%.o: host/%.c $(B)/.flags
@@ -249,16 +289,27 @@ $(B)/tests/escape/%: tests/escape/%.c
 escape: $(ESC_BIN)
 
 # ---- unit suites: tests/unit/test_<x>.c, each its own CUnit main --------
-UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+# The host's suites that need Linux (/proc, Landlock, memfd, prctl,
+# setresuid, the ELF fixtures, GNU ld's --wrap) are not built on Darwin;
+# the others and every module's suites are (docs/MACOS.md).
+UNIT_LINUX_ONLY := test_caps test_egress test_loader test_oom test_os \
+	test_ownfiles test_policy test_run test_ttys test_worktree
+UNIT_SRC := $(filter-out $(if $(filter Darwin,$(UNAME_S)),\
+	$(UNIT_LINUX_ONLY:%=tests/unit/%.c)),$(sort $(wildcard tests/unit/test_*.c)))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 UNIT_COMMON := $(sort $(wildcard tests/unit/common/*.c))
-# a suite's own link flags: UNIT_LDFLAGS_<suite>
-UNIT_LDFLAGS_test_oom := $(foreach f,malloc calloc realloc strdup strndup \
-	realpath vasprintf asprintf,-Wl,--wrap=$(f))
+# CUnit: Debian's libcunit1-dev; macOS Homebrew's cunit, by its prefix
+CUNIT_PREFIX ?= $(if $(filter Darwin,$(UNAME_S)),$(shell brew --prefix \
+	cunit 2>/dev/null))
+CUNIT_CFLAGS ?= $(if $(CUNIT_PREFIX),-I$(CUNIT_PREFIX)/include)
+CUNIT_LIBS   ?= $(if $(CUNIT_PREFIX),-L$(CUNIT_PREFIX)/lib) -lcunit
+# a suite's own link flags: UNIT_LDFLAGS_<suite> (--wrap is GNU ld's)
+UNIT_LDFLAGS_test_oom := $(if $(filter Darwin,$(UNAME_S)),,$(foreach f,malloc \
+	calloc realloc strdup strndup realpath vasprintf asprintf,-Wl,--wrap=$(f)))
 $(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(HOST_DEFS) $(HOST_INC) \
-		$(EXE_LDFLAGS) $(LDFLAGS) $(UNIT_LDFLAGS_$*) -o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) -lcunit
+	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(HOST_DEFS) $(HOST_INC) $(CUNIT_CFLAGS) \
+		$(EXE_LDFLAGS) $(LDFLAGS) $(UNIT_LDFLAGS_$*) -o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) $(CUNIT_LIBS)
 
 # a module's own suites: modules/<m>/tests/test_*.c, linked with that
 # module's objects only (each module is self-contained)
@@ -268,8 +319,9 @@ $(1)_TEST_SRC := $$(sort $$(wildcard modules/$(1)/tests/test_*.c))
 $(1)_TEST_BIN := $$($(1)_TEST_SRC:modules/$(1)/tests/%.c=$(B)/tests/modules/$(1)/%)
 $(B)/tests/modules/$(1)/%: modules/$(1)/tests/%.c $(UNIT_COMMON) $$($(1)_SUITE_OBJ)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALLCFLAGS) $$($(1)_TEST_DEFS) -Iapi -Iinfra -Imodules/$(1) -Itests/unit -o $$@ $$< \
-		$(UNIT_COMMON) $$($(1)_SUITE_OBJ) $$($(1)_LIBS) -lcunit
+	$$(CC) $$(ALLCFLAGS) $$($(1)_TEST_DEFS) -Iapi -Iinfra -Imodules/$(1) -Itests/unit \
+		$$(CUNIT_CFLAGS) $(LDFLAGS) -o $$@ $$< \
+		$(UNIT_COMMON) $$($(1)_SUITE_OBJ) $$($(1)_LIBS) $$(CUNIT_LIBS)
 UNIT_BIN += $$($(1)_TEST_BIN)
 endif
 endef
@@ -278,8 +330,15 @@ $(foreach m,$(MODULES),$(eval $(call module_test_rules,$(m))))
 check-unit: all $(UNIT_BIN)
 	@tests/run-unit.sh $(B) $(UNIT_BIN)
 
-check-integration: all
+check-integration: all pgmodel
 	@tests/integration/run.sh $(B)
+
+# the darwin process model (PROCMODEL=pgroup) built and run on Linux, in
+# $(B)/tests/pgmodel (install-shaped: its modules beside it), for
+# tests/integration/t_pgmodel.sh
+pgmodel:
+	@$(MAKE) --no-print-directory B=$(B)/tests/pgmodel PROCMODEL=pgroup \
+		$(B)/tests/pgmodel/bin/nova-sandbox modules
 
 check-escape: all
 	@tests/escape/run.sh $(B)
@@ -302,8 +361,25 @@ check-spdx:
 check-abi:
 	@tests/abi/run.sh
 
-check: check-spdx check-layers check-abi check-unit check-integration \
-	check-escape check-denials
+# the darwin build proven on Linux: its sources against
+# infra/darwin_poison.h, every os.h seam defined per platform
+check-portable:
+	@MAKE='$(MAKE)' infra/check-portable.sh '$(CC)'
+
+# the lists check-portable reads (make HOST_OS=darwin print-darwin-src)
+print-darwin-src:
+	@echo $(HOST_SRC) $(foreach m,$(MODULES),$(if $(filter Darwin,$($(m)_PLATFORMS)),$($(m)_SRC)))
+print-host-defs:
+	@echo $(HOST_DEFS)
+print-iniparser-cflags:
+	@echo $(INIPARSER_CFLAGS)
+
+# Darwin: what runs there (the integration, escape and denial suites, the
+# ABI gate's abidiff and the pgmodel build are Linux's, and check-portable
+# is Linux's proof of the darwin build the Mac makes for real: MACOS.md)
+CHECK_LINUX := $(if $(filter Darwin,$(UNAME_S)),,check-portable check-abi \
+	check-integration check-escape check-denials)
+check: check-spdx check-layers check-unit $(CHECK_LINUX)
 
 asan:
 	$(MAKE) B=build-asan OPT='-O1 -g -fno-omit-frame-pointer' \
@@ -455,8 +531,8 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
-	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c \
-	host/run/keeper.c host/run/supervise.c
+	host/verbs/probe_step.c host/run/reaper.c host/run/pgreaper.c \
+	host/run/caps.c host/run/keeper.c host/run/supervise.c
 WIN_HOST_PENDING := host/verbs/worktree.c host/base/tool.c \
 	host/policy/toolchain.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
@@ -568,8 +644,10 @@ clean:
 
 FORCE:
 .PHONY: all modules test-modules fixtures helpers escape check check-unit check-integration \
+	pgmodel \
 	bench-phases \
-	check-escape check-denials check-layers \
+	check-escape check-denials check-layers check-portable \
+	print-darwin-src print-host-defs print-iniparser-cflags \
 	asan fuzz fuzz-run bench bench-quick install install-strip uninstall \
 	check-spdx check-abi clean windows check-windows FORCE
 

@@ -148,8 +148,8 @@ main(int argc, char **argv)
 				   "or --write <dir> -- <command>; run: "
 				   "nova-sandbox help", NS_EXIT_USAGE);
 	if (hr.exe == NULL)
-		return refuse_line(REASON_SANDBOX_FAILED, "cannot read "
-				   "/proc/self/exe to find the module "
-				   "directory; run: nova-sandbox help", NS_EXIT_REFUSED);
+		return refuse_line(REASON_SANDBOX_FAILED, "cannot find "
+				   "its own binary, beside which the module "
+				   "directory is; run: nova-sandbox help", NS_EXIT_REFUSED);
 	return dispatch(&hr, argc - 1, argv + 1);
 }

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "egress/egress.h"
+#include "os/os.h"
 
 #define DNS_TIMEOUT_MS 10000
 #define DNS_RETRY_MS 2000
@@ -307,9 +307,9 @@ open_to(const struct ns_egress_addr *res)
 		memcpy(&s6->sin6_addr, res->a, 16);
 		sl = sizeof(*s6);
 	}
-	fd = socket(res->fam == 4 ? AF_INET : AF_INET6,
-		    SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&ss, sl) < 0) {
+	fd = socket(res->fam == 4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+	if (fd >= 0 && (os_fd_cloexec(fd) != 0 ||
+			connect(fd, (struct sockaddr *)&ss, sl) < 0)) {
 		close(fd);
 		fd = -1;
 	}
@@ -331,7 +331,7 @@ ask(int fd, const char *name, int qtype, const struct timespec *end,
 	int ql, rc;
 	long wait;
 
-	if (getrandom(&id, sizeof(id), 0) != sizeof(id))
+	if (os_random_bytes(&id, sizeof(id)) != 0)
 		id = (unsigned short)getpid();
 	ql = egress_dns_query(id, name, qtype, q, sizeof(q));
 	if (ql < 0)

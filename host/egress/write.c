@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "egress/egress.h"
+#include "os/os.h"
 
 #define TMP_TRIES 16
 
@@ -36,7 +36,8 @@ fail(char **why, const char *what, int err)
 	return -1;
 }
 
-/* Split path into an O_PATH descriptor of its directory and its base. */
+/* Split path into a descriptor of its directory (os_open_dir: O_PATH on
+ * Linux) and its base. */
 static int
 open_parent(const char *path, struct wtarget *t, char **why)
 {
@@ -55,7 +56,7 @@ open_parent(const char *path, struct wtarget *t, char **why)
 		dir = str_ndup(path, (size_t)(slash - path));
 	if (dir == NULL)
 		return fail(why, "out of memory", ENOMEM);
-	t->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->dir = os_open_dir(dir);
 	free(dir);
 	return t->dir < 0 ? fail(why, "its directory", errno) : 0;
 }
@@ -68,8 +69,8 @@ open_tmp(struct wtarget *t, char **why)
 	int fd = -1;
 
 	for (int i = 0; i < TMP_TRIES && fd < 0; i++) {
-		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-			return fail(why, "getrandom", errno);
+		if (os_random_bytes(&rnd, sizeof(rnd)) != 0)
+			return fail(why, "the random source", errno);
 		snprintf(t->tmp, sizeof(t->tmp), ".%s.%016llx", t->base, rnd);
 		fd = openat(t->dir, t->tmp, O_WRONLY | O_CREAT | O_EXCL |
 			    O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -371,7 +371,7 @@ loader_load(const struct config *cfg, const char *file, unsigned role,
 		ls = LOAD_WRONG_MACHINE;
 	if (ls == LOAD_OK)
 		ls = load_checked(fd, role, m, &opened, why);
-	/* Once dlopen() has seen "/proc/self/fd/N", the loader matches that
+	/* Once dlopen() has seen the name /proc/self/fd/N, the loader matches that
 	 * NAME on later loads; keeping fd N open forever means the number (so
 	 * the name) can never point at another file in this process. */
 	if (fd >= 0 && !opened)

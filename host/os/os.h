@@ -156,6 +156,18 @@ int os_pid_alive(int64_t pid);
  * 1: SIGKILL; Windows TerminateProcess with 137).  0, or -1 with errno. */
 int os_pid_stop(int64_t pid, int hard);
 
+struct os_stat; /* below, with the policy's walk */
+/* The file process pid (0: this process) executes: *st its status.  0,
+ * or -1 with errno (EACCES: the platform will not say, as Linux across
+ * Landlock domains).  Linux /proc/<pid>/exe, followed by the kernel;
+ * darwin proc_pidpath() then stat() of that name. */
+int os_proc_exe(int64_t pid, struct os_stat *st);
+/* The owner (effective uid) and command name (at most n-1 bytes, as the
+ * kernel keeps it: 15 on Linux, 16 on darwin) of process pid (0: this
+ * process): 0, or -1 with errno.  Linux /proc/<pid> and its comm; darwin
+ * proc_pidinfo(PROC_PIDTBSDINFO). */
+int os_proc_owner_comm(int64_t pid, uint32_t *uid, char *comm, size_t n);
+
 /* Is the directory dir_fd names in use by a process: its working
  * directory or its root is that directory or beneath it (by identity,
  * whatever name the process reached it by)?  1 yes, 0 no process this
@@ -168,6 +180,92 @@ int os_dir_in_use(int dir_fd, unsigned *unseen);
  * too): 0 and *id, or -1 when this platform or kernel cannot say (the
  * caller then has only st_dev). */
 int os_mount_id(int fd, unsigned long long *id);
+
+/* ---- the tool's own processes (run/, verbs/probe.c) ------------------- */
+
+/* A pipe, both ends close-on-exec: 0, or -1 with errno. */
+int os_pipe(int fds[2]);
+/* A connected pair for the messages between run's supervisor and keeper,
+ * both ends close-on-exec: each message of a channel is read whole (every
+ * message of a channel has the same length), a descriptor can ride along,
+ * and an end closed (its process gone) is EOF at the other.  Linux
+ * SOCK_SEQPACKET; darwin (no SOCK_SEQPACKET for AF_UNIX) a stream read and
+ * written a whole message at a time.  0, or -1 with errno. */
+int os_msg_pair(int sv[2]);
+/* Send len bytes as one message, fd (>= 0) passed along; a peer gone is
+ * an error, never a SIGPIPE.  0, or -1 with errno. */
+int os_msg_send(int sock, const void *buf, size_t len, int fd);
+/* Receive one message of len bytes; *fd the descriptor it carried
+ * (close-on-exec) or -1.  0, or -1: the peer gone (ECONNRESET), an error,
+ * or a caught signal before anything was read (EINTR). */
+int os_msg_recv(int sock, void *buf, size_t len, int *fd);
+
+/* Block SIGCHLD, so that os_sigchld_wait can sleep until one comes (a
+ * child resets its mask).  Where the wait is a pselect (no sigtimedwait:
+ * darwin) a handler that does nothing is installed too. */
+void os_sigchld_block(void);
+/* Sleep until a SIGCHLD (blocked by os_sigchld_block), a caught signal or
+ * ns nanoseconds.  Linux sigtimedwait; elsewhere pselect with SIGCHLD
+ * unblocked for the wait alone. */
+void os_sigchld_wait(long long ns);
+/* Make this process the one its descendants' orphans come back to (Linux
+ * PR_SET_CHILD_SUBREAPER): 0, or -1 (ENOSYS: darwin and Windows have no
+ * such thing; the process model there is run/pgreaper.c's group). */
+int os_subreaper(void);
+/* Have the kernel SIGKILL this process when its parent dies (Linux
+ * PR_SET_PDEATHSIG): 0, or -1 (ENOSYS: elsewhere a parent's end is seen
+ * as EOF on a pipe it held). */
+int os_die_with_parent(void);
+
+/* One process the system lists (os_procs). */
+struct os_proc {
+	int64_t pid, ppid, pgid;
+	uint64_t rss;   /* resident bytes (0: the platform would not say) */
+	uint64_t start; /* when it started, in the platform's unit: only
+			   compared with another's (a pid reused is newer) */
+	char state;     /* 'Z' a zombie, 'X' dead, 'T' stopped, else alive */
+};
+/* Call fn for every process the system lists now (one that is gone
+ * meanwhile is left out): 0, fn's nonzero, or -1 with errno when the list
+ * cannot be read.  Linux /proc/<pid>/stat; darwin sysctl KERN_PROC_ALL
+ * with proc_pidinfo's resident size for the caller's own processes;
+ * Windows ENOSYS (the wall keeps the caps there). */
+int os_procs(int (*fn)(void *arg, const struct os_proc *p), void *arg);
+/* The system's task total, the base of the process cap's RLIMIT_NPROC:
+ * Linux sysinfo(2)'s procs (/proc/loadavg past its 16 bits); darwin the
+ * processes os_procs lists.  0, or -1. */
+int os_task_total(uint64_t *tasks);
+
+/* Memory the resident sets do not show (the memory cap, run/caps.c). */
+#define OS_FD_PER_PROC 4096   /* descriptors looked at per process */
+#define OS_FD_PER_COUNT 65536 /* ... and per os_proc_memory call */
+struct os_memuse {
+	uint64_t held;  /* files on memory file systems the descriptors hold,
+			   each file once */
+	uint64_t swap;  /* swapped-out memory */
+	int blind;      /* some descriptor was not looked at (denied, or
+			   past OS_FD_PER_*): the caller falls back on
+			   os_shmem's growth */
+};
+/* Is the file system of the directory open on fd a memory one (tmpfs,
+ * hugetlbfs, ramfs: its files are memory)?  1 with *used its bytes in
+ * use, 0 not one, -1 with errno.  darwin: 0 (no memory file system is
+ * counted there). */
+int os_memfs(int fd, uint64_t *used);
+/* The machine's shared memory in bytes (Linux sysinfo(2)'s sharedram,
+ * /proc/meminfo's Shmem): 0, or -1 (ENOSYS: darwin, Windows). */
+int os_shmem(uint64_t *bytes);
+/* What the n processes pids hold beyond their resident sets (their
+ * swapped-out memory, the memory files their descriptors hold that
+ * skip(arg, dev) does not take as counted elsewhere): 0 and *out, or -1
+ * (ENOSYS: darwin counts resident memory only; docs/SPEC-SANDBOX.md). */
+int os_proc_memory(const int64_t *pids, size_t n,
+		   int (*skip)(void *arg, uint64_t dev), void *arg,
+		   struct os_memuse *out);
+
+/* n bytes from the system's random source (getentropy, 256 bytes a call;
+ * Windows rand_s): 0, or -1 with errno. */
+int os_random_bytes(void *buf, size_t n);
 
 /* ---- the policy's walk: one component at a time (policy/) ------------- */
 

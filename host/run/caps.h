@@ -7,8 +7,11 @@
  *
  * The seam: everything that decides works on a caps_table of (pid, ppid,
  * rss, state) entries and is pure (unit-tested with fabricated tables);
- * caps_read_proc() is the only /proc reader, caps_runaway() and
- * caps_limit_nproc() the only effects. */
+ * caps_read_proc() is the only reader (os_procs: /proc on Linux, sysctl
+ * on darwin), caps_runaway() and caps_limit_nproc() the only effects.
+ * Where the process model keeps the command in a process group instead of
+ * under a subreaper (run/pgreaper.c: darwin), caps_group() adds that
+ * group's processes to every tree. */
 #ifndef NS_HOST_CAPS_H
 #define NS_HOST_CAPS_H
 
@@ -17,19 +20,18 @@
 
 #include "base/exit.h"
 #include "base/util.h"
-
-struct sysinfo; /* <sys/sysinfo.h>, read by caps.c (Linux) */
+#include "os/os.h"
 
 #define CAPS_PROCS 256ULL          /* default process cap */
 #define CAPS_MEM   (8ULL << 30)    /* default RSS cap: 8 GiB */
 #define CAPS_STATUS NS_EXIT_CAP           /* the wrap's status past a cap */
-#define CAPS_FD_MEMBER 4096        /* descriptors looked at per member */
-#define CAPS_FD_TICK 65536         /* ... and per count, all members */
+#define CAPS_FD_MEMBER OS_FD_PER_PROC /* descriptors looked at per member */
+#define CAPS_FD_TICK OS_FD_PER_COUNT  /* ... and per count, all members */
 
 /* The tmpfs (shmem, hugetlbfs, ramfs) write roots whose growth counts as
  * the tree's memory: one per filesystem, its used bytes at the start. */
 struct caps_root {
-	int fd;                    /* O_PATH, close-on-exec */
+	int fd;                    /* os_open_dir's, close-on-exec */
 	dev_t dev;
 	unsigned long long base;   /* used bytes when added */
 };
@@ -52,8 +54,10 @@ struct caps_proc {
 	pid_t pid;
 	pid_t ppid;
 	unsigned long long rss;    /* bytes */
-	char state;                /* /proc/<pid>/stat field 3 */
+	char state;                /* 'Z' zombie, 'X' dead (os_proc) */
 	int member;                /* set by caps_tree() */
+	pid_t pgid;                /* its process group */
+	unsigned long long start;  /* when it started (os_proc's unit) */
 };
 
 struct caps_table {
@@ -84,19 +88,15 @@ enum caps_tail { CAPS_KILLED, CAPS_SURVIVORS, CAPS_UNCOUNTED };
 int caps_table_add(struct caps_table *t, const struct caps_proc *p);
 void caps_table_free(struct caps_table *t);
 
-/* Parse one /proc/<pid>/stat text; rss pages are multiplied by page. */
-int caps_parse_stat(const char *text, unsigned long long page,
-		    struct caps_proc *p);
-
-/* The system task total: /proc/loadavg's 4th field denominator. */
-int caps_parse_loadavg(const char *text, unsigned long long *tasks);
-
 /* The RLIMIT_NPROC value to set: tasks + 2*cap, or cur when tighter. */
 unsigned long long caps_nproc(unsigned long long tasks,
 			      unsigned long long cap, unsigned long long cur);
 
 /* Mark every descendant of root (root itself excluded; the table may be
- * in any order and is sorted by pid) and sum them into u. */
+ * in any order and is sorted by pid) and sum them into u.  With a group
+ * set (caps_group), every process of that group is a member too, root
+ * and what was in the group before the command (and its descendants)
+ * excepted, and so are the descendants of those members. */
 void caps_tree(struct caps_table *t, pid_t root, struct caps_usage *u);
 
 /* Which cap, if any, the usage is past (processes first). */
@@ -108,13 +108,6 @@ int caps_text(struct sbuf *b, enum caps_over over,
 	      const struct caps_usage *u, const struct caps_limits *l,
 	      enum caps_tail tail, size_t left);
 
-/* sysinfo(2)'s shared RAM (what /proc/meminfo calls Shmem) in bytes;
- * 0, or -1 when it does not fit. */
-int caps_sysinfo_shmem(const struct sysinfo *si, unsigned long long *bytes);
-/* sysinfo(2)'s task total (/proc/loadavg's denominator); 0, or -1 when
- * its 16-bit field may have wrapped (then /proc/loadavg must answer). */
-int caps_sysinfo_tasks(const struct sysinfo *si, unsigned long long *tasks);
-
 /* The memory-file term of a count: seen (the held files plus the watched
  * roots' growth) when every member's descriptors were read; otherwise the
  * larger of seen and the machine's shared-memory growth (now - base, never
@@ -122,8 +115,16 @@ int caps_sysinfo_tasks(const struct sysinfo *si, unsigned long long *tasks);
 unsigned long long caps_files_term(unsigned long long seen, int blind,
 				   unsigned long long shmem_growth);
 
-/* ---- /proc and effects ------------------------------------------------ */
-/* Fill t (emptied first) from /proc; 0 or -1. */
+/* The command's tree by process group (run/pgreaper.c): every tree is
+ * then also group pgid's processes, but those before (the entries of
+ * `before` in that group, by pid and start: a pipeline's other programs)
+ * and their descendants; pgid 0 turns it off.  0, or -1 (no memory). */
+int caps_group(pid_t pgid, const struct caps_table *before);
+/* The group caps_group set, or 0. */
+pid_t caps_group_id(void);
+
+/* ---- the reader and effects ------------------------------------------- */
+/* Fill t (emptied first) from os_procs; 0 or -1. */
 int caps_read_proc(struct caps_table *t);
 
 /* Count root's tree now: 0 and u filled, or -1 (could not count). */
@@ -149,10 +150,10 @@ int caps_kill_all(unsigned gone_ms, size_t *left);
  * (tmpfs/shmem, hugetlbfs, ramfs) not watched yet: its used bytes now are
  * the base.  1 watched, 0 not a memory filesystem (or already), -1 error. */
 int caps_watch_fd(struct caps_watch *w, int dirfd);
-/* The same for a path (opened O_PATH|O_DIRECTORY). */
+/* The same for a path (opened by os_open_dir). */
 int caps_watch_path(struct caps_watch *w, const char *path);
 void caps_watch_free(struct caps_watch *w);
-/* Read the machine's Shmem (sysinfo) now as the base of the fallback (shmem_ok);
+/* Read the machine's Shmem (os_shmem) now as the base of the fallback (shmem_ok);
  * 0 or -1 (then a count that cannot read a member has no fallback). */
 int caps_watch_shmem(struct caps_watch *w);
 /* Sum of (used now - base) over the watched roots, 0 when it shrank. */

@@ -11,8 +11,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,6 +21,7 @@
 #include "wall/session.h"
 #include "run/caps.h"
 #include "run/flow.h"
+#include "run/reaper.h"
 
 /* ---- the init (the host's first process in the place's PID namespace) -- */
 
@@ -72,6 +71,8 @@ init_wall_wait(struct runctx *c, void *state, struct wall_end *end)
 				    &end->exit)) == 0) {
 		int sig = g_pending;
 
+		if (reaper_parent_gone())
+			kill(0, SIGKILL); /* the keeper is gone: the group */
 		if (sig == 0)
 			continue;
 		g_pending = 0;
@@ -109,26 +110,24 @@ init_finish(struct runctx *c, const struct ns_policy *view, void *state,
 
 static void __attribute__((noreturn))
 init_main(struct runctx *c, struct ns_policy *view, void *state,
-	  pid_t keeper)
+	  pid_t keeper, int link)
 {
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
 	struct wall_end end;
 	int st, code = NS_EXIT_REFUSED;
-	pid_t p;
 
 	memset(&end, 0, sizeof(end));
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != keeper)
+	/* die with the keeper, and keep the command's tree: the subreaper
+	 * an orphan comes back to (not the namespace's pid 1, the place's
+	 * anchor), or a process group of its own (run/reaper.h) */
+	reaper_init_start(link);
+	if (getppid() != keeper || reaper_parent_gone())
 		_exit(NS_EXIT_REFUSED);
 	/* a parent outside our PID namespace reads as 0: the place made one
 	 * (its pid 1 may be the place's own, e.g. nsplace's /proc anchor) */
 	g_own_ns = keeper == 0;
-	/* a subreaper: an orphan of the command's tree comes back to the init
-	 * (not to the namespace's pid 1, the place's anchor), so the tree the
-	 * supervisor counts from the init holds every process of the command */
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	relay_install();
 	end.start_ns = explain_now_ns();
 	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
@@ -144,19 +143,9 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	end.proc = proc;
 	if (c->w.mod.wall.wait != NULL)
 		code = init_wall_wait(c, state, &end);
-	else {
-		for (;;) {
-			p = waitpid(-1, &st, 0);
-			if (p < 0 && errno == EINTR)
-				continue;
-			if (p < 0)
-				break;
-			if (p == (pid_t)proc.pid) {
-				code = wait_exit_code(st);
-				explain_exit_of_status(st, &end.exit);
-				break;
-			}
-		}
+	else if (reaper_init_wait((pid_t)proc.pid, &st) == 0) {
+		code = wait_exit_code(st);
+		explain_exit_of_status(st, &end.exit);
 	}
 	init_finish(c, view, state, &end, code);
 	_exit(code);
@@ -179,12 +168,11 @@ keeper_enter(struct runctx *c, int sock, pid_t sup)
 	if (c->pm.place.enter != NULL &&
 	    c->pm.place.enter(&c->phs.host, &c->place) != NS_OK)
 		keeper_fail(sock, &c->pr, NS_EXIT_REFUSED);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	(void)os_die_with_parent();
 	if (getppid() != sup)
 		_exit(NS_EXIT_REFUSED);
 	if (c->place.root_fd < 0)
-		c->place.root_fd = open(c->place.root, O_PATH | O_DIRECTORY |
-					O_NOFOLLOW | O_CLOEXEC);
+		c->place.root_fd = os_open_readdir(c->place.root);
 	if (c->place.root_fd < 0) {
 		refusals_add(&c->pr, REASON_VOLUME_FAILED, "cannot open the place "
 			     "%s: %s", c->place.root, strerror(errno));
@@ -201,7 +189,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	struct refusals r = {0};
 	struct kmsg m;
 	void *state = NULL;
-	int fd, rc, st;
+	int fd, rc, st, link[2];
 	pid_t init;
 
 	memset(&pol, 0, sizeof(pol));
@@ -225,18 +213,23 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 		_exit(NS_EXIT_REFUSED);
 	flow_notes(c, &pol);
 	flow_ok_line(c, &pol);
+	if (reaper_keeper_link(&link[0], &link[1]) != 0)
+		_exit(NS_EXIT_REFUSED);
 	init = fork();
 	if (init == 0) {
 		close(sock);
-		init_main(c, &view, state, getppid());
+		if (link[1] >= 0)
+			close(link[1]);
+		init_main(c, &view, state, getppid(), link[0]);
 	}
+	if (link[0] >= 0)
+		close(link[0]);
 	kmsg_send(sock, 'I', init, -1);
-	close(sock);
 	if (init < 0)
 		_exit(NS_EXIT_REFUSED);
-	while (waitpid(init, &st, 0) < 0)
-		if (errno != EINTR)
-			_exit(NS_EXIT_REFUSED);
+	/* link[1] stays open: the init's end is EOF once this process ends */
+	if (reaper_keeper_wait(sock, init, &st) != 0)
+		_exit(NS_EXIT_REFUSED);
 	/* the module rules: release() once the run's init has ended, in the
 	 * process that called prepare() */
 	if (c->w.mod.wall.release != NULL)
@@ -288,6 +281,7 @@ supervise_run(struct runctx *c, struct sv *s, int sock)
 	ty = await(sock, &m, &fd);
 	if (ty == 'I' && m.val > 0) {
 		s->init = (pid_t)m.val;
+		reaper_run_group(s->init);
 		run_set_target(s->init);
 	}
 	code = run_supervise(s, c->a);
@@ -303,9 +297,9 @@ flow_fork(struct runctx *c)
 	int sv[2], code;
 	pid_t sup = getpid();
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+	if (os_msg_pair(sv) != 0)
 		return -1;
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	(void)os_subreaper();
 	(void)caps_limit_nproc(&caps); /* inherited by the keeper and the run */
 	s.keeper = fork();
 	if (s.keeper == 0) {

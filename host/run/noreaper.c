@@ -84,6 +84,18 @@ reaper_watch_free(struct caps_watch *watch)
 	(void)watch;
 }
 
+void
+reaper_spawned(int64_t pid)
+{
+	(void)pid;
+}
+
+const char *
+reaper_gap(void)
+{
+	return NULL; /* the wall's job owns the tree */
+}
+
 /* ---- run's forked flow (run/keeper.c) --------------------------------- */
 
 int
@@ -96,4 +108,47 @@ flow_fork(struct runctx *c)
 		     os_platform(), c->pm.ops.name, c->w.mod.ops.name);
 	(void)run_refuse(&c->pr, NS_EXIT_REFUSED);
 	return -1;
+}
+
+/* run/keeper.c is not built here: never called */
+int
+reaper_keeper_link(int *init_end, int *keeper_end)
+{
+	*init_end = *keeper_end = -1;
+	return -1;
+}
+
+void
+reaper_init_start(int end)
+{
+	(void)end;
+}
+
+int
+reaper_parent_gone(void)
+{
+	return 0;
+}
+
+int
+reaper_init_wait(pid_t cmd, int *st)
+{
+	(void)cmd;
+	*st = 0;
+	return -1;
+}
+
+int
+reaper_keeper_wait(int sock, pid_t init, int *st)
+{
+	(void)sock;
+	(void)init;
+	*st = 0;
+	return -1;
+}
+
+void
+reaper_run_group(pid_t init)
+{
+	(void)init;
 }

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* reaper.c -- the host's own process model on POSIX (reaper.h): the
- * wrap's subreaper, waitpid(-1), the SIGCHLD tick and the caps counter. */
+/* reaper.c -- the host's own process model on Linux (reaper.h): the
+ * wrap's subreaper, waitpid(-1), the SIGCHLD tick and the caps counter.
+ * Where there is no subreaper (darwin; make PROCMODEL=pgroup on Linux)
+ * run/pgreaper.c stands in. */
 #include "run/reaper.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "os/os.h"
 
 static struct timespec g_next; /* the next count of the caps */
 
@@ -29,12 +32,8 @@ tick_next(void)
 void
 reaper_setup(const struct caps_limits *caps)
 {
-	sigset_t chld;
-
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
+	(void)os_subreaper();
+	os_sigchld_block();
 	(void)caps_limit_nproc(caps);
 	tick_next();
 }
@@ -57,13 +56,12 @@ reaper_reap(int64_t child, int *st)
 	}
 }
 
-/* No busy wait: sigtimedwait sleeps until a SIGCHLD (blocked), a caught
- * signal (EINTR) or the tick. */
+/* No busy wait: os_sigchld_wait sleeps until a SIGCHLD (blocked), a
+ * caught signal (EINTR) or the tick. */
 int
 reaper_tick(void)
 {
 	struct timespec now, left;
-	sigset_t chld;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	left.tv_sec = g_next.tv_sec - now.tv_sec;
@@ -76,9 +74,7 @@ reaper_tick(void)
 		tick_next();
 		return 1;
 	}
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	(void)sigtimedwait(&chld, NULL, &left);
+	os_sigchld_wait((long long)left.tv_sec * 1000000000LL + left.tv_nsec);
 	return 0;
 }
 
@@ -127,4 +123,74 @@ void
 reaper_watch_free(struct caps_watch *watch)
 {
 	caps_watch_free(watch);
+}
+
+void
+reaper_spawned(int64_t pid)
+{
+	(void)pid;
+}
+
+const char *
+reaper_gap(void)
+{
+	return NULL; /* the subreaper keeps every orphan in the tree */
+}
+
+/* ---- run's forked flow ------------------------------------------------ */
+
+int
+reaper_keeper_link(int *init_end, int *keeper_end)
+{
+	*init_end = *keeper_end = -1; /* the parent-death signal does it */
+	return 0;
+}
+
+void
+reaper_init_start(int end)
+{
+	(void)end;
+	(void)os_die_with_parent();
+	/* a subreaper: an orphan of the command's tree comes back to the init
+	 * (not to the namespace's pid 1, the place's anchor), so the tree the
+	 * supervisor counts from the init holds every process of the command */
+	(void)os_subreaper();
+}
+
+int
+reaper_parent_gone(void)
+{
+	return 0; /* the kernel ends the init with its keeper */
+}
+
+int
+reaper_init_wait(pid_t cmd, int *st)
+{
+	pid_t p;
+
+	for (;;) {
+		p = waitpid(-1, st, 0);
+		if (p < 0 && errno == EINTR)
+			continue;
+		if (p < 0)
+			return -1;
+		if (p == cmd)
+			return 0;
+	}
+}
+
+int
+reaper_keeper_wait(int sock, pid_t init, int *st)
+{
+	close(sock);
+	while (waitpid(init, st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+void
+reaper_run_group(pid_t init)
+{
+	(void)init;
 }

@@ -19,8 +19,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,37 +50,13 @@ int
 kmsg_send(int sock, char type, int64_t val, int fd)
 {
 	struct kmsg m;
-	struct iovec iov = { &m, sizeof(m) };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr mh;
 
 	/* zeroed whole: the 7 bytes of padding after the type leave as 0,
 	 * never as whatever the stack held */
 	memset(&m, 0, sizeof(m));
 	m.type = type;
 	m.val = val;
-	memset(&mh, 0, sizeof(mh));
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	if (fd >= 0) {
-		struct cmsghdr *c;
-
-		memset(&u, 0, sizeof(u));
-		mh.msg_control = u.buf;
-		mh.msg_controllen = sizeof(u.buf);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
-	while (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
+	return os_msg_send(sock, &m, sizeof(m), fd);
 }
 
 /* One message; *fd gets a passed descriptor or -1.  0, or -1 on EOF or
@@ -90,28 +64,7 @@ kmsg_send(int sock, char type, int64_t val, int fd)
 int
 kmsg_recv(int sock, struct kmsg *m, int *fd)
 {
-	struct iovec iov = { m, sizeof(*m) };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr mh;
-	struct cmsghdr *c;
-	ssize_t n;
-
-	memset(&mh, 0, sizeof(mh));
-	mh.msg_iov = &iov;
-	mh.msg_iovlen = 1;
-	mh.msg_control = u.buf;
-	mh.msg_controllen = sizeof(u.buf);
-	*fd = -1;
-	n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	if (n != (ssize_t)sizeof(*m))
-		return -1;
-	for (c = CMSG_FIRSTHDR(&mh); c != NULL; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			memcpy(fd, CMSG_DATA(c), sizeof(int));
-	return 0;
+	return os_msg_recv(sock, m, sizeof(*m), fd);
 }
 
 /* ---- the supervisor's wait ------------------------------------------- */
@@ -137,13 +90,7 @@ reap_ready(pid_t keeper, int *code)
 static void
 sleep_ms(uint64_t ms)
 {
-	struct timespec left = { (time_t)(ms / 1000),
-				 (long)(ms % 1000) * 1000000L };
-	sigset_t chld;
-
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	(void)sigtimedwait(&chld, NULL, &left);
+	os_sigchld_wait((long long)ms * 1000000LL);
 }
 
 /* Past a cap: the whole tree killed, RUNAWAY printed, CAPS_STATUS. */
@@ -204,12 +151,8 @@ run_supervise(struct sv *s, const struct run_args *a)
 void
 run_signals_install(void)
 {
-	sigset_t chld;
-
 	os_catch_stop_signals(on_signal);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, NULL);
+	os_sigchld_block();
 }
 
 void

@@ -8,6 +8,7 @@
 #include "base/flags.h"
 #include "base/out.h"
 #include "wall/session.h"
+#include "run/reaper.h"
 #include "verbs/verbs.h"
 
 struct checkres {
@@ -102,6 +103,13 @@ gather(const struct hostrun *hr, struct checkres *c)
 		c->net = w.facts.net_enforceable ? "enforceable" :
 		    "unenforceable";
 		c->note = strdup(w.facts.note);
+	}
+	/* what the host's own process model cannot follow (darwin) */
+	if (c->note != NULL && reaper_gap() != NULL) {
+		char *n = str_fmt("%s; the host: %s", c->note, reaper_gap());
+
+		free(c->note);
+		c->note = n;
 	}
 	wall_close(&w);
 }

@@ -8,12 +8,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "wall/explain.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
@@ -324,8 +324,7 @@ spawn_step(struct probe *p, const char *name, const char *path)
 		path, NULL };
 	struct ns_policy v = p->view;
 
-	if (getrandom(nonce, sizeof(nonce), 0) != (ssize_t)sizeof(nonce) ||
-	    pipe2(fds, O_CLOEXEC) != 0)
+	if (os_random_bytes(nonce, sizeof(nonce)) != 0 || os_pipe(fds) != 0)
 		return -2;
 	for (size_t i = 0; i < sizeof(nonce); i++)
 		snprintf(hex + 2 * i, 3, "%02x", nonce[i]);

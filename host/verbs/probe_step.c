@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "wall/args.h"
 #include "verbs/verbs.h"
 
@@ -61,41 +62,21 @@ read_nonce(char hex[2 * NONCE_LEN + 1])
 	return NULL;
 }
 
-/* /proc/<pid>/comm into buf (newline removed); 0 or -1. */
-static int
-read_comm(const char *path, char *buf, size_t n)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	ssize_t k;
-
-	if (fd < 0)
-		return -1;
-	k = read(fd, buf, n - 1);
-	close(fd);
-	if (k <= 0)
-		return -1;
-	buf[k] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* Inside the wall the child sits in a Landlock domain nested below its
  * parent's (the layer that keeps the command from signalling or tracing
- * the tool), and the kernel then refuses it the parent's /proc/<pid>/exe
+ * the tool), and the kernel then refuses it the parent's executable
  * (EACCES, a ptrace-mode read).  What it may still read: the parent's
- * /proc entry owner and comm, which must be ours. */
+ * owner and command name, which must be ours. */
 static const char *
 check_parent_nested(pid_t ppid)
 {
-	char p[64], mine[32], theirs[32];
-	struct stat st;
+	char mine[32], theirs[32];
+	uint32_t uid, self_uid;
 
-	snprintf(p, sizeof(p), "/proc/%ld", (long)ppid);
-	if (stat(p, &st) != 0 || st.st_uid != getuid())
+	if (os_proc_owner_comm((int64_t)ppid, &uid, theirs,
+			       sizeof(theirs)) != 0 || uid != getuid())
 		return "the parent is not this user's";
-	snprintf(p, sizeof(p), "/proc/%ld/comm", (long)ppid);
-	if (read_comm("/proc/self/comm", mine, sizeof(mine)) != 0 ||
-	    read_comm(p, theirs, sizeof(theirs)) != 0 ||
+	if (os_proc_owner_comm(0, &self_uid, mine, sizeof(mine)) != 0 ||
 	    strcmp(mine, theirs) != 0)
 		return "the parent is not nova-sandbox";
 	return NULL;
@@ -105,22 +86,19 @@ check_parent_nested(pid_t ppid)
 static const char *
 check_parent(const char *exe)
 {
-	struct stat self, par;
-	char p[64];
+	struct os_stat self, par;
 	pid_t ppid = getppid();
 	const char *why = NULL;
 
 	if (exe == NULL || exe[0] != '/')
 		return "own executable path is not absolute";
-	if (stat("/proc/self/exe", &self) != 0)
+	if (os_proc_exe(0, &self) != 0)
 		return "own executable cannot be read";
 	for (int k = 0; k < 2 && why == NULL; k++) {
-		snprintf(p, sizeof(p), "/proc/%ld/exe", (long)ppid);
-		if (stat(p, &par) != 0)
+		if (os_proc_exe((int64_t)ppid, &par) != 0)
 			why = errno == EACCES ? check_parent_nested(ppid) :
 			    "the parent's executable cannot be read";
-		else if (par.st_dev != self.st_dev ||
-			 par.st_ino != self.st_ino)
+		else if (par.dev != self.dev || par.ino != self.ino)
 			why = "the parent is not nova-sandbox";
 		if (why == NULL && getppid() != ppid)
 			why = "the parent changed";

@@ -384,15 +384,16 @@ run_walled(struct wallctx *w, struct policy *pol,
 	struct waited wt = { w, state, &proc, &caps, { 0 }, 0, 0 };
 	struct wall_end end;
 	char *cmd;
-	int code;
+	int code, rc;
 
 	parent_setup(&caps);
 	BENCH_PHASE(BENCH_SPAWN);
 	memset(&end, 0, sizeof(end));
 	end.start_ns = explain_now_ns();
 	g_wall_ends = w->mod.wall.terminate != NULL;
-	if (w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc) !=
-	    NS_OK || proc.pid <= 0)
+	rc = w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc);
+	reaper_spawned(rc == NS_OK ? proc.pid : 0);
+	if (rc != NS_OK || proc.pid <= 0)
 		return refused(w, REASON_SANDBOX_FAILED, "the command could not "
 			       "be started inside the wall");
 	g_child = (sig_atomic_t)proc.pid;

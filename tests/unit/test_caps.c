@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test_caps.c -- the process and memory caps (host/run/caps.c): the tree walk
- * over fabricated (pid, ppid, rss, state) tables, the cap decision, the
- * RUNAWAY text, the /proc/<pid>/stat and /proc/loadavg parsers, the
- * RLIMIT_NPROC value; then the real /proc reader and caps_runaway() on
+ * over fabricated (pid, ppid, rss, state) tables, with and without the
+ * process group of the process-group model (caps_group), the cap decision,
+ * the RUNAWAY text, the RLIMIT_NPROC value; the linux layer's
+ * /proc/<pid>/stat, /proc/loadavg and sysinfo(2) parsers
+ * (host/os/linux/procs.c); then the real reader and caps_runaway() on
  * children of this process.  The memory cap has no CLI override, so it is
- * tested here only. */
+ * tested here only.  Linux only (memfd, /proc). */
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"
@@ -22,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "os/linux/linux.h"
 #include "run/caps.h"
 
 static const struct caps_limits deflt = { CAPS_PROCS, CAPS_MEM, NULL };
@@ -46,17 +49,17 @@ member(const struct caps_table *t, pid_t pid)
  * pid wrap); an orphan reparented to the root; strangers; a cycle that
  * does not reach the root. */
 static const struct caps_proc world[] = {
-	{ 1, 0, 10, 'S', 0 },
-	{ 99, 1, 10, 'S', 0 },          /* the root's parent: not a member */
-	{ 300, 102, 1000, 'S', 0 },     /* listed before its parent 102 */
-	{ 100, 99, 5, 'S', 0 },         /* the root (the tool) */
-	{ 101, 100, 100, 'S', 0 },      /* the command */
-	{ 102, 101, 200, 'R', 0 },
-	{ 50, 300, 400, 'Z', 0 },       /* low pid under 300: a zombie */
-	{ 103, 1, 7, 'S', 0 },          /* stranger */
-	{ 104, 100, 8, 'S', 0 },        /* orphan reparented to the root */
-	{ 400, 401, 1, 'S', 0 },        /* cycle, unreachable */
-	{ 401, 400, 1, 'S', 0 },
+	{ 1, 0, 10, 'S', 0, 0, 0 },
+	{ 99, 1, 10, 'S', 0, 0, 0 },          /* the root's parent: not a member */
+	{ 300, 102, 1000, 'S', 0, 0, 0 },     /* listed before its parent 102 */
+	{ 100, 99, 5, 'S', 0, 0, 0 },         /* the root (the tool) */
+	{ 101, 100, 100, 'S', 0, 0, 0 },      /* the command */
+	{ 102, 101, 200, 'R', 0, 0, 0 },
+	{ 50, 300, 400, 'Z', 0, 0, 0 },       /* low pid under 300: a zombie */
+	{ 103, 1, 7, 'S', 0, 0, 0 },          /* stranger */
+	{ 104, 100, 8, 'S', 0, 0, 0 },        /* orphan reparented to the root */
+	{ 400, 401, 1, 'S', 0, 0, 0 },        /* cycle, unreachable */
+	{ 401, 400, 1, 'S', 0, 0, 0 },
 };
 
 static void
@@ -87,7 +90,7 @@ test_tree_empty_and_deep(void)
 {
 	struct caps_table t = {0};
 	struct caps_usage u;
-	struct caps_proc p = { 0, 0, 1, 'S', 0 };
+	struct caps_proc p = { 0, 0, 1, 'S', 0, 0, 0 };
 
 	caps_tree(&t, 1, &u);
 	CU_ASSERT_EQUAL(u.procs, 0);
@@ -121,16 +124,74 @@ test_decide(void)
 	CU_ASSERT_EQUAL(CAPS_PROCS, 256);
 }
 
+/* The process-group model (caps_group): the command's group is a tree of
+ * its own, orphans (reparented to init, 1) included, but the tool (the
+ * root, which may lead the group), what was in the group before the
+ * command (by pid and start: a pid reused is newer) and their descendants;
+ * a member's child that left the group stays a member by its parent. */
+static void
+test_tree_group(void)
+{
+	static const struct caps_proc before[] = {
+		{ 50, 40, 1, 'S', 0, 100, 7 },   /* `| less`, before */
+		{ 60, 1, 1, 'S', 0, 100, 8 },    /* an old orphan, same pid as
+						    a new one below */
+		{ 70, 1, 1, 'S', 0, 300, 9 },    /* another group */
+	};
+	static const struct caps_proc now[] = {
+		{ 100, 40, 1, 'S', 0, 100, 10 }, /* the tool, its group 100 */
+		{ 101, 100, 1, 'S', 0, 100, 11 },/* the command */
+		{ 102, 1, 1, 'S', 0, 100, 12 },  /* its orphan: init's child */
+		{ 103, 102, 1, 'S', 0, 555, 13 },/* left the group, parent in */
+		{ 104, 1, 1, 'S', 0, 555, 14 },  /* left and orphaned: out */
+		{ 50, 40, 1, 'S', 0, 100, 7 },   /* before: not ours */
+		{ 51, 50, 1, 'S', 0, 100, 15 },  /* its child: not ours */
+		{ 60, 1, 1, 'S', 0, 100, 16 },   /* pid 60 again, newer: ours */
+		{ 105, 1, 1, 'Z', 0, 100, 17 },  /* a zombie orphan: a member,
+						    not live */
+		{ 70, 1, 1, 'S', 0, 300, 9 },    /* another group: out */
+	};
+	struct caps_table t = {0}, b = {0};
+	struct caps_usage u;
+
+	fill(&b, before, sizeof(before) / sizeof(before[0]));
+	fill(&t, now, sizeof(now) / sizeof(now[0]));
+	caps_tree(&t, 100, &u);
+	CU_ASSERT_EQUAL(u.procs, 1);  /* without a group: the command alone */
+	CU_ASSERT_EQUAL_FATAL(caps_group(100, &b), 0);
+	CU_ASSERT_EQUAL(caps_group_id(), 100);
+	caps_tree(&t, 100, &u);
+	CU_ASSERT_EQUAL(u.procs, 5);  /* 101 102 103 60 105 */
+	CU_ASSERT_EQUAL(u.live, 4);
+	CU_ASSERT_EQUAL(member(&t, 100), 0);
+	CU_ASSERT_EQUAL(member(&t, 101), 1);
+	CU_ASSERT_EQUAL(member(&t, 102), 1);
+	CU_ASSERT_EQUAL(member(&t, 103), 1);
+	CU_ASSERT_EQUAL(member(&t, 104), 0);
+	CU_ASSERT_EQUAL(member(&t, 50), 0);
+	CU_ASSERT_EQUAL(member(&t, 51), 0);
+	CU_ASSERT_EQUAL(member(&t, 60), 1);
+	CU_ASSERT_EQUAL(member(&t, 70), 0);
+	/* a root outside the group (run's supervisor counting its init) */
+	caps_tree(&t, 1, &u);
+	CU_ASSERT_EQUAL(member(&t, 100), 1); /* the tool's group has it */
+	CU_ASSERT_EQUAL_FATAL(caps_group(0, NULL), 0);
+	caps_tree(&t, 100, &u);
+	CU_ASSERT_EQUAL(u.procs, 1);
+	caps_table_free(&t);
+	caps_table_free(&b);
+}
+
 /* A fabricated tree over the memory cap with few processes. */
 static void
 test_memory_cap_tree(void)
 {
 	struct caps_table t = {0};
 	struct caps_proc v[] = {
-		{ 10, 1, 0, 'S', 0 },
-		{ 11, 10, 5ULL << 30, 'S', 0 },
-		{ 12, 11, 3ULL << 30, 'S', 0 },
-		{ 13, 1, 100ULL << 30, 'S', 0 },   /* not ours */
+		{ 10, 1, 0, 'S', 0, 0, 0 },
+		{ 11, 10, 5ULL << 30, 'S', 0, 0, 0 },
+		{ 12, 11, 3ULL << 30, 'S', 0, 0, 0 },
+		{ 13, 1, 100ULL << 30, 'S', 0, 0, 0 },   /* not ours */
 	};
 	struct caps_usage u;
 
@@ -200,20 +261,24 @@ test_parse_stat(void)
 		"12 (x) S -1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1",
 		"12 (x) S 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0", /* no rss */
 	};
-	struct caps_proc p;
+	struct os_proc p;
 
-	CU_ASSERT_EQUAL_FATAL(caps_parse_stat(real, 4096, &p), 0);
+	CU_ASSERT_EQUAL_FATAL(linux_parse_stat(real, 4096, &p), 0);
 	CU_ASSERT_EQUAL(p.pid, 31949);
 	CU_ASSERT_EQUAL(p.ppid, 31947);
+	CU_ASSERT_EQUAL(p.pgid, 31947);
+	CU_ASSERT_EQUAL(p.start, 121838);
 	CU_ASSERT_EQUAL(p.state, 'R');
 	CU_ASSERT_EQUAL(p.rss, 404ULL * 4096);
-	CU_ASSERT_EQUAL_FATAL(caps_parse_stat(odd, 4096, &p), 0);
+	CU_ASSERT_EQUAL_FATAL(linux_parse_stat(odd, 4096, &p), 0);
 	CU_ASSERT_EQUAL(p.pid, 7);
 	CU_ASSERT_EQUAL(p.ppid, 1);
+	CU_ASSERT_EQUAL(p.pgid, 7);
+	CU_ASSERT_EQUAL(p.start, 5);
 	CU_ASSERT_EQUAL(p.state, 'Z');
 	CU_ASSERT_EQUAL(p.rss, 0);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		CU_ASSERT_NOT_EQUAL(caps_parse_stat(bad[i], 4096, &p), 0);
+		CU_ASSERT_NOT_EQUAL(linux_parse_stat(bad[i], 4096, &p), 0);
 }
 
 static void
@@ -221,12 +286,12 @@ test_loadavg_and_nproc(void)
 {
 	unsigned long long tasks = 0;
 
-	CU_ASSERT_EQUAL(caps_parse_loadavg("1.62 1.08 0.50 2/91 30678\n",
+	CU_ASSERT_EQUAL(linux_parse_loadavg("1.62 1.08 0.50 2/91 30678\n",
 					   &tasks), 0);
 	CU_ASSERT_EQUAL(tasks, 91);
-	CU_ASSERT_NOT_EQUAL(caps_parse_loadavg("1 2 3 4 5", &tasks), 0);
-	CU_ASSERT_NOT_EQUAL(caps_parse_loadavg("1 2 3", &tasks), 0);
-	CU_ASSERT_NOT_EQUAL(caps_parse_loadavg("1 2 3 4/ 5", &tasks), 0);
+	CU_ASSERT_NOT_EQUAL(linux_parse_loadavg("1 2 3 4 5", &tasks), 0);
+	CU_ASSERT_NOT_EQUAL(linux_parse_loadavg("1 2 3", &tasks), 0);
+	CU_ASSERT_NOT_EQUAL(linux_parse_loadavg("1 2 3 4/ 5", &tasks), 0);
 	CU_ASSERT_EQUAL(caps_nproc(91, 256, ~0ULL), 91 + 512);
 	CU_ASSERT_EQUAL(caps_nproc(91, 256, 604), 603);
 	CU_ASSERT_EQUAL(caps_nproc(91, 256, 100), 100); /* user's is tighter */
@@ -448,14 +513,14 @@ test_files_term_and_shmem(void)
 	memset(&si, 0, sizeof(si));
 	si.sharedram = 8964;
 	si.mem_unit = 1024;
-	CU_ASSERT_EQUAL(caps_sysinfo_shmem(&si, &b), 0);
+	CU_ASSERT_EQUAL(linux_sysinfo_shmem(&si, &b), 0);
 	CU_ASSERT_EQUAL(b, 8964ULL * 1024);
 	si.mem_unit = 0; /* old kernels: bytes */
-	CU_ASSERT_EQUAL(caps_sysinfo_shmem(&si, &b), 0);
+	CU_ASSERT_EQUAL(linux_sysinfo_shmem(&si, &b), 0);
 	CU_ASSERT_EQUAL(b, 8964);
 	si.sharedram = ULONG_MAX;
 	si.mem_unit = 4096;
-	CU_ASSERT_EQUAL(caps_sysinfo_shmem(&si, &b), -1);
+	CU_ASSERT_EQUAL(linux_sysinfo_shmem(&si, &b), -1);
 }
 
 /* The task total from sysinfo, and its 16-bit wrap sent to loadavg; the
@@ -470,18 +535,18 @@ test_sysinfo_tasks(void)
 
 	memset(&si, 0, sizeof(si));
 	si.procs = 91;
-	CU_ASSERT_EQUAL(caps_sysinfo_tasks(&si, &t), 0);
+	CU_ASSERT_EQUAL(linux_sysinfo_tasks(&si, &t), 0);
 	CU_ASSERT_EQUAL(t, 91);
 	si.procs = USHRT_MAX; /* may be 65535 + k*65536: not an answer */
-	CU_ASSERT_EQUAL(caps_sysinfo_tasks(&si, &t), -1);
+	CU_ASSERT_EQUAL(linux_sysinfo_tasks(&si, &t), -1);
 
 	CU_ASSERT_EQUAL_FATAL(sysinfo(&si), 0);
 	f = fopen("/proc/loadavg", "r");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	CU_ASSERT_PTR_NOT_NULL(fgets(text, sizeof(text), f));
 	fclose(f);
-	CU_ASSERT_EQUAL(caps_parse_loadavg(text, &lt), 0);
-	CU_ASSERT_EQUAL(caps_sysinfo_tasks(&si, &t), 0);
+	CU_ASSERT_EQUAL(linux_parse_loadavg(text, &lt), 0);
+	CU_ASSERT_EQUAL(linux_sysinfo_tasks(&si, &t), 0);
 	/* the same count a moment apart: threads come and go */
 	CU_ASSERT(t + 64 > lt && lt + 64 > t);
 }
@@ -556,6 +621,7 @@ main(void)
 	static const struct cu_case cases[] = {
 		{ "tree walk over a fabricated table", test_tree_walk },
 		{ "empty and deep trees", test_tree_empty_and_deep },
+		{ "tree by process group (the process-group model)", test_tree_group },
 		{ "cap decision", test_decide },
 		{ "memory cap over a fabricated tree", test_memory_cap_tree },
 		{ "RUNAWAY texts", test_text },

@@ -58,7 +58,7 @@ os_is_dir(const char *path)
 char *
 os_fd_name(int fd)
 {
-	return str_fmt("%s/%d", POSIX_FD_DIR, fd);
+	return str_fmt("%s/%d", posix_fd_dir, fd);
 }
 
 int

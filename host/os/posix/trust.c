@@ -94,7 +94,7 @@ walk_up(int dfd, uid_t me, char **why)
 			close(dfd);
 			return OS_TRUST_UNSAFE;
 		}
-		pfd = openat(dfd, "..", POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+		pfd = openat(dfd, "..", posix_dir_search | O_DIRECTORY | O_CLOEXEC);
 		if (pfd < 0 || fstat(pfd, &pst) < 0)
 			break;
 		close(dfd);
@@ -138,7 +138,7 @@ check_parents(const char *path, const struct stat *fst, uid_t me,
 	if (dir == NULL)
 		return OS_TRUST_UNSAFE;
 	up_name(dir);
-	dfd = open(dir, POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+	dfd = open(dir, posix_dir_search | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
 		*why = str_fmt("cannot open directory %s: %s", dir, strerror(errno));
 		free(dir);

@@ -1,64 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* ttys.c -- terminals on POSIX (os/os.h "terminals"): fstat, isatty,
- * TIOCGDEV where the kernel has it (Linux; darwin has none: no terminal
- * is named there), F_GETFL; shared by linux and darwin. */
+ * the platform's TIOCGDEV (posix_tty_dev: Linux; darwin has none, no
+ * terminal is named there), F_GETFL; shared by linux and darwin.  The
+ * device numbers are the platform's (fdpath.c). */
 #include "os/os.h"
 #include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/sysmacros.h>
-#endif
 
 #define DEVTTY "/dev/tty"
 
-uint64_t
-os_dev_make(unsigned ma, unsigned mi)
-{
-	return (uint64_t)makedev(ma, mi);
-}
-
-unsigned
-os_dev_major(uint64_t dev)
-{
-	return (unsigned)major((dev_t)dev);
-}
-
-unsigned
-os_dev_minor(uint64_t dev)
-{
-	return (unsigned)minor((dev_t)dev);
-}
-
-#ifdef TIOCGDEV
-/* TIOCGDEV answers the kernel's new_encode_dev() form. */
-static int
-tty_dev(int fd, uint64_t *out)
-{
-	unsigned int d = 0;
-
-	if (ioctl(fd, TIOCGDEV, &d) != 0)
-		return -1;
-	*out = os_dev_make((d & 0xfff00u) >> 8,
-			   (d & 0xffu) | ((d >> 12) & 0xfff00u));
-	return 0;
-}
-#else
-static int
-tty_dev(int fd, uint64_t *out)
-{
-	(void)fd;
-	(void)out;
-	errno = ENOTTY;
-	return -1;
-}
-#endif
 
 int
 os_tty_probe(int fd, uint64_t *dev, struct os_stat *st, int *acc)
@@ -69,7 +25,7 @@ os_tty_probe(int fd, uint64_t *dev, struct os_stat *st, int *acc)
 	/* isatty() first: TIOCGDEV is asked of terminals only, never of a
 	 * device that might read the request number as something else */
 	if (os_fstat(fd, st) != 0 || !S_ISCHR(st->mode) || !isatty(fd) ||
-	    tty_dev(fd, dev) != 0 || (fl = fcntl(fd, F_GETFL)) < 0)
+	    posix_tty_dev(fd, dev) != 0 || (fl = fcntl(fd, F_GETFL)) < 0)
 		return -1;
 	if ((fl & O_ACCMODE) != O_WRONLY)
 		*acc |= 1;
@@ -86,7 +42,7 @@ os_ctty_dev(uint64_t *dev)
 
 	if (fd < 0)
 		return 0;
-	rc = tty_dev(fd, dev);
+	rc = posix_tty_dev(fd, dev);
 	close(fd);
 	return rc == 0;
 }
@@ -94,9 +50,5 @@ os_ctty_dev(uint64_t *dev)
 int
 os_open_nofollow(const char *path)
 {
-#ifdef O_PATH
-	return open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-#else
-	return open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-#endif
+	return open(path, posix_walk_open | O_CLOEXEC);
 }

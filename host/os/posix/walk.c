@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* walk.c -- the policy's walk on POSIX (os/os.h "the policy's walk"):
- * openat with O_PATH (or O_RDONLY where there is none) and O_NOFOLLOW,
+ * openat with O_PATH (or O_RDONLY where there is none: posix.h) and
+ * O_NOFOLLOW,
  * fstat, readlinkat, faccessat; shared by linux and darwin. */
 #include "os/os.h"
 #include "os/posix/posix.h"
@@ -17,13 +18,6 @@
 #include <unistd.h>
 
 #include "base/util.h"
-
-/* How an entry is opened only to be looked at or held as a rule. */
-#ifdef O_PATH
-#define WALK_OPEN O_PATH
-#else
-#define WALK_OPEN (O_RDONLY | O_NONBLOCK)
-#endif
 
 uint32_t
 os_euid(void)
@@ -64,13 +58,13 @@ os_walk_root(const char *p)
 		errno = EINVAL;
 		return -1;
 	}
-	return open("/", POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+	return open("/", posix_dir_search | O_DIRECTORY | O_CLOEXEC);
 }
 
 int
 os_walk_at(int dirfd, const char *name, int want_dir)
 {
-	return openat(dirfd, name, WALK_OPEN | O_NOFOLLOW | O_CLOEXEC |
+	return openat(dirfd, name, posix_walk_open | O_CLOEXEC |
 					   (want_dir ? O_DIRECTORY : 0));
 }
 
@@ -137,8 +131,10 @@ os_link_read_at(int dirfd, const char *name)
 char *
 os_link_read(int fd)
 {
-	/* the link's own descriptor (O_PATH|O_NOFOLLOW): its empty name */
-	return os_link_read_at(fd, "");
+	char buf[PATH_MAX];
+	long n = posix_link_read(fd, buf, sizeof(buf));
+
+	return n < 0 ? NULL : str_ndup(buf, (size_t)n);
 }
 
 int
@@ -207,11 +203,9 @@ os_may_write_at(int dirfd, const char *name)
 	int fl = AT_SYMLINK_NOFOLLOW;
 
 	if (name[0] == '\0') {
-#ifdef AT_EMPTY_PATH
-		fl = AT_EMPTY_PATH;
-#else
-		return -1;
-#endif
+		if (posix_faccess_fd(dirfd, W_OK) == 0)
+			return 1;
+		return errno == EINVAL || errno == ENOSYS ? -1 : 0;
 	}
 	if (faccessat(dirfd, name, W_OK, fl) == 0)
 		return 1;
@@ -223,13 +217,11 @@ os_fd_executable(int fd)
 {
 	char path[64];
 
-#ifdef AT_EMPTY_PATH
-	if (faccessat(fd, "", X_OK, AT_EMPTY_PATH) == 0)
+	if (posix_faccess_fd(fd, X_OK) == 0)
 		return 1;
 	if (errno != EINVAL && errno != ENOSYS)
 		return 0;
-#endif
-	snprintf(path, sizeof(path), "%s/%d", POSIX_FD_DIR, fd);
+	snprintf(path, sizeof(path), "%s/%d", posix_fd_dir, fd);
 	return faccessat(AT_FDCWD, path, X_OK, 0) == 0;
 }
 
@@ -287,13 +279,13 @@ os_ip_loopback(const char *host, int v6)
 int
 os_walk_parent(int fd)
 {
-	return openat(fd, "..", POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+	return openat(fd, "..", posix_dir_search | O_DIRECTORY | O_CLOEXEC);
 }
 
 int
 os_open_dir(const char *path)
 {
-	return open(path, POSIX_DIR_SEARCH | O_DIRECTORY | O_CLOEXEC);
+	return open(path, posix_dir_search | O_DIRECTORY | O_CLOEXEC);
 }
 
 const char *const *
