@@ -80,14 +80,19 @@
  *     forked itself), abort(), or install signal handlers in the host;
  *   - threads: the host is single-threaded and forks; a module MUST NOT
  *     leave a thread running when an operation returns;
- *   - children: the host is a child subreaper (PR_SET_CHILD_SUBREAPER) and
- *     reaps with waitpid(-1), so it may reap a helper a module forked: a
+ *   - children: the host reaps with waitpid(-1) (on Linux it is also a
+ *     child subreaper, PR_SET_CHILD_SUBREAPER; darwin has none, and the
+ *     command's tree is its process group), so it may reap a helper a
+ *     module forked: a
  *     module MUST NOT rely on waitpid() for a helper's status (use a pipe or
  *     a pidfd the helper's exit closes), and a helper that must outlive the
  *     operation is part of the command's tree (the host ends that tree);
  *   - signals at spawn(): the host has SIGCHLD blocked and its own handlers
- *     for SIGINT, SIGTERM, SIGHUP and SIGQUIT; the command MUST start with
- *     every disposition at its default and an empty signal mask;
+ *     for SIGINT, SIGTERM, SIGHUP and SIGQUIT (each one the caller did not
+ *     ignore); the host itself ignores no signal, so a disposition that is
+ *     SIG_IGN at spawn() is the caller's: the command MUST start with an
+ *     empty signal mask and every disposition at its default except those
+ *     SIG_IGN ones, which stay ignored (as across a plain exec);
  *   - lifetimes: the ns_policy and every string it points at live from
  *     prepare() until release() returns (every spawn() and finish() of
  *     that state included); a string from option() lives as long as the

@@ -18,7 +18,15 @@
 #include "banned.h"
 #include "sb.h"
 
+/* A dylib has no direct `environ` on macOS (Apple: use _NSGetEnviron);
+ * the portable core, built on Linux for the tests, has it. */
+#if defined(__APPLE__)
+#include <crt_externs.h>
+#define sb_environ (*_NSGetEnviron())
+#else
 extern char **environ;
+#define sb_environ environ
+#endif
 
 static void
 close_above(int lo)
@@ -67,7 +75,7 @@ child(char *const *argv, char *const *envp, int cwd_fd, int out, int err)
 	    dup2(err, 2) < 0)
 		_exit(127);
 	close_above(3);
-	execve(argv[0], argv, envp != NULL ? envp : environ);
+	execve(argv[0], argv, envp != NULL ? envp : sb_environ);
 	dprintf(2, "cannot execute %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
