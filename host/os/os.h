@@ -85,9 +85,8 @@ int os_nss_files_first(const char *conf, const char *db);
 int os_is_setid(void);
 
 /* The signals that ask the tool to stop (INT, TERM, HUP, QUIT) go to fn,
- * which the wrap and `run` use to forward them to the command; one the
- * caller started the tool with ignored (nohup's HUP, a background job's
- * INT and QUIT) stays ignored, as a program it execs would find it. */
+ * which the wrap and `run` use to forward them to the command; a HUP the
+ * caller started the tool with ignored (nohup) stays ignored. */
 void os_catch_stop_signals(void (*fn)(int));
 /* At the tool's start: a SIGCHLD the caller left ignored is set back to
  * its default (an ignored SIGCHLD makes the kernel reap every child, and

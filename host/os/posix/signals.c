@@ -16,9 +16,14 @@ os_catch_stop_signals(void (*fn)(int))
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fn;
 	sigemptyset(&sa.sa_mask);
+	/* A SIGHUP the caller ignored stays ignored (nohup asks exactly
+	 * that).  INT, TERM and QUIT are caught even when ignored: a shell
+	 * ignores INT and QUIT for a background job only to keep the
+	 * keyboard's interrupt away, and a launcher that signals the tool's
+	 * pid by hand means it. */
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigaction(sigs[i], NULL, &old) != 0 ||
-		    old.sa_handler != SIG_IGN) /* the caller's SIG_IGN stays */
+		if (sigs[i] != SIGHUP || sigaction(sigs[i], NULL, &old) != 0 ||
+		    old.sa_handler != SIG_IGN)
 			(void)sigaction(sigs[i], &sa, NULL);
 }
 
