@@ -457,8 +457,7 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
 	host/verbs/probe_step.c host/run/reaper.c host/run/caps.c \
 	host/run/keeper.c host/run/supervise.c
-WIN_HOST_PENDING := host/verbs/worktree.c host/base/tool.c \
-	host/policy/toolchain.c
+WIN_HOST_PENDING := host/policy/toolchain.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))

@@ -403,7 +403,7 @@ git(int argc, wchar_t **argv, HANDLE out, HANDLE err)
 		free(s);
 		return 0;
 	}
-	if (is(argc, argv, 6, L"status", L"--porcelain", L"-z",
+	if (is(argc, argv, 5, L"status", L"--porcelain", L"-z",
 	       L"--untracked-files=all", L"--ignored"))
 		return git_status(out);
 	if (is(argc, argv, 5, L"worktree", L"remove", L"--force", L"--", NULL))

@@ -77,6 +77,9 @@ echo "  the host, nova-sandbox.exe:"
 jchild=$(winpath "$child")
 jhost=$jchild
 host_suite "$(winpath "$hostexe")"
+echo "  the host's tool runner: worktree and --go with fake git, gh, go:"
+. "$here/host_tools.sh"
+host_tools "$(winpath "$hostexe")"
 
 got=$(sed -n 's/^SKIP \(.*\) -- .*/\1/p' "$log" | sort)
 want=$(grep -v '^#' "$here/expected-skips" | grep -v '^$' | sort)
