@@ -239,6 +239,69 @@ host_worktree_prune() {
 			"$(head -c 400 "$log.w2") / $(ls "$wu/prune")"
 }
 
+# run --go and run --toolchain go with fake_tool.exe as go.exe: its
+# answer (go.answer, CRLF and backslashes as go prints on Windows) becomes
+# read roots; go is asked in a fresh private directory (its cwd, HOME and
+# the profile's variables) with GOENV=off GOTOOLCHAIN=local GOFLAGS=; a
+# root answered is refused as too broad; a go that hangs is ended with its
+# grandchild at the deadline, nothing made.  (The wrap's --toolchain needs
+# a temporary directory outside every --write: under Wine the profile,
+# which the wrap's home guard makes a --write, holds the temp directory,
+# and Wine sets TEMP itself, so it is run's --toolchain that is driven.)
 host_go() {
-	:
+	gu=$WINEPREFIX/drive_c/nsgo
+	rm -rf "$gu"
+	mkdir -p "$gu/bin" "$gu/goroot" "$gu/modcache"
+	cp "$WB/tests/windows/fake_tool.exe" "$gu/bin/go.exe"
+	printf 'C:\\nsgo\\goroot\r\nC:\\nsgo\\modcache\r\n' >"$gu/bin/go.answer"
+	tt=$(timeout 20 wine cmd /c 'echo %TEMP%' </dev/null | tr -d '\r')
+	tu=$WINEPREFIX/drive_c/$(printf '%s' "${tt#C:\\}" | tr '\\' /)
+	hcase "host: run --go: no go on PATH is bad_read, nothing made" 125 \
+		'^SANDBOX REFUSED reason=bad_read: --go could not run `go env GOROOT GOMODCACHE`' \
+		- -- run --name hg0 --size 1g --go -- "$jchild" exit 0
+	export WINEPATH='C:\nsgo\bin' GOFLAGS=-mod=mod GOENV=C:/nsgo/evil.env
+	hcase "host: run --go: go.exe's GOROOT and GOMODCACHE become read roots" 0 \
+		'^SANDBOX NOTE --go added 2 read root\(s\) from go env: C:/nsgo/goroot C:/nsgo/modcache$' \
+		- -- run --name hg1 --size 1g --go -- "$jchild" exit 0
+	grep -q '^SANDBOX OK name=hg1 .* read=2 ' "$log.h2" ||
+		hres "host: run --go: the roots are the run's reads" 1 \
+			"$(grep '^SANDBOX OK' "$log.h2")"
+	cwd=$(sed -n 's/^cwd //p' "$gu/bin/calls.log" | head -1)
+	priv=$(printf '%s' "$cwd" | tr '\\' /)
+	if grep -qx 'env GOENV=off' "$gu/bin/calls.log" &&
+		grep -qx 'env GOFLAGS=' "$gu/bin/calls.log" &&
+		grep -qx 'env GOTOOLCHAIN=local' "$gu/bin/calls.log" &&
+		grep -qix "env USERPROFILE=$priv" "$gu/bin/calls.log" &&
+		grep -qix "env HOME=$priv" "$gu/bin/calls.log" &&
+		grep -qix "env LOCALAPPDATA=$priv" "$gu/bin/calls.log" &&
+		case $cwd in *nova-toolchain.*) true ;; *) false ;; esac &&
+		! ls "$tu" | grep -q '^nova-toolchain\.'; then
+		hres "host: run --go: go is asked in a private directory, GOENV=off GOFLAGS= GOTOOLCHAIN=local, removed after" 0
+	else
+		hres "host: run --go: go is asked in a private directory, GOENV=off GOFLAGS= GOTOOLCHAIN=local, removed after" 1 \
+			"cwd $cwd: $(grep '^env G\|^env USERPROFILE\|^env HOME' "$gu/bin/calls.log" | tr '\n' ' ') / $(ls "$tu")"
+	fi
+	unset GOFLAGS GOENV
+	hcase "host: run --toolchain go adds go's roots (NOTE naming go.exe)" 0 \
+		'^SANDBOX NOTE --toolchain go \(C:/nsgo/bin/go\.exe\) adds the read root\(s\): C:/nsgo/goroot C:/nsgo/modcache; never a write root$' \
+		- -- run --name hg2 --size 1g --toolchain go -- "$jchild" exit 0
+	printf 'C:\\\r\n' >"$gu/bin/go.answer"
+	hcase "host: run --go: a drive root answered is refused as too broad" 125 \
+		'^SANDBOX REFUSED reason=bad_toolchain: --toolchain go: C:/nsgo/bin/go\.exe answered C:\\, which holds everything: too broad' \
+		- -- run --name hg3 --size 1g --go -- "$jchild" exit 0
+	: >"$gu/bin/go.hang"
+	rm -f "$gu/bin/go.grandchild"
+	hcase "host: run --go: a go that hangs is ended at the deadline: bad_toolchain" 125 \
+		'^SANDBOX REFUSED reason=bad_toolchain: --toolchain go: C:/nsgo/bin/go\.exe did not answer within 10 s' \
+		- -- run --name hg4 --size 1g --go -- "$jchild" exit 0
+	r=0
+	timeout 20 wine "$jhost" alive 'C:\nsgo\bin\go.grandchild' </dev/null \
+		>/dev/null 2>&1 || r=$?
+	[ "$r" = 1 ] && [ ! -e "$tu/nova-hg4" ] &&
+		! ls "$tu" | grep -q '^nova-toolchain\.' &&
+		hres "host: run --go: the hung go's grandchild is gone, nothing made" 0 ||
+		hres "host: run --go: the hung go's grandchild is gone, nothing made" 1 \
+			"alive answered $r (0 running, 2 no pid); $(ls "$tu")"
+	unset WINEPATH
+	rm -rf "$gu"
 }
