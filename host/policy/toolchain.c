@@ -640,8 +640,8 @@ refuse_tool(struct refusals *r, const char *name, const char *tool,
 			     path ? path : "", name) < 0 ? -1 : 1;
 }
 
-/* Run the found tool t with q's arguments (base/tool.c: by descriptor,
- * argv only, its own process group, a deadline), in the private
+/* Run the found tool t with q's arguments (base/tool.h: the file kept
+ * open, argv only, its tree ended at the deadline), in the private
  * directory with d's environment: 0 with its output taken, 1 failed or
  * refused, 2 timed out, -1 ENOMEM. */
 static int
