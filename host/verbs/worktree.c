@@ -546,16 +546,18 @@ first_line(const struct wt *w, const struct toolres *res)
 	return r;
 }
 
-/* stdout without its trailing newline, when the run exited 0. */
+/* stdout without its trailing newline, when the run exited 0: 0; -1 it
+ * did not, -2 git could not be started (errno). */
 static int
 git_line(struct wt *w, int cwd_fd, char *const *args, char *buf, size_t n)
 {
 	struct toolres res;
-	int ok;
+	int ok, started, e;
 	size_t len;
 
-	ok = git(w, cwd_fd, w->call_ms, &res, args) == 0 && res.status == 0 &&
-	     !sbuf_failed(&res.out);
+	started = git(w, cwd_fd, w->call_ms, &res, args) == 0;
+	e = errno;
+	ok = started && res.status == 0 && !sbuf_failed(&res.out);
 	len = strlen(sbuf_str(&res.out));
 	while (ok && len > 0 && sbuf_str(&res.out)[len - 1] == '\n')
 		len--;
@@ -565,7 +567,8 @@ git_line(struct wt *w, int cwd_fd, char *const *args, char *buf, size_t n)
 		buf[len] = '\0';
 	}
 	toolres_free(&res);
-	return ok ? 0 : -1;
+	errno = e;
+	return ok ? 0 : started ? -1 : -2;
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -623,8 +626,14 @@ check_repo(struct wt *w, struct refusals *r)
 			     w->a.repo);
 		return;
 	}
-	if (git_line(w, w->repo.fd, args, out, sizeof(out)) != 0 ||
-	    strcmp(out, "true") != 0)
+	rc = git_line(w, w->repo.fd, args, out, sizeof(out));
+	if (rc == -2)
+		refusals_add(r, REASON_BAD_REPO, "--repo %s cannot be read: git "
+			     "(%s) could not be started: %s%s", w->a.repo,
+			     w->git.path, strerror(errno), errno == ENOEXEC ?
+			     " (a batch file or script the system cannot "
+			     "start is never run)" : "");
+	else if (rc != 0 || strcmp(out, "true") != 0)
 		refusals_add(r, REASON_BAD_REPO, "--repo wants an existing "
 			     "repository named by an absolute path: git does "
 			     "not call %s a work tree", w->a.repo);

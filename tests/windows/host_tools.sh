@@ -82,6 +82,16 @@ host_worktree_refusals() {
 	wtcase "host: worktree: git is found on PATH only: none there, bad_repo naming it" \
 		2 '^WORKTREE REFUSED reason=bad_repo: --repo C:/nswt/repo cannot be read: git is on no absolute PATH entry' \
 		-- --repo C:/nswt/repo --scratch C:/nswt/scratch --pr 5
+	# a git.bat first on PATH is found (PATHEXT) and never run: cmd.exe
+	# would parse its arguments
+	mkdir -p "$wu/batbin"
+	printf '@echo ran> C:\\nswt\\batran.txt\r\n' >"$wu/batbin/git.bat"
+	export WINEPATH='C:\nswt\batbin;C:\nswt\bin'
+	wtcase "host: worktree: a git.bat first on PATH is refused, never run" \
+		2 '^WORKTREE REFUSED reason=bad_repo: --repo C:/nswt/repo cannot be read: git \(C:/nswt/batbin/git\.bat\) could not be started: .*never run' \
+		-- --repo C:/nswt/repo --scratch C:/nswt/scratch --pr 5
+	[ ! -e "$wu/batran.txt" ] ||
+		hres "host: worktree: the git.bat did not run" 1 "batran.txt exists"
 	export WINEPATH='C:\nswt\bin'
 	wtcase "host: worktree: bad_repo: git does not call a plain directory a work tree" \
 		2 '^WORKTREE REFUSED reason=bad_repo: .*git does not call C:/nswt/plain a work tree' \
