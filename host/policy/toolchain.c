@@ -139,17 +139,41 @@ is_root(const char *p)
 	return n > 0 && n >= strlen(p);
 }
 
-/* p's status, a link at its end not followed (lstat).  0, or -1. */
+/* The directory above p opened (os_open_dir) and p's last component in
+ * *leaf; -1 for a root (or a name ending in a separator). */
+static int
+parent_of(const char *p, const char **leaf)
+{
+	const char *s = os_last_sep(p);
+	char *dir;
+	int fd;
+
+	if (is_root(p) || s == NULL || s[1] == '\0')
+		return -1;
+	if ((dir = path_dirname(p)) == NULL)
+		return -1;
+	fd = os_open_dir(dir);
+	free(dir);
+	*leaf = s + 1;
+	return fd;
+}
+
+/* p's status, a link at its end not followed (lstat): asked of its
+ * directory (fstatat AT_SYMLINK_NOFOLLOW; Windows the entry opened as a
+ * reparse point), so a link is looked at on every platform.  0, or -1. */
 static int
 lnstat(const char *p, struct os_stat *st)
 {
-	int fd = os_open_nofollow(p), rc, e;
+	const char *leaf;
+	int dfd, rc, e;
 
-	if (fd < 0)
+	if (is_root(p))
+		return os_stat_path(p, st);
+	if ((dfd = parent_of(p, &leaf)) < 0)
 		return -1;
-	rc = os_fstat(fd, st);
+	rc = os_fstat_at(dfd, leaf, st);
 	e = errno;
-	close(fd);
+	close(dfd);
 	errno = e;
 	return rc;
 }
@@ -228,14 +252,15 @@ static char *
 link_of(const char *path)
 {
 	struct os_stat st;
-	int fd = os_open_nofollow(path);
+	const char *leaf;
+	int dfd = parent_of(path, &leaf);
 	char *l = NULL;
 
-	if (fd < 0)
+	if (dfd < 0)
 		return NULL;
-	if (os_fstat(fd, &st) == 0 && OS_S_ISLNK(st.mode))
-		l = os_link_read(fd);
-	close(fd);
+	if (os_fstat_at(dfd, leaf, &st) == 0 && OS_S_ISLNK(st.mode))
+		l = os_link_read_at(dfd, leaf);
+	close(dfd);
 	return l;
 }
 
