@@ -66,7 +66,15 @@ one() {
 	tr -d '\r' <"$log.one" |
 		grep -q "^$name: [0-9]* passed, [0-9]* skipped, 0 failed\$" || rc=1
 	[ "$r" = 0 ] || rc=1
+	lap "$name"
 }
+# each stage's seconds, so the 2-minute budget is seen where it goes
+lapt=$start
+lap() {
+	echo "  ($1: $(( $(date +%s) - lapt )) s)"
+	lapt=$(date +%s)
+}
+lap "wineboot and winecfg"
 : >"$log"
 mkdir -p "$WINEPREFIX/drive_c/ostest"
 one "windows suite" "$exe" "$(winpath "$dll")" "$(winpath "$child")" "$(winpath "$conf")"
@@ -77,9 +85,11 @@ echo "  the host, nova-sandbox.exe:"
 jchild=$(winpath "$child")
 jhost=$jchild
 host_suite "$(winpath "$hostexe")"
+lap "the host"
 echo "  the host's tool runner: worktree and --go with fake git, gh, go:"
 . "$here/host_tools.sh"
 host_tools "$(winpath "$hostexe")"
+lap "the host's tools"
 
 got=$(sed -n 's/^SKIP \(.*\) -- .*/\1/p' "$log" | sort)
 want=$(grep -v '^#' "$here/expected-skips" | grep -v '^$' | sort)
