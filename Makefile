@@ -148,11 +148,9 @@ HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),$(filter-out \
 	$(patsubst host/os/$(HOST_OS)/%,host/os/posix/%,$(HOST_OS_PLAT)),\
 	$(wildcard host/os/posix/*.c)))
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
-# (the Windows list below), and host/policy/toolchain_unported.c and
-# host/run/noreaper.c the Windows halves of --toolchain and of the wrap's
-# process model; never built beside the real ones.
-HOST_UNBUILT := host/verbs/unbuilt.c host/policy/toolchain_unported.c \
-	host/run/noreaper.c $(HOST_MODEL_OUT)
+# (the Windows list below), and host/run/noreaper.c the Windows half of
+# the wrap's process model; never built beside the real ones.
+HOST_UNBUILT := host/verbs/unbuilt.c host/run/noreaper.c $(HOST_MODEL_OUT)
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c)) $(HOST_OS_PLAT) $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -523,19 +521,15 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # /proc) and run's forked flow (run/keeper.c, run/supervise.c) are left
 # out too: host/run/noreaper.c stands in, the wall's wait()/terminate()
 # with its own caps are the process model there (run/reaper.h) and run
-# takes the no-fork flow (run/nofork.c).  WIN_HOST_PENDING is
-# what is not ported yet (docs/WINDOWS.md "Not built yet"), refused the
-# same way.  host/os/windows/compat.h is forced in: the POSIX types the
-# rooms name (uid_t), types only.  -Wno-format: mingw's gcc checks a
+# takes the no-fork flow (run/nofork.c).  host/os/windows/compat.h is
+# forced in: the POSIX types the rooms name (uid_t), types only.  -Wno-format: mingw's gcc checks a
 # format(printf) attribute against Microsoft's printf (no %zu), while
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
 	host/verbs/probe_step.c host/run/reaper.c host/run/pgreaper.c \
 	host/run/caps.c host/run/keeper.c host/run/supervise.c
-WIN_HOST_PENDING := host/verbs/worktree.c host/base/tool.c \
-	host/policy/toolchain.c
-WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT) $(WIN_HOST_PENDING),\
+WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))
 WIN_HOST_OBJ := $(WIN_HOST_SRC:%.c=$(WB)/obj/host-exe/%.o)
@@ -556,6 +550,10 @@ WIN_HOST_OS_OBJ := $(patsubst %.c,$(WB)/obj/%.o,\
 	$(sort $(wildcard host/os/windows/*.c)) host/base/util.c)
 $(WB)/tests/windows/ostest.exe: $(WIN_HOST_OS_OBJ)
 $(WB)/tests/windows/ostest.exe: WIN_TEST_OBJS = $(WIN_HOST_OS_OBJ)
+# the tool runner (base/tool.h, host/os/windows/tool.c) on its own, with
+# tests/windows/fake_tool.c as the program it runs
+$(WB)/tests/windows/tooltest.exe: $(WIN_HOST_OS_OBJ)
+$(WB)/tests/windows/tooltest.exe: WIN_TEST_OBJS = $(WIN_HOST_OS_OBJ)
 
 WIN_TEST_SRC := $(sort $(wildcard tests/windows/*.c))
 WIN_TEST_EXE := $(WIN_TEST_SRC:tests/windows/%.c=$(WB)/tests/windows/%.exe)

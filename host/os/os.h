@@ -167,17 +167,34 @@ int os_proc_exe(int64_t pid, struct os_stat *st);
  * proc_pidinfo(PROC_PIDTBSDINFO). */
 int os_proc_owner_comm(int64_t pid, uint32_t *uid, char *comm, size_t n);
 
-/* Is the directory dir_fd names in use by a process: its working
- * directory or its root is that directory or beneath it (by identity,
- * whatever name the process reached it by)?  1 yes, 0 no process this
- * process can look at is, -1 this platform cannot tell (the caller must
- * then take it as in use).  *unseen counts the processes that exist but
- * could not be looked at (another user's, without privilege).  Linux:
- * /proc/<pid>/cwd and /proc/<pid>/root, each walked up by "..". */
-int os_dir_in_use(int dir_fd, unsigned *unseen);
+/* Is the directory entry name of the directory open on dirfd in use by a
+ * process: its working directory (or root) is that directory or beneath
+ * it (by identity, whatever name the process reached it by)?  The caller
+ * holds no descriptor of that directory itself while it asks (Windows
+ * counts one as a use).  1 yes, 0 no process this process can look at
+ * is, -1 this platform cannot tell or name is not a directory (the caller
+ * must then take it as in use).  *unseen counts the processes that exist
+ * but could not be looked at (another user's, without privilege).  Linux:
+ * /proc/<pid>/cwd and /proc/<pid>/root, each walked up by "..".  Windows:
+ * every directory of the tree (never through a reparse point) opened with
+ * DELETE access, which fails with a sharing violation while any process
+ * holds a handle to that directory that does not share delete -- a
+ * process's working directory is one; a file held open below it is not
+ * seen (its delete fails later); darwin: -1. */
+int os_dir_in_use_at(int dirfd, const char *name, unsigned *unseen);
+/* Take the lock a job working in the directory entry name of dirfd holds
+ * (docs/SPEC-SANDBOX.md §15 "In use"): POSIX flock, exclusive, without
+ * waiting, on the directory (a job holds it shared: `flock -s <tree>`),
+ * *lockfd then open until the caller closes it after its work.  1 taken,
+ * 0 this platform has no such lock (Windows: a job's working directory is
+ * what os_dir_in_use_at sees; *lockfd -1), -1 it is held elsewhere or
+ * cannot be taken (errno). */
+int os_dir_lock_at(int dirfd, const char *name, int *lockfd);
 /* The id of the mount fd is on (a bind mount of the same file system
  * too): 0 and *id, or -1 when this platform or kernel cannot say (the
- * caller then has only st_dev). */
+ * caller then has only st_dev).  Windows: the volume serial number (a
+ * volume mounted in a directory is reached through a reparse point,
+ * which no deletion enters). */
 int os_mount_id(int fd, unsigned long long *id);
 
 /* ---- the tool's own processes (run/, verbs/probe.c) ------------------- */
@@ -266,6 +283,42 @@ int os_proc_memory(const int64_t *pids, size_t n,
  * Windows rand_s): 0, or -1 with errno. */
 int os_random_bytes(void *buf, size_t n);
 
+/* ---- what the worktree verb and toolchain discovery need -------------- */
+
+/* Make what was written to fd durable (fsync; Windows FlushFileBuffers).
+ * 0, or -1 with errno. */
+int os_fsync(int fd);
+/* Rename the file from of the directory open on dirfd over the file to
+ * in the same directory, replacing it whole (POSIX renameat; Windows
+ * MoveFileExW with MOVEFILE_REPLACE_EXISTING, never through a link).
+ * 0, or -1 with errno. */
+int os_replace_at(int dirfd, const char *from, const char *to);
+/* A descriptor of the directory open on fd (any kind: O_PATH too) that
+ * os_dir_names can list: POSIX openat(fd, ".", O_RDONLY|O_DIRECTORY);
+ * Windows a duplicate.  Close-on-exec; the descriptor, or -1. */
+int os_dir_reopen(int fd);
+/* The value of the variable name in env ("NAME=value" entries, NULL-
+ * terminated, may be NULL), names compared as this platform compares
+ * them (POSIX exactly; Windows ignoring ASCII case: "Path" is PATH), or
+ * NULL. */
+const char *os_env_get(char *const *env, const char *name);
+/* What a program started with a built environment (base/tool.h) needs of
+ * the caller's on this platform besides what its caller lists: POSIX
+ * none; Windows the system's variables (SystemRoot: Winsock and the
+ * crypto providers fail without it; windir, SystemDrive, ProgramData,
+ * PATHEXT, NUMBER_OF_PROCESSORS, PROCESSOR_ARCHITECTURE).  NULL-
+ * terminated. */
+const char *const *os_env_system(void);
+/* The variables naming the user's profile and temporary directories
+ * beside HOME: POSIX none; Windows USERPROFILE, APPDATA, LOCALAPPDATA,
+ * TEMP, TMP (a tool asked in a private directory gets it for each).
+ * NULL-terminated. */
+const char *const *os_env_profile(void);
+/* The directories a private temporary directory may be made in, in
+ * order: POSIX /tmp, /var/tmp; Windows the user's temp directory
+ * (GetTempPathW).  NULL-terminated. */
+const char *const *os_temp_dirs(void);
+
 /* ---- the policy's walk: one component at a time (policy/) ------------- */
 
 /* What a walk learns of an open file, in POSIX st_mode spelling on every
@@ -285,6 +338,8 @@ struct os_stat {
 	uint32_t mode;
 	uint32_t uid, gid;
 	uint64_t size;     /* a regular file's bytes */
+	int64_t mtime;     /* last modified, seconds since 1970 (Windows:
+			      the last write time) */
 };
 #define OS_S_IFMT 0170000u
 #define OS_S_IFLNK 0120000u

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* toolchain.c -- --toolchain discovery (toolchain.h): one table of what
- * each toolchain is asked; each tool found and run through base/tool.c (by
- * descriptor, argv only, its own process group, a deadline). */
+ * each toolchain is asked; each tool found and run through base/tool.h
+ * (kept open from the moment it is found, argv only, a tree the deadline
+ * ends whole), every file question asked of os/os.h so that discovery is
+ * the same on every platform (Windows: ';' in PATH, drive roots,
+ * %USERPROFILE% as the home, the temp directory for the private one). */
 #include "policy/toolchain.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/tool.h"
+#include "os/os.h"
 #include "policy/ownfiles.h"
 #include "policy/paths.h"
 #include "policy/policy.h"
@@ -78,11 +81,12 @@ struct disc {
 	const struct tchain *c;
 	const struct toolchain_ctx *x;
 	struct strv wcanon;        /* each --write, canonical */
-	struct stat *wid;          /* ... and its identity (st_ino 0: none) */
-	char *home;                /* the caller's HOME, canonical, or NULL */
+	struct os_stat *wid;       /* ... and its identity (ino 0: none) */
+	char *home;                /* the caller's HOME (Windows USERPROFILE),
+				      canonical, or NULL */
 	char *state;               /* the tool's state directory */
 	char *priv;                /* the private empty directory, or NULL */
-	int priv_fd;               /* O_PATH of priv, or -1 */
+	int priv_fd;               /* priv held open (os_walk_at), or -1 */
 	struct strv env;           /* the tools' whole environment */
 	const char *tool;          /* the tool being asked, for messages */
 	struct toolchain_found *f;
@@ -121,38 +125,85 @@ toolchain_check(const struct strv *names, const struct cmdline *line,
 static char *
 canon(const char *p)
 {
-	char real[PATH_MAX];
+	char *real = os_real_path(p);
 
-	return strdup(realpath(p, real) != NULL ? real : p);
+	return real != NULL ? real : strdup(p);
+}
+
+/* Is p a root ("/", "C:/", "//server/share/")? */
+static int
+is_root(const char *p)
+{
+	size_t n = os_root_len(p);
+
+	return n > 0 && n >= strlen(p);
+}
+
+/* The directory above p opened (os_open_dir) and p's last component in
+ * *leaf; -1 for a root (or a name ending in a separator). */
+static int
+parent_of(const char *p, const char **leaf)
+{
+	const char *s = os_last_sep(p);
+	char *dir;
+	int fd;
+
+	if (is_root(p) || s == NULL || s[1] == '\0')
+		return -1;
+	if ((dir = path_dirname(p)) == NULL)
+		return -1;
+	fd = os_open_dir(dir);
+	free(dir);
+	*leaf = s + 1;
+	return fd;
+}
+
+/* p's status, a link at its end not followed (lstat): asked of its
+ * directory (fstatat AT_SYMLINK_NOFOLLOW; Windows the entry opened as a
+ * reparse point), so a link is looked at on every platform.  0, or -1. */
+static int
+lnstat(const char *p, struct os_stat *st)
+{
+	const char *leaf;
+	int dfd, rc, e;
+
+	if (is_root(p))
+		return os_stat_path(p, st);
+	if ((dfd = parent_of(p, &leaf)) < 0)
+		return -1;
+	rc = os_fstat_at(dfd, leaf, st);
+	e = errno;
+	close(dfd);
+	errno = e;
+	return rc;
 }
 
 /* The --write (index) that p (canonical) or its identity st is inside or
  * is, or -1. */
 static int
-in_write(const struct disc *d, const char *p, const struct stat *st)
+in_write(const struct disc *d, const char *p, const struct os_stat *st)
 {
 	for (size_t i = 0; i < d->wcanon.n; i++) {
 		if (policy_inside(p, d->wcanon.v[i]))
 			return (int)i;
-		if (st != NULL && d->wid[i].st_ino != 0 &&
-		    d->wid[i].st_dev == st->st_dev &&
-		    d->wid[i].st_ino == st->st_ino)
+		if (st != NULL && d->wid[i].ino != 0 &&
+		    d->wid[i].dev == st->dev && d->wid[i].ino == st->ino)
 			return (int)i;
 	}
 	return -1;
 }
 
 /* Can another user than root and us change st (a root-owned sticky
- * directory, /tmp, lets no one replace what is ours in it)? */
+ * directory, /tmp, lets no one replace what is ours in it)?  Windows: the
+ * owner SID and the DACL as os_fstat spells them. */
 static int
-changeable(const struct stat *st, uid_t me)
+changeable(const struct os_stat *st, uint32_t me)
 {
-	if (st->st_uid != 0 && st->st_uid != me)
+	if (st->uid != 0 && st->uid != me)
 		return 1;
-	if ((st->st_mode & 022) == 0)
+	if ((st->mode & 022) == 0)
 		return 0;
-	return !(S_ISDIR(st->st_mode) && (st->st_mode & S_ISVTX) &&
-		 st->st_uid == 0);
+	return !(S_ISDIR(st->mode) && (st->mode & OS_S_ISVTX) && st->uid == 0);
 }
 
 /* real (canonical) and every directory above it: 0 outside every --write
@@ -162,14 +213,14 @@ static int
 placed(const struct disc *d, const char *real, int *w, char **why)
 {
 	char *p = strdup(real);
-	uid_t me = getuid();
+	uint32_t me = os_ruid();
 	int rc = 0;
 
 	while (rc == 0 && p != NULL) {
-		struct stat st;
+		struct os_stat st;
 		char *up;
 
-		if (lstat(p, &st) != 0) {
+		if (lnstat(p, &st) != 0) {
 			*why = str_fmt("%s cannot be checked (%s)", p,
 				       strerror(errno));
 			rc = 2;
@@ -178,13 +229,13 @@ placed(const struct disc *d, const char *real, int *w, char **why)
 		} else if (changeable(&st, me)) {
 			*why = str_fmt("%s (owner uid %u, mode %04o) could be "
 				       "changed by another user", p,
-				       (unsigned)st.st_uid,
-				       (unsigned)(st.st_mode & 07777));
+				       (unsigned)st.uid,
+				       (unsigned)(st.mode & 07777));
 			rc = 2;
 		}
 		if (rc == 2 && *why == NULL)
 			rc = -1;
-		if (rc != 0 || strcmp(p, "/") == 0)
+		if (rc != 0 || is_root(p))
 			break;
 		up = path_dirname(p);
 		free(p);
@@ -196,60 +247,75 @@ placed(const struct disc *d, const char *real, int *w, char **why)
 	return rc;
 }
 
+/* What the link at path holds (heap), or NULL: not a link, or unread. */
+static char *
+link_of(const char *path)
+{
+	struct os_stat st;
+	const char *leaf;
+	int dfd = parent_of(path, &leaf);
+	char *l = NULL;
+
+	if (dfd < 0)
+		return NULL;
+	if (os_fstat_at(dfd, leaf, &st) == 0 && OS_S_ISLNK(st.mode))
+		l = os_link_read_at(dfd, leaf);
+	close(dfd);
+	return l;
+}
+
 /* The tool t found on PATH: every link from its PATH name to its file,
  * each link's directory and the file itself, as placed() says; the file
- * must be the inode t->fd holds. */
+ * must be the one t->fd holds. */
 static int
 tool_placed(const struct disc *d, const struct tool *t, int *w, char **why)
 {
-	char cur[PATH_MAX], link[PATH_MAX];
-	struct stat st, fst;
+	struct os_stat st, fst;
+	char *cur = strdup(t->path), *real;
 	int rc = 0;
 
-	if (strlen(t->path) >= sizeof(cur))
-		return 2;
-	memcpy(cur, t->path, strlen(t->path) + 1);
+	if (cur == NULL)
+		return -1;
 	for (int hop = 0; hop < MAXHOPS; hop++) {
-		char *dir = path_dirname(cur), *rdir;
-		ssize_t n = 0;
+		char *dir = path_dirname(cur), *rdir, *link = NULL, *next = NULL;
 
-		if (dir == NULL)
+		if (dir == NULL) {
+			free(cur);
 			return -1;
+		}
 		rdir = canon(dir);
 		free(dir);
-		if (rdir == NULL)
+		if (rdir == NULL) {
+			free(cur);
 			return -1;
-		rc = placed(d, rdir, w, why);
-		if (rc == 0 && lstat(cur, &st) == 0 && S_ISLNK(st.st_mode))
-			n = readlink(cur, link, sizeof(link) - 1);
-		if (n > 0) {
-			link[n] = '\0';
-			if (link[0] != '/' &&
-			    strlen(rdir) + 1 + (size_t)n >= sizeof(cur))
-				n = 0;
-			else if (link[0] == '/')
-				memcpy(cur, link, (size_t)n + 1);
-			else {
-				size_t k = strlen(rdir);
-
-				memmove(cur, rdir, k);
-				cur[k] = '/';
-				memcpy(cur + k + 1, link, (size_t)n + 1);
-			}
 		}
+		rc = placed(d, rdir, w, why);
+		if (rc == 0)
+			link = link_of(cur);
+		if (link != NULL)
+			next = os_is_absolute(link) ? strdup(link) :
+			       str_fmt("%s/%s", rdir, link);
+		free(link);
 		free(rdir);
-		if (n <= 0)
+		if (next == NULL)
 			break; /* the file, or a verdict, is reached */
+		free(cur);
+		cur = next;
 	}
+	free(cur);
 	if (rc != 0)
 		return rc;
-	if (realpath(t->path, cur) == NULL || stat(cur, &st) != 0 ||
-	    fstat(t->fd, &fst) != 0 || st.st_dev != fst.st_dev ||
-	    st.st_ino != fst.st_ino) {
+	real = os_real_path(t->path);
+	if (real == NULL || os_stat_path(real, &st) != 0 ||
+	    os_fstat(t->fd, &fst) != 0 || st.dev != fst.dev ||
+	    st.ino != fst.ino) {
+		free(real);
 		*why = str_fmt("%s changed while it was checked", t->path);
 		return *why ? 2 : -1;
 	}
-	return placed(d, cur, w, why);
+	rc = placed(d, real, w, why);
+	free(real);
+	return rc;
 }
 
 /* ---- the tools' environment and directory -------------------------------- */
@@ -260,15 +326,16 @@ static int
 safe_path(struct disc *d, struct sbuf *out)
 {
 	const char *p = d->x->path ? d->x->path : "/usr/bin:/bin";
+	char sep[2] = { os_path_list_sep(), '\0' };
 
 	while (*p) {
-		size_t n = strcspn(p, ":");
-		char *e = strndup(p, n), *c;
+		size_t n = strcspn(p, sep);
+		char *e = str_ndup(p, n), *c;
 
 		if (e == NULL)
 			return -1;
-		c = e[0] == '/' ? canon(e) : NULL;
-		if (e[0] == '/' && c == NULL) {
+		c = os_is_absolute(e) ? canon(e) : NULL;
+		if (os_is_absolute(e) && c == NULL) {
 			free(e);
 			return -1;
 		}
@@ -277,38 +344,37 @@ safe_path(struct disc *d, struct sbuf *out)
 				strv_push(&d->f->skipped_path, e);
 		} else if (c != NULL) {
 			if (out->len)
-				sbuf_add(out, ":");
+				sbuf_add(out, sep);
 			sbuf_add(out, e);
 		}
 		free(c);
 		free(e);
-		p += n + (p[n] == ':');
+		p += n + (p[n] == sep[0]);
 	}
 	return sbuf_failed(out) || strv_failed(&d->f->skipped_path) ? -1 : 0;
 }
 
+/* rustup's toolchain, given only as a plain name (never a path). */
 static int
-listed(const char *list, const char *name, size_t n)
+plain_name(const char *v)
 {
-	while (*list) {
-		size_t k = strcspn(list, " ");
-
-		if (k == n && strncmp(list, name, n) == 0)
-			return 1;
-		list += k + (list[k] == ' ');
-	}
-	return 0;
+	return *v && v[0] != '.' &&
+	       strspn(v, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") == strlen(v);
 }
 
-/* PATH, HOME (the private directory), LC_ALL=C, the chain's fixed
- * settings, and of the chain's own variables those the caller has whose
- * value is an absolute path outside every --write; rustup's toolchain
- * only as a plain name. */
+/* PATH, HOME (the private directory; on Windows also the profile's
+ * directories, USERPROFILE and the rest, os_env_profile), LC_ALL=C, what
+ * a program needs on this platform (os_env_system: nothing on POSIX),
+ * the chain's fixed settings, and of the chain's own variables those the
+ * caller has whose value is an absolute path outside every --write;
+ * rustup's toolchain only as a plain name.  Variable names are looked up
+ * as the platform compares them (os_env_get). */
 static int
 tool_env(struct disc *d)
 {
 	struct sbuf path = {0};
-	const char *fixed = d->c->fixed;
+	const char *fixed = d->c->fixed, *vars = d->c->vars, *v;
 	int rc = safe_path(d, &path);
 
 	if (rc == 0 && (strv_pushf(&d->env, "PATH=%s", path.s ? path.s : "") < 0 ||
@@ -316,6 +382,11 @@ tool_env(struct disc *d)
 			strv_push(&d->env, "LC_ALL=C") < 0))
 		rc = -1;
 	sbuf_free(&path);
+	for (const char *const *n = os_env_profile(); rc == 0 && *n; n++)
+		rc = strv_pushf(&d->env, "%s=%s", *n, d->priv) < 0 ? -1 : 0;
+	for (const char *const *n = os_env_system(); rc == 0 && *n; n++)
+		if ((v = os_env_get(d->x->env, *n)) != NULL)
+			rc = strv_pushf(&d->env, "%s=%s", *n, v) < 0 ? -1 : 0;
 	while (rc == 0 && *fixed) {
 		size_t k = strcspn(fixed, " ");
 
@@ -323,76 +394,114 @@ tool_env(struct disc *d)
 			rc = -1;
 		fixed += k + (fixed[k] == ' ');
 	}
-	for (char *const *e = d->x->env; rc == 0 && e && *e; e++) {
-		size_t n = strcspn(*e, "=");
-		const char *v = *e + n + 1;
-		char *c;
+	if (rc == 0 && strcmp(d->c->name, "rust") == 0 &&
+	    (v = os_env_get(d->x->env, "RUSTUP_TOOLCHAIN")) != NULL &&
+	    plain_name(v))
+		rc = strv_pushf(&d->env, "RUSTUP_TOOLCHAIN=%s", v) < 0 ? -1 : 0;
+	while (rc == 0 && *vars) {
+		size_t k = strcspn(vars, " ");
+		char *name = str_ndup(vars, k), *c;
 
-		if ((*e)[n] != '=')
-			continue;
-		if (strcmp(d->c->name, "rust") == 0 && n == 16 &&
-		    strncmp(*e, "RUSTUP_TOOLCHAIN", 16) == 0 && *v &&
-		    strspn(v, "abcdefghijklmnopqrstuvwxyz"
-			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
-		    strlen(v) && v[0] != '.') {
-			rc = strv_push(&d->env, *e);
-			continue;
-		}
-		if (!listed(d->c->vars, *e, n) || v[0] != '/')
-			continue;
-		if ((c = canon(v)) == NULL)
+		vars += k + (vars[k] == ' ');
+		if (name == NULL)
 			return -1;
-		if (in_write(d, c, NULL) < 0)
-			rc = strv_push(&d->env, *e);
-		free(c);
+		v = os_env_get(d->x->env, name);
+		if (v != NULL && os_is_absolute(v)) {
+			if ((c = canon(v)) == NULL) {
+				free(name);
+				return -1;
+			}
+			if (in_write(d, c, NULL) < 0 &&
+			    strv_pushf(&d->env, "%s=%s", name, v) < 0)
+				rc = -1;
+			free(c);
+		}
+		free(name);
 	}
 	return rc < 0 || strv_failed(&d->env) ? -1 : 0;
 }
 
+/* A fresh, empty directory nova-toolchain.<random> in base (canonical,
+ * outside every --write): 0 made (d->priv, d->priv_fd), 1 not here, -1
+ * ENOMEM. */
+static int
+priv_in(struct disc *d, const char *base)
+{
+	unsigned char rnd[8];
+	char name[40];
+	int dfd = os_open_dir(base), rc = 1;
+
+	if (dfd < 0)
+		return 1;
+	for (int tries = 0; rc == 1 && tries < 16; tries++) {
+		if (os_random_bytes(rnd, sizeof(rnd)) != 0)
+			break;
+		snprintf(name, sizeof(name), "nova-toolchain.%02x%02x%02x%02x"
+			 "%02x%02x%02x%02x", rnd[0], rnd[1], rnd[2], rnd[3],
+			 rnd[4], rnd[5], rnd[6], rnd[7]);
+		if (os_mkdir_at(dfd, name, 0700) != 0) {
+			if (errno != EEXIST)
+				break;
+			continue;
+		}
+		d->priv = str_fmt("%s%s%s", base, base[strlen(base) - 1] == '/' ?
+				  "" : "/", name);
+		if (d->priv == NULL) {
+			(void)os_unlink_at(dfd, name, 1);
+			rc = -1;
+			break;
+		}
+		d->priv_fd = os_walk_at(dfd, name, 1);
+		rc = 0;
+		if (d->priv_fd < 0) {
+			(void)os_unlink_at(dfd, name, 1);
+			free(d->priv);
+			d->priv = NULL;
+			rc = 1;
+		}
+	}
+	close(dfd);
+	return rc;
+}
+
 /* The private empty directory the tools run in (their HOME too): made
- * under the first of the state directory, /tmp, /var/tmp that exists and
- * is outside every --write.  0, 1 refused, -1 ENOMEM. */
+ * under the first of the state directory and the platform's temporary
+ * directories (/tmp, /var/tmp; Windows the user's temp directory) that
+ * exists and is outside every --write.  0, 1 refused, -1 ENOMEM. */
 static int
 make_priv(struct disc *d)
 {
-	const char *bases[] = { d->state, "/tmp", "/var/tmp" };
+	const char *const *tmp = os_temp_dirs();
 
-	for (size_t i = 0; i < sizeof(bases) / sizeof(*bases); i++) {
-		struct stat st;
-		char *b = canon(bases[i]), *t;
+	for (size_t i = 0; i == 0 || tmp[i - 1] != NULL; i++) {
+		const char *base = i == 0 ? d->state : tmp[i - 1];
+		struct os_stat st;
+		char *b;
+		int rc;
 
-		if (b == NULL)
-			return -1;
-		if (stat(b, &st) != 0 || !S_ISDIR(st.st_mode) ||
-		    in_write(d, b, &st) >= 0) {
-			free(b);
+		if (base == NULL)
 			continue;
-		}
-		t = str_fmt("%s/nova-toolchain.XXXXXX", b);
-		free(b);
-		if (t == NULL)
+		if ((b = canon(base)) == NULL)
 			return -1;
-		if (mkdtemp(t) != NULL) {
-			d->priv = t;
-			d->priv_fd = open(t, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-					  O_CLOEXEC);
-			if (d->priv_fd >= 0)
-				return 0;
-		}
-		free(t);
-		d->priv = NULL;
+		rc = os_stat_path(b, &st) != 0 || !S_ISDIR(st.mode) ||
+		     in_write(d, b, &st) >= 0 ? 1 : priv_in(d, b);
+		free(b);
+		if (rc <= 0)
+			return rc;
 	}
 	return refusals_addr(d->r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
 			     "--toolchain %s: no directory outside every "
 			     "--write to ask its tools in (the state directory "
-			     "%s, /tmp, /var/tmp); name its directories with "
-			     "--read", d->c->name, d->state) < 0 ? -1 : 1;
+			     "%s, or a temporary directory); name its "
+			     "directories with --read", d->c->name,
+			     d->state) < 0 ? -1 : 1;
 }
 
 static void
 drop_priv(struct disc *d)
 {
-	char *dir, *leaf;
+	char *dir;
+	const char *leaf;
 	int dfd;
 
 	if (d->priv_fd >= 0)
@@ -400,8 +509,8 @@ drop_priv(struct disc *d)
 	d->priv_fd = -1;
 	if (d->priv == NULL || (dir = path_dirname(d->priv)) == NULL)
 		return;
-	leaf = strrchr(d->priv, '/') + 1;
-	dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	leaf = os_last_sep(d->priv) + 1;
+	dfd = os_open_dir(dir);
 	if (dfd >= 0) {
 		(void)rmtree_at(dfd, leaf, 64);
 		close(dfd);
@@ -425,12 +534,12 @@ inside_os_root(const char *p, const char *const *os_roots)
 }
 
 /* What the root `real` holds that a read root must not: NULL when
- * nothing ("/" holds everything). */
+ * nothing ("" for a root, "/" or "C:/": it holds everything). */
 static const char *
 too_broad(const struct disc *d, const char *real, const char **what)
 {
-	if (strcmp(real, "/") == 0)
-		return *what = "everything", "/";
+	if (is_root(real))
+		return *what = "everything", "";
 	if (d->home != NULL && policy_inside(d->home, real))
 		return *what = "HOME", d->home;
 	for (size_t i = 0; i < d->wcanon.n; i++)
@@ -446,35 +555,47 @@ too_broad(const struct disc *d, const char *real, const char **what)
 static int
 take_root(struct disc *d, const char *p, size_t n)
 {
-	char raw[PATH_MAX], real[PATH_MAX];
 	const char *held, *what = NULL;
 	struct toolchain_found *f = d->f;
-	struct stat st;
+	struct os_stat st;
+	char *raw, *real;
+	int rc;
 
 	while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' '))
 		n--;
-	if (n == 0 || n >= sizeof(raw) || p[0] != '/')
+	if (n == 0)
 		return 0;
-	memcpy(raw, p, n);
-	raw[n] = '\0';
-	if (realpath(raw, real) == NULL || stat(real, &st) != 0 ||
-	    !S_ISDIR(st.st_mode))
-		return strv_contains(&f->absent, raw) ? 0 :
-		       strv_push(&f->absent, raw);
+	if ((raw = str_ndup(p, n)) == NULL)
+		return -1;
+	if (!os_is_absolute(raw)) {
+		free(raw);
+		return 0;
+	}
+	real = os_real_path(raw);
+	if (real == NULL || os_stat_path(real, &st) != 0 || !S_ISDIR(st.mode)) {
+		rc = strv_contains(&f->absent, raw) ? 0 :
+		     strv_push(&f->absent, raw);
+		free(raw);
+		free(real);
+		return rc < 0 ? -1 : 0;
+	}
 	if ((held = too_broad(d, real, &what)) != NULL)
-		return refusals_addr(d->r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
-				     "--toolchain %s: %s answered %s, which "
-				     "holds %s%s%s: too broad for a read root; "
-				     "leave out --toolchain %s and name its "
-				     "directories with --read", d->c->name,
-				     d->tool, raw, what,
-				     strcmp(held, "/") ? " " : "",
-				     strcmp(held, "/") ? held : "",
-				     d->c->name) < 0 ? -1 : 1;
-	if (strv_contains(&f->roots, real) || strv_contains(&f->covered, real))
-		return 0;
-	return strv_push(inside_os_root(real, d->x->os_roots) ? &f->covered :
-			 &f->roots, real);
+		rc = refusals_addr(d->r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
+				   "--toolchain %s: %s answered %s, which "
+				   "holds %s%s%s: too broad for a read root; "
+				   "leave out --toolchain %s and name its "
+				   "directories with --read", d->c->name,
+				   d->tool, raw, what, held[0] ? " " : "",
+				   held, d->c->name) < 0 ? -1 : 1;
+	else if (strv_contains(&f->roots, real) ||
+		 strv_contains(&f->covered, real))
+		rc = 0;
+	else
+		rc = strv_push(inside_os_root(real, d->x->os_roots) ?
+			       &f->covered : &f->roots, real) < 0 ? -1 : 0;
+	free(raw);
+	free(real);
+	return rc;
 }
 
 static int
@@ -487,7 +608,8 @@ take_lines(struct disc *d, const char *s, enum tq_kind kind)
 		const char *v = s, *end = s + n;
 
 		if (kind == TQ_SEARCH) {
-			/* "install: D" and "libraries: =A:B" */
+			/* "install: D" and "libraries: =A:B" (Windows
+			 * "=C:/a;C:/b": the list is PATH's separator) */
 			const char *c = memchr(s, ':', n);
 
 			v = c ? c + 1 : end;
@@ -495,8 +617,9 @@ take_lines(struct disc *d, const char *s, enum tq_kind kind)
 				v++;
 		}
 		while (rc == 0 && v < end) {
+			char stop[3] = { os_path_list_sep(), '\n', '\0' };
 			size_t k = kind == TQ_SEARCH ?
-			    strcspn(v, ":\n") : (size_t)(end - v);
+			    strcspn(v, stop) : (size_t)(end - v);
 
 			if (k > (size_t)(end - v))
 				k = (size_t)(end - v);
@@ -508,21 +631,27 @@ take_lines(struct disc *d, const char *s, enum tq_kind kind)
 	return rc;
 }
 
-/* The tool's real path, two levels up (<home>/bin/<tool>). */
+/* The tool's real path, two levels up (<home>/bin/<tool>), never a
+ * root. */
 static int
 tool_home(struct disc *d, const char *tool)
 {
-	char real[PATH_MAX];
-	char *s;
+	char *real = os_real_path(tool), *s;
+	int rc;
 
-	if (realpath(tool, real) == NULL)
+	if (real == NULL)
 		return 0;
 	for (int i = 0; i < 2; i++) {
-		if ((s = strrchr(real, '/')) == NULL || s == real)
+		s = (char *)os_last_sep(real);
+		if (s == NULL || (size_t)(s - real) < os_root_len(real)) {
+			free(real);
 			return 0;
+		}
 		*s = '\0';
 	}
-	return take_root(d, real, strlen(real));
+	rc = take_root(d, real, strlen(real));
+	free(real);
+	return rc;
 }
 
 static int
@@ -536,8 +665,8 @@ refuse_tool(struct refusals *r, const char *name, const char *tool,
 			     path ? path : "", name) < 0 ? -1 : 1;
 }
 
-/* Run the found tool t with q's arguments (base/tool.c: by descriptor,
- * argv only, its own process group, a deadline), in the private
+/* Run the found tool t with q's arguments (base/tool.h: the file kept
+ * open, argv only, its tree ended at the deadline), in the private
  * directory with d's environment: 0 with its output taken, 1 failed or
  * refused, 2 timed out, -1 ENOMEM. */
 static int
@@ -644,6 +773,7 @@ disc_init(struct disc *d)
 {
 	const struct strv *w = d->x->writes;
 	size_t n = w ? w->n : 0;
+	const char *home;
 
 	d->priv_fd = -1;
 	d->wid = calloc(n + 1, sizeof(*d->wid));
@@ -656,15 +786,15 @@ disc_init(struct disc *d)
 			free(c);
 			return -1;
 		}
-		if (stat(c, &d->wid[i]) != 0)
-			d->wid[i].st_ino = 0;
+		if (os_stat_path(c, &d->wid[i]) != 0)
+			d->wid[i].ino = 0;
 		free(c);
 	}
-	for (char *const *e = d->x->env; e && *e; e++)
-		if (strncmp(*e, "HOME=/", 6) == 0 &&
-		    (d->home = canon(*e + 5)) == NULL)
-			return -1;
-	if ((d->state = ownfiles_state_dir(getuid())) == NULL)
+	home = os_env_get(d->x->env, os_home_var());
+	if (home != NULL && os_is_absolute(home) &&
+	    (d->home = canon(home)) == NULL)
+		return -1;
+	if ((d->state = ownfiles_state_dir(os_ruid())) == NULL)
 		return -1;
 	{
 		char *c = canon(d->state);

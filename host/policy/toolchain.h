@@ -2,10 +2,11 @@
 /* toolchain.h -- --toolchain go|python|node|rust|c (docs/SPEC-SANDBOX.md
  * rule 3a): the read roots a toolchain needs, asked of the toolchain
  * itself.  Each tool is found once on the caller's PATH (an absolute,
- * executable regular file), run unwalled as the caller -- only when the
- * command could not have changed it -- in an empty private directory with
- * a minimal environment, stdin and stderr /dev/null, and killed after
- * TOOLCHAIN_TIMEOUT_MS.  Roots are only ever read roots. */
+ * executable regular file; Windows: by PATHEXT, a PE program), run
+ * unwalled as the caller -- only when the command could not have changed
+ * it -- in an empty private directory with a minimal environment, stdin
+ * /dev/null (NUL), its output captured, and its tree killed after
+ * TOOLCHAIN_TIMEOUT_MS (base/tool.h).  Roots are only ever read roots. */
 #ifndef NS_HOST_TOOLCHAIN_H
 #define NS_HOST_TOOLCHAIN_H
 
@@ -63,8 +64,7 @@ int toolchain_discover(const char *name, const struct toolchain_ctx *x,
 		       struct toolchain_found *f, struct refusals *r);
 void toolchain_found_free(struct toolchain_found *f);
 
-/* Is the tool name on the PATH value path?  1 yes, 0 no, -1 ENOMEM.
- * (Where discovery is not ported, 1: toolchain_discover says why.) */
+/* Is the tool name on the PATH value path?  1 yes, 0 no, -1 ENOMEM. */
 int toolchain_has_tool(const char *name, const char *path);
 
 /* One NOTE text for f: "--toolchain <name> (<tool>) adds the read roots

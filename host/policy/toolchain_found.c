@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* toolchain_found.c -- freeing what discovery found (toolchain.h): one
- * definition for every build, the POSIX discovery (toolchain.c) and the
- * Windows refusal (toolchain_unported.c) alike. */
+/* toolchain_found.c -- freeing what discovery found (toolchain.h), apart
+ * from discovery (toolchain.c) so the unit suites can build a result. */
 #include "policy/toolchain.h"
 
 #include <stdlib.h>

@@ -73,12 +73,6 @@ go_reads(struct runctx *c, struct refusals *r)
 	struct toolchain_found f = {0};
 	int found = toolchain_has_tool("go", x.path);
 
-	if (!reaper_here()) {
-		refusals_add(r, REASON_BAD_READ, "--go is not ported to %s yet "
-			     "(go env is run by POSIX process control); name "
-			     "GOROOT and GOMODCACHE with --read", os_platform());
-		return;
-	}
 	if (found <= 0) {
 		refusals_add(r, REASON_BAD_READ, "--go could not run `go env GOROOT "
 			     "GOMODCACHE` (go on PATH); install Go, or drop "
@@ -208,8 +202,8 @@ run_scratch(struct runctx *c, struct refusals *r)
 }
 
 /* Where the host has no fork (reaper_here() 0: Windows) run is the
- * no-fork flow (run/nofork.c) or nothing: its place and wall must fit it
- * (--go is refused in go_reads).  Before anything is made. */
+ * no-fork flow (run/nofork.c) or nothing: its place and wall must fit it.
+ * Before anything is made. */
 static void
 nofork_refusals(struct runctx *c, struct refusals *r)
 {

@@ -2,9 +2,8 @@
 /* unbuilt.c -- the verbs a platform's build leaves out (the Makefile's
  * source list for that platform; never linked beside the real verb): each
  * refuses with no_sandbox, naming the platform, and changes nothing.  On
- * Windows: egress (nftables, the bench's Linux allowlist), probe
- * (Landlock's walled steps, Linux only) and, not ported yet, worktree.
- * Not a stub that pretends: the
+ * Windows: egress (nftables, the bench's Linux allowlist) and probe
+ * (Landlock's walled steps, Linux only).  Not a stub that pretends: the
  * refusal is the verb's whole behaviour there (docs/SPEC-SANDBOX.md
  * "Windows"). */
 #include <stdio.h>
@@ -58,17 +57,4 @@ int
 verb_probe_step(const struct hostrun *hr, int argc, char **argv)
 {
 	return verb_probe(hr, argc, argv);
-}
-
-/* worktree runs git and gh through base/tool.c (fork, fexecve, process
- * groups): not ported yet either. */
-int
-verb_worktree(const struct hostrun *hr, int argc, char **argv)
-{
-	(void)hr;
-	(void)argc;
-	(void)argv;
-	return unbuilt("worktree", "not ported to this platform yet: git and "
-		       "gh are run through POSIX process control (base/tool.c); "
-		       "docs/WINDOWS.md", NS_EXIT_USAGE);
 }

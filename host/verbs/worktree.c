@@ -2,23 +2,22 @@
 /* worktree.c -- `nova-sandbox worktree` (reference section 10): one pull
  * request's exact head in a scratch tree of its own, and --prune.
  *
- * git and gh are run through base/tool.h: found once on PATH and kept by
- * descriptor, argv only, "--" before every operand that comes from outside,
- * an environment built here (the caller's GIT_* never reach git; the forge
+ * git and gh are run through base/tool.h: found once on PATH and kept open,
+ * argv only, "--" before every operand that comes from outside, an
+ * environment built here (the caller's GIT_* never reach git; the forge
  * token reaches gh only), a deadline per call.  The repository and the
  * scratch are walked once (policy/paths.h) and used by descriptor after:
  * git runs with its working directory set from the descriptor, a tree is
  * deleted entry by entry below the scratch's descriptor, never through a
- * link and never across a mount.  docs/SPEC-SANDBOX.md "worktree". */
+ * link and never across a mount.  Every file operation is os/os.h's, so
+ * the verb is the same on every platform.  docs/SPEC-SANDBOX.md
+ * "worktree". */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/random.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -398,15 +397,11 @@ bad:
 
 /* ---- the environments and what is never printed ----------------------- */
 
+/* name's value in env, as the platform compares names (os_env_get). */
 static const char *
 env_get(char **env, const char *name)
 {
-	size_t n = strlen(name);
-
-	for (; env != NULL && *env != NULL; env++)
-		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
-			return *env + n + 1;
-	return NULL;
+	return os_env_get(env, name);
 }
 
 /* What both programs need to reach the network the caller reaches. */
@@ -466,13 +461,19 @@ timeout_from_env(char **env, unsigned dflt)
 	return (unsigned)s * 1000u;
 }
 
+/* Both programs also get what any program needs on this platform (POSIX
+ * nothing more; Windows SystemRoot and the profile's directories). */
 static int
 build_envs(struct wt *w)
 {
 	env_copy(&w->genv, w->env, env_common);
+	env_copy(&w->genv, w->env, os_env_system());
+	env_copy(&w->genv, w->env, os_env_profile());
 	env_copy(&w->genv, w->env, env_git);
 	env_fixed(&w->genv, env_git_fixed);
 	env_copy(&w->ghenv, w->env, env_common);
+	env_copy(&w->ghenv, w->env, os_env_system());
+	env_copy(&w->ghenv, w->env, os_env_profile());
 	env_copy(&w->ghenv, w->env, env_gh);
 	env_fixed(&w->ghenv, env_gh_fixed);
 	for (const char *const *s = env_secret; *s; s++) {
@@ -545,16 +546,18 @@ first_line(const struct wt *w, const struct toolres *res)
 	return r;
 }
 
-/* stdout without its trailing newline, when the run exited 0. */
+/* stdout without its trailing newline, when the run exited 0: 0; -1 it
+ * did not, -2 git could not be started (errno). */
 static int
 git_line(struct wt *w, int cwd_fd, char *const *args, char *buf, size_t n)
 {
 	struct toolres res;
-	int ok;
+	int ok, started, e;
 	size_t len;
 
-	ok = git(w, cwd_fd, w->call_ms, &res, args) == 0 && res.status == 0 &&
-	     !sbuf_failed(&res.out);
+	started = git(w, cwd_fd, w->call_ms, &res, args) == 0;
+	e = errno;
+	ok = started && res.status == 0 && !sbuf_failed(&res.out);
 	len = strlen(sbuf_str(&res.out));
 	while (ok && len > 0 && sbuf_str(&res.out)[len - 1] == '\n')
 		len--;
@@ -564,7 +567,8 @@ git_line(struct wt *w, int cwd_fd, char *const *args, char *buf, size_t n)
 		buf[len] = '\0';
 	}
 	toolres_free(&res);
-	return ok ? 0 : -1;
+	errno = e;
+	return ok ? 0 : started ? -1 : -2;
 }
 
 /* ---- validation ---------------------------------------------------------- */
@@ -605,14 +609,14 @@ check_repo(struct wt *w, struct refusals *r)
 	char *args[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
 	int rc;
 
-	if (w->a.repo == NULL || w->a.repo[0] != '/') {
+	if (w->a.repo == NULL || !os_is_absolute(w->a.repo)) {
 		refusals_add(r, REASON_BAD_REPO, "--repo wants an existing "
 			     "repository named by an absolute path%s%s",
 			     w->a.repo ? ", got " : "",
 			     w->a.repo ? w->a.repo : "");
 		return;
 	}
-	rc = path_resolve("--repo", REASON_BAD_REPO, w->a.repo, geteuid(),
+	rc = path_resolve("--repo", REASON_BAD_REPO, w->a.repo, os_euid(),
 			  PATH_READ_BACK, &w->repo, NULL, r);
 	if (rc != 0)
 		return;
@@ -622,8 +626,14 @@ check_repo(struct wt *w, struct refusals *r)
 			     w->a.repo);
 		return;
 	}
-	if (git_line(w, w->repo.fd, args, out, sizeof(out)) != 0 ||
-	    strcmp(out, "true") != 0)
+	rc = git_line(w, w->repo.fd, args, out, sizeof(out));
+	if (rc == -2)
+		refusals_add(r, REASON_BAD_REPO, "--repo %s cannot be read: git "
+			     "(%s) could not be started: %s%s", w->a.repo,
+			     w->git.path, strerror(errno), errno == ENOEXEC ?
+			     " (a batch file or script the system cannot "
+			     "start is never run)" : "");
+	else if (rc != 0 || strcmp(out, "true") != 0)
 		refusals_add(r, REASON_BAD_REPO, "--repo wants an existing "
 			     "repository named by an absolute path: git does "
 			     "not call %s a work tree", w->a.repo);
@@ -632,14 +642,14 @@ check_repo(struct wt *w, struct refusals *r)
 static void
 check_scratch(struct wt *w, struct refusals *r)
 {
-	if (w->a.scratch == NULL || w->a.scratch[0] != '/') {
+	if (w->a.scratch == NULL || !os_is_absolute(w->a.scratch)) {
 		refusals_add(r, REASON_BAD_SCRATCH, "--scratch wants an existing "
 			     "directory named by an absolute path and is not "
 			     "created%s%s", w->a.scratch ? ", got " : "",
 			     w->a.scratch ? w->a.scratch : "");
 		return;
 	}
-	path_resolve("--scratch", REASON_BAD_SCRATCH, w->a.scratch, geteuid(),
+	path_resolve("--scratch", REASON_BAD_SCRATCH, w->a.scratch, os_euid(),
 		     PATH_READ_BACK, &w->scratch, NULL, r);
 }
 
@@ -822,17 +832,16 @@ static int
 record_read(const struct wt *w, unsigned long long id, char *guid)
 {
 	char name[40], buf[WT_RECORD_MAX + 1], *line, *save = NULL;
-	struct stat st;
+	struct os_stat st;
 	ssize_t n;
 	int fd, rc = -1;
 
 	snprintf(name, sizeof(name), "%llu.pr", id);
-	fd = openat(w->scratch.fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-		    O_NONBLOCK);
+	fd = os_open_read_at(w->scratch.fd, name, 0); /* no link, no FIFO */
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size > WT_RECORD_MAX ||
+	if (os_fstat(fd, &st) != 0 || !S_ISREG(st.mode) ||
+	    st.size > WT_RECORD_MAX ||
 	    (n = read(fd, buf, WT_RECORD_MAX)) < 0) {
 		close(fd);
 		return -1;
@@ -854,7 +863,7 @@ new_guid(char *guid)
 {
 	unsigned char b[WT_GUID_LEN / 2];
 
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+	if (os_random_bytes(b, sizeof(b)) != 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(b); i++)
 		snprintf(guid + 2 * i, 3, "%02x", b[i]);
@@ -880,23 +889,23 @@ record_write(const struct wt *w, const char *guid, const char *base,
 	sbuf_addf(&b, "guid=%s\nbase=%s\nhead=%s\npid=%ld\n", guid, fb, head,
 		  (long)getpid());
 	free(fb);
-	fd = openat(w->scratch.fd, tmp, O_WRONLY | O_CREAT | O_EXCL |
-		    O_NOFOLLOW | O_CLOEXEC, 0644);
-	ok = fd >= 0 && !sbuf_failed(&b) && fchmod(fd, 0644) == 0 &&
-	     write(fd, b.s, b.len) == (ssize_t)b.len && fsync(fd) == 0;
+	/* a new name (128 random bits): nothing there to truncate */
+	fd = os_create_at(w->scratch.fd, tmp, 0644);
+	ok = fd >= 0 && !sbuf_failed(&b) && os_fchmod(fd, 0644) == 0 &&
+	     write(fd, b.s, b.len) == (ssize_t)b.len && os_fsync(fd) == 0;
 	if (fd >= 0 && close(fd) != 0)
 		ok = 0;
 	if (ok)
-		ok = renameat(w->scratch.fd, tmp, w->scratch.fd, name) == 0;
+		ok = os_replace_at(w->scratch.fd, tmp, name) == 0;
 	if (!ok && fd >= 0)
-		unlinkat(w->scratch.fd, tmp, 0);
+		os_unlink_at(w->scratch.fd, tmp, 0);
 	sbuf_free(&b);
 	return ok ? 0 : -1;
 }
 
 /* Where a deletion may go: the scratch's device and mount. */
 struct rmroot {
-	dev_t dev;
+	uint64_t dev;
 	unsigned long long mnt;
 	int has_mnt;
 };
@@ -905,51 +914,55 @@ static int rm_at(int parent, const char *name, const struct rmroot *top,
 		 int depth);
 
 static int
+keep_name(void *arg, const char *name)
+{
+	return strv_push(arg, name) < 0 ? -1 : 0;
+}
+
+/* Every entry of the directory open on fd, listed first, then each
+ * removed (all are tried; -1 when one could not be). */
+static int
 rm_entries(int fd, const struct rmroot *top, int depth)
 {
-	int dfd = dup(fd), rc = 0;
-	struct dirent *de;
-	DIR *d;
+	struct strv names = {0};
+	int rc = os_dir_names(fd, NULL, keep_name, &names);
 
-	if (dfd < 0)
-		return -1;
-	d = fdopendir(dfd);
-	if (d == NULL) {
-		close(dfd);
-		return -1;
+	if (rc == 0 && strv_failed(&names)) {
+		errno = ENOMEM;
+		rc = -1;
 	}
-	while ((de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
-		    rm_at(fd, de->d_name, top, depth + 1) != 0)
+	for (size_t i = 0; rc == 0 && i < names.n; i++)
+		if (rm_at(fd, names.v[i], top, depth + 1) != 0)
 			rc = -1;
-	closedir(d);
+	strv_free(&names);
 	return rc;
 }
 
 /* Remove the entry name of parent: a file or link is unlinked (a link is
- * never followed), a directory emptied through its own descriptor first;
- * a directory on another device (a mount) is never entered. */
+ * never followed; Windows: a reparse point, a junction or a mounted
+ * volume too, is removed as itself), a directory emptied through its own
+ * descriptor first; a directory on another device or mount is never
+ * entered. */
 static int
 rm_at(int parent, const char *name, const struct rmroot *top, int depth)
 {
-	struct stat st, fst;
+	struct os_stat st, fst;
 	unsigned long long mnt;
 	int fd, rc;
 
-	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+	if (os_fstat_at(parent, name, &st) != 0)
 		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.st_mode))
-		return unlinkat(parent, name, 0) == 0 || errno == ENOENT ? 0 : -1;
-	if (st.st_dev != top->dev || depth > WT_RM_DEPTH) {
+	if (!S_ISDIR(st.mode))
+		return os_unlink_at(parent, name, 0) == 0 || errno == ENOENT ?
+			       0 : -1;
+	if (st.dev != top->dev || depth > WT_RM_DEPTH) {
 		errno = EXDEV;
 		return -1;
 	}
-	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-		    O_CLOEXEC);
+	fd = os_open_read_at(parent, name, 1);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &fst) != 0 || fst.st_dev != st.st_dev ||
-	    fst.st_ino != st.st_ino) {
+	if (os_fstat(fd, &fst) != 0 || fst.dev != st.dev || fst.ino != st.ino) {
 		close(fd);
 		errno = EAGAIN; /* replaced while looked at */
 		return -1;
@@ -959,12 +972,11 @@ rm_at(int parent, const char *name, const struct rmroot *top, int depth)
 		errno = EXDEV; /* a mount point, a bind mount too */
 		return -1;
 	}
-	if ((fst.st_mode & 0700) != 0700 && fst.st_uid == geteuid())
-		fchmod(fd, (fst.st_mode & 07777) | 0700);
+	if ((fst.mode & 0700) != 0700 && fst.uid == os_euid())
+		os_fchmod(fd, (fst.mode & 07777) | 0700);
 	rc = rm_entries(fd, top, depth);
 	close(fd);
-	if (rc == 0 && unlinkat(parent, name, AT_REMOVEDIR) != 0 &&
-	    errno != ENOENT)
+	if (rc == 0 && os_unlink_at(parent, name, 1) != 0 && errno != ENOENT)
 		rc = -1;
 	return rc;
 }
@@ -974,7 +986,7 @@ rm_at(int parent, const char *name, const struct rmroot *top, int depth)
 static int
 tree_remove(struct wt *w, const char *guid, char **why)
 {
-	struct stat sst;
+	struct os_stat sst;
 	struct rmroot top;
 	char *path = tree_path(w, guid);
 	char *args[] = { "git", "worktree", "remove", "--force", "--", path,
@@ -983,11 +995,11 @@ tree_remove(struct wt *w, const char *guid, char **why)
 	int rc;
 
 	*why = NULL;
-	if (path == NULL || fstat(w->scratch.fd, &sst) != 0) {
+	if (path == NULL || os_fstat(w->scratch.fd, &sst) != 0) {
 		free(path);
 		return -1;
 	}
-	top.dev = sst.st_dev;
+	top.dev = sst.dev;
 	top.has_mnt = os_mount_id(w->scratch.fd, &top.mnt) == 0;
 	if (rm_at(w->scratch.fd, guid, &top, 0) != 0) {
 		*why = str_fmt("%s could not be deleted: %s", path,
@@ -1003,25 +1015,26 @@ tree_remove(struct wt *w, const char *guid, char **why)
 	return 0;
 }
 
-/* Is the tree in use?  A flock on its directory (held shared by a job
- * that works in it; taken here exclusively and kept in *lockfd while the
- * tree is removed), or a process whose working directory or root is in
- * it.  1 in use (or cannot tell), 0 not. */
+/* Is the tree <scratch>/<guid> in use?  Its lock (os_dir_lock_at: a
+ * flock held shared by a job that works in it; taken here exclusively and
+ * kept in *lockfd while the tree is removed; Windows has none), or a
+ * process whose working directory or root is in it (os_dir_in_use_at).
+ * id is the tree's identity when it was looked at: a lock taken on
+ * another directory is "in use".  The caller holds no descriptor of the
+ * tree.  1 in use (or cannot tell), 0 not. */
 static int
-tree_in_use(int tfd_path, int *lockfd)
+tree_in_use(const struct wt *w, const char *guid, const struct os_stat *id,
+	    int *lockfd)
 {
+	struct os_stat now;
 	unsigned unseen = 0;
-	int fd = openat(tfd_path, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	*lockfd = -1;
-	if (fd < 0)
+	if (os_dir_lock_at(w->scratch.fd, guid, lockfd) < 0)
 		return 1;
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		close(fd);
-		return 1;
-	}
-	*lockfd = fd;
-	return os_dir_in_use(tfd_path, &unseen) != 0;
+	if (*lockfd >= 0 && (os_fstat(*lockfd, &now) != 0 ||
+			     now.dev != id->dev || now.ino != id->ino))
+		return 1; /* replaced since it was looked at */
+	return os_dir_in_use_at(w->scratch.fd, guid, &unseen) != 0;
 }
 
 /* ---- materialise ----------------------------------------------------------- */
@@ -1058,12 +1071,11 @@ reusable(struct wt *w, int tfd, const char *path, const char *head)
 		       "--untracked-files=all", "--ignored", NULL };
 	struct strv list = {0};
 	struct toolres res;
-	struct stat gs;
+	struct os_stat gs;
 	char now[WT_HEAD_LEN + 8];
 	int ok;
 
-	if (fstatat(tfd, ".git", &gs, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    !S_ISREG(gs.st_mode))
+	if (os_fstat_at(tfd, ".git", &gs) != 0 || !S_ISREG(gs.mode))
 		return 0;
 	ok = worktrees(w, &list) == 0 && strv_contains(&list, path);
 	strv_free(&list);
@@ -1127,16 +1139,23 @@ static int
 old_tree(struct wt *w, const char *guid, const char *head, char **why)
 {
 	char *path = tree_path(w, guid);
-	int tfd, lockfd = -1, rc = 0;
+	struct os_stat id;
+	int tfd, lockfd = -1, rc = 0, reuse = 0, seen = 0;
 
 	*why = NULL;
 	if (path == NULL)
 		return -1;
-	tfd = openat(w->scratch.fd, guid, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-		     O_CLOEXEC);
-	if (tfd >= 0 && reusable(w, tfd, path, head)) {
+	tfd = os_walk_at(w->scratch.fd, guid, 1);
+	if (tfd >= 0) {
+		reuse = reusable(w, tfd, path, head);
+		seen = os_fstat(tfd, &id) == 0;
+		/* closed before its use is asked: on Windows an open
+		 * descriptor of the tree counts as one */
+		close(tfd);
+	}
+	if (reuse) {
 		rc = 1;
-	} else if (tfd >= 0 && tree_in_use(tfd, &lockfd)) {
+	} else if (tfd >= 0 && (!seen || tree_in_use(w, guid, &id, &lockfd))) {
 		*why = str_fmt("%s is not at %s or has changes, and a process "
 			       "is working in it (its working directory or "
 			       "root is there, or it holds the tree's lock): "
@@ -1147,8 +1166,6 @@ old_tree(struct wt *w, const char *guid, const char *head, char **why)
 	}
 	if (lockfd >= 0)
 		close(lockfd);
-	if (tfd >= 0)
-		close(tfd);
 	free(path);
 	return rc;
 }
@@ -1220,58 +1237,73 @@ rec_cmp(const void *a, const void *b)
 }
 
 /* Every <n>.pr of the scratch whose record names a guid, sorted by n. */
+/* One entry of the scratch: a record <n>.pr kept in *out. */
+struct recs {
+	struct wt *w;
+	struct rec *v;
+	size_t n, cap;
+};
+
+static int
+take_record(void *arg, const char *name)
+{
+	struct recs *rs = arg;
+	size_t len = strlen(name);
+	char num[24];
+	struct rec r;
+
+	if (len < 4 || len > 22 || strcmp(name + len - 3, ".pr") ||
+	    name[0] == '0')
+		return 0;
+	snprintf(num, sizeof(num), "%.*s", (int)(len - 3), name);
+	if (parse_u64(num, WT_PR_MAX, &r.id) != 0 ||
+	    record_read(rs->w, r.id, r.guid) != 0)
+		return 0;
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 16;
+		struct rec *v = realloc(rs->v, cap * sizeof(*v));
+
+		if (v == NULL)
+			return -1;
+		rs->v = v;
+		rs->cap = cap;
+	}
+	rs->v[rs->n++] = r;
+	return 0;
+}
+
+/* Every <n>.pr of the scratch whose record names a guid, sorted by n. */
 static int
 records(struct wt *w, struct rec **out, size_t *n)
 {
-	int fd = openat(w->scratch.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
+	struct recs rs = { w, NULL, 0, 0 };
+	int fd = os_dir_reopen(w->scratch.fd), rc;
 
 	*out = NULL;
 	*n = 0;
-	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if (fd < 0)
+		return -1;
+	rc = os_dir_names(fd, NULL, take_record, &rs);
+	close(fd);
+	if (rc != 0) {
+		free(rs.v);
 		return -1;
 	}
-	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name);
-		char num[24];
-		struct rec r;
-
-		if (len < 4 || len > 22 || strcmp(de->d_name + len - 3, ".pr") ||
-		    de->d_name[0] == '0')
-			continue;
-		snprintf(num, sizeof(num), "%.*s", (int)(len - 3), de->d_name);
-		if (parse_u64(num, WT_PR_MAX, &r.id) != 0 ||
-		    record_read(w, r.id, r.guid) != 0)
-			continue;
-		if (*n == cap) {
-			struct rec *v = realloc(*out, (cap = cap ? 2 * cap : 16) *
-						sizeof(**out));
-			if (v == NULL) {
-				closedir(d);
-				return -1;
-			}
-			*out = v;
-		}
-		(*out)[(*n)++] = r;
-	}
-	closedir(d);
-	qsort(*out, *n, sizeof(**out), rec_cmp);
+	if (rs.n > 0)
+		qsort(rs.v, rs.n, sizeof(*rs.v), rec_cmp);
+	*out = rs.v;
+	*n = rs.n;
 	return 0;
 }
 
 /* Why the tree of r goes, or NULL: it stays. */
 static const char *
-prune_reason(struct wt *w, const char *on, const struct rec *r, int tfd,
-	     int *lockfd)
+prune_reason(struct wt *w, const char *on, const struct rec *r,
+	     const struct os_stat *tst, int *lockfd)
 {
 	struct prinfo pi = { "", NULL, NULL };
 	char *why = NULL;
 	const char *reason = NULL;
-	struct stat st;
 
 	*lockfd = -1;
 	if (on == NULL || gh_pr(w, on, r->id, &pi, &why) != FG_OK) {
@@ -1284,9 +1316,8 @@ prune_reason(struct wt *w, const char *on, const struct rec *r, int tfd,
 	else if (pi.state != NULL && strcasecmp(pi.state, "closed") == 0)
 		reason = "pr_closed";
 	else if (pi.state != NULL && strcasecmp(pi.state, "open") == 0 &&
-		 fstat(tfd, &st) == 0 &&
-		 time(NULL) - st.st_mtime > WT_STALE_S &&
-		 !tree_in_use(tfd, lockfd))
+		 time(NULL) - tst->mtime > WT_STALE_S &&
+		 !tree_in_use(w, r->guid, tst, lockfd))
 		reason = "stale";
 	free(pi.base);
 	free(pi.state);
@@ -1300,15 +1331,18 @@ prune_one(struct wt *w, const char *on, const struct rec *r,
 {
 	char *path = tree_path(w, r->guid), *why = NULL, *pf;
 	const char *reason;
-	int tfd, lockfd = -1, rc = 0;
+	struct os_stat tst;
+	int tfd, lockfd = -1, rc = 0, seen;
 
 	if (path == NULL || !strv_contains(listed, path)) {
 		free(path);
 		return 0;
 	}
-	tfd = openat(w->scratch.fd, r->guid, O_PATH | O_DIRECTORY | O_NOFOLLOW |
-		     O_CLOEXEC);
-	reason = tfd >= 0 ? prune_reason(w, on, r, tfd, &lockfd) : NULL;
+	tfd = os_walk_at(w->scratch.fd, r->guid, 1);
+	seen = tfd >= 0 && os_fstat(tfd, &tst) == 0;
+	if (tfd >= 0)
+		close(tfd); /* before its use is asked (Windows) */
+	reason = seen ? prune_reason(w, on, r, &tst, &lockfd) : NULL;
 	if (reason != NULL && tree_remove(w, r->guid, &why) == 0) {
 		pf = out_field(path);
 		out_line(stdout, "WORKTREE REMOVED path=%s reason=%s",
@@ -1326,8 +1360,6 @@ prune_one(struct wt *w, const char *on, const struct rec *r,
 	free(why);
 	if (lockfd >= 0)
 		close(lockfd);
-	if (tfd >= 0)
-		close(tfd);
 	free(path);
 	return rc;
 }

@@ -164,6 +164,21 @@ run_as env HOME="$W/home" "$W/bin/python3"
 expect_present "$M/pwned"
 EOF2
 
+t "T7: a python3 on a clean PATH directory that links through a link the command planted in its --write is not run (NOTE); control: it runs when called" <<'EOF2'
+setup
+L=$(newdir)
+E=$(newdir)
+script "$E/py" "touch $M/pwned; echo /usr"
+plant "ln -s '$E/py' '$W/lnk'"
+ln -s "$W/lnk" "$L/python3"
+run_as env HOME="$W/home" PATH="$L:/usr/bin:/bin" "$NS" --write "$W" --toolchain python -- /bin/true
+expect_rc 0
+expect_absent "$M/pwned"
+expect_err "^SANDBOX NOTE --toolchain python: $L/python3 is inside --write $W: not run \\(the command could have changed it\\); its directories are readable as part of that --write\$"
+run_as env HOME="$W/home" "$L/python3"
+expect_present "$M/pwned"
+EOF2
+
 t "T7: a PATH directory inside a --write is left out of the PATH the tools get (NOTE); control: the others stay" <<'EOF2'
 setup
 G=$(newdir)

@@ -6,7 +6,8 @@
 # 10 as the version, WINEDEBUG=-all, winedbg off, every wine call under
 # timeout, no display.  Runs wintest.exe (jobobject.dll through the ABI,
 # jo_child.exe as the command, the config read with iniparser) and
-# ostest.exe (the host's Windows layer) and the real nova-sandbox.exe
+# ostest.exe (the host's Windows layer), tooltest.exe (the host's tool
+# runner, fake_tool.exe as its program) and the real nova-sandbox.exe
 # (tests/windows/host.sh), by full path; prints their lines
 # and the count ("windows: P passed, F failed, S skipped"), and fails when
 # a test failed, a program did not finish, or the skipped tests are not
@@ -25,10 +26,12 @@ WB=$(cd "$WB" && pwd -P)
 dll=$WB/lib/nova-sandbox/1/jobobject.dll
 exe=$WB/tests/windows/wintest.exe
 ostest=$WB/tests/windows/ostest.exe
+tooltest=$WB/tests/windows/tooltest.exe
+fake=$WB/tests/windows/fake_tool.exe
 hostexe=$WB/bin/nova-sandbox.exe
 child=$WB/tests/windows/jo_child.exe
 conf=$(cd "$here/../.." && pwd -P)/modules/jobobject/dropin.conf
-for f in "$dll" "$exe" "$child" "$ostest" "$hostexe"; do
+for f in "$dll" "$exe" "$child" "$ostest" "$tooltest" "$fake" "$hostexe"; do
 	[ -f "$f" ] || { echo "windows suite: $f is not built (make windows)" >&2; exit 1; }
 done
 # Wine's Z: drive is the Linux root
@@ -63,16 +66,30 @@ one() {
 	tr -d '\r' <"$log.one" |
 		grep -q "^$name: [0-9]* passed, [0-9]* skipped, 0 failed\$" || rc=1
 	[ "$r" = 0 ] || rc=1
+	lap "$name"
 }
+# each stage's seconds, so the 2-minute budget is seen where it goes
+lapt=$start
+lap() {
+	echo "  ($1: $(( $(date +%s) - lapt )) s)"
+	lapt=$(date +%s)
+}
+lap "wineboot and winecfg"
 : >"$log"
 mkdir -p "$WINEPREFIX/drive_c/ostest"
 one "windows suite" "$exe" "$(winpath "$dll")" "$(winpath "$child")" "$(winpath "$conf")"
 one "windows os layer" "$ostest" "$(winpath "$dll")" 'C:\ostest'
+one "windows tool runner" "$tooltest" "$(winpath "$fake")" 'C:\tooltest'
 echo "  the host, nova-sandbox.exe:"
 . "$here/host.sh"
 jchild=$(winpath "$child")
 jhost=$jchild
 host_suite "$(winpath "$hostexe")"
+lap "the host"
+echo "  the host's tool runner: worktree and --go with fake git, gh, go:"
+. "$here/host_tools.sh"
+host_tools "$(winpath "$hostexe")"
+lap "the host's tools"
 
 got=$(sed -n 's/^SKIP \(.*\) -- .*/\1/p' "$log" | sort)
 want=$(grep -v '^#' "$here/expected-skips" | grep -v '^$' | sort)

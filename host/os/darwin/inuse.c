@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* inuse.c -- is a directory some process's working directory or root
- * (os_dir_in_use), and the mount a descriptor is on (os_mount_id), on
+ * (os_dir_in_use_at), and the mount a descriptor is on (os_mount_id), on
  * darwin.
  *
  * There is no /proc: proc_listallpids() lists the processes and
@@ -126,8 +126,8 @@ one_pid(pid_t pid, const struct stat *want)
 	return r == 2 || rr == 2 ? 2 : 0;
 }
 
-int
-os_dir_in_use(int dir_fd, unsigned *unseen)
+static int
+dir_in_use_fd(int dir_fd, unsigned *unseen)
 {
 	struct stat want;
 	pid_t *pids = NULL;
@@ -159,5 +159,19 @@ os_dir_in_use(int dir_fd, unsigned *unseen)
 			(*unseen)++;
 	}
 	free(pids);
+	return rc;
+}
+
+int
+os_dir_in_use_at(int dirfd, const char *name, unsigned *unseen)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC), rc;
+
+	*unseen = 0;
+	if (fd < 0)
+		return -1;
+	rc = dir_in_use_fd(fd, unseen);
+	close(fd);
 	return rc;
 }

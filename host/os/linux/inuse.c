@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* inuse.c -- is a directory some process's working directory or root
- * (os_dir_in_use), read from /proc on Linux.  Each process's cwd and root
+ * (os_dir_in_use_at), read from /proc on Linux.  Each process's cwd and root
  * are opened through /proc (the kernel follows its own magic link; the
  * name is never read back) and walked up by ".." to the top, comparing
  * identities: a tree reached by any name, bind mount aside, is found. */
@@ -98,15 +98,20 @@ numeric(const char *s)
 }
 
 int
-os_dir_in_use(int dir_fd, unsigned *unseen)
+os_dir_in_use_at(int parent, const char *name, unsigned *unseen)
 {
 	struct stat want;
 	struct dirent *de;
 	DIR *d;
-	int procfd, rc = 0;
+	int procfd, rc = 0, fd;
 
 	*unseen = 0;
-	if (fstat(dir_fd, &want) != 0)
+	fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, &want);
+	close(fd);
+	if (rc != 0)
 		return -1;
 	procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (procfd < 0)

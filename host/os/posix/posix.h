@@ -44,4 +44,24 @@ int posix_tty_dev(int fd, uint64_t *dev);
  * into buf (n bytes), for messages only: 0, or -1. */
 int posix_fd_path(int fd, char *buf, size_t n);
 
+/* ---- the tool runner (os/posix/tool.c, base/tool.h) -------------------- */
+
+/* Open the program file at path to keep it from tool_find to the last
+ * run, close-on-exec, links followed: linux O_PATH (it is executed by this
+ * descriptor); darwin O_RDONLY (its identity is checked by it).  The
+ * descriptor, or -1 with errno. */
+int posix_tool_open(const char *path);
+/* In the forked child, with stdio and the directory set: execute the
+ * program kept open on fd (path: the name it was found by) with exactly
+ * argv and envp.  Returns only when it could not (errno).  linux:
+ * fexecve of a duplicate that is not close-on-exec (a script's
+ * interpreter opens it as /dev/fd/N), so every run executes the inode
+ * tool_find opened, whatever the name comes to mean.  darwin has no
+ * fexecve: the name is looked up once more, right after fd's device and
+ * inode are compared with it (ETXTBSY when they differ), then execve by
+ * that name: a gap, the name could be replaced between the check and the
+ * exec by whoever may write its directory (docs/SPEC-SANDBOX.md §15). */
+void posix_tool_exec(int fd, const char *path, char *const argv[],
+		     char *const envp[]);
+
 #endif

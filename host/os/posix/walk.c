@@ -79,6 +79,7 @@ from_stat(const struct stat *st, struct os_stat *out)
 	out->uid = (uint32_t)st->st_uid;
 	out->gid = (uint32_t)st->st_gid;
 	out->size = (uint64_t)st->st_size;
+	out->mtime = (int64_t)st->st_mtime;
 }
 
 int

@@ -97,6 +97,10 @@ errno_of(DWORD e)
 		return ENOMEM;
 	case ERROR_DIRECTORY:
 		return ENOTDIR;
+	case ERROR_DIR_NOT_EMPTY:
+		return ENOTEMPTY;
+	case ERROR_FILE_READ_ONLY:
+		return EACCES;
 	default:
 		return EIO;
 	}
@@ -253,6 +257,10 @@ os_fstat(int fd, struct os_stat *st)
 	(void)ws_security(h, dir, &uid, &others);
 	st->uid = uid;
 	st->size = ((uint64_t)bi.nFileSizeHigh << 32) | bi.nFileSizeLow;
+	/* 100 ns since 1601 to seconds since 1970 */
+	st->mtime = (int64_t)(((((uint64_t)bi.ftLastWriteTime.dwHighDateTime
+				 << 32) | bi.ftLastWriteTime.dwLowDateTime) /
+			       10000000u) - 11644473600u);
 	st->mode |= S_IRUSR | S_IWUSR | S_IXUSR;
 	if (others)
 		st->mode |= S_IWGRP | S_IWOTH;
@@ -551,19 +559,63 @@ at_rel(int dirfd, const char *rel)
 	return w;
 }
 
+/* Remove the entry name of dirfd through a handle of its own, opened
+ * with FILE_FLAG_OPEN_REPARSE_POINT: a link (a symbolic link, a junction,
+ * a volume's mount point) is removed as itself and never followed; the
+ * kind is judged on that handle (a directory for is_dir, else not one,
+ * a link counting as not one); a READONLY attribute (git's object files)
+ * is cleared first, as POSIX unlinks a 0444 file; then the handle's
+ * disposition is set. */
 int
 os_unlink_at(int dirfd, const char *name, int is_dir)
 {
 	wchar_t *w = at_rel(dirfd, name);
-	BOOL ok;
+	BY_HANDLE_FILE_INFORMATION bi;
+	FILE_DISPOSITION_INFO del = { TRUE };
+	HANDLE h;
+	int e = 0, dir, link;
 
 	if (w == NULL)
 		return -1;
-	ok = is_dir ? RemoveDirectoryW(w) : DeleteFileW(w);
-	if (!ok)
-		errno = errno_of(GetLastError());
+	h = CreateFileW(w, DELETE | FILE_READ_ATTRIBUTES |
+				   FILE_WRITE_ATTRIBUTES,
+			FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+			NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS |
+				    FILE_FLAG_OPEN_REPARSE_POINT, NULL);
 	free(w);
-	return ok ? 0 : -1;
+	if (h == INVALID_HANDLE_VALUE) {
+		errno = errno_of(GetLastError());
+		return -1;
+	}
+	if (!GetFileInformationByHandle(h, &bi)) {
+		e = EIO;
+	} else {
+		dir = (bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) != 0;
+		link = (bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) != 0;
+		if (is_dir && (!dir || link))
+			e = ENOTDIR;
+		else if (!is_dir && dir && !link)
+			e = EISDIR;
+	}
+	if (e == 0 && (bi.dwFileAttributes & FILE_ATTRIBUTE_READONLY)) {
+		FILE_BASIC_INFO b;
+
+		memset(&b, 0, sizeof(b));
+		b.FileAttributes = bi.dwFileAttributes & ~FILE_ATTRIBUTE_READONLY;
+		if (b.FileAttributes == 0)
+			b.FileAttributes = FILE_ATTRIBUTE_NORMAL;
+		(void)SetFileInformationByHandle(h, FileBasicInfo, &b,
+						 sizeof(b));
+	}
+	if (e == 0 && !SetFileInformationByHandle(h, FileDispositionInfo, &del,
+						  sizeof(del)))
+		e = errno_of(GetLastError());
+	CloseHandle(h);
+	if (e != 0) {
+		errno = e;
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -577,6 +629,27 @@ os_rename_at(int dirfd, const char *from, const char *to)
 	free(wf);
 	free(wt);
 	return ok ? 0 : -1;
+}
+
+int
+os_replace_at(int dirfd, const char *from, const char *to)
+{
+	wchar_t *wf = at_rel(dirfd, from), *wt = at_rel(dirfd, to);
+	BOOL ok = wf != NULL && wt != NULL &&
+		  MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING |
+				      MOVEFILE_WRITE_THROUGH);
+
+	if (!ok && wf != NULL && wt != NULL)
+		errno = errno_of(GetLastError());
+	free(wf);
+	free(wt);
+	return ok ? 0 : -1;
+}
+
+int
+os_dir_reopen(int fd)
+{
+	return os_fd_dup(fd);
 }
 
 int

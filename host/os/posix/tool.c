@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* tool.c -- run an external program by descriptor, argv only, with a
- * deadline (tool.h). */
+/* tool.c -- base/tool.h on POSIX: an external program kept open from
+ * tool_find on, run by fork and the platform's exec of that file
+ * (posix.h: linux fexecve of the O_PATH descriptor; darwin, which has no
+ * fexecve, execve of the name after the file's identity is checked again),
+ * argv only, exactly the environment given, in a session of its own (the
+ * group the deadline kills), stdin /dev/null, stdout and stderr read by
+ * poll until both close or the deadline passes. */
 #include "base/tool.h"
+#include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +34,7 @@ try_dir(const char *dir, size_t dn, const char *name, struct tool *t)
 	sbuf_addf(&b, "/%s", name);
 	if (sbuf_failed(&b))
 		return -1;
-	fd = open(b.s, O_PATH | O_CLOEXEC);
+	fd = posix_tool_open(b.s);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    (st.st_mode & 0111) == 0) {
 		if (fd >= 0)
@@ -95,7 +101,7 @@ static void
 child(const struct tool *t, int cwd_fd, char *const argv[],
       char *const envp[], const int outp[2], const int errp[2], int stp)
 {
-	int e, nul, fd;
+	int e, nul;
 
 	setsid(); /* a group to kill, and no terminal to prompt on */
 	nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -105,11 +111,7 @@ child(const struct tool *t, int cwd_fd, char *const argv[],
 	if (cwd_fd >= 0 && fchdir(cwd_fd) != 0)
 		goto fail;
 	signal(SIGPIPE, SIG_DFL);
-	/* not close-on-exec: a script's interpreter opens it as /dev/fd/N */
-	fd = dup(t->fd);
-	if (fd < 0)
-		goto fail;
-	fexecve(fd, argv, envp);
+	posix_tool_exec(t->fd, t->path, argv, envp);
 fail:
 	e = errno;
 	if (write(stp, &e, sizeof(e)) < 0)
@@ -199,6 +201,26 @@ reap(pid_t pid, int kill_now, uint64_t deadline, int *timed_out)
 	return -1;
 }
 
+/* pipe2(O_CLOEXEC) where every POSIX platform has it: the host is one
+ * thread here, so no exec can come between the pipe and the flag. */
+static int
+pipe_cloexec(int p[2])
+{
+	if (pipe(p) != 0)
+		return -1;
+	if (fcntl(p[0], F_SETFD, FD_CLOEXEC) != 0 ||
+	    fcntl(p[1], F_SETFD, FD_CLOEXEC) != 0) {
+		int e = errno;
+
+		close(p[0]);
+		close(p[1]);
+		p[0] = p[1] = -1;
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
 static void
 close2(int p[2])
 {
@@ -225,8 +247,8 @@ tool_run(const struct tool *t, int cwd_fd, char *const argv[],
 		errno = ENOENT;
 		return -1;
 	}
-	if (pipe2(outp, O_CLOEXEC) != 0 || pipe2(errp, O_CLOEXEC) != 0 ||
-	    pipe2(stp, O_CLOEXEC) != 0) {
+	if (pipe_cloexec(outp) != 0 || pipe_cloexec(errp) != 0 ||
+	    pipe_cloexec(stp) != 0) {
 		e = errno;
 		goto fail;
 	}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* sys.c -- POSIX: what the worktree verb and toolchain discovery ask of
+ * the system beside the walk (os/os.h): durable writes, a
+ * rename over a file, a listable descriptor of a directory, the tree lock
+ * a job holds (flock), environment names compared exactly, and where a
+ * private temporary directory may go.  Shared by linux and darwin. */
+#include "os/os.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h> /* renameat */
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+int
+os_fsync(int fd)
+{
+	return fsync(fd);
+}
+
+int
+os_replace_at(int dirfd, const char *from, const char *to)
+{
+	return renameat(dirfd, from, dirfd, to);
+}
+
+int
+os_dir_reopen(int fd)
+{
+	return openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+int
+os_dir_lock_at(int dirfd, const char *name, int *lockfd)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC), e;
+
+	*lockfd = -1;
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	*lockfd = fd;
+	return 1;
+}
+
+const char *
+os_env_get(char *const *env, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; env != NULL && *env != NULL; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+const char *const *
+os_env_system(void)
+{
+	static const char *const none[] = { NULL };
+
+	return none;
+}
+
+const char *const *
+os_env_profile(void)
+{
+	static const char *const none[] = { NULL };
+
+	return none;
+}
+
+const char *const *
+os_temp_dirs(void)
+{
+	static const char *const dirs[] = { "/tmp", "/var/tmp", NULL };
+
+	return dirs;
+}
