@@ -607,6 +607,8 @@ policy_remove_tmp(struct policy *pol)
 		break;
 	case RMTREE_TOO_DEEP:
 		return 2;
+	case RMTREE_MOUNT:
+		return 3;
 	default:
 		return -1;
 	}
@@ -631,6 +633,11 @@ policy_remove_tmp_said(struct policy *pol, void (*note)(const char *text))
 			  "directories nested deeper than %u levels, which the "
 			  "tool does not descend: left; remove it", pol->tmp,
 			  POLICY_TMP_DEPTH);
+	else if (rc == 3)
+		sbuf_addf(&b, "the temp directory %s the tool made holds a mount "
+			  "point (another file system, or another mount of this "
+			  "one), which the tool does not enter: left as it is; "
+			  "unmount it, then remove the directory", pol->tmp);
 	else if (rc < 0)
 		sbuf_addf(&b, "the temp directory %s the tool made could not be "
 			  "removed (%s): remove it", pol->tmp, strerror(e));

@@ -125,7 +125,8 @@ int policy_build(const struct policy_input *in, struct policy *pol,
  * in, never following a link.  Call when the command's tree is dead.
  * 0 removed (or nothing to do); 1 the entry is no longer the directory
  * the build made (left alone); 2 it holds directories nested deeper than
- * POLICY_TMP_DEPTH (left); -1 it could not be removed (errno). */
+ * POLICY_TMP_DEPTH (left); 3 it holds a mount point, not entered (left);
+ * -1 it could not be removed (errno). */
 #define POLICY_TMP_DEPTH 4096u
 int policy_remove_tmp(struct policy *pol);
 /* policy_remove_tmp, and what it left said through note (the NOTE's

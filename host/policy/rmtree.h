@@ -8,9 +8,13 @@
 /* Remove `leaf` under the directory dfd (an O_PATH descriptor will do):
  * a link or file is unlinked, a directory emptied depth first (each
  * level opened O_NOFOLLOW below the one before) and removed; at most
- * max_depth levels.  0 (also when leaf is absent); RMTREE_TOO_DEEP when
- * a directory lies deeper (what is above it stays); -1 with errno. */
+ * max_depth levels; a directory on another mount than its parent's (a
+ * mount point: another file system or a bind mount) is never entered.
+ * 0 (also when leaf is absent); RMTREE_TOO_DEEP when a directory lies
+ * deeper, RMTREE_MOUNT when one is a mount point (what is above it
+ * stays, and all of it); -1 with errno. */
 #define RMTREE_TOO_DEEP (-2)
+#define RMTREE_MOUNT (-3)
 int rmtree_at(int dfd, const char *leaf, unsigned max_depth);
 
 #endif

@@ -161,3 +161,35 @@ expect_rc 7
 expect_err '^SANDBOX DONE name=chld-[0-9]* exit=7 '
 expect_no_err 'TIMEOUT'
 EOF
+
+# Rule 8a's removal never enters a mount point: a directory mounted inside
+# the temp directory (here by root, in a mount namespace of the test's
+# own; the walled command cannot mount) stays whole, and a NOTE says why
+# the temp directory is left.
+t "control: rm -rf of a tree holding a bind mount empties what is mounted (root)" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "a bind mount needs root"
+V=$(newdir); X=$(newdir)
+echo keep > "$V/a"; mkdir "$V/sub" "$X/m"; echo keep > "$V/sub/b"
+unshare -m --propagation private sh -c 'mount --bind "$0" "$1/m" && rm -rf "$1/m/"*' "$V" "$X"
+RC=$?
+expect_rc 0
+expect_eq "$(ls -A "$V")" "" "the mounted directory emptied"
+EOF
+
+t "the temp directory's removal does not enter a mount point inside it; the NOTE says so (root)" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "a bind mount needs root"
+V=$(newdir); W2=$(newdir)
+echo keep > "$V/a"; mkdir "$V/sub"; echo keep > "$V/sub/b"
+chown -R "$TUID:$TGID" "$V" "$W2"
+unshare -m --propagation private sh -c '
+	setpriv --reuid="$2" --regid="$3" --clear-groups -- env HOME="$1" "$4" \
+		--write "$1" -- /bin/sh -c "mkdir \"\$TMPDIR/m\"; sleep 2" &
+	p=$!
+	i=0; while [ ! -d "$1/.nova-sandbox-tmp/m" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
+	mount --bind "$0" "$1/.nova-sandbox-tmp/m"
+	wait $p' "$V" "$W2" "$TUID" "$TGID" "$NS" >"$OUT" 2>"$ERR" </dev/null
+RC=$?
+expect_rc 0
+expect_eq "$(cat "$V/a" "$V/sub/b" 2>&1)" "$(printf 'keep\nkeep')" "what was mounted is whole"
+expect_err '^SANDBOX NOTE the temp directory .*/.nova-sandbox-tmp the tool made holds a mount point \(another file system, or another mount of this one\), which the tool does not enter: left as it is; unmount it, then remove the directory$'
+EOF
