@@ -625,8 +625,8 @@ leak_line(struct runctx *c, const struct sv *s, size_t left)
 	if (c->place.remedy[0] != '\0' && left == 0)
 		sbuf_add(&rem, c->place.remedy);
 	else
-		sbuf_addf(&rem, "kill -KILL %ld", (long)(s->init > 0 ? s->init :
-							 s->keeper));
+		sbuf_addf(&rem, "%s%ld", reaper_kill_prefix(),
+			  (long)(s->init > 0 ? s->init : s->keeper));
 	run_leak_line(c->a->name, c->place.id, rem.s ? rem.s : "");
 	run_note("the place could not be removed: run the remedy, then "
 		 "nova-sandbox reap");

@@ -152,3 +152,9 @@ reaper_run_group(pid_t init)
 {
 	(void)init;
 }
+
+const char *
+reaper_kill_prefix(void)
+{
+	return "kill -KILL ";
+}

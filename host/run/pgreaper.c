@@ -303,3 +303,9 @@ reaper_run_group(pid_t init)
 {
 	(void)caps_group(init, NULL);
 }
+
+const char *
+reaper_kill_prefix(void)
+{
+	return "kill -KILL -- -";
+}

@@ -89,5 +89,10 @@ int reaper_keeper_wait(int sock, pid_t init, int *st);
 /* In the supervisor, once the init's pid is known: pgroup: the run's
  * tree is the init's group too. */
 void reaper_run_group(pid_t init);
+/* What goes before the init's pid in the shell command that kills a
+ * run's tree, for the LEAK remedy: subreaper "kill -KILL " (the init is
+ * the place's PID namespace's 1: its death ends every process in it);
+ * pgroup "kill -KILL -- -" (the init leads the run's group). */
+const char *reaper_kill_prefix(void);
 
 #endif
