@@ -167,7 +167,8 @@ new_place(struct ns_place *p)
 static int
 create(const char *name, struct ns_place *p)
 {
-	struct ns_place_req req = { sizeof(req), name, 1048576 };
+	struct ns_place_req req = { .struct_size = sizeof(req), .name = name,
+				    .size_bytes = 1048576 };
 
 	new_place(p);
 	return P->create(H, &req, p);

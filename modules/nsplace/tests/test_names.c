@@ -51,7 +51,8 @@ setup(void)
 static int
 create(struct ns_place *pl)
 {
-	struct ns_place_req req = { sizeof(req), name, 1 << 20 };
+	struct ns_place_req req = { .struct_size = sizeof(req), .name = name,
+				    .size_bytes = 1 << 20 };
 
 	memset(pl, 0, sizeof(*pl));
 	pl->struct_size = sizeof(*pl);
