@@ -127,7 +127,9 @@ int policy_build(const struct policy_input *in, struct policy *pol,
  * the build made (left alone); 2 it holds directories nested deeper than
  * POLICY_TMP_DEPTH (left); 3 it holds a mount point, not entered (left);
  * -1 it could not be removed (errno). */
-#define POLICY_TMP_DEPTH 4096u
+/* The removal holds one descriptor a level (rmtree.h), so its depth stays
+ * well inside the default limit of 1024 open files. */
+#define POLICY_TMP_DEPTH 512u
 int policy_remove_tmp(struct policy *pol);
 /* policy_remove_tmp, and what it left said through note (the NOTE's
  * text, without a prefix): every verb that built a policy ends so. */

@@ -1038,7 +1038,7 @@ t_tmp_said(void)
 	said_n = 0;
 	CU_ASSERT_EQUAL(policy_remove_tmp_said(&x.pol, say_tmp), 2);
 	CU_ASSERT_EQUAL(said_n, 1);
-	CU_ASSERT(strstr(said_tmp, "nested deeper than 4096 levels") != NULL);
+	CU_ASSERT(strstr(said_tmp, "nested deeper than 512 levels") != NULL);
 	CU_ASSERT(strstr(said_tmp, "symbolic") == NULL);
 	CU_ASSERT(access(cu_path("w/.nova-sandbox-tmp"), F_OK) == 0);
 	{

@@ -20,6 +20,7 @@
  * Written from Apple's documentation and the XNU headers without a Mac:
  * compiled and run by no CI (docs/MACOS.md, the first-Mac checklist). */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,37 +53,6 @@ os_mount_id(int fd, unsigned long long *id)
 	return 0;
 }
 
-/* Is fd (consumed) the directory want names or beneath it? */
-static int
-beneath(int fd, const struct stat *want)
-{
-	struct stat cur, up;
-	int hit = 0;
-
-	for (int depth = 0; depth < INUSE_MAX_DEPTH; depth++) {
-		int pfd;
-
-		if (fstat(fd, &cur) != 0)
-			break;
-		if (cur.st_dev == want->st_dev && cur.st_ino == want->st_ino) {
-			hit = 1;
-			break;
-		}
-		pfd = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (pfd < 0)
-			break;
-		if (fstat(pfd, &up) != 0 ||
-		    (up.st_dev == cur.st_dev && up.st_ino == cur.st_ino)) {
-			close(pfd);
-			break; /* the top */
-		}
-		close(fd);
-		fd = pfd;
-	}
-	close(fd);
-	return hit;
-}
-
 /* One of a process's directories: 1 in use, 0 not, 2 could not look. */
 static int
 one_dir(const struct vnode_info_path *v, const struct stat *want)
@@ -104,7 +74,7 @@ one_dir(const struct vnode_info_path *v, const struct stat *want)
 		close(fd);
 		return 2; /* the name no longer reaches that directory */
 	}
-	return beneath(fd, want);
+	return posix_beneath(fd, want, INUSE_MAX_DEPTH);
 }
 
 /* 1 in use, 0 not, 2 could not look. */

@@ -5,6 +5,7 @@
  * name is never read back) and walked up by ".." to the top, comparing
  * identities: a tree reached by any name, bind mount aside, is found. */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,37 +30,6 @@ os_mount_id(int fd, unsigned long long *id)
 	return 0;
 }
 
-/* Is fd (consumed) the directory st names or beneath it? */
-static int
-beneath(int fd, const struct stat *want)
-{
-	struct stat cur, up;
-	int hit = 0;
-
-	for (int depth = 0; depth < INUSE_MAX_DEPTH; depth++) {
-		int pfd;
-
-		if (fstat(fd, &cur) != 0)
-			break;
-		if (cur.st_dev == want->st_dev && cur.st_ino == want->st_ino) {
-			hit = 1;
-			break;
-		}
-		pfd = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (pfd < 0)
-			break;
-		if (fstat(pfd, &up) != 0 ||
-		    (up.st_dev == cur.st_dev && up.st_ino == cur.st_ino)) {
-			close(pfd);
-			break; /* the top */
-		}
-		close(fd);
-		fd = pfd;
-	}
-	close(fd);
-	return hit;
-}
-
 /* 1 in use, 0 not, 2 could not look. */
 static int
 one_pid(int procfd, const char *pid, const struct stat *want)
@@ -80,7 +50,7 @@ one_pid(int procfd, const char *pid, const struct stat *want)
 			continue;
 		}
 		seen = 1;
-		if (beneath(fd, want))
+		if (posix_beneath(fd, want, INUSE_MAX_DEPTH))
 			return 1;
 	}
 	return seen ? 0 : 2;

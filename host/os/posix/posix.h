@@ -28,6 +28,12 @@ long posix_link_read(int fd, char *buf, size_t n);
  * /proc/self/fd, the /dev/fd of the others. */
 extern const char posix_fd_dir[];
 
+struct stat;
+/* Is the directory open on fd (consumed: closed) the directory want
+ * names or beneath it?  Walked up by ".." comparing identities, at most
+ * max_depth levels: 1 or 0.  The in-use checks' (inuse.c in each). */
+int posix_beneath(int fd, const struct stat *want, int max_depth);
+
 /* Is a descriptor with these F_GETFL flags an O_PATH one (open for
  * nothing)?  0 where there is no O_PATH. */
 int posix_fd_is_path(int fl);
