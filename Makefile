@@ -495,7 +495,10 @@ $(WB)/obj/%.o: %.c
 # (unchanged) and Debian's one code patch (#985097); the build copies the
 # source into $(WB)/iniparser/, applies the patch there and archives it:
 # offline, from a clean checkout, at the version Debian ships
-# (third_party/iniparser-4.1/README says how to move it).
+# (third_party/iniparser-4.1/README says how to move it).  Its one fopen()
+# gets the config's name in UTF-8, which the C runtime's fopen reads in the
+# ANSI code page: host/os/windows/ini_fopen.h, forced in, opens it with
+# _wfopen instead (the source stays as upstream wrote it).
 INI_DIR  := third_party/iniparser-4.1
 INI_WDIR := $(WB)/iniparser
 INI_WSRC := $(INI_WDIR)/src/dictionary.c $(INI_WDIR)/src/iniparser.c
@@ -506,8 +509,10 @@ $(INI_WDIR)/.patched: $(wildcard $(INI_DIR)/src/*) $(INI_DIR)/debian-985097.patc
 	patch -s -p1 -d $(INI_WDIR) < $(INI_DIR)/debian-985097.patch
 	touch $@
 $(INI_WSRC): $(INI_WDIR)/.patched
-$(WB)/iniparser/%.o: $(INI_WDIR)/src/%.c $(INI_WDIR)/.patched
-	$(WIN_CC) -std=c99 -O2 -g -Wall -c $< -o $@
+$(WB)/iniparser/%.o: $(INI_WDIR)/src/%.c $(INI_WDIR)/.patched \
+		host/os/windows/ini_fopen.h
+	$(WIN_CC) -std=c99 -O2 -g -Wall -include host/os/windows/ini_fopen.h \
+		-c $< -o $@
 $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser.o
 	@mkdir -p $(@D)
 	rm -f $@ && $(WIN_AR) rcs $@ $^

@@ -12,8 +12,6 @@
 #include "os/os.h"
 #include "verbs/verbs.h"
 
-extern char **environ;
-
 static char exe_buf[OS_PATH_MAX];
 static char dir_buf[OS_PATH_MAX];
 
@@ -40,7 +38,7 @@ config_from_env(void)
 {
 	if (os_is_setid())
 		return NULL;
-	return getenv("NOVA_SANDBOX_CONFIG");
+	return os_getenv("NOVA_SANDBOX_CONFIG");
 }
 
 static int
@@ -138,8 +136,17 @@ dispatch(const struct hostrun *hr, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	struct hostrun hr = { NULL, NULL, NULL, environ };
+	struct hostrun hr = { NULL, NULL, NULL, NULL };
+	char *why = NULL;
+	int rc;
 
+	/* UTF-8 from here on (Windows: the wide ones converted) */
+	if (os_main_args(&argc, &argv, &hr.env, &why) != 0) {
+		rc = refuse_line(why ? REASON_BAD_ENCODING : REFUSED_OOM_REASON,
+				 why ? why : REFUSED_OOM_TEXT, NS_EXIT_USAGE);
+		free(why);
+		return rc;
+	}
 	os_signals_start();
 	find_self(&hr);
 	hr.config_path = config_from_env();

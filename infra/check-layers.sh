@@ -3,8 +3,11 @@
 # infra/check-layers.sh -- host/ is rooms, each including only itself and
 # the rooms below it (docs/ARCHITECTURE.md).  Fails, naming the file, line
 # and the include, when an #include climbs the order, reaches into a
-# module, or names a file by a relative path; and when a file outside
-# host/os/ tests for a platform.  `make check-layers`; part of `make check`.
+# module, or names a file by a relative path; when a file outside
+# host/os/ tests for a platform; and when it reads the environment by
+# getenv() or environ (Windows: the C runtime's ANSI copy, where a
+# non-ASCII value is mangled; os_getenv and hostrun's env are UTF-8 --
+# a line marked "layers: ascii getenv" reads a value that is ASCII only).  `make check-layers`; part of `make check`.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -58,7 +61,12 @@ for f in $(find host -name '*.[ch]' | sort); do
 	os/*) ;;
 	*) if grep -n '^[[:space:]]*#[[:space:]]*\(if\|elif\|ifdef\|ifndef\).*\(_WIN32\|__APPLE__\|__linux__\|__MACH__\)' "$f" >/dev/null; then
 		say "$f: tests for a platform outside host/os/: $(grep -n '_WIN32\|__APPLE__\|__linux__\|__MACH__' "$f" | head -1)"
-	   fi ;;
+	   fi
+	   if grep -n '\(^\|[^_a-z]\)\(getenv[[:space:]]*(\|environ\b\)' "$f" |
+		grep -v 'layers: ascii getenv' | grep -v '^[0-9]*:[[:space:]]*\(/\*\|\*\)' >"${TMPDIR:-/tmp}/layers.$$"; then
+		say "$f: reads the environment by getenv/environ (Windows: ANSI, not UTF-8); use os_getenv or hostrun's env: $(head -1 "${TMPDIR:-/tmp}/layers.$$")"
+	   fi
+	   rm -f "${TMPDIR:-/tmp}/layers.$$" ;;
 	esac
 done
 

@@ -9,7 +9,7 @@
 void
 bench_phase(enum bench_phase p)
 {
-	const char *v = getenv("NOVA_BENCH_PHASE");
+	const char *v = getenv("NOVA_BENCH_PHASE"); /* layers: ascii getenv */
 
 	if (v != NULL && v[0] == (char)('0' + (int)p) && v[1] == '\0')
 		_exit(0);

@@ -20,6 +20,7 @@
 	X(BAD_CONFIG, "bad_config") \
 	X(BAD_CPU, "bad_cpu") \
 	X(BAD_CWD, "bad_cwd") \
+	X(BAD_ENCODING, "bad_encoding") \
 	X(BAD_ENV, "bad_env") \
 	X(BAD_FLAG, "bad_flag") \
 	X(BAD_GPU, "bad_gpu") \

@@ -5,7 +5,7 @@
  * as a tree the deadline ends whole, with its stdout and stderr captured.
  *
  *	struct tool git;
- *	if (tool_find("git", getenv("PATH"), &git) == 0)
+ *	if (tool_find("git", os_getenv("PATH"), &git) == 0)
  *		tool_run(&git, repo_fd, argv, envp, 60000, &res);
  *
  * The API is base's; the process part is the platform's, below the rooms

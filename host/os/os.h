@@ -84,6 +84,24 @@ int os_nss_files_first(const char *conf, const char *db);
  * the environment must not steer it. */
 int os_is_setid(void);
 
+/* The arguments and the environment as the host speaks them, UTF-8:
+ * called first thing in main() with main's own.  POSIX leaves them as
+ * they are (the bytes the kernel gave; *envp environ).  Windows replaces
+ * them: main()'s come in the ANSI code page, where a "ü" of another code
+ * page, a CJK name or an emoji is '?' or lost; the C runtime's wide argv
+ * and environment (the same parse as the narrow argv, no wildcard
+ * expansion) are converted to UTF-8 instead.  0, or -1 with *why one
+ * sentence (heap; NULL when out of memory) naming every argument (by its
+ * position: 0 the program, 1 the first word after it) and every
+ * environment variable (by its name) holding UTF-16 that is no text (an
+ * unpaired surrogate), which has no UTF-8 form: refused, never replaced.
+ * The vectors live as long as the process. */
+int os_main_args(int *argc, char ***argv, char ***envp, char **why);
+/* The caller's environment variable name: POSIX getenv; Windows the
+ * environment os_main_args gave (names ignoring ASCII case, as
+ * os_env_get), never the C runtime's ANSI copy, or NULL. */
+const char *os_getenv(const char *name);
+
 /* The signals that ask the tool to stop (INT, TERM, HUP, QUIT) go to fn,
  * which the wrap and `run` use to forward them to the command; a HUP the
  * caller started the tool with ignored (nohup) stays ignored. */

@@ -65,12 +65,12 @@ struct own {
  * dev/ino (looked up by name for the remedy's text only: nothing is
  * decided on it), or NULL; *n counts the flag's words. */
 static const char *
-typed_root(const struct cmdline *c, const char *flag, dev_t dev, ino_t ino,
-	   size_t *n)
+typed_root(const struct cmdline *c, const char *flag, uint64_t dev,
+	   uint64_t ino, size_t *n)
 {
 	size_t fl = strlen(flag);
 	const char *hit = NULL;
-	struct stat st;
+	struct os_stat st;
 
 	*n = 0;
 	for (size_t i = 0; c != NULL && c->args != NULL && i < c->n; i++) {
@@ -85,8 +85,8 @@ typed_root(const struct cmdline *c, const char *flag, dev_t dev, ino_t ino,
 		if (v == NULL)
 			continue;
 		(*n)++;
-		if (hit == NULL && stat(v, &st) == 0 && st.st_dev == dev &&
-		    st.st_ino == ino)
+		if (hit == NULL && os_stat_path(v, &st) == 0 && st.dev == dev &&
+		    st.ino == ino)
 			hit = v;
 	}
 	return hit;
@@ -98,7 +98,7 @@ typed_root(const struct cmdline *c, const char *flag, dev_t dev, ino_t ino,
  * remedy is in the text), 0 when not, -1 on ENOMEM. */
 static int
 own_remedy(struct own *o, struct sbuf *s, const char *const *flags,
-	   dev_t dev, ino_t ino)
+	   uint64_t dev, uint64_t ino)
 {
 	size_t n = 0;
 	const char *v = NULL, *flag = flags[0];
@@ -800,7 +800,7 @@ static int
 reach_refuse(struct own *o, const struct policy *pol, size_t i)
 {
 	struct sbuf s = {0};
-	struct stat st;
+	struct os_stat st;
 	int said = 0, rc;
 
 	rc = sbuf_addf(&s, "the tool's own run-name directory %s is within "
@@ -815,8 +815,8 @@ reach_refuse(struct own *o, const struct policy *pol, size_t i)
 	if (rc == 0 && pol->rule_ids != NULL)
 		said = own_remedy(o, &s, any_root, pol->rule_ids[i].id.dev,
 				  pol->rule_ids[i].id.ino);
-	else if (rc == 0 && stat(pol->rules[i].path, &st) == 0)
-		said = own_remedy(o, &s, any_root, st.st_dev, st.st_ino);
+	else if (rc == 0 && os_stat_path(pol->rules[i].path, &st) == 0)
+		said = own_remedy(o, &s, any_root, st.dev, st.ino);
 	if (rc < 0 || said < 0 ||
 	    refusals_addr(o->r, REASON_NAMES_REACHABLE, said ? REMEDY_IN_TEXT :
 			  NULL, "%s", s.s) < 0)

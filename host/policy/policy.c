@@ -749,7 +749,7 @@ check_home(struct build *b)
 static int
 look_path(const struct build *b, const char *name, char **out)
 {
-	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	const char *p = b->in->path ? b->in->path : os_getenv("PATH");
 	const char sep[2] = {os_path_list_sep(), '\0'};
 	struct sbuf c = {0};
 
@@ -902,7 +902,7 @@ int
 caller_homes(struct strv *homes)
 {
 	const char *pw = os_user_home((unsigned)os_ruid());
-	const char *h = getenv(os_home_var());
+	const char *h = os_getenv(os_home_var());
 
 	if (pw != NULL && strv_push(homes, pw) < 0)
 		return -1;
@@ -1283,7 +1283,7 @@ path_entry_real(const struct build *b, const char *entry, char **real)
 static int
 path_dirs(const struct build *b, struct strv *out)
 {
-	const char *p = b->in->path ? b->in->path : getenv("PATH");
+	const char *p = b->in->path ? b->in->path : os_getenv("PATH");
 	struct strv seen = {0};
 	struct sbuf e = {0};
 	int rc = 0;

@@ -68,7 +68,7 @@ go_note(const char *what, const struct strv *v)
 static void
 go_reads(struct runctx *c, struct refusals *r)
 {
-	struct toolchain_ctx x = { getenv("PATH"), c->hr->env, NULL,
+	struct toolchain_ctx x = { os_getenv("PATH"), c->hr->env, NULL,
 				   &c->writes, NULL };
 	struct toolchain_found f = {0};
 	int found = toolchain_has_tool("go", x.path);
@@ -227,7 +227,7 @@ run_toolchains(struct runctx *c, struct refusals *r)
 		struct toolchain_found f = {0};
 		char *note;
 
-		struct toolchain_ctx x = { getenv("PATH"), c->hr->env,
+		struct toolchain_ctx x = { os_getenv("PATH"), c->hr->env,
 					   c->w.roots.read_roots, &c->writes,
 					   &line };
 
@@ -284,7 +284,7 @@ static const char *
 out_elsewhere(const struct runctx *c)
 {
 	static const char *const fixed[] = { "/var/tmp", "/tmp" };
-	const char *home = getenv(os_home_var());
+	const char *home = os_getenv(os_home_var());
 
 	for (size_t i = 0; i < 3; i++) {
 		const char *d = i == 0 ? home : fixed[i - 1];
@@ -518,7 +518,7 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.tmp = tmp;
 	in.home = home;
 	in.saw_dashdash = 1;
-	in.path = getenv("PATH");
+	in.path = os_getenv("PATH");
 	in.env = env.v;
 	in.roots = &c->w.roots;
 	in.stdio_ttys = 1; /* init and the command inherit the tool's 0-2 */

@@ -16,7 +16,7 @@
 static char *
 find_sh(void)
 {
-	const char *path = getenv("PATH"), *p, *e;
+	const char *path = os_getenv("PATH"), *p, *e;
 	const char *name = os_probe_command()[0];
 	struct sbuf b = {0};
 

@@ -110,7 +110,7 @@ static const char *
 guard(const struct hostrun *hr, const char *nonce)
 {
 	char hex[2 * NONCE_LEN + 1];
-	const char *why, *env = getenv(NONCE_ENV);
+	const char *why, *env = os_getenv(NONCE_ENV);
 
 	if ((why = read_nonce(hex)) != NULL)
 		return why;

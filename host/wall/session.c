@@ -98,8 +98,8 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	in->net_deny = a->net_deny;
 	in->net_listen = a->net_listen;
 	in->saw_dashdash = a->saw_dashdash;
-	in->home = getenv(os_home_var());
-	in->path = getenv("PATH");
+	in->home = os_getenv(os_home_var());
+	in->path = os_getenv("PATH");
 	in->env = hr->env;
 	in->roots = &w->roots;
 	in->create_tmp = 1;

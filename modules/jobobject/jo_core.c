@@ -397,3 +397,72 @@ jo_retry_delay_ms(unsigned attempt)
 	return attempt < sizeof(delays) / sizeof(delays[0]) ? delays[attempt]
 							    : -1;
 }
+
+/* ---- the environment block ------------------------------------------ */
+
+static uint16_t
+ascii_up(uint16_t c)
+{
+	return c >= 'a' && c <= 'z' ? (uint16_t)(c - ('a' - 'A')) : c;
+}
+
+int
+jo_env_cmp_ascii(const uint16_t *a, size_t na, const uint16_t *b, size_t nb)
+{
+	for (size_t i = 0; i < na && i < nb; i++) {
+		uint16_t x = ascii_up(a[i]), y = ascii_up(b[i]);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+size_t
+jo_env_name_len(const uint16_t *e)
+{
+	size_t i = e[0] != 0 ? 1 : 0; /* a first '=' is part of the name */
+
+	while (e[i] != 0 && e[i] != '=')
+		i++;
+	return i;
+}
+
+static int
+name_cmp(jo_name_cmp cmp, const uint16_t *a, const uint16_t *b)
+{
+	return cmp(a, jo_env_name_len(a), b, jo_env_name_len(b));
+}
+
+int
+jo_env_sort(const uint16_t **v, size_t n, const uint16_t **tmp,
+	    jo_name_cmp cmp, size_t *dup)
+{
+	if (cmp == NULL)
+		cmp = jo_env_cmp_ascii;
+	*dup = 0;
+	/* bottom-up merge sort: runs of w, merged pairwise into tmp, back */
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n,
+			       hi = lo + 2 * w < n ? lo + 2 * w : n,
+			       i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				tmp[k++] = name_cmp(cmp, v[j], v[i]) < 0 ?
+						   v[j++] : v[i++];
+			while (i < mid)
+				tmp[k++] = v[i++];
+			while (j < hi)
+				tmp[k++] = v[j++];
+		}
+		for (size_t i = 0; i < n; i++)
+			v[i] = tmp[i];
+	}
+	for (size_t i = 1; i < n; i++)
+		if (name_cmp(cmp, v[i - 1], v[i]) == 0) {
+			*dup = i;
+			return -1;
+		}
+	return 0;
+}

@@ -122,4 +122,33 @@ int jo_low_may_write(int has_label, uint32_t rid, uint32_t policy);
  * cap or root holds a '"' (no quoting carries it). */
 int jo_leak_remedy(const char *root, char *out, size_t cap);
 
+/* ---- the environment block ------------------------------------------ */
+
+/* How two names of the environment block compare, as Windows orders the
+ * block (CreateProcessW: sorted by name, case-insensitively, in Unicode
+ * (not locale) order): <0, 0 (the same variable), >0.  a and b are UTF-16
+ * (na, nb units, no NUL).  The DLL passes CompareStringOrdinal ignoring
+ * case (the system's upper-casing of each UTF-16 unit, as the host's tool
+ * runner, host/os/windows/tool.c, sorts its block); NULL is the portable
+ * one: ASCII letters upper-cased (so '_' sorts after 'Z', as Windows
+ * has it), then UTF-16 code unit order (an emoji's surrogates sort
+ * before U+E000..U+FFFF). */
+typedef int (*jo_name_cmp)(const uint16_t *a, size_t na, const uint16_t *b,
+			   size_t nb);
+int jo_env_cmp_ascii(const uint16_t *a, size_t na, const uint16_t *b,
+		     size_t nb);
+
+/* The length in units of the name of the UTF-16 entry e ("NAME=value",
+ * NUL-terminated): up to its first '=' after the first unit (a name such
+ * as "=C:" begins with one), or the whole entry when it has none. */
+size_t jo_env_name_len(const uint16_t *e);
+
+/* Sort the n NUL-terminated UTF-16 entries v by name, in place, stable
+ * (a merge sort; tmp holds n pointers of scratch), with cmp (NULL:
+ * jo_env_cmp_ascii).  0, or -1 when two entries name the same variable:
+ * *dup is then the index in the sorted v of the second (v[*dup - 1] the
+ * first), and v is sorted all the same. */
+int jo_env_sort(const uint16_t **v, size_t n, const uint16_t **tmp,
+		jo_name_cmp cmp, size_t *dup);
+
 #endif /* NS_JO_CORE_H */

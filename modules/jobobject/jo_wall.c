@@ -445,32 +445,102 @@ check_command(const struct ns_host *h, const struct ns_policy *pol,
 	}
 }
 
+/* CompareStringOrdinal ignoring case: the system's order of the block,
+ * as the host's tool runner sorts its own (host/os/windows/tool.c). */
+static int
+env_cmp_system(const uint16_t *a, size_t na, const uint16_t *b, size_t nb)
+{
+	int r = CompareStringOrdinal((const wchar_t *)a, (int)na,
+				     (const wchar_t *)b, (int)nb, TRUE);
+
+	return r == CSTR_LESS_THAN ? -1 : r == CSTR_GREATER_THAN ? 1 : 0;
+}
+
+static void
+free_entries(wchar_t **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* The name of the UTF-16 entry e as UTF-8 into out, for a line. */
+static void
+entry_name(const wchar_t *e, char *out, size_t cap)
+{
+	size_t n = jo_env_name_len((const uint16_t *)e);
+	wchar_t name[256];
+
+	if (n >= sizeof(name) / sizeof(name[0]))
+		n = sizeof(name) / sizeof(name[0]) - 1;
+	memcpy(name, e, n * sizeof(wchar_t));
+	name[n] = L'\0';
+	if (jo_utf8(name, out, cap) != 0)
+		snprintf(out, cap, "?");
+}
+
+/* The environment block of exactly pol->envp: each entry UTF-8 -> UTF-16,
+ * sorted by name as Windows wants it (jo_env_sort with the system's
+ * comparison); a name twice (as Windows compares names: "Path" is PATH)
+ * is refused, since the command would see one of them, not both. */
 static int
 make_env(const struct ns_host *h, const struct ns_policy *pol, wchar_t **out)
 {
-	size_t n = 1, at = 0;
-	wchar_t *env;
+	size_t n = 0, total = 1, at = 0, dup = 0;
+	wchar_t **v, *env;
+	const uint16_t **tmp;
+	char a[256], b[256];
 
-	for (size_t i = 0; pol->envp[i] != NULL; i++)
-		n += strlen(pol->envp[i]) + 1; /* UTF-16 units <= bytes */
-	env = calloc(n + 1, sizeof(wchar_t));
-	if (env == NULL)
+	while (pol->envp[n] != NULL)
+		n++;
+	v = calloc(n + 1, sizeof(*v));
+	tmp = calloc(n + 1, sizeof(*tmp));
+	if (v == NULL || tmp == NULL) {
+		free(v);
+		free(tmp);
 		return jo_refuse(h, NS_E_SYSTEM, "sandbox_failed",
 				 "out of memory");
-	for (size_t i = 0; pol->envp[i] != NULL; i++) {
-		int k = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS,
-					    pol->envp[i], -1, env + at,
-					    (int)(n - at));
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t cap = strlen(pol->envp[i]) + 1; /* units <= bytes */
 
-		if (k <= 0) {
-			free(env);
+		v[i] = malloc(cap * sizeof(wchar_t));
+		if (v[i] == NULL || jo_wide(pol->envp[i], v[i], cap) != 0) {
+			free(tmp);
+			free_entries(v, n);
 			return jo_refuse(h, NS_E_REFUSED, "sandbox_failed",
 					 "an environment variable is not "
 					 "UTF-8");
 		}
-		at += (size_t)k;
+		total += wcslen(v[i]) + 1;
 	}
-	env[at] = L'\0';
+	if (jo_env_sort((const uint16_t **)v, n, tmp, env_cmp_system,
+			&dup) != 0) {
+		entry_name(v[dup - 1], a, sizeof(a));
+		entry_name(v[dup], b, sizeof(b));
+		free(tmp);
+		free_entries(v, n);
+		return jo_refuse(h, NS_E_REFUSED, "bad_env",
+				 "the environment holds %s and %s, one variable "
+				 "as Windows compares names (ignoring case): "
+				 "the command would see only one of them: name "
+				 "it once", a, b);
+	}
+	free(tmp);
+	env = calloc(total + 1, sizeof(wchar_t));
+	if (env == NULL) {
+		free_entries(v, n);
+		return jo_refuse(h, NS_E_SYSTEM, "sandbox_failed",
+				 "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = wcslen(v[i]) + 1;
+
+		memcpy(env + at, v[i], k * sizeof(wchar_t));
+		at += k;
+	}
+	free_entries(v, n);
+	env[at] = L'\0'; /* (an empty block: two NULs, from calloc) */
 	*out = env;
 	return NS_OK;
 }

@@ -102,6 +102,7 @@ host_suite() {
 	host_run
 	host_job
 	host_long
+	host_utf8
 	rm -rf "$ww" "$log.h" "$log.h2"
 }
 
@@ -620,4 +621,108 @@ host_reap() {
 		hres "host: reap leaves a nova- directory with no owner marker (kept)" 1 \
 			"$u/nova-hnomark/keep.txt was removed"
 	rm -rf "$u/nova-hnomark"
+}
+
+# hbytes <name> <file of the exact bytes wanted> -- exe args: the exe's
+# stdout, byte for byte, and exit 0
+hbytes() {
+	n=$1 wantf=$2
+	shift 3
+	r=0
+	timeout 60 wine "$hexe" "$@" </dev/null >"$log.b" 2>"$log.b2" || r=$?
+	if [ "$r" = 0 ] && cmp -s "$log.b" "$wantf"; then
+		hres "$n" 0
+	else
+		hres "$n" 1 "exit $r, got $(od -An -c "$log.b" | head -3 | tr -s ' \n' ' ') / $(tr -d '\r' <"$log.b2" | grep REFUSED | head -c 300)"
+	fi
+	rm -f "$log.b" "$log.b2"
+}
+
+# UTF-8 through the exe: the C runtime gives main() ANSI strings, the
+# host takes the wide ones (os_main_args) and speaks UTF-8; Win32 gets
+# UTF-16.  Names with a Latin-1 letter, CJK and an emoji outside the BMP
+# (a surrogate pair in UTF-16, '?' in any ANSI code page): as --write,
+# --scratch, arguments, environment values, the config's and the tool's
+# own directory.  An unpaired surrogate, which a Unix shell cannot pass
+# (Wine would make it U+FFFD), comes from jo_child.exe's `lone` (a
+# Windows parent).  $pf/$pu the profile (host_policy).
+host_utf8() {
+	u1='ü' u2='日本' u3='😀'
+	for d in "$u1" "$u2" "$u3"; do mkdir -p "$pu/ns-$d"; done
+	hcase "host: utf-8: a --write named ü, 日本 and an emoji is written through" 0 \
+		'^SANDBOX DONE exit=0 cmd=jo_child\.exe$' - -- --write "$pf" \
+		--write "$pf/ns-$u1" --write "$pf/ns-$u2" --write "$pf/ns-$u3" \
+		-- "$jchild" write "$pf/ns-$u3/$u1$u2.txt"
+	[ "$(cat "$pu/ns-$u3/$u1$u2.txt" 2>/dev/null)" = x ] &&
+		grep -q "^SANDBOX OK .* write=4 .*deletes=.*,$pf/ns-$u3\(,\|\$\)" "$log.h2" &&
+		hres "host: utf-8: the file is there, the OK line names the --write" 0 ||
+		hres "host: utf-8: the file is there, the OK line names the --write" 1 \
+			"no $pu/ns-$u3/$u1$u2.txt, or the OK line: $(grep '^SANDBOX OK' "$log.h2")"
+	mkdir -p "$pu/ns-$u1$u2$u3"
+	hcase "host: utf-8: policy names a non-ASCII --write exactly" 0 \
+		"^write $pf/ns-$u1$u2$u3 label=low\$" - -- policy --write "$pf" \
+		--write "$pf/ns-$u1$u2$u3"
+	sd=$WINEPREFIX/drive_c/ns-$u1$u2$u3-scr
+	mkdir -p "$sd"
+	hcase "host: utf-8: run --scratch in a directory named ü日本😀" 0 \
+		"^SANDBOX OK name=hu1 .*cwd=C:/ns-$u1$u2$u3-scr/nova-hu1/work " \
+		- -- run --name hu1 --size 1g --scratch "C:/ns-$u1$u2$u3-scr" \
+		--out "$pf/ns-$u2" -- "$jchild" write RESULT.md
+	[ -d "$sd" ] && [ ! -e "$sd/nova-hu1" ] &&
+		[ "$(cat "$pu/ns-$u2/hu1/RESULT.md" 2>/dev/null)" = x ] &&
+		hres "host: utf-8: run --scratch: handed off to a non-ASCII --out, the scratch gone" 0 ||
+		hres "host: utf-8: run --scratch: handed off to a non-ASCII --out, the scratch gone" 1 \
+			"$(ls -a "$sd" "$pu/ns-$u2" 2>&1 | tr '\n' ' ')"
+	printf '%s\000%s\000%s\000a %s b\000%s\000' "$u1" "$u2" "$u3" "$u1" \
+		"h${u1}llo \"$u2\"\\" >"$log.want"
+	hbytes "host: utf-8: arguments reach the command exactly" "$log.want" \
+		-- --write "$pf" -- "$jchild" args "$u1" "$u2" "$u3" "a $u1 b" \
+		"h${u1}llo \"$u2\"\\"
+	printf '%s\000' "$u1$u2$u3" >"$log.want"
+	export NS_UTF8="$u1$u2$u3"
+	hbytes "host: utf-8: an environment value reaches the command exactly" \
+		"$log.want" -- --write "$pf" -- "$jchild" env NS_UTF8
+	unset NS_UTF8
+	printf '%s\000' "$u2$u3" >"$log.want"
+	hbytes "host: utf-8: an --env value reaches the command exactly" \
+		"$log.want" -- --write "$pf" --env "NS_E=$u2$u3" -- "$jchild" \
+		env NS_E
+	hcase "host: utf-8: the command's environment block is sorted as Windows wants" 0 \
+		'^SANDBOX DONE exit=0 ' - -- --write "$pf" --env AA_NS=1 \
+		--env zz_ns=2 --env _NS=4 -- "$jchild" envsorted
+	hcase "host: utf-8: Path and PATH in one environment are refused (bad_env)" 125 \
+		'^SANDBOX REFUSED reason=bad_env: the environment holds (PATH and Path|Path and PATH), one variable as Windows compares names' \
+		- -- --write "$pf" --env Path=C:/ns -- "$jchild" exit 0
+	hnone "host: utf-8: Path and PATH refused: the command did not run" \
+		'^SANDBOX (OK|DONE)'
+	# run by jo_child.exe's `lone`: the exe's argument 6 holds U+D800
+	hexe_keep=$hexe
+	hexe=$jchild
+	hcase "host: utf-8: an argument with an unpaired surrogate is refused, naming its position" 2 \
+		'^SANDBOX REFUSED reason=bad_encoding: argument 6 holds UTF-16 that is no text \(an unpaired surrogate\), which has no UTF-8 form: refused, never replaced \(argument 0 is the program, 1 the first word after it\); give it as text$' \
+		- -- lone "$hexe_keep" --write "$pf" -- "$jchild" args "a@Sb"
+	hnone "host: utf-8: an unpaired surrogate refused: the command did not run" \
+		'^SANDBOX (OK|DONE)'
+	hcase "host: utf-8: every unpaired surrogate is named at once" 2 \
+		'^SANDBOX REFUSED reason=bad_encoding: argument 2, argument 5 and the environment variable NS_LONE hold UTF-16 that is no text' \
+		- -- lone "$hexe_keep" +env --write "@S" -- "$jchild" "@S"
+	hcase "host: utf-8: the same words as text pass (control)" 0 \
+		'^SANDBOX DONE exit=0 ' - -- lone "$hexe_keep" --write "$pf" -- \
+		"$jchild" args "a${u3}b"
+	hexe=$hexe_keep
+	# the tool installed under a non-ASCII directory, its config there
+	iu=$WINEPREFIX/drive_c/ns-$u1$u2$u3-inst
+	mkdir -p "$iu"
+	cp -R "$WB/bin" "$WB/lib" "$iu/"
+	printf '[windows]\nwall = jobobject.dll\n' >"$iu/x.conf"
+	hexe_keep=$hexe
+	hexe="C:\\ns-$u1$u2$u3-inst\\bin\\nova-sandbox.exe"
+	hcase "host: utf-8: the tool installed under ü日本😀, its config there" 0 \
+		"^MODULES OK platform=windows config=C:/ns-$u1$u2$u3-inst/x\\.conf moduledir=C:/ns-$u1$u2$u3-inst/lib/nova-sandbox/1 wall=jobobject\$" \
+		"C:/ns-$u1$u2$u3-inst/x.conf" -- modules
+	hcase "host: utf-8: the tool installed under ü日本😀 runs a wrap" 0 \
+		'^SANDBOX DONE exit=0 ' - -- --write "$pf" -- "$jchild" exit 0
+	hexe=$hexe_keep
+	rm -rf "$iu" "$sd" "$log.want"
+	for d in "$u1" "$u2" "$u3" "$u1$u2$u3"; do rm -rf "$pu/ns-$d"; done
 }

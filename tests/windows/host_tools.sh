@@ -178,12 +178,26 @@ host_worktree_make() {
 	wtcase "host: worktree: a scratch named with & % ^ ! ' ( ) ; , = [ ] { } ~ works" 0 \
 		'^WORKTREE OK path=' -- \
 		--repo C:/nswt/repo --scratch "C:/nswt/$hs" --pr 6
-	g6=$(sed -n 's/^guid=//p' "$wu/$hs/6.pr" 2>/dev/null)
+	g6=$(sed -n 's/^guid=//p' "$wu/$hs/6.pr" 2>/dev/null || true)
 	grep -q "^arg $(hexof "C:/nswt/$hs/$g6")\$" "$wb/calls.log" &&
 		[ -f "$wu/$hs/$g6/.git" ] &&
 		hres "host: worktree: the hostile scratch path reaches git add exactly" 0 ||
 		hres "host: worktree: the hostile scratch path reaches git add exactly" 1 \
 			"no arg $(hexof "C:/nswt/$hs/$g6") in calls.log"
+	# a scratch named in UTF-8 (Latin-1, CJK, an emoji) reaches git as
+	# those bytes: the host's argv and git's command line in UTF-16
+	us='ü日本😀'
+	mkdir -p "$wu/$us"
+	rm -f "$wb/calls.log"
+	wtcase "host: worktree: a scratch named ü日本😀 works" 0 \
+		"^WORKTREE OK path=C:/nswt/$us/[0-9a-f]{32} head=$H\$" -- \
+		--repo C:/nswt/repo --scratch "C:/nswt/$us" --pr 7
+	g7=$(sed -n 's/^guid=//p' "$wu/$us/7.pr" 2>/dev/null || true)
+	grep -q "^arg $(hexof "C:/nswt/$us/$g7")\$" "$wb/calls.log" &&
+		[ -f "$wu/$us/$g7/.git" ] &&
+		hres "host: worktree: the ü日本😀 scratch path reaches git add exactly" 0 ||
+		hres "host: worktree: the ü日本😀 scratch path reaches git add exactly" 1 \
+			"no arg $(hexof "C:/nswt/$us/$g7") in calls.log"
 }
 
 # in use: a process whose working directory is inside the tree (Wine
@@ -312,6 +326,18 @@ host_go() {
 		hres "host: run --go: the hung go's grandchild is gone, nothing made" 0 ||
 		hres "host: run --go: the hung go's grandchild is gone, nothing made" 1 \
 			"alive answered $r (0 running, 2 no pid); $(ls "$tu")"
+	# go.exe found on a PATH entry named in UTF-8, answering roots so named
+	# (the go.exe above gone, so no other is found)
+	gn='ü日本😀'
+	rm -rf "$gu/bin"
+	mkdir -p "$gu/$gn/bin" "$gu/$gn/goroot" "$gu/$gn/modcache"
+	cp "$WB/tests/windows/fake_tool.exe" "$gu/$gn/bin/go.exe"
+	printf 'C:\\nsgo\\%s\\goroot\r\nC:\\nsgo\\%s\\modcache\r\n' "$gn" "$gn" \
+		>"$gu/$gn/bin/go.answer"
+	export WINEPATH="C:\\nsgo\\$gn\\bin"
+	hcase "host: run --go: a go.exe under ü日本😀 on PATH, its roots so named" 0 \
+		"^SANDBOX NOTE --go added 2 read root\\(s\\) from go env: C:/nsgo/$gn/goroot C:/nsgo/$gn/modcache\$" \
+		- -- run --name hg5 --size 1g --go -- "$jchild" exit 0
 	unset WINEPATH
 	rm -rf "$gu"
 }

@@ -16,6 +16,18 @@
  *   alloc <mib>            commit and touch mib MiB, exit 0 (3 if refused)
  *   alive <pidfile>        exit 0 when the process whose pid pidfile holds
  *                          runs, 1 when it does not, 2 no pid there
+ *   env <name>...          print the value of each variable on stdout,
+ *                          UTF-8, each followed by a NUL byte (exit 3
+ *                          when one is not set)
+ *   envsorted              exit 0 when its environment block is sorted
+ *                          as Windows wants (by name, CompareStringOrdinal
+ *                          ignoring case, strictly increasing), else print
+ *                          the first two names out of order and exit 1
+ *   lone <exe> <word>...   run exe with the words as its arguments, each
+ *                          "@S" in a word an unpaired surrogate (U+D800),
+ *                          with NS_LONE=a<U+D800> added to the environment
+ *                          when the first word is "+env" (then dropped);
+ *                          stdout and stderr its own; exit with exe's code
  *   limits                 print the limits of its own job on stdout,
  *                          "cpu=<ControlFlags hex>:<CpuRate> mem=<LimitFlags
  *                          hex>:<JobMemoryLimit>" ("cpu=none" when the CPU
@@ -24,6 +36,7 @@
 #include <windows.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <wchar.h>
 
 static int
@@ -117,6 +130,144 @@ limits(void)
 	return 0;
 }
 
+/* s as UTF-8 on stdout, then a NUL */
+static int
+put_utf8(const wchar_t *s)
+{
+	HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+	char buf[4096];
+	int n = WideCharToMultiByte(CP_UTF8, 0, s, -1, buf, sizeof(buf), NULL,
+				    NULL);
+	DWORD w = 0;
+
+	return n > 0 && WriteFile(out, buf, (DWORD)n, &w, NULL) ? 0 : -1;
+}
+
+static int
+print_env(int argc, wchar_t **argv)
+{
+	wchar_t v[4096];
+
+	for (int i = 2; i < argc; i++) {
+		DWORD n = GetEnvironmentVariableW(argv[i], v, 4096);
+
+		if (n == 0 || n >= 4096)
+			return 3;
+		if (put_utf8(v) != 0)
+			return 2;
+	}
+	return 0;
+}
+
+static int
+name_len(const wchar_t *e)
+{
+	const wchar_t *eq = wcschr(e + 1, L'=');
+
+	return eq != NULL ? (int)(eq - e) : (int)wcslen(e);
+}
+
+/* What Wine's own process start adds to every process's block (its WINE*
+ * variables and, when missing, SystemDrive and SystemRoot, at the end):
+ * not the block
+ * CreateProcessW was given.  Nothing on Windows. */
+static int
+wine_added(const wchar_t *e)
+{
+	HMODULE nt = GetModuleHandleW(L"ntdll.dll");
+
+	if (nt == NULL || GetProcAddress(nt, "wine_get_version") == NULL)
+		return 0;
+	return wcsncmp(e, L"WINE", 4) == 0 ||
+	       wcsncmp(e, L"SystemDrive=", 12) == 0 ||
+	       wcsncmp(e, L"SystemRoot=", 11) == 0;
+}
+
+/* the block as CreateProcessW gave it: each name after the one before */
+static int
+env_sorted(void)
+{
+	wchar_t *blk = GetEnvironmentStringsW(), *prev = NULL;
+	char a[512], b[512];
+	int na, nb;
+
+	if (blk == NULL)
+		return 2;
+	for (wchar_t *e = blk; *e != L'\0'; e += wcslen(e) + 1) {
+		if (wine_added(e))
+			continue;
+		if (prev != NULL &&
+		    CompareStringOrdinal(prev, name_len(prev), e, name_len(e),
+					 TRUE) != CSTR_LESS_THAN) {
+			na = WideCharToMultiByte(CP_UTF8, 0, prev,
+						 name_len(prev), a,
+						 sizeof(a) - 1, NULL, NULL);
+			nb = WideCharToMultiByte(CP_UTF8, 0, e, name_len(e), b,
+						 sizeof(b) - 1, NULL, NULL);
+			a[na > 0 ? na : 0] = '\0';
+			b[nb > 0 ? nb : 0] = '\0';
+			printf("out of order: %s before %s\n", a, b);
+			FreeEnvironmentStringsW(blk);
+			return 1;
+		}
+		prev = e;
+	}
+	FreeEnvironmentStringsW(blk);
+	return 0;
+}
+
+/* one word of a command line, quoted as the C runtime parses it back
+ * (the test's words hold no '"' and no backslash before a space) */
+static void
+add_word(wchar_t *line, size_t cap, const wchar_t *w)
+{
+	size_t at = wcslen(line);
+
+	_snwprintf(line + at, cap - at, L"%ls\"%ls\"", at ? L" " : L"", w);
+	for (wchar_t *p = line + at; *p != L'\0'; p++)
+		if (p[0] == L'@' && p[1] == L'S') {
+			p[0] = 0xD800;
+			memmove(p + 1, p + 2, (wcslen(p + 2) + 1) * sizeof(wchar_t));
+		}
+}
+
+/* run exe with the words, each "@S" an unpaired surrogate: what a shell
+ * cannot pass and a Windows parent can */
+static int
+lone(int argc, wchar_t **argv)
+{
+	static wchar_t line[8192];
+	STARTUPINFOW si;
+	PROCESS_INFORMATION pi;
+	DWORD code = 99;
+	int i = 3;
+
+	if (argc > 3 && wcscmp(argv[3], L"+env") == 0) {
+		static const wchar_t v[] = { L'a', 0xD800, 0 };
+
+		if (!SetEnvironmentVariableW(L"NS_LONE", v))
+			return 98;
+		i = 4;
+	}
+	add_word(line, 8192, argv[2]);
+	for (; i < argc; i++)
+		add_word(line, 8192, argv[i]);
+	memset(&si, 0, sizeof(si));
+	si.cb = sizeof(si);
+	si.dwFlags = STARTF_USESTDHANDLES;
+	si.hStdInput = GetStdHandle(STD_INPUT_HANDLE);
+	si.hStdOutput = GetStdHandle(STD_OUTPUT_HANDLE);
+	si.hStdError = GetStdHandle(STD_ERROR_HANDLE);
+	if (!CreateProcessW(argv[2], line, NULL, NULL, TRUE, 0, NULL, NULL, &si,
+			    &pi))
+		return 97;
+	WaitForSingleObject(pi.hProcess, INFINITE);
+	GetExitCodeProcess(pi.hProcess, &code);
+	CloseHandle(pi.hThread);
+	CloseHandle(pi.hProcess);
+	return (int)code;
+}
+
 int wmain(int argc, wchar_t **argv); /* -municode's entry */
 
 int
@@ -153,6 +304,12 @@ wmain(int argc, wchar_t **argv)
 		}
 		return 0;
 	}
+	if (wcscmp(m, L"env") == 0)
+		return print_env(argc, argv);
+	if (wcscmp(m, L"envsorted") == 0)
+		return env_sorted();
+	if (wcscmp(m, L"lone") == 0 && argc > 2)
+		return lone(argc, argv);
 	if (wcscmp(m, L"injob") == 0) {
 		BOOL in = FALSE;
 

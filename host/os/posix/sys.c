@@ -2,12 +2,14 @@
 /* sys.c -- POSIX: what the worktree verb and toolchain discovery ask of
  * the system beside the walk (os/os.h): durable writes, a
  * rename over a file, a listable descriptor of a directory, the tree lock
- * a job holds (flock), environment names compared exactly, and where a
+ * a job holds (flock), environment names compared exactly, the
+ * arguments and environment as the kernel gave them, and where a
  * private temporary directory may go.  Shared by linux and darwin. */
 #include "os/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h> /* getenv */
 #include <stdio.h> /* renameat */
 #include <string.h>
 #include <sys/file.h>
@@ -59,6 +61,24 @@ os_env_get(char *const *env, const char *name)
 		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
 			return *env + n + 1;
 	return NULL;
+}
+
+extern char **environ;
+
+int
+os_main_args(int *argc, char ***argv, char ***envp, char **why)
+{
+	(void)argc;
+	(void)argv;
+	*envp = environ;
+	*why = NULL;
+	return 0;
+}
+
+const char *
+os_getenv(const char *name)
+{
+	return getenv(name);
 }
 
 const char *const *

@@ -4,12 +4,13 @@
  * runtime's own rules, written out here from Microsoft's documentation
  * "Parsing C++ command-line arguments"), the exit-code table, the owner
  * marker, the WSL refusal, the scratch name, the retry policy, the CPU
- * rate of --cpu, the label --acl caller needs and the LEAK remedy of a
- * --scratch run. */
+ * rate of --cpu, the label --acl caller needs, the LEAK remedy of a
+ * --scratch run and the order of the environment block. */
 #include <CUnit/Basic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <uchar.h>
 
 #include "common/cu_run.h"
 #include "jo_core.h"
@@ -374,6 +375,126 @@ t_leak_remedy(void)
 	CU_ASSERT(starts(out, "rmdir /s /q \\\\srv\\sh\\aaa"));
 }
 
+/* ---- the environment block ---------------------------------------------- */
+
+#define U(s) ((const uint16_t *)(s))
+
+static size_t
+u16len(const uint16_t *s)
+{
+	size_t n = 0;
+
+	while (s[n] != 0)
+		n++;
+	return n;
+}
+
+static int
+u16eq(const uint16_t *a, const char16_t *b)
+{
+	size_t i = 0;
+
+	for (; a[i] != 0 && b[i] != 0; i++)
+		if (a[i] != b[i])
+			return 0;
+	return a[i] == b[i];
+}
+
+static void
+t_env_name_len(void)
+{
+	CU_ASSERT_EQUAL(jo_env_name_len(U(u"PATH=C:\\x")), 4);
+	CU_ASSERT_EQUAL(jo_env_name_len(U(u"=C:=C:\\x")), 3);
+	CU_ASSERT_EQUAL(jo_env_name_len(U(u"A==b")), 1);
+	CU_ASSERT_EQUAL(jo_env_name_len(U(u"NOVALUE")), 7);
+	CU_ASSERT_EQUAL(jo_env_name_len(U(u"")), 0);
+	CU_ASSERT_EQUAL(jo_env_name_len(U(u"\u65e5\u672c=v")), 2);
+}
+
+/* Windows' order: by name, ASCII case ignored by upper-casing (so '_',
+ * 0x5F, after every letter), then UTF-16 units (an emoji's surrogate
+ * pair, D83D DE00, before U+FF21, whose UTF-8 sorts first); the value
+ * never counts; "=C:" first of all. */
+static void
+t_env_sort_order(void)
+{
+	const char16_t *in[] = {
+		u"zeta=1", u"A_B=2", u"ab=3", u"\uFF21=4", u"\U0001F600=5",
+		u"Path=C:\\w", u"=C:=C:\\", u"PATHEXT=.COM", u"path_x=7",
+		u"\u00fc=8", u"Z=9", u"a=10",
+	};
+	const char16_t *want[] = {
+		u"=C:=C:\\", u"a=10", u"ab=3", u"A_B=2", u"Path=C:\\w",
+		u"PATHEXT=.COM", u"path_x=7", u"Z=9", u"zeta=1", u"\u00fc=8",
+		u"\U0001F600=5", u"\uFF21=4",
+	};
+	const uint16_t *v[12], *tmp[12];
+	size_t dup = 99;
+
+	for (size_t i = 0; i < 12; i++)
+		v[i] = U(in[i]);
+	CU_ASSERT_EQUAL(jo_env_sort(v, 12, tmp, NULL, &dup), 0);
+	for (size_t i = 0; i < 12; i++) {
+		if (!u16eq(v[i], want[i]))
+			fprintf(stderr, "\n  entry %zu out of order (%zu units)\n",
+				i, u16len(v[i]));
+		CU_ASSERT(u16eq(v[i], want[i]));
+	}
+	/* ASCII only: no other letter is folded by the portable comparison
+	 * (the DLL's CompareStringOrdinal folds the rest as Windows does) */
+	CU_ASSERT(jo_env_cmp_ascii(U(u"\u00fc"), 1, U(u"\u00dc"), 1) > 0);
+	CU_ASSERT_EQUAL(jo_env_cmp_ascii(U(u"pAtH"), 4, U(u"PaTh"), 4), 0);
+	CU_ASSERT(jo_env_cmp_ascii(U(u"PATH"), 4, U(u"PATHEXT"), 7) < 0);
+	CU_ASSERT(jo_env_cmp_ascii(U(u"PATHEXT"), 7, U(u"PATH"), 4) > 0);
+}
+
+/* one variable twice, as Windows compares names: refused, both named */
+static void
+t_env_sort_dup(void)
+{
+	const uint16_t *v[4] = { U(u"Path=a"), U(u"TEMP=t"), U(u"HOME=h"),
+				 U(u"PATH=b") }, *tmp[4];
+	const uint16_t *one[1] = { U(u"X=1") };
+	const uint16_t *same[2] = { U(u"X=1"), U(u"X=2") };
+	size_t dup = 0;
+
+	CU_ASSERT_EQUAL(jo_env_sort(v, 4, tmp, NULL, &dup), -1);
+	CU_ASSERT_EQUAL(dup, 2);
+	CU_ASSERT(u16eq(v[1], u"Path=a")); /* stable: as given */
+	CU_ASSERT(u16eq(v[2], u"PATH=b"));
+	CU_ASSERT_EQUAL(jo_env_sort(one, 1, tmp, NULL, &dup), 0);
+	CU_ASSERT_EQUAL(jo_env_sort(NULL, 0, tmp, NULL, &dup), 0);
+	CU_ASSERT_EQUAL(jo_env_sort(same, 2, tmp, NULL, &dup), -1);
+	CU_ASSERT_EQUAL(dup, 1);
+}
+
+/* a block of many entries given in reverse comes back in order */
+static void
+t_env_sort_many(void)
+{
+	static uint16_t store[300][8];
+	const uint16_t *v[300], *tmp[300];
+	size_t dup = 0;
+
+	for (size_t i = 0; i < 300; i++) {
+		size_t k = 299 - i;
+
+		store[i][0] = (uint16_t)(i % 2 ? 'v' : 'V');
+		store[i][1] = (uint16_t)('0' + k / 100);
+		store[i][2] = (uint16_t)('0' + k / 10 % 10);
+		store[i][3] = (uint16_t)('0' + k % 10);
+		store[i][4] = '=';
+		store[i][5] = (uint16_t)('0' + i % 10);
+		store[i][6] = 0;
+		v[i] = store[i];
+	}
+	CU_ASSERT_EQUAL(jo_env_sort(v, 300, tmp, NULL, &dup), 0);
+	for (size_t i = 1; i < 300; i++)
+		CU_ASSERT(jo_env_cmp_ascii(v[i - 1], 4, v[i], 4) < 0);
+	CU_ASSERT_EQUAL(v[0][3], '0');
+	CU_ASSERT_EQUAL(v[299][1], '2');
+}
+
 int
 main(void)
 {
@@ -390,6 +511,10 @@ main(void)
 		{ "--cpu as the job's CPU rate", t_cpu_rate },
 		{ "--acl caller: the label the low command may write", t_low_may_write },
 		{ "--scratch's LEAK remedy", t_leak_remedy },
+		{ "environment: the name of an entry", t_env_name_len },
+		{ "environment: sorted as Windows wants", t_env_sort_order },
+		{ "environment: one variable twice refused", t_env_sort_dup },
+		{ "environment: 300 entries sorted", t_env_sort_many },
 		{ NULL, NULL },
 	};
 
