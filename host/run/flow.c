@@ -147,6 +147,29 @@ job_cpu(struct runctx *c, struct refusals *r)
 		      c->w.mod.ops.name);
 }
 
+/* A --scratch inside or above a --write is one the command may change:
+ * it could move its scratch away and leave a decoy in its place, and the
+ * delete would remove the decoy (the red team did).  1 refused, 0 not. */
+static int
+scratch_in_write(const struct runctx *c, const char *res,
+		 struct refusals *r)
+{
+	for (size_t i = 0; i < c->writes.n; i++) {
+		const char *w = c->writes.v[i];
+		int in = policy_inside(res, w);
+
+		if (!in && !policy_inside(w, res))
+			continue;
+		refusals_add(r, REASON_BAD_SCRATCH, "--scratch %s is %s --write "
+			     "%s: the command could move its scratch away and "
+			     "leave another in its place; name a --scratch "
+			     "outside every --write", res, in ? "inside" :
+			     "an ancestor of", w);
+		return 1;
+	}
+	return 0;
+}
+
 /* Windows: --scratch, the directory the place is made in (ABI 1.3,
  * ns_place_req.parent): a place that takes one (NS_PLACE_PARENT); rule
  * 5's resolution; not itself a link or reparse point; the caller's own
@@ -194,6 +217,8 @@ run_scratch(struct runctx *c, struct refusals *r)
 			     "by another user, who could move the scratch away "
 			     "or plant in it: name a directory only you may "
 			     "change", res);
+	else if (scratch_in_write(c, res, r) != 0)
+		; /* said */
 	else {
 		c->scratch = res;
 		return;

@@ -182,6 +182,14 @@ jo_exit_map(uint32_t code, struct ns_exit *out)
 		}
 		return;
 	}
+	/* An exception status the table does not name (warning or error
+	 * severity, a program's own RaiseException code 0xE...): the process
+	 * died of it, whatever its low byte says (0xC0000100 would read as
+	 * exit 0).  SIGABRT's 134, as a fail-fast's. */
+	if (code >= 0x80000000u && code != 0xFFFFFFFFu) {
+		out->how = NS_END_SIGNAL;
+		out->code = 6;
+	}
 }
 
 /* ---- the owner marker ------------------------------------------------ */

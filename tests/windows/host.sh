@@ -160,6 +160,14 @@ host_job() {
 		hres "host: run --scratch: deleted after the run, the directory kept" 0 ||
 		hres "host: run --scratch: deleted after the run, the directory kept" 1 \
 			"$(ls -a "$sd" 2>&1)"
+	# the red team moved its scratch away and left a decoy the delete
+	# then removed: a --scratch the command may change is refused
+	hcase "host: run --scratch inside a --write is bad_scratch, nothing made" 125 \
+		'^SANDBOX REFUSED reason=bad_scratch: --scratch C:/ns-scr is inside --write C:/ns-scr: the command could move its scratch away' \
+		- -- run --name hj11 --size 1g --write C:/ns-scr --scratch C:/ns-scr -- \
+		"$jchild" exit 0
+	hgone "host: run --scratch inside a --write: nothing made in it" \
+		"$WINEPREFIX/drive_c/ns-scr/nova-hj11"
 	hcase "host: run --scratch: a relative one is bad_scratch" 125 \
 		'^SANDBOX REFUSED reason=bad_scratch: --scratch wants an absolute directory to make the scratch in, got ns-scr' \
 		- -- run --name hj7 --size 1g --scratch ns-scr -- "$jchild" exit 0
@@ -413,6 +421,9 @@ host_wrap() {
 	hcase "host: the wrap maps a Ctrl-C exit (0xC000013A) to 130" 130 \
 		'^SANDBOX DONE exit=130 ' - -- --write "$pf" -- "$jchild" \
 		status C000013A
+	hcase "host: the wrap maps an exception status the table does not name (0xE0000000) to 134, not its low byte" 134 \
+		'^SANDBOX DONE exit=134 ' - -- --write "$pf" -- "$jchild" \
+		status E0000000
 	hcase "host: the wrap takes an exit code above 255 by its low byte" 44 \
 		'^SANDBOX DONE exit=44 ' - -- --write "$pf" -- "$jchild" exit 300
 	# grandchildren: the command exits 0 at once, its child sleeps 60 s

@@ -185,6 +185,11 @@ t_exit_map(void)
 		{ JO_KILL_CODE(NS_TERM_DONE), NS_END_SIGNAL, 9 },
 		{ 0xC0000135u, NS_END_STATUS, 0 },
 		{ 0xC0000142u, NS_END_STATUS, 0 },
+		/* unnamed exceptions: never their low byte (0 here) */
+		{ 0xE0000000u, NS_END_SIGNAL, 6 },
+		{ 0xC0000100u, NS_END_SIGNAL, 6 },
+		{ 0x80000100u, NS_END_SIGNAL, 6 },
+		{ 0x7FFFFF00u, NS_END_CODE, 0 }, /* an exit code: its low byte */
 	};
 	struct ns_exit e;
 
