@@ -533,7 +533,8 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
 	host/verbs/probe_step.c host/run/reaper.c host/run/pgreaper.c \
-	host/run/caps.c host/run/keeper.c host/run/supervise.c
+	host/run/reaptick.c host/run/caps.c host/run/keeper.c \
+	host/run/supervise.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))

@@ -50,7 +50,6 @@
 
 #define LINK_TICK_NS 200000000LL /* a parent's end is seen within this */
 
-static struct timespec g_next; /* the next count of the caps */
 static pid_t g_home = -1;      /* the caller's group, to go back to */
 static int g_moved;            /* the tool left g_home for the spawn */
 static int g_link = -1;        /* the init's end of the keeper's link */
@@ -59,13 +58,6 @@ int
 reaper_here(void)
 {
 	return 1;
-}
-
-static void
-tick_next(void)
-{
-	clock_gettime(CLOCK_MONOTONIC, &g_next);
-	g_next.tv_sec += 1;
 }
 
 /* The tool leads its group: the command shares it, and what is in it now
@@ -96,7 +88,7 @@ reaper_setup(const struct caps_limits *caps)
 		g_moved = 1;
 		(void)caps_group(getpid(), NULL);
 	}
-	tick_next();
+	reaper_tick_start();
 }
 
 void
@@ -118,44 +110,6 @@ reaper_gap(void)
 	       "(setsid, setpgid) and whose parent then ends is out of the "
 	       "tool's reach: it is neither counted nor killed at the end "
 	       "(no subreaper on this platform)";
-}
-
-int
-reaper_reap(int64_t child, int *st)
-{
-	int s = 0, got = 0;
-	pid_t p;
-
-	for (;;) {
-		p = waitpid(-1, &s, WNOHANG);
-		if (p > 0 && p == (pid_t)child) {
-			*st = s;
-			got = 1;
-		}
-		if (p > 0 || (p < 0 && errno == EINTR))
-			continue;
-		return got ? 1 : p == 0 ? 0 : -1;
-	}
-}
-
-int
-reaper_tick(void)
-{
-	struct timespec now, left;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	left.tv_sec = g_next.tv_sec - now.tv_sec;
-	left.tv_nsec = g_next.tv_nsec - now.tv_nsec;
-	if (left.tv_nsec < 0) {
-		left.tv_nsec += 1000000000L;
-		left.tv_sec--;
-	}
-	if (left.tv_sec < 0) {
-		tick_next();
-		return 1;
-	}
-	os_sigchld_wait((long long)left.tv_sec * 1000000000LL + left.tv_nsec);
-	return 0;
 }
 
 /* No child left and no live process of the command's group. */

@@ -14,19 +14,11 @@
 
 #include "os/os.h"
 
-static struct timespec g_next; /* the next count of the caps */
 
 int
 reaper_here(void)
 {
 	return 1;
-}
-
-static void
-tick_next(void)
-{
-	clock_gettime(CLOCK_MONOTONIC, &g_next);
-	g_next.tv_sec += 1;
 }
 
 void
@@ -35,47 +27,7 @@ reaper_setup(const struct caps_limits *caps)
 	(void)os_subreaper();
 	os_sigchld_block();
 	(void)caps_limit_nproc(caps);
-	tick_next();
-}
-
-int
-reaper_reap(int64_t child, int *st)
-{
-	int s = 0, got = 0;
-	pid_t p;
-
-	for (;;) {
-		p = waitpid(-1, &s, WNOHANG);
-		if (p > 0 && p == (pid_t)child) {
-			*st = s;
-			got = 1;
-		}
-		if (p > 0 || (p < 0 && errno == EINTR))
-			continue;
-		return got ? 1 : p == 0 ? 0 : -1;
-	}
-}
-
-/* No busy wait: os_sigchld_wait sleeps until a SIGCHLD (blocked), a
- * caught signal (EINTR) or the tick. */
-int
-reaper_tick(void)
-{
-	struct timespec now, left;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	left.tv_sec = g_next.tv_sec - now.tv_sec;
-	left.tv_nsec = g_next.tv_nsec - now.tv_nsec;
-	if (left.tv_nsec < 0) {
-		left.tv_nsec += 1000000000L;
-		left.tv_sec--;
-	}
-	if (left.tv_sec < 0) {
-		tick_next();
-		return 1;
-	}
-	os_sigchld_wait((long long)left.tv_sec * 1000000000LL + left.tv_nsec);
-	return 0;
+	reaper_tick_start();
 }
 
 /* Every orphan is reparented to the subreaper before its parent can be

@@ -45,6 +45,9 @@ const char *reaper_gap(void);
  * 0 when it was not (or nothing was ready), -1 when no child is left and
  * child was never reaped (it was lost). */
 int reaper_reap(int64_t child, int *st);
+/* (Re)start the one-second tick reaper_tick keeps (both POSIX models
+ * share it and reaper_reap: run/reaptick.c). */
+void reaper_tick_start(void);
 /* Sleep until a SIGCHLD, a caught signal or a second past the last tick;
  * 1 when that second has passed (count the caps now), else 0. */
 int reaper_tick(void);
