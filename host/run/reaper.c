@@ -61,22 +61,6 @@ reaper_signal(int64_t pid, int sig)
 		kill((pid_t)pid, sig);
 }
 
-int
-reaper_watch(struct caps_watch *watch, const int *fds, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (caps_watch_fd(watch, fds[i]) < 0)
-			return -1;
-	(void)caps_watch_shmem(watch);
-	return 0;
-}
-
-void
-reaper_watch_free(struct caps_watch *watch)
-{
-	caps_watch_free(watch);
-}
-
 void
 reaper_spawned(int64_t pid)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* reaptick.c -- what both POSIX process models (run/reaper.c, the
- * subreaper; run/pgreaper.c, the process group) wait with: reaping every
- * child there is, and the one-second tick of the caps' count.  Not built
+ * subreaper; run/pgreaper.c, the process group) share: reaping every
+ * child there is, the one-second tick of the caps' count, and the write
+ * roots the memory cap watches.  Not built
  * where the host has no fork (Windows: run/noreaper.c). */
 #include "run/reaper.h"
 
@@ -58,4 +59,20 @@ reaper_tick(void)
 	}
 	os_sigchld_wait((long long)left.tv_sec * 1000000000LL + left.tv_nsec);
 	return 0;
+}
+
+int
+reaper_watch(struct caps_watch *watch, const int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (caps_watch_fd(watch, fds[i]) < 0)
+			return -1;
+	(void)caps_watch_shmem(watch);
+	return 0;
+}
+
+void
+reaper_watch_free(struct caps_watch *watch)
+{
+	caps_watch_free(watch);
 }

@@ -184,29 +184,37 @@ one_component(const char *name)
 	       strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
-/* dirfd's final path joined with name, UTF-16; heap or NULL (errno). */
+/* dirfd's final path joined with tail ('/'-separated, already checked),
+ * UTF-16; heap or NULL (errno). */
 static wchar_t *
-at_name(int dirfd, const char *name)
+join_fd(int dirfd, const char *tail)
 {
-	char *dir, *full;
+	char *dir = os_fd_name(dirfd), *full;
 	wchar_t *w;
 
-	if (!one_component(name)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if ((dir = os_fd_name(dirfd)) == NULL) {
+	if (dir == NULL) {
 		errno = EBADF;
 		return NULL;
 	}
 	full = str_fmt("%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] == '/' ?
-			       "" : "/", name);
+			       "" : "/", tail);
 	free(dir);
 	w = full ? wp_wide(full) : NULL;
 	free(full);
 	if (w == NULL)
 		errno = ENAMETOOLONG;
 	return w;
+}
+
+/* dirfd's final path joined with name, UTF-16; heap or NULL (errno). */
+static wchar_t *
+at_name(int dirfd, const char *name)
+{
+	if (!one_component(name)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return join_fd(dirfd, name);
 }
 
 int
@@ -529,7 +537,6 @@ static wchar_t *
 at_rel(int dirfd, const char *rel)
 {
 	char *copy = strdup(rel), *p, *save = NULL;
-	wchar_t *w;
 	int ok = copy != NULL && rel[0] != '\0';
 
 	for (p = copy ? strtok_r(copy, "/", &save) : NULL; ok && p != NULL;
@@ -540,23 +547,7 @@ at_rel(int dirfd, const char *rel)
 		errno = EINVAL;
 		return NULL;
 	}
-	w = NULL;
-	{
-		char *dir = os_fd_name(dirfd), *full;
-
-		if (dir == NULL) {
-			errno = EBADF;
-			return NULL;
-		}
-		full = str_fmt("%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] ==
-				       '/' ? "" : "/", rel);
-		free(dir);
-		w = full ? wp_wide(full) : NULL;
-		free(full);
-	}
-	if (w == NULL)
-		errno = ENAMETOOLONG;
-	return w;
+	return join_fd(dirfd, rel);
 }
 
 /* Remove the entry name of dirfd through a handle of its own, opened
