@@ -276,6 +276,13 @@ HELP_BIN := $(HELP_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
 $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -o $@ $<
+# the machine probes (tests/machine/machine.h): ns_machine for the scripts
+$(B)/tests/helpers/ns_machine: tests/machine/ns_machine.c tests/machine/machine.c \
+		tests/machine/machine.h
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -o $@ \
+		tests/machine/ns_machine.c tests/machine/machine.c
+HELP_BIN += $(B)/tests/helpers/ns_machine
 helpers: $(HELP_BIN)
 
 # ---- the attack suite's programs (tests/escape/, run by check-escape) ---
@@ -290,7 +297,7 @@ escape: $(ESC_BIN)
 # The host's suites that need Linux (/proc, Landlock, memfd, prctl,
 # setresuid, the ELF fixtures, GNU ld's --wrap) are not built on Darwin;
 # the others and every module's suites are (docs/MACOS.md).
-UNIT_LINUX_ONLY := test_caps test_egress test_loader test_oom test_os \
+UNIT_LINUX_ONLY := test_caps test_egress test_loader test_machine test_oom test_os \
 	test_ownfiles test_policy test_run test_ttys test_worktree
 UNIT_SRC := $(filter-out $(if $(filter Darwin,$(UNAME_S)),\
 	$(UNIT_LINUX_ONLY:%=tests/unit/%.c)),$(sort $(wildcard tests/unit/test_*.c)))
@@ -308,6 +315,13 @@ $(B)/tests/unit/%: tests/unit/%.c $(UNIT_COMMON) $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(HOST_DEFS) $(HOST_INC) $(CUNIT_CFLAGS) \
 		$(EXE_LDFLAGS) $(LDFLAGS) $(UNIT_LDFLAGS_$*) -o $@ $< $(UNIT_COMMON) $(HOST_LIB_OBJ) $(HOST_LIBS) $(CUNIT_LIBS)
+
+# the machine probes' suite: the probe logic, not the host's
+$(B)/tests/unit/test_machine: tests/unit/test_machine.c tests/machine/machine.c \
+		tests/machine/machine.h $(UNIT_COMMON)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) -Itests/machine -Itests/unit $(CUNIT_CFLAGS) \
+		$(EXE_LDFLAGS) $(LDFLAGS) -o $@ $< tests/machine/machine.c $(UNIT_COMMON) $(CUNIT_LIBS)
 
 # a module's own suites: modules/<m>/tests/test_*.c, linked with that
 # module's objects only (each module is self-contained)

@@ -11,10 +11,21 @@
 # attempt succeeded), or gap (it succeeded and tests/escape/stated-gaps names
 # it with a word the spec's text carries: a stated gap; a stated gap whose
 # word no Gaps section of the spec carries is a LEAK -- a gap nobody states is a defect).
-# A listed gap that holds is said ("now holds"), counted held.  The run
-# fails on any LEAK or control failure.  Last line:
+# A listed gap that holds is said ("now holds"), counted held.
 #
-#   escape: attacks=<n> held=<h> gaps=<g> leaks=<l> control_failed=<c>
+# A control that depends on the machine (the i386 entry, a pty, TIOCSTI,
+# IPv6, MPTCP, vsock, io_uring, user namespaces, ambient capabilities...:
+# the needs column names the probe, and every pty mode needs "tty") is
+# asked of the machine first, as the test user (tests/machine/machine.h,
+# $B/tests/helpers/ns_machine).  Where the machine lacks it the attack is
+# "skip-here", named with the probe's reason and counted in skipped_here,
+# never a control failure; a control that fails on a machine that has it
+# still fails the run.  NOVA_MACHINE=<probe>=no,... forces a probe's
+# answer (to see the skips on a machine that has everything).
+#
+# The run fails on any LEAK or control failure.  Last line:
+#
+#   escape: attacks=<n> held=<h> gaps=<g> leaks=<l> control_failed=<c> skipped_here=<k>[ (<name> ...)]
 #
 # As root the attacks run as $NOVA_TEST_USER (created when missing), as
 # anyone else as the invoking user.  Serialise with the integration suite
@@ -34,11 +45,12 @@ EB="$B/tests/escape"            # the attack programs (a --read of every wall)
 E="$EB/esc"
 EH="$EB/esc_hold"
 PTY="$B/tests/helpers/ns_ptyrun"
+MACHINE="$B/tests/helpers/ns_machine"
 SPEC="$here/../../docs/SPEC-SANDBOX.md"
 LDSO=$(ls /lib64/ld-linux-*.so.* /lib/ld-linux-*.so.* 2>/dev/null | head -1)
 TEST_USER="${NOVA_TEST_USER:-nova-test}"
 
-for f in "$NS" "$E" "$EH" "$PTY"; do
+for f in "$NS" "$E" "$EH" "$PTY" "$MACHINE"; do
 	[ -x "$f" ] || { echo "escape: $f is not built (make)"; exit 2; }
 done
 if [ "$(id -u)" = 0 ]; then
@@ -184,6 +196,8 @@ stop_holders() {
 setup_needs() {
 	local n
 	for n in ${1//,/ }; do
+		# a machine probe (machine_lacks asked it before the control)
+		[[ "$PROBES" == *" $n "* ]] && continue
 		case "$n" in
 		-) ;;
 		root) ;;
@@ -290,10 +304,36 @@ gap_said() {
 	return 1
 }
 
+# ---- what the machine gives ----------------------------------------------
+PROBES=" $("$MACHINE" --names | tr '\n' ' ') "
+
+# machine_lacks: the attack's machine probes (its needs column's probe
+# names; a pty mode needs "tty"), asked as the test user.  0 with $WHY
+# the reasons when the machine lacks one; 1 when it has them all; 2 (and
+# $WHY) when the probe could not answer.
+machine_lacks() {
+	local w probes=() rc
+	[[ "$MODE" == *pty* ]] && probes+=(tty)
+	for w in ${NEEDS//,/ }; do
+		[[ "$PROBES" == *" $w "* ]] && probes+=("$w")
+	done
+	[ ${#probes[@]} -eq 0 ] && return 1
+	WHY=$("${AS_USER[@]}" "$MACHINE" "${probes[@]}" 2>&1)
+	rc=$?
+	WHY=$(printf '%s' "$WHY" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+	case $rc in 0) return 1 ;; 1) return 0 ;; *) return 2 ;; esac
+}
+
 # ---- the run ------------------------------------------------------------
 source "$here/attacks.sh"
+# the table: NOVA_ESCAPE_TAB is selftest.sh's own (the suite's machinery
+# proven on cases whose answer is known); the suite proves that first
+TAB="${NOVA_ESCAPE_TAB:-$here/attacks.tab}"
+if [ -z "${NOVA_ESCAPE_TAB:-}" ]; then
+	"$here/selftest.sh" "$B" || { echo "escape: the suite's selftest failed"; exit 2; }
+fi
 
-n=0; held=0; gaps=0; leaks=0; cfail=0; skipped=0
+n=0; held=0; gaps=0; leaks=0; cfail=0; skipped=0; here_n=0; here_names=""
 IDX=0
 while IFS='|' read -r -u 3 NAME CLASS MODE NEEDS FLAGS ACTION DESC; do
 	NAME=$(echo $NAME); CLASS=$(echo $CLASS); MODE=$(echo $MODE)
@@ -313,8 +353,19 @@ while IFS='|' read -r -u 3 NAME CLASS MODE NEEDS FLAGS ACTION DESC; do
 		skipped=$((skipped + 1))
 		continue
 	fi
-	n=$((n + 1))
 	label="[$CLASS] $NAME: $DESC"
+	machine_lacks; mrc=$?
+	if [ "$mrc" = 0 ]; then
+		echo "skip-here [$CLASS] $NAME: this machine lacks $WHY"
+		here_n=$((here_n + 1)); here_names="$here_names $NAME"
+		continue
+	fi
+	n=$((n + 1))
+	if [ "$mrc" = 2 ]; then
+		echo "CONTROL FAILED $label (the machine probe could not answer: $WHY)"
+		cfail=$((cfail + 1))
+		continue
+	fi
 	phase ctl
 	if [ "$PHASE_RESULT" != yes ]; then
 		echo "CONTROL FAILED $label ($PHASE_RESULT, $PHASE_DETAIL)"
@@ -350,8 +401,8 @@ while IFS='|' read -r -u 3 NAME CLASS MODE NEEDS FLAGS ACTION DESC; do
 		echo "CONTROL FAILED $label (the walled attempt could not be judged: $PHASE_DETAIL)"
 		cfail=$((cfail + 1)) ;;
 	esac
-done 3< "$here/attacks.tab"
+done 3< "$TAB"
 
 [ "$skipped" -gt 0 ] && echo "escape: $skipped attack(s) skipped (need root)"
-echo "escape: attacks=$n held=$held gaps=$gaps leaks=$leaks control_failed=$cfail"
+echo "escape: attacks=$n held=$held gaps=$gaps leaks=$leaks control_failed=$cfail skipped_here=$here_n${here_names:+ (${here_names# })}"
 [ "$leaks" -eq 0 ] && [ "$cfail" -eq 0 ]

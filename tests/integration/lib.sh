@@ -21,6 +21,16 @@
 #                            or failed (last registered runs first)
 #   skip "reason"            in a body: this case cannot run here (ends the
 #                            body; the reason must be in expected-skips.*)
+#   needs_machine [-root] PROBE...
+#                            in a body: the case's control needs these of
+#                            the machine (tests/machine/machine.h: i386,
+#                            tty, tiocsti, ipv6, userns, audit, ambient...),
+#                            asked as the test user (-root: as the suite's
+#                            own user).  Where the machine lacks one the
+#                            case ends as a skip-here naming the probe's
+#                            reason: counted in skipped_here, never in
+#                            expected-skips.*; a probe that cannot answer
+#                            fails the case.  NOVA_MACHINE forces answers.
 #   run CMD...               run, capturing $OUT $ERR (files) and $RC
 #   run_as CMD...            the same, as the unprivileged test user
 #   expect_rc N              the last run exited N
@@ -93,7 +103,7 @@ t() {
 		rc=$?
 		st=$(cat "$_STATE")
 		case "$st" in
-		pass | fail | skip:*) ;;
+		pass | fail | skip:* | here:*) ;;
 		stopped) echo "     the body stopped before its end (exit $rc)"; st=fail ;;
 		*) echo "     the body was killed (exit $rc)"; st=fail ;;
 		esac
@@ -103,6 +113,9 @@ t() {
 	skip:*)
 		echo "skip $_case: ${st#skip:}"
 		echo "$(basename "$0" .sh): ${st#skip:}" >> "$NOVA_RESULTS/skip" ;;
+	here:*)
+		echo "skip-here $_case: ${st#here:}"
+		echo "$_case: ${st#here:}" >> "$NOVA_RESULTS/skiphere" ;;
 	*) echo "FAIL $_case"; echo "$_case" >> "$NOVA_RESULTS/fail"; _case=""; return 1 ;;
 	esac
 	_case=""
@@ -114,6 +127,7 @@ t() {
 _body() {
 	_case_failed=0
 	_skipped=""
+	_here=""
 	_reached=0
 	_AT_END=()
 	trap _body_end EXIT
@@ -128,6 +142,8 @@ _body_end() {
 	done
 	if [ -n "$_skipped" ]; then
 		printf 'skip:%s' "$_skipped" > "$_STATE"
+	elif [ -n "$_here" ]; then
+		printf 'here:%s' "$_here" > "$_STATE"
 	elif [ "$_reached" != 1 ]; then
 		echo stopped > "$_STATE"
 	elif [ "$_case_failed" != 0 ]; then
@@ -191,6 +207,22 @@ expect_eq() {
 skip() {
 	_skipped=$1
 	exit 0
+}
+needs_machine() {
+	local as=() why rc
+	if [ "${1:-}" = -root ]; then
+		shift
+	elif [ "$(id -u)" = 0 ]; then
+		as=(setpriv --reuid="$TUID" --regid="$TGID" --clear-groups --)
+	fi
+	why=$("${as[@]}" "$H/ns_machine" "$@" 2>&1)
+	rc=$?
+	why=$(printf '%s' "$why" | tr '\n' ';' | sed 's/;$//; s/;/; /g')
+	case $rc in
+	0) return 0 ;;
+	1) _here="this machine lacks $why"; exit 0 ;;
+	*) _fail "the machine probe could not answer: $why"; _reached=1; exit 0 ;;
+	esac
 }
 
 # a fresh directory under /tmp owned by the test user (removed at exit)

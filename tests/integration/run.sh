@@ -5,7 +5,10 @@
 # unprivileged user: as root we create (once) and drop to $NOVA_TEST_USER.
 # A skip must name its reason and be listed in expected-skips.<mode> (root
 # or user: the suite runs both ways, and what may skip differs), or the run
-# fails (CI fails on an unexpected skip).  A listed skip of a file that ran
+# fails (CI fails on an unexpected skip).  A case whose control needs what
+# this machine lacks (lib.sh's needs_machine: the i386 entry, a pty, IPv6,
+# user namespaces, audit...) is a skip-here: named with the probe's reason
+# and counted in skipped_here, not listed.  A listed skip of a file that ran
 # but did not skip is said (the list has gone stale), not failed: some
 # skips depend on the machine.
 # One case: an argument t_file.sh:'<name>' runs only the cases of t_file
@@ -50,6 +53,12 @@ for arg in "${tests[@]}"; do
 done
 npass=$(cat "$results"/pass 2>/dev/null | wc -l)
 nfail=$(cat "$results"/fail 2>/dev/null | wc -l)
+# the cases whose control this machine cannot give (lib.sh's needs_machine)
+nhere=$(cat "$results"/skiphere 2>/dev/null | wc -l)
+if [ "$nhere" -gt 0 ]; then
+	sed 's/^/skipped here: /' "$results/skiphere"
+fi
+echo "integration ($mode): skipped_here=$nhere"
 echo "integration ($mode): $npass passed, $nfail failed"
 if [ -s "$results/skip" ]; then
 	while IFS= read -r line; do

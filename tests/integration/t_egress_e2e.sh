@@ -26,6 +26,7 @@ EOF
 fi
 # every later case needs the tools: without them the file stops here
 t "egress e2e: needs root, network namespaces and nftables" <<'EOF' || exit 1
+needs_machine -root netns ipv6
 for tool in ip nft dnsmasq setpriv; do
 	command -v "$tool" >/dev/null 2>&1 || _fail "$tool is not installed (infra/deps.sh installs it)"
 done

@@ -42,6 +42,7 @@ JOB='ls "$0" >/dev/null; echo x > "$0/f"; cat /root/.nova-no 2>/dev/null; echo x
 
 t "the command holds no capability, with ambient ones in the caller" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient
 world
 # control: outside the wall the same caller's process has them
 run_caps +audit_read,+net_raw grep '^CapAmb' /proc/self/status
@@ -61,6 +62,7 @@ EOF
 
 t "control: audit off, CAP_AUDIT_READ: nothing read, check says audit is off" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 world
 "$AUDITCTL" off >/dev/null || _fail "audit off"
 # whether audit is on takes CAP_AUDIT_CONTROL to ask
@@ -76,6 +78,7 @@ EOF
 
 t "control: audit on, no CAP_AUDIT_READ: nothing read, check says why" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 world
 "$AUDITCTL" on >/dev/null || _fail "audit on"
 run_as "$NS" check
@@ -87,6 +90,7 @@ EOF
 
 t "audit on, CAP_AUDIT_READ, no --explain: the wall's denials named from the log, DAC's not" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 world
 "$AUDITCTL" on >/dev/null || _fail "audit on"
 # control: unwalled, the same user reads and creates in $O
@@ -110,6 +114,7 @@ EOF
 
 t "audit on, CAP_AUDIT_READ, --explain: what the tracer named is not named twice" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 world
 "$AUDITCTL" on >/dev/null || _fail "audit on"
 run_caps +audit_read env HOME="$D/w/home" "$NS" --write "$D/w" --explain -- /bin/sh -c "$JOB" "$O"
@@ -122,6 +127,7 @@ EOF
 
 t "--explain with ambient CAP_DAC_READ_SEARCH: DAC's refusals are still not named" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 world
 "$AUDITCTL" off >/dev/null || _fail "audit off"
 # control: without the capability, nothing named either (DAC refuses both)
@@ -137,6 +143,7 @@ EOF
 
 t "ambient CAP_DAC_OVERRIDE in the caller: no false wall_writable (the command holds none)" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient
 world
 run_caps +dac_override env HOME="$D/w/home" "$NS" --write "$D/w" -- /bin/true
 expect_rc 0
@@ -145,6 +152,7 @@ EOF
 
 t "a delete in a sticky directory of another's file: not named (the sticky bit refuses too)" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 world
 S="$O/sticky"
 mkdir -m 1777 "$S"; chown root:root "$S"
@@ -171,6 +179,7 @@ EOF
 
 t "check in a child PID namespace: the audit log is not read here, and says so" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 "$AUDITCTL" on >/dev/null || _fail "audit on"
 run unshare -p -f --mount-proc setpriv --reuid="$TUID" --regid="$TGID" \
 	--clear-groups --inh-caps=+audit_read,+audit_control \
@@ -180,6 +189,7 @@ EOF
 
 t "probe, audit on, CAP_AUDIT_READ: the denied step is named from the log, as PROBE DENIED" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "ambient capabilities and audit need root"
+needs_machine -root ambient audit
 world
 "$AUDITCTL" on >/dev/null || _fail "audit on"
 run_caps +audit_read env HOME="$D/w/home" "$NS" probe --write "$D/w"

@@ -72,12 +72,14 @@ EOF
 
 # ---- /dev/tty and the terminal on the command's own stdio ---------------
 t "control: with stdin away from the terminal, unwalled /dev/tty still opens" <<'EOF'
+needs_machine tty
 away "$DEV" open-tty
 expect_rc 0
 expect_out '^ok$'
 EOF
 
 t "walled: /dev/tty is refused when fds 0-2 are away from the terminal" <<'EOF'
+needs_machine tty
 away "$NS" --write "$W" -- "$DEV" open-tty
 expect_rc 1
 expect_out '^denied: open /dev/tty: Permission denied$'
@@ -85,6 +87,7 @@ expect_err '^SANDBOX OK .* tty=- deletes='
 EOF
 
 t "walled: with stdin on the terminal, /dev/tty and its own node are granted" <<'EOF'
+needs_machine tty
 ptyrun "$NS" --read "$H" --write "$W" -- /bin/sh -c '"$0" open-tty && "$0" read /proc/self/fd/0' "$DEV"
 expect_rc 0
 expect_out '^ok$'
@@ -93,6 +96,7 @@ expect_err '^SANDBOX OK .* tty=/dev/tty,/dev/pts/[0-9]+ deletes='
 EOF
 
 t "walled: a terminal on stdio for writing only is not granted by name" <<'EOF'
+needs_machine tty
 run_as env HOME="$W" "$H/ns_ptyrun" /bin/sh -c 'exec "$@" </dev/null 2>/dev/tty' _ \
 	"$NS" --write "$W" -- "$DEV" open-tty
 expect_rc 1
@@ -100,12 +104,14 @@ expect_out '^denied: open /dev/tty: Permission denied$'
 EOF
 
 t "run: /dev/tty is refused when fds 0-2 are away from the terminal" <<'EOF'
+needs_machine tty
 away "$NS" run --name "dt-$$" --size 8m -- "$DEV" open-tty
 expect_rc 1
 expect_out '^denied: open /dev/tty: Permission denied$'
 EOF
 
 t "run: with stdin on the terminal, /dev/tty is granted" <<'EOF'
+needs_machine tty
 ptyrun env PATH=/usr/bin:/bin "$NS" run --name "du-$$" --size 8m -- "$DEV" open-tty
 expect_rc 0
 expect_out '^ok$'
@@ -138,6 +144,7 @@ expect_out '^denied: shm_open: Permission denied$'
 EOF
 
 t "walled: no new pty (/dev/ptmx); control: unwalled it opens" <<'EOF'
+needs_machine tty
 run_as "$DEV" ptmx
 expect_rc 0
 wall "$DEV" ptmx
@@ -167,6 +174,7 @@ expect_out '^denied: open: Permission denied$'
 EOF
 
 t "policy: the device rules, no /dev root" <<'EOF'
+needs_machine tty
 run_as env HOME="$W" "$NS" policy --write "$W"
 expect_rc 0
 expect_out '^read=/dev/random$'

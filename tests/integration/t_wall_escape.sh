@@ -10,24 +10,28 @@ W=$(newdir)
 wall() { run_as env HOME="$W" "$NS" "$@"; }
 
 t "control: unwalled TIOCSTI on the controlling tty works" <<'EOF'
+needs_machine tty tiocsti
 run_as "$H/ns_ptyrun" "$H/ns_escape" tiocsti
 expect_rc 0
 expect_out '^ok$'
 EOF
 
 t "walled TIOCSTI is refused" <<'EOF'
+needs_machine tty tiocsti
 run_as env HOME="$W" "$H/ns_ptyrun" "$NS" --write "$W" -- "$H/ns_escape" tiocsti
 expect_rc 1
 expect_out '^denied: ioctl TIOCSTI: Operation not permitted$'
 EOF
 
 t "control: unwalled TIOCSTI with high bits set works (the kernel drops them)" <<'EOF'
+needs_machine tty tiocsti
 run_as "$H/ns_ptyrun" "$H/ns_escape" tiocsti high
 expect_rc 0
 expect_out '^ok$'
 EOF
 
 t "walled TIOCSTI with high bits set is refused" <<'EOF'
+needs_machine tty tiocsti
 run_as env HOME="$W" "$H/ns_ptyrun" "$NS" --write "$W" -- "$H/ns_escape" tiocsti high
 expect_rc 1
 expect_out '^denied: ioctl TIOCSTI: Operation not permitted$'

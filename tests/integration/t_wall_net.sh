@@ -29,6 +29,7 @@ wall() { run_as env HOME="$W" "$NS" "$@"; }
 for proto in tcp udp mptcp; do
 	port=${!proto}
 	t "control: unwalled $proto to 127.0.0.1 works" <<'EOF'
+	[ "$proto" != mptcp ] || needs_machine mptcp
 	[ "${port:-0}" != 0 ] || _fail "the listener has no $proto port"
 	run_as "$H/ns_escape" "$proto" "$port"
 	expect_rc 0
@@ -36,6 +37,7 @@ for proto in tcp udp mptcp; do
 EOF
 
 	t "control: walled without --net-deny, $proto works (net=nopromise)" <<'EOF'
+	[ "$proto" != mptcp ] || needs_machine mptcp
 	wall --write "$W" -- "$H/ns_escape" "$proto" "$port"
 	expect_rc 0
 	expect_out '^ok$'
@@ -43,6 +45,7 @@ EOF
 EOF
 
 	t "walled with --net-deny, $proto fails (net=denied)" <<'EOF'
+	[ "$proto" != mptcp ] || needs_machine mptcp
 	wall --net-deny --write "$W" -- "$H/ns_escape" "$proto" "$port"
 	expect_rc 1
 	expect_out '^denied: socket: Permission denied$'

@@ -97,12 +97,14 @@ EOF
 # ---- class 5: socket families under --net-deny ---------------------------
 for fam in vsock netlink; do
 	t "control: walled without --net-deny, an AF_${fam^^} socket is made" <<'EOF'
+	[ "$fam" != vsock ] || needs_machine vsock
 	wall --write "$W" -- "$C" socket "$fam"
 	expect_rc 0
 	expect_out '^ok$'
 EOF
 
 	t "walled with --net-deny, an AF_${fam^^} socket is refused" <<'EOF'
+	[ "$fam" != vsock ] || needs_machine vsock
 	wall --write "$W" --net-deny -- "$C" socket "$fam"
 	expect_rc 1
 	expect_out '^denied: socket: Permission denied$'
@@ -112,18 +114,21 @@ done
 # AF_PACKET needs CAP_NET_RAW: an unprivileged user holds it in a user and
 # network namespace of its own (the helper unshares, then makes the socket)
 t "control: unwalled, in a user+net namespace, an AF_PACKET socket is made" <<'EOF'
+needs_machine userns
 run_as "$C" socket-ns packet
 expect_rc 0
 expect_out '^ok$'
 EOF
 
 t "control: walled without --net-deny, the same AF_PACKET socket is made" <<'EOF'
+needs_machine userns
 wall --write "$W" -- "$C" socket-ns packet
 expect_rc 0
 expect_out '^ok$'
 EOF
 
 t "walled with --net-deny, AF_PACKET is refused even in a namespace of its own" <<'EOF'
+needs_machine userns
 wall --write "$W" --net-deny -- "$C" socket-ns packet
 expect_rc 1
 expect_out '^denied: socket: Permission denied$'
