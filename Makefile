@@ -16,6 +16,10 @@
 #                             BEFORE=<builddir> adds another build, interleaved
 #   make bench-quick          the same in a few rounds (= make bench QUICK=1)
 #   make check-spdx           every source file carries the MIT SPDX line
+#   make check-deps           infra/deps.sh's package groups: the demo names
+#                             the build group only, infra/test all of them
+#   make check-docs           every flag the man pages and README name is in
+#                             the built binary's help (infra/check-docs.sh)
 #   make check-abi            the public structs against api/abi/baseline.xml
 #   make windows              jobobject.dll and the Wine test programs
 #                             (mingw-w64) into build-win/
@@ -368,6 +372,18 @@ check-layers:
 check-spdx:
 	@infra/check-spdx.sh
 
+# infra/deps.sh's package groups as the README says: the demo installs the
+# build group only, infra/test every group (Debian: dpkg and apt know them)
+check-deps:
+	@infra/check-deps.sh
+
+# the docs against the built binary: every flag a man page or the README
+# names is in its help (or listed as another program's), nova-sandbox(1)'s
+# SYNOPSIS has every flag of help's usage lines, every README section
+# named exists
+check-docs: all
+	@infra/check-docs.sh $(B)
+
 # the ABI gate: abidiff against tests/abi/baseline.xml, its own failing
 # cases on scratch copies, and the layout pins on aarch64 (tests/abi/)
 check-abi:
@@ -388,9 +404,10 @@ print-iniparser-cflags:
 
 # Darwin: what runs there (the integration, escape and denial suites, the
 # ABI gate's abidiff and the pgmodel build are Linux's, and check-portable
-# is Linux's proof of the darwin build the Mac makes for real: MACOS.md)
-CHECK_LINUX := $(if $(filter Darwin,$(UNAME_S)),,check-portable check-abi \
-	check-integration check-escape check-denials)
+# is Linux's proof of the darwin build the Mac makes for real: MACOS.md;
+# check-deps asks dpkg, check-docs is run where CI builds)
+CHECK_LINUX := $(if $(filter Darwin,$(UNAME_S)),,check-deps check-docs \
+	check-portable check-abi check-integration check-escape check-denials)
 check: check-spdx check-layers check-unit $(CHECK_LINUX)
 
 asan:
@@ -667,7 +684,7 @@ FORCE:
 	check-escape check-denials check-layers check-portable \
 	print-darwin-src print-host-defs print-iniparser-cflags \
 	asan fuzz fuzz-run bench bench-quick install install-strip uninstall \
-	check-spdx check-abi clean windows check-windows FORCE
+	check-spdx check-deps check-docs check-abi clean windows check-windows FORCE
 
 -include $(shell find $(B)/obj $(B)/obj-test $(B)/tests -name '*.d' 2>/dev/null)
 -include $(shell find $(WB)/obj $(WB)/tests -name '*.d' 2>/dev/null)

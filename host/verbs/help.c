@@ -51,7 +51,7 @@ static const char *const banner[] = {
 	"  nova-sandbox egress apply --plan <file> --run <id>",
 	"  nova-sandbox egress check --plan <file> | --live --run <id> [--plan <file>]",
 	"  nova-sandbox egress drop --run <id>",
-	"  nova-sandbox version",
+	"  nova-sandbox version | --version",
 	"  nova-sandbox help [<verb>]",
 	"",
 	"flags of the bare form:",
