@@ -248,11 +248,13 @@ $(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
 # ends with (host/module/loader.c): INSTALLED_BY=source (make install:
 # `make install MODULES=<m>`, with PREFIX when it is not the default) or
 # debian (debian/rules: `apt install nova-sandbox-<m>`, one package per
-# module), for the module files this build installs.
+# module), for the module files this build installs (comma-separated: no
+# define holds a space, infra/check-portable.sh splits them on spaces).
 INSTALLED_BY ?= source
+comma := ,
 HOST_DEFS += -DNS_INSTALLED_BY='"$(INSTALLED_BY)"' \
-	     -DNS_INSTALL_FILES='"$(notdir $(MODULE_SOS))"' \
-	     -DNS_INSTALL_MAKE_ARGS='"$(if $(filter-out /usr/local,$(PREFIX)),PREFIX=$(PREFIX) )"'
+	     -DNS_INSTALL_FILES='"$(subst $() ,$(comma),$(strip $(notdir $(MODULE_SOS))))"' \
+	     -DNS_INSTALL_PREFIX='"$(filter-out /usr/local,$(PREFIX))"'
 
 $(B)/obj/%.pic.o: %.c $(B)/.flags
 	@mkdir -p $(@D)

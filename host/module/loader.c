@@ -515,16 +515,16 @@ loader_wall_facts(const struct config *cfg, const struct ns_host *host,
 #ifndef NS_INSTALL_FILES
 #define NS_INSTALL_FILES ""
 #endif
-#ifndef NS_INSTALL_MAKE_ARGS
-#define NS_INSTALL_MAKE_ARGS ""
+#ifndef NS_INSTALL_PREFIX
+#define NS_INSTALL_PREFIX ""
 #endif
 
 const struct install_how loader_built_how = {
-	NS_INSTALLED_BY, NS_INSTALL_FILES, NS_INSTALL_MAKE_ARGS
+	NS_INSTALLED_BY, NS_INSTALL_FILES, NS_INSTALL_PREFIX
 };
 
 /* One way of installing: what to do, and the command before the stem
- * (`make` 1: the make words of the build, then MODULES=). */
+ * (`make` 1: the build's PREFIX when it has one, then MODULES=). */
 static const struct install_kind {
 	const char *by;
 	const char *what;
@@ -536,7 +536,7 @@ static const struct install_kind {
 	  "make install ", 1 },
 };
 
-/* Is `file` a word of the space-separated list `files`? */
+/* Is `file` an entry of the comma-separated list `files`? */
 static int
 file_listed(const char *files, const char *file)
 {
@@ -545,8 +545,8 @@ file_listed(const char *files, const char *file)
 	for (const char *p = files; *p != '\0'; ) {
 		size_t k;
 
-		p += strspn(p, " ");
-		k = strcspn(p, " ");
+		p += strspn(p, ",");
+		k = strcspn(p, ",");
 		if (k == n && k > 0 && strncmp(p, file, n) == 0)
 			return 1;
 		p += k;
@@ -560,6 +560,7 @@ loader_install_hint(const struct install_how *h, const char *file,
 {
 	const struct install_kind *kind = NULL;
 	char *stem, *hint;
+	int pre;
 
 	if (ls != LOAD_NOT_FOUND || os_has_sep(file, strlen(file)) ||
 	    h->files == NULL || !file_listed(h->files, file))
@@ -570,9 +571,10 @@ loader_install_hint(const struct install_how *h, const char *file,
 			kind = &install_kinds[i];
 	if (kind == NULL || (stem = config_stem(file)) == NULL)
 		return NULL;
-	hint = str_fmt("%s; run: %s%s%s%s", kind->what, kind->cmd,
-		       kind->make && h->make_args ? h->make_args : "",
-		       kind->make ? "MODULES=" : "", stem);
+	pre = kind->make && h->prefix != NULL && *h->prefix != '\0';
+	hint = str_fmt("%s; run: %s%s%s%s%s%s", kind->what, kind->cmd,
+		       pre ? "PREFIX=" : "", pre ? h->prefix : "",
+		       pre ? " " : "", kind->make ? "MODULES=" : "", stem);
 	free(stem);
 	return hint;
 }

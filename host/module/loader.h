@@ -87,13 +87,14 @@ int loader_select_place(const struct config *cfg, struct module *m,
 
 /* How a module missing from the module directory gets there, as this
  * build was installed: `by` "debian" (one package nova-sandbox-<stem> per
- * module) or "source" (make install from the source tree, `make_args`
- * before MODULES=<stem>: "PREFIX=/opt/ns " or ""); `files` the module
- * files this build installs, space-separated ("landlock.so nsplace.so"). */
+ * module) or "source" (make install from the source tree, with
+ * PREFIX=`prefix` when it is not "", the default /usr/local); `files` the
+ * module files this build installs, comma-separated
+ * ("landlock.so,nsplace.so"). */
 struct install_how {
 	const char *by;
 	const char *files;
-	const char *make_args;
+	const char *prefix;
 };
 
 /* What the Makefile says of this build (INSTALLED_BY, its modules). */

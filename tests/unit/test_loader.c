@@ -560,9 +560,9 @@ static void
 test_install_hint(void)
 {
 	const struct install_how deb = { "debian",
-		"landlock.so nftegress.so nsplace.so", "" };
-	const struct install_how src = { "source", " landlock.so  nsplace.so ",
-		"PREFIX=/opt/ns " };
+		"landlock.so,nftegress.so,nsplace.so", "" };
+	const struct install_how src = { "source", ",landlock.so,,nsplace.so,",
+		"/opt/ns" };
 	const struct install_how plain = { "source", "landlock.so", "" };
 	const struct install_how other = { "rpm", "landlock.so", "" };
 
