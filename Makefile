@@ -28,6 +28,8 @@
 #                             SYSCONFDIR INCLUDEDIR PKGCONFIGDIR MANDIR
 #                             DATADIR DOCDIR BASHCOMPDIR ZSHCOMPDIR; never
 #                             overwrites an existing config file
+#                             (INSTALLED_BY=debian: a build for the Debian
+#                             packages, whose refusals name them)
 #   make install-strip        the same with the binary and modules stripped
 #   make uninstall            removes what install installed (a config file
 #                             only when it is unchanged)
@@ -245,6 +247,18 @@ $(1)_SUITE_OBJ := $$($(1)_OBJ)
 endif
 endef
 $(foreach m,$(MODULES),$(eval $(call module_rules,$(m))))
+
+# How this build is installed, for the line a missing module's refusal
+# ends with (host/module/loader.c): INSTALLED_BY=source (make install:
+# `make install MODULES=<m>`, with PREFIX when it is not the default) or
+# debian (debian/rules: `apt install nova-sandbox-<m>`, one package per
+# module), for the module files this build installs (comma-separated: no
+# define holds a space, infra/check-portable.sh splits them on spaces).
+INSTALLED_BY ?= source
+comma := ,
+HOST_DEFS += -DNS_INSTALLED_BY='"$(INSTALLED_BY)"' \
+	     -DNS_INSTALL_FILES='"$(subst $() ,$(comma),$(strip $(notdir $(MODULE_SOS))))"' \
+	     -DNS_INSTALL_PREFIX='"$(filter-out /usr/local,$(PREFIX))"'
 
 $(B)/obj/%.pic.o: %.c $(B)/.flags
 	@mkdir -p $(@D)

@@ -504,6 +504,98 @@ loader_wall_facts(const struct config *cfg, const struct ns_host *host,
 	return ls;
 }
 
+/* ---- how a missing module is installed ---------------------------------- */
+
+/* The Makefile's INSTALLED_BY and the module files the build installs
+ * (NS_INSTALL_FILES); a build without them (another build system) gives
+ * no install line: no module is known to be installed by it. */
+#ifndef NS_INSTALLED_BY
+#define NS_INSTALLED_BY "source"
+#endif
+#ifndef NS_INSTALL_FILES
+#define NS_INSTALL_FILES ""
+#endif
+#ifndef NS_INSTALL_PREFIX
+#define NS_INSTALL_PREFIX ""
+#endif
+
+const struct install_how loader_built_how = {
+	NS_INSTALLED_BY, NS_INSTALL_FILES, NS_INSTALL_PREFIX
+};
+
+/* One way of installing: what to do, and the command before the stem
+ * (`make` 1: the build's PREFIX when it has one, then MODULES=). */
+static const struct install_kind {
+	const char *by;
+	const char *what;
+	const char *cmd;
+	int make;
+} install_kinds[] = {
+	{ "debian", "install its package", "apt install nova-sandbox-", 0 },
+	{ "source", "install it from the nova-sandbox source tree",
+	  "make install ", 1 },
+};
+
+/* Is `file` an entry of the comma-separated list `files`? */
+static int
+file_listed(const char *files, const char *file)
+{
+	size_t n = strlen(file);
+
+	for (const char *p = files; *p != '\0'; ) {
+		size_t k;
+
+		p += strspn(p, ",");
+		k = strcspn(p, ",");
+		if (k == n && k > 0 && strncmp(p, file, n) == 0)
+			return 1;
+		p += k;
+	}
+	return 0;
+}
+
+char *
+loader_install_hint(const struct install_how *h, const char *file,
+		    enum load_status ls)
+{
+	const struct install_kind *kind = NULL;
+	char *stem, *hint;
+	int pre;
+
+	if (ls != LOAD_NOT_FOUND || os_has_sep(file, strlen(file)) ||
+	    h->files == NULL || !file_listed(h->files, file))
+		return NULL;
+	for (size_t i = 0; i < sizeof(install_kinds) / sizeof(*install_kinds);
+	     i++)
+		if (h->by != NULL && strcmp(h->by, install_kinds[i].by) == 0)
+			kind = &install_kinds[i];
+	if (kind == NULL || (stem = config_stem(file)) == NULL)
+		return NULL;
+	pre = kind->make && h->prefix != NULL && *h->prefix != '\0';
+	hint = str_fmt("%s; run: %s%s%s%s%s%s", kind->what, kind->cmd,
+		       pre ? "PREFIX=" : "", pre ? h->prefix : "",
+		       pre ? " " : "", kind->make ? "MODULES=" : "", stem);
+	free(stem);
+	return hint;
+}
+
+/* A module of `role` refused: "<role> module <file> refused (<status>):
+ * <why>[; <from>]", then the install line where the build knows one
+ * (carried in the text), else the verb's remedy. */
+static void
+refuse_module(struct refusals *r, const char *role, const char *shown,
+	      const char *file, enum load_status ls, const char *why,
+	      const char *from)
+{
+	char *hint = loader_install_hint(&loader_built_how, file, ls);
+
+	refusals_addr(r, REASON_NO_SANDBOX, hint ? REMEDY_IN_TEXT : NULL,
+		      "%s module %s refused (%s): %s%s%s%s%s", role, shown,
+		      load_status_token(ls), why ? why : "", from ? "; " : "",
+		      from ? from : "", hint ? "; " : "", hint ? hint : "");
+	free(hint);
+}
+
 /* Where the config named wall entry i (heap): "named by <file>:<line>",
  * or the compiled-in default. */
 static char *
@@ -531,10 +623,8 @@ loader_select_wall(const struct config *cfg, const struct ns_host *host,
 		if (ls == LOAD_OK)
 			return 0;
 		from = wall_from(cfg, i);
-		refusals_add(r, REASON_NO_SANDBOX, "wall module %s refused (%s): "
-			     "%s; %s", m->path ? m->path : cfg->wall.v[i],
-			     load_status_token(ls), why ? why : "",
-			     from ? from : "-");
+		refuse_module(r, "wall", m->path ? m->path : cfg->wall.v[i],
+			      cfg->wall.v[i], ls, why, from ? from : "-");
 		free(from);
 		free(why);
 		module_free(m);
@@ -567,9 +657,8 @@ loader_select_place(const struct config *cfg, struct module *m,
 			return config_check_options(cfg, m->stem,
 						    m->ops.options, r) ? 2 : 0;
 		}
-		refusals_add(r, REASON_NO_SANDBOX, "place module %s refused (%s): "
-			     "%s", cfg->place.v[i], load_status_token(ls),
-			     why ? why : "");
+		refuse_module(r, "place", cfg->place.v[i], cfg->place.v[i], ls,
+			      why, NULL);
 		free(why);
 		why = NULL;
 	}

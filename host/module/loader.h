@@ -85,4 +85,28 @@ int loader_select_wall(const struct config *cfg, const struct ns_host *host,
 int loader_select_place(const struct config *cfg, struct module *m,
 			struct refusals *r);
 
+/* How a module missing from the module directory gets there, as this
+ * build was installed: `by` "debian" (one package nova-sandbox-<stem> per
+ * module) or "source" (make install from the source tree, with
+ * PREFIX=`prefix` when it is not "", the default /usr/local); `files` the
+ * module files this build installs, comma-separated
+ * ("landlock.so,nsplace.so"). */
+struct install_how {
+	const char *by;
+	const char *files;
+	const char *prefix;
+};
+
+/* What the Makefile says of this build (INSTALLED_BY, its modules). */
+extern const struct install_how loader_built_how;
+
+/* For a module `file` the config named by its bare name and the loader
+ * did not find (ls LOAD_NOT_FOUND) that `h` installs: "<what to do>;
+ * run: <the command that installs it>" (heap), e.g. "install its
+ * package; run: apt install nova-sandbox-landlock".  NULL for any other
+ * file or status (a path, another module, a file that is there), or when
+ * memory ran out. */
+char *loader_install_hint(const struct install_how *h, const char *file,
+			  enum load_status ls);
+
 #endif

@@ -525,4 +525,16 @@ const char *os_platform(void);
 /* The machine as release archives name it: "amd64", "arm64", ... */
 const char *os_arch(void);
 
+/* The words with which root runs a command as another user, no
+ * supplementary group kept (the as_root refusal's line): each word is
+ * `text`, followed by the user's uid when `id` is 'u', its gid when 'g';
+ * the list ends at a NULL text.  NULL where the tool never runs as root
+ * (windows: os_euid() is never 0).  linux: setpriv --reuid=<uid>
+ * --regid=<gid> --clear-groups --; darwin: sudo -u #<uid> --. */
+struct os_as_user_word {
+	const char *text;
+	char id;
+};
+const struct os_as_user_word *os_as_user(void);
+
 #endif

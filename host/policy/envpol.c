@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "os/os.h"
+
 /* Credential-looking names: shell patterns (str_glob) on the upper-cased
  * name. */
 static const char *const cred_patterns[] = {
@@ -17,6 +19,12 @@ static const char *const cred_patterns[] = {
 
 /* What --env-clear keeps besides HOME and the temp variables. */
 static const char *const clear_keeps[] = { "PATH", "HOME", "LANG", "TERM" };
+
+/* What run's clean environment keeps besides the temp variables, and
+ * every LC_* (ENV_CLEAN_KEEPS); on top, what a program needs on this
+ * platform (os_env_system: nothing on POSIX). */
+static const char *const clean_keeps[] = { "PATH", "HOME", "LANG", "TERM",
+					   "TZ" };
 
 static const char *const tool_vars[] = {
 	"HOME", "TMPDIR", "TMP", "TEMP", "TMPPREFIX",
@@ -150,6 +158,37 @@ keep_index(const struct env_opts *o, const char *e, size_t n)
 	return at;
 }
 
+/* Does the name e[0..n) equal `name` as this platform compares
+ * variable names (os_env_get: Windows ignores case)? */
+static int
+env_name_is(const char *e, size_t n, const char *name)
+{
+	char entry[258];
+	char *one[2] = { entry, NULL };
+
+	if (n + 2 > sizeof(entry))
+		return 0;
+	memcpy(entry, e, n);
+	entry[n] = '=';
+	entry[n + 1] = '\0';
+	return os_env_get(one, name) != NULL;
+}
+
+/* Does run's clean environment keep the name e[0..n)? */
+static int
+clean_keeps_name(const char *e, size_t n)
+{
+	if (n > 3 && strncmp(e, "LC_", 3) == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof(clean_keeps) / sizeof(*clean_keeps); i++)
+		if (env_name_is(e, n, clean_keeps[i]))
+			return 1;
+	for (const char *const *s = os_env_system(); *s != NULL; s++)
+		if (env_name_is(e, n, *s))
+			return 1;
+	return 0;
+}
+
 int
 envpol_decide(const struct env_opts *o, const char *e, size_t n,
 	      const char **by)
@@ -165,6 +204,10 @@ envpol_decide(const struct env_opts *o, const char *e, size_t n,
 	if (o->clear && !name_in(e, n, clear_keeps,
 				 sizeof(clear_keeps) / sizeof(*clear_keeps))) {
 		*by = "--env-clear";
+		return 0;
+	}
+	if (o->clean && !o->clear && !clean_keeps_name(e, n)) {
+		*by = "the clean environment";
 		return 0;
 	}
 	if (name_copy(e, n, 0, name, sizeof(name)) != 0)
@@ -205,13 +248,15 @@ note_dropped(const struct env_report *rep, int clear, size_t ndeny,
 	struct sbuf b = {0};
 
 	sbuf_addf(&b, "%s%s%s dropped %zu variable(s) from the child's "
-		  "environment", clear ? "--env-clear" : "",
-		  clear && ndeny ? " and " : "", ndeny ? "--env-deny" : "",
-		  rep->by_flag.n);
+		  "environment", clear == ENV_CLEAN ? "the clean environment" :
+		  clear ? "--env-clear" : "", clear && ndeny ? " and " : "",
+		  ndeny ? "--env-deny" : "", rep->by_flag.n);
 	if (rep->creds_dropped.n) {
 		sbuf_add(&b, "; named like credentials, now absent inside:");
 		names(&b, &rep->creds_dropped);
 	}
+	if (clear == ENV_CLEAN)
+		sbuf_add(&b, " (--env KEY passes one, --env-inherit all)");
 	return say(&b, note);
 }
 
@@ -236,6 +281,8 @@ envpol_notes(const struct env_report *rep, int clear, size_t ndeny,
 {
 	struct sbuf b = {0};
 
+	if (clear == ENV_CLEAN && ndeny == 0 && rep->by_flag.n == 0)
+		clear = ENV_INHERIT; /* a clean start that dropped nothing */
 	if ((clear || ndeny) && note_dropped(rep, clear, ndeny, note) < 0)
 		return -1;
 	if (rep->creds_passed.n && note_passed(rep, note) < 0)

@@ -11,11 +11,20 @@
 #include "base/remedy.h"
 #include "base/util.h"
 
+/* Where the command's environment starts: the caller's whole one (the
+ * bare wrap's default, run's --env-inherit), --env-clear's few names, or
+ * run's default, the clean one (ENV_CLEAN_KEEPS).  The values of
+ * env_opts.clear | clean for envpol_notes. */
+enum env_start { ENV_INHERIT = 0, ENV_CLEAR = 1, ENV_CLEAN = 2 };
+
 /* What the caller asked (pointers into the parsed flags). */
 struct env_opts {
 	int clear;                /* --env-clear */
 	const struct strv *keep;  /* --env KEY or KEY=VALUE, in order */
 	const struct strv *deny;  /* --env-deny PATTERN (str_glob), in order */
+	int clean;                /* run's default: only ENV_CLEAN_KEEPS (and
+				   * what the platform's programs need,
+				   * os_env_system) pass; --env adds */
 };
 
 /* What the environment rules did, beside the environment itself. */
@@ -34,6 +43,8 @@ struct env_report {
 
 /* The names --env-clear keeps (HOME and the temp variables besides). */
 #define ENV_CLEAR_KEEPS "PATH HOME LANG TERM"
+/* The names run's clean environment keeps (the temp variables besides). */
+#define ENV_CLEAN_KEEPS "PATH HOME LANG LC_* TERM TZ"
 
 /* Validate --env and --env-deny: every problem into r (reason bad_env),
  * naming the flag and the form, then the caller's `line` (NULL: none)
@@ -58,10 +69,12 @@ int envpol_decide(const struct env_opts *o, const char *e, size_t n,
 		  const char **by);
 
 /* The NOTEs of rule 9a, names only (never a value), each to note():
- * what --env-clear/--env-deny dropped and the credential-looking names
- * among them; the credential-looking names that pass in, with the flag
- * that would drop them; those --env passes; --env KEY not set.  `clear`
- * and `ndeny` say which flags were given.  0, or -1 on ENOMEM. */
+ * what --env-clear/--env-deny (or run's clean start, when it dropped
+ * any) dropped and the credential-looking names among them; the
+ * credential-looking names that pass in, with the flag that would drop
+ * them; those --env passes; --env KEY not set.  `clear` (an enum
+ * env_start) and `ndeny` say which flags were given.  0, or -1 on
+ * ENOMEM. */
 int envpol_notes(const struct env_report *rep, int clear, size_t ndeny,
 		 void (*note)(const char *text));
 

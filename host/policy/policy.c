@@ -1527,7 +1527,7 @@ policy_child_env_opts(char *const *env, const char *tmp,
 		      const struct env_opts *o, struct strv *out,
 		      struct strv *dropped, struct env_report *rep)
 {
-	static const struct env_opts none = { 0, NULL, NULL };
+	static const struct env_opts none = { 0, NULL, NULL, 0 };
 	const char *by;
 	int rc = 0;
 
@@ -1633,6 +1633,7 @@ assemble(struct build *b)
 	eo.clear = in->env_clear;
 	eo.keep = &in->env_keep;
 	eo.deny = &in->env_deny;
+	eo.clean = in->env_clean;
 	return policy_child_env_opts(in->env, pol->tmp, &eo, &pol->env,
 				     &pol->dropped, &pol->envrep);
 }

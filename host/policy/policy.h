@@ -42,6 +42,7 @@ struct policy_input {
 	int net_listen;
 	int saw_dashdash;         /* "--" was present */
 	int env_clear;            /* --env-clear (rule 9a) */
+	int env_clean;            /* run's clean start (rule 9a) */
 	struct strv env_keep;     /* --env KEY[=VALUE], validated */
 	struct strv env_deny;     /* --env-deny PATTERN, validated */
 	struct strv toolchain_reads; /* --toolchain's read roots (also in

@@ -66,6 +66,8 @@ static const struct flagdef rflags[] = {
 	  "after the run (a package cache; repeatable)" },
 	{ "env-clear", FK_SWITCH, 1, 0, NULL, ROFF(env_clear),
 	  "start the environment from PATH, HOME, LANG, TERM only" },
+	{ "env-inherit", FK_SWITCH, 1, 0, NULL, ROFF(env_inherit),
+	  "pass your whole environment, not the clean one" },
 	{ "env", FK_LIST, 1, 0, NULL, ROFF(env_keep),
 	  "KEY[=VALUE]: keep KEY from your environment, or set it" },
 	{ "env-deny", FK_LIST, 1, 0, NULL, ROFF(env_deny),
@@ -457,12 +459,21 @@ validate(struct rstate *s, struct run_args *a)
 		rrefuse(s, REASON_NO_COMMAND, NULL,
 			"name the command after --%s", "");
 	{
-		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny };
+		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny,
+				      0 };
 
 		if (envpol_check(&o, s->line, s->r) < 0 ||
 		    toolchain_check(&a->toolchains, s->line, s->r) < 0)
 			s->nomem = 1;
 	}
+	if (a->env_clear && a->env_inherit &&
+	    remedy_refuse(s->r, REASON_BAD_ENV, REMEDY_IN_TEXT, s->line,
+			  &(struct cmdfix){ "--env-inherit", NULL, NULL, NULL,
+					    FIX_SWITCH },
+			  "--env-inherit passes your whole environment and "
+			  "--env-clear only PATH, HOME, LANG and TERM: name "
+			  "one") < 0)
+		s->nomem = 1;
 	for (size_t i = 0; i < a->writes.n; i++)
 		if (os_root_len(a->writes.v[i]) == 0)
 			rfix(s, REASON_BAD_WRITE, "--write", a->writes.v[i],

@@ -531,6 +531,7 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	for (size_t i = 0; i < c->a->env_deny.n; i++)
 		strv_push(&in.env_deny, c->a->env_deny.v[i]);
 	in.env_clear = c->a->env_clear;
+	in.env_clean = !c->a->env_clear && !c->a->env_inherit;
 	in.net_deny = c->a->net_deny;
 	/* a failed copy is sticky: policy_build refuses a failed list */
 	for (size_t i = 0; i < c->reads.n; i++)
@@ -584,6 +585,14 @@ add_cache_deletes(struct sbuf *b, const struct strv *writes)
 	return 0;
 }
 
+/* Where the command's environment started (the OK line's env=): clean,
+ * run's default; inherit, --env-inherit; clear, --env-clear. */
+static const char *
+run_env_word(const struct run_args *a)
+{
+	return a->env_clear ? "clear" : a->env_inherit ? "inherit" : "clean";
+}
+
 void
 flow_ok_line(struct runctx *c, const struct policy *pol)
 {
@@ -598,10 +607,10 @@ flow_ok_line(struct runctx *c, const struct policy *pol)
 	    (c->w.facts.used[0] == '\0' ||
 	     sbuf_addf(&b, " used=%s", c->w.facts.used) == 0) &&
 	    sbuf_addf(&b, " read=%zu write=%zu net=%s cwd=%s cwdb64=%s "
-		      "ancestors=%zu cmd=%s gpu=none env-dropped=%zu",
+		      "ancestors=%zu cmd=%s gpu=none env-dropped=%zu env=%s",
 		      pol->reads.n, pol->writes.n, wall_net_word(pol->net_deny),
-		      cwd, b64, pol->ancestors, cmd,
-		      policy_env_dropped(pol)) == 0 &&
+		      cwd, b64, pol->ancestors, cmd, policy_env_dropped(pol),
+		      run_env_word(c->a)) == 0 &&
 	    ttys_field(&b, &pol->ttys) == 0 &&
 	    sbuf_addf(&b, " deletes=%s", root) == 0 &&
 	    add_cache_deletes(&b, &c->writes) == 0)
@@ -631,8 +640,9 @@ flow_notes(struct runctx *c, const struct policy *pol)
 		sbuf_free(&t);
 	}
 	sbuf_free(&names);
-	(void)envpol_notes(&pol->envrep, c->a->env_clear, c->a->env_deny.n,
-			   run_note);
+	(void)envpol_notes(&pol->envrep, c->a->env_clear ? ENV_CLEAR :
+			   c->a->env_inherit ? ENV_INHERIT : ENV_CLEAN,
+			   c->a->env_deny.n, run_note);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		run_note(pol->notes.v[i]); /* caller paths through links */
 	if (c->w.facts.used[0] != '\0' && c->w.facts.clamp[0] != '\0')

@@ -34,7 +34,7 @@ struct run_args {
 	struct strv argv;     /* after "--" */
 	struct strv writes;   /* --write: outside the place, kept */
 	struct strv env_keep, env_deny, toolchains;
-	int go, explain, net_deny, env_clear;
+	int go, explain, net_deny, env_clear, env_inherit;
 	int saw_dashdash;
 	int help;             /* -h/--help/help before "--" */
 	/* parsed values (valid when run_validate returned 0) */

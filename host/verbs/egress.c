@@ -384,9 +384,15 @@ mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
 	ls = loader_load(&e->cfg, e->cfg.egress.v[0], NS_ROLE_EGRESS, &e->m,
 			 &why);
 	if (ls != LOAD_OK) {
-		refusals_add(r, REASON_NO_EGRESS, "the egress module %s was "
-			     "refused: %s: %s", e->cfg.egress.v[0],
-			     load_status_token(ls), why ? why : "-");
+		char *hint = loader_install_hint(&loader_built_how,
+						 e->cfg.egress.v[0], ls);
+
+		refusals_addr(r, REASON_NO_EGRESS, hint ? REMEDY_IN_TEXT : NULL,
+			      "the egress module %s was refused: %s: %s%s%s",
+			      e->cfg.egress.v[0], load_status_token(ls),
+			      why ? why : "-", hint ? "; " : "",
+			      hint ? hint : "");
+		free(hint);
 		free(why);
 		return -1;
 	}

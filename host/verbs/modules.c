@@ -131,6 +131,15 @@ ask(const struct config *cfg, struct hostsvc *hs, unsigned bit,
 
 	ls = loader_load(cfg, file, bit, &row->m, &row->why);
 	if (ls != LOAD_OK) {
+		char *hint = loader_install_hint(&loader_built_how, file, ls);
+		char *why = hint && row->why ? str_fmt("%s; %s", row->why, hint)
+					     : NULL;
+
+		if (why != NULL) { /* how to install it, where the build knows */
+			free(row->why);
+			row->why = why;
+		}
+		free(hint);
 		row->refused = load_status_token(ls);
 		return;
 	}

@@ -427,15 +427,34 @@ prepare_and_run(struct probe *p)
 	return code;
 }
 
+/* Phase 0: root is refused first and alone (the walled steps would be
+ * refused by the wall; HOME and the flags are the user's to fix).  1
+ * refused and said, 0 not root. */
+static int
+refused_root(struct probe *p, char **argv)
+{
+	struct cmdline line = cmdline_of("probe", argv + 1);
+	struct refusals r = {0};
+	int rc = wall_refuse_root(&line, &r);
+
+	if (rc != 0)
+		say_refusals(p, &r);
+	refusals_free(&r);
+	return rc != 0;
+}
+
 static int
 probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 {
-	if (args_parse(ARGV_PROBE, argc - 1, argv + 1, &p->a, &p->r) != 0) {
-		p->json = p->a.json;
+	int rc = args_parse(ARGV_PROBE, argc - 1, argv + 1, &p->a, &p->r);
+
+	p->json = p->a.json;
+	if (refused_root(p, argv))
+		return NS_EXIT_USAGE;
+	if (rc != 0) {
 		say_refusals(p, &p->r);
 		return NS_EXIT_USAGE;
 	}
-	p->json = p->a.json;
 	if (p->a.saw_dashdash) {
 		refuse1(p, REASON_CHECK, REMEDY_IN_TEXT,
 			"probe runs no command: -- is not part of "

@@ -501,6 +501,23 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	return code;
 }
 
+/* Phase 0: root is refused before anything else is said, the flags'
+ * refusals included (the wall is for an unprivileged user, and HOME, the
+ * wall and the flags are then the user's to fix).  1 refused and
+ * printed, 0 not root. */
+static int
+refused_root(char **argv)
+{
+	struct cmdline line = cmdline_of(NULL, argv);
+	struct refusals r = {0};
+	int rc = wall_refuse_root(&line, &r);
+
+	if (rc != 0)
+		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+	refusals_free(&r);
+	return rc != 0;
+}
+
 int
 verb_wrap(const struct hostrun *hr, int argc, char **argv)
 {
@@ -518,8 +535,11 @@ verb_wrap(const struct hostrun *hr, int argc, char **argv)
 	/* a valid --status-fd carries every line from here, refusals too */
 	if (status_fd_take(a.status_fd, &r) != 0)
 		rc = rc ? rc : 1;
-	if (rc != 0) {
+	if (refused_root(argv))
+		rc = -1;
+	else if (rc != 0)
 		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
+	if (rc != 0) {
 		refusals_free(&r);
 		args_free(&a);
 		return NS_EXIT_REFUSED;

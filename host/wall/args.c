@@ -208,7 +208,8 @@ args_parse(unsigned verb, int argc, char **argv, struct args *a,
 			return -1;
 	}
 	if (verb == ARGV_BARE || verb == ARGV_POLICY) {
-		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny };
+		struct env_opts o = { a->env_clear, &a->env_keep, &a->env_deny,
+				      0 };
 
 		if (envpol_check(&o, &line, r) < 0 ||
 		    toolchain_check(&a->toolchains, &line, r) < 0)

@@ -17,6 +17,64 @@ wall_line(struct wallctx *w, const char *verb, char *const *args)
 	w->hs.line = &w->line;
 }
 
+/* $SUDO_UID or $SUDO_GID when it names a user that is not root (sudo
+ * sets them to the caller it came from), else NULL. */
+static const char *
+sudo_id(const char *var)
+{
+	const char *v = os_getenv(var);
+	unsigned long long id;
+
+	if (v == NULL || parse_u64(v, 0xfffffffeULL, &id) != 0 || id == 0)
+		return NULL;
+	return v;
+}
+
+/* The as-user words (os_as_user) for `line`'s lead: "; run: <words> ". */
+static int
+as_user_lead(struct sbuf *b)
+{
+	const struct os_as_user_word *w = os_as_user();
+	const char *uid = sudo_id("SUDO_UID"), *gid = sudo_id("SUDO_GID");
+	int rc = sbuf_add(b, "; run:");
+
+	if (uid == NULL || gid == NULL) /* one without the other: fill both */
+		uid = gid = NULL;
+	for (; rc == 0 && w != NULL && w->text != NULL; w++) {
+		struct sbuf word = {0};
+
+		sbuf_addf(&word, "%s%s", w->text, w->id == 'u' ?
+			  (uid ? uid : "<uid>") : w->id == 'g' ?
+			  (gid ? gid : "<gid>") : "");
+		rc = sbuf_failed(&word) || sbuf_add(b, " ") < 0 ||
+		     out_shell_quote(b, word.s) < 0 ? -1 : 0;
+		sbuf_free(&word);
+	}
+	return rc == 0 && sbuf_add(b, " ") == 0 ? 0 : -1;
+}
+
+int
+wall_refuse_root(const struct cmdline *line, struct refusals *r)
+{
+	struct sbuf lead = {0};
+	int rc;
+
+	if (os_euid() != 0)
+		return 0;
+	rc = as_user_lead(&lead) < 0 ? -1 :
+	     remedy_refuse_lead(r, REASON_AS_ROOT, NULL, line, NULL, lead.s,
+				"nova-sandbox runs as root (euid 0) and the "
+				"wall is for an unprivileged user: a command "
+				"is never walled as root; run it as the user "
+				"it is for, or use nova-sandbox run, which is "
+				"for root (it runs the command as an "
+				"unprivileged uid in a place of its own)");
+	sbuf_free(&lead);
+	if (rc < 0)
+		refusals_oom(r);
+	return rc < 0 ? -1 : 1;
+}
+
 int
 wall_open(struct wallctx *w, const struct hostrun *hr, const char *prefix)
 {

@@ -27,6 +27,14 @@ struct wallctx {
 				line after a module's refusal */
 };
 
+/* Phase 0 of the verbs that wall a command (the bare wrap, probe): the
+ * wall is for an unprivileged user, so euid 0 is refused first, alone
+ * (reason as_root), with `line` run as a user (os_as_user; the uid and
+ * gid of $SUDO_UID/$SUDO_GID when sudo set both, else the forms <uid>,
+ * <gid>).  0 not root, 1 refused (r has the one refusal), -1 ENOMEM
+ * (r then failed: its one out-of-memory line). */
+int wall_refuse_root(const struct cmdline *line, struct refusals *r);
+
 /* Read the config and select the wall (the only module loaded).  prefix is
  * the line prefix for the services.  Returns 0, 1 with refusals in w->r,
  * or -1 on ENOMEM.  wall_close() in every case. */

@@ -7,7 +7,7 @@
 
 _nova_sandbox_verbs="run probe policy modules check reap egress worktree help version"
 _nova_sandbox_flags_wrap="--read --read-noexec --write --cwd --tmp --net-deny --net-listen --net-allow --name --acl --gpu --status-fd --explain --env-clear --env --env-deny --toolchain"
-_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go --net-deny --write --env-clear --env --env-deny --toolchain"
+_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go --net-deny --write --env-clear --env-inherit --env --env-deny --toolchain"
 _nova_sandbox_flags_probe="--explain --gpu --json --max --net-deny --net-listen --read --read-noexec --secret --write"
 _nova_sandbox_flags_policy="--cwd --gpu --json --name --net-allow --net-deny --net-listen --read --read-noexec --tmp --write --env-clear --env --env-deny --toolchain"
 _nova_sandbox_flags_modules="--json"

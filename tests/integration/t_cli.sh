@@ -313,18 +313,43 @@ expect_err '^SANDBOX REFUSED reason=not_executable: '
 nothing_created
 EOF
 
-# ---- bare wrap: phase 3 ------------------------------------------------
-t "phase 3: euid 0 is sandbox_failed, 125, nothing created" <<'EOF'
-if [ "$(id -u)" != 0 ]; then
-	skip "not root: the euid 0 refusal needs root"
-else
-	world
-	run env HOME="$D/w/home" "$NS" --write "$D/w" -- /bin/touch "$D/side"
-	expect_rc 125
-	expect_err '^SANDBOX REFUSED reason=sandbox_failed: '
-	expect_no_err '^SANDBOX OK'
-	nothing_created
-fi
+# ---- bare wrap: phase 0 ------------------------------------------------
+t "phase 0: euid 0 is as_root, alone and first (before HOME, a bad flag, the wall), with the line that drops to a user; 125, nothing created" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: the euid 0 refusal needs root"
+world
+# root's own HOME, outside every --write: root is said, not HOME
+run env -u SUDO_UID -u SUDO_GID HOME=/root "$NS" --write "$D/w" -- /bin/touch "$D/side"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=as_root: nova-sandbox runs as root \(euid 0\) and the wall is for an unprivileged user: a command is never walled as root; run it as the user it is for, or use nova-sandbox run, which is for root \(it runs the command as an unprivileged uid in a place of its own\); run: setpriv '--reuid=<uid>' '--regid=<gid>' --clear-groups -- nova-sandbox --write $D/w -- /bin/touch $D/side\$"
+expect_eq "$(grep -c 'REFUSED' "$ERR")" 1 "refusals"
+expect_no_err 'home_outside|sandbox_failed'
+expect_no_err '^SANDBOX OK'
+nothing_created
+# a bad flag, a missing --write and a config with no wall: still root alone
+run env -u SUDO_UID -u SUDO_GID HOME=/root NOVA_SANDBOX_CONFIG=/nonexistent.conf "$NS" --bogus --timeout x -- /bin/touch "$D/side"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=as_root: .*; run: setpriv '--reuid=<uid>' '--regid=<gid>' --clear-groups -- nova-sandbox --bogus --timeout x -- /bin/touch $D/side\$"
+expect_eq "$(grep -c 'REFUSED' "$ERR")" 1 "refusals"
+nothing_created
+# root by sudo: the line names the user sudo came from
+run env SUDO_UID="$TUID" SUDO_GID="$TGID" HOME=/root "$NS" --write "$D/w" -- /bin/touch "$D/side"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=as_root: .*; run: setpriv --reuid=$TUID --regid=$TGID --clear-groups -- nova-sandbox --write $D/w -- /bin/touch $D/side\$"
+# not a user: a SUDO_UID of 0 or no number is not used
+run env SUDO_UID=0 SUDO_GID=x HOME=/root "$NS" --write "$D/w" -- /bin/touch "$D/side"
+expect_err "; run: setpriv '--reuid=<uid>' '--regid=<gid>' --clear-groups -- "
+# control: -h still answers as root
+run "$NS" -h
+expect_rc 0
+nothing_created
+EOF
+
+t "phase 0 control: the same line as the test user is not refused as_root and runs" <<'EOF'
+world
+wrap --write "$D/w" -- /bin/touch "$D/w/ran"
+expect_rc 0
+expect_no_err 'as_root'
+expect_present "$D/w/ran"
 EOF
 
 t "phase 3: no loadable wall is no_sandbox, 125, nothing runs" <<'EOF'

@@ -105,9 +105,27 @@ expect_out '^\{"result":\{"verb":"probe","status":"ok","exit":0\},"items":\[\{"k
 EOF
 
 t "probe --bogus: the pinned line, alone, exit 2" <<'EOF'
-run "$NS" probe --bogus
+run_as "$NS" probe --bogus
 expect_rc 2
 expect_eq "$(cat "$ERR")" "PROBE REFUSED reason=check: unknown flag --bogus; run: nova-sandbox help probe" "stderr"
+EOF
+
+t "probe as root: as_root first and alone (not HOME, not a bad flag), with the line that drops to a user, exit 2, nothing made" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: the euid 0 refusal needs root"
+world
+run env -u SUDO_UID -u SUDO_GID HOME=/root "$NS" probe --write "$D/w" --bogus
+expect_rc 2
+expect_eq "$(cat "$ERR")" "PROBE REFUSED reason=check: nova-sandbox runs as root (euid 0) and the wall is for an unprivileged user: a command is never walled as root; run it as the user it is for, or use nova-sandbox run, which is for root (it runs the command as an unprivileged uid in a place of its own) (as_root); run: setpriv '--reuid=<uid>' '--regid=<gid>' --clear-groups -- nova-sandbox probe --write $D/w --bogus" "stderr"
+expect_eq "$(cat "$OUT")" "" "stdout"
+run env SUDO_UID="$TUID" SUDO_GID="$TGID" HOME=/root "$NS" probe --json --write "$D/w"
+expect_rc 2
+expect_out "^\{\"result\":\{\"verb\":\"probe\",\"status\":\"refused\",\"exit\":2,.*\"why\":\[\"as_root: .*; run: setpriv --reuid=$TUID --regid=$TGID --clear-groups -- nova-sandbox probe --json --write $D/w\"\]"
+expect_absent "$D/w/.nova-sandbox-probe-inside"
+ls "$D"/.nova-sandbox-probe-* >/dev/null 2>&1 && _fail "outside file made"
+# control: the same probe as the test user passes
+as_user probe --write "$D/w"
+expect_rc 0
+expect_no_err 'as_root'
 EOF
 
 t "probe: other verbs' flags refused alone" <<'EOF'

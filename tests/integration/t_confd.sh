@@ -217,3 +217,48 @@ expect_rc 125
 expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $MODS/gone.so refused \(not_found\): .*; named by $D/gone.conf:3; "
 expect_absent "$d/ran"
 EOF
+
+# The module directory of a build or install that lacks landlock.so (its
+# package removed, the drop-in kept until purge): the refusal names the
+# fix for how this tool was installed.  This build is a source build
+# (INSTALLED_BY=source, the Makefile's default): the make install line;
+# a Debian build's apt line is tests/unit/test_loader.c's and
+# infra/test-packages'.
+t "a drop-in's wall that is not installed: the refusal ends with the line that installs it; control: an unknown module keeps the help remedy" <<'EOF'
+C=$(fresh l $'[nova-sandbox]\nmoduledir = '"$STAGE"$'/l/mods\n')
+D="$STAGE/l/conf.d"
+mkdir -m 755 "$STAGE/l/mods"
+drop "$C" landlock.conf $'; the landlock package (removed, not purged)\n[linux]\nwall = landlock.so\n'
+d=$(newdir)
+mkdir -p "$d/home"; [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$d/home"
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$d/home" "$NS" --write "$d" -- /bin/sh -c "echo x > '$d/ran'"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $STAGE/l/mods/landlock.so refused \(not_found\): no such file in the module directory $STAGE/l/mods; named by $D/landlock.conf:3; install it from the nova-sandbox source tree; run: make install MODULES=landlock\$"
+expect_no_err 'run: nova-sandbox help'
+expect_absent "$d/ran"
+mods "$C"
+expect_out "^MODULE role=wall file=landlock.so from=$D/landlock.conf:3 available=no refused=not_found why=no such file in the module directory $STAGE/l/mods; install it from the nova-sandbox source tree; run: make install MODULES=landlock\$"
+# control: a module this build does not install has no such line
+drop "$C" landlock.conf $'[linux]\nwall = gone.so\n'
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$d/home" "$NS" --write "$d" -- /bin/sh -c "echo x > '$d/ran'"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $STAGE/l/mods/gone.so refused \(not_found\): no such file in the module directory $STAGE/l/mods; named by $D/landlock.conf:2; run: nova-sandbox help\$"
+expect_no_err 'make install'
+# control: named by an absolute path, a module the install would not put
+# there has no such line either
+drop "$C" landlock.conf $'[linux]\nwall = '"$STAGE"$'/l/landlock.so\n'
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$d/home" "$NS" --write "$d" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $STAGE/l/landlock.so refused \(not_found\): no such file; named by $D/landlock.conf:2; run: nova-sandbox help\$"
+expect_absent "$d/ran"
+EOF
+
+t "no drop-in and no landlock.so: the compiled-in default wall's refusal ends with the line that installs it" <<'EOF'
+C=$(fresh m $'[nova-sandbox]\nmoduledir = '"$STAGE"$'/m/mods\n')
+mkdir -m 755 "$STAGE/m/mods"
+d=$(newdir)
+mkdir -p "$d/home"; [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$d/home"
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$d/home" "$NS" --write "$d" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $STAGE/m/mods/landlock.so refused \(not_found\): .*; the compiled-in default wall; install it from the nova-sandbox source tree; run: make install MODULES=landlock\$"
+EOF

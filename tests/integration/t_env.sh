@@ -74,17 +74,64 @@ expect_no_err "$SECRET"
 expect_absent "$W/.nova-sandbox-tmp"
 EOF2
 
-t "run: --env-clear drops the credential in the place too (OK line, NOTE), control without it" <<'EOF2'
+t "run: --env-clear drops the credential in the place too (OK line env=clear, NOTE), LC_* and TZ too; control: --env-inherit passes it (env=inherit)" <<'EOF2'
 setup
-run_as env -i HOME="$THOME" PATH=/usr/bin:/bin MY_API_TOKEN="$SECRET" "$NS" run --name "env1-$$" --size 8m --env-clear -- /bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}"'
+run_as env -i HOME="$THOME" PATH=/usr/bin:/bin LC_ALL=C TZ=UTC MY_API_TOKEN="$SECRET" "$NS" run --name "env1-$$" --size 8m --env-clear -- /bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}:${LC_ALL:-absent}:${TZ:-absent}"'
 expect_rc 0
-expect_out '^in:absent$'
-expect_err "^SANDBOX OK name=env1-$$ .* env-dropped=1 "
-expect_err '^SANDBOX NOTE --env-clear dropped 1 variable\(s\) .*: MY_API_TOKEN$'
-run_as env -i HOME="$THOME" PATH=/usr/bin:/bin MY_API_TOKEN="$SECRET" "$NS" run --name "env2-$$" --size 8m -- /bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}"'
+expect_out '^in:absent:absent:absent$'
+expect_err "^SANDBOX OK name=env1-$$ .* env-dropped=3 env=clear "
+expect_err '^SANDBOX NOTE --env-clear dropped 3 variable\(s\) .*: MY_API_TOKEN$'
+run_as env -i HOME="$THOME" PATH=/usr/bin:/bin MY_API_TOKEN="$SECRET" "$NS" run --name "env2-$$" --size 8m --env-inherit -- /bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}"'
 expect_rc 0
 expect_out "^in:$SECRET\$"
+expect_err "^SANDBOX OK name=env2-$$ .* env-dropped=0 env=inherit "
 expect_err '^SANDBOX NOTE named like credentials and passed in from your environment: MY_API_TOKEN; .*--env-deny MY_API_TOKEN'
+EOF2
+
+# run is an operator's verb for untrusted jobs: by default the command
+# gets a clean environment, whoever starts it (root's whole one was 38
+# variables); --env-inherit is the old default.
+run_clean_case() { # who: user or root
+	local who=$1 n=$2 as=(run_as)
+	[ "$who" = root ] && as=(run)
+	"${as[@]}" env -i HOME="$THOME" PATH=/usr/bin:/bin LANG=C LC_ALL=C LC_TIME=C TERM=dumb TZ=UTC \
+		MY_API_TOKEN="$SECRET" FOO=bar OTHER=x SSH_AUTH_SOCK=/a \
+		"$NS" run --name "$n-$$" --size 8m --env OTHER --env SET=v -- \
+		/bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}:${FOO:-absent}:$OTHER:$SET"; env | cut -d= -f1 | sort | tr "\n" " "'
+	expect_rc 0
+	expect_out '^in:absent:absent:x:v$'
+	expect_out '^HOME LANG LC_ALL LC_TIME OTHER PATH PWD SET TEMP TERM TMP TMPDIR TMPPREFIX TZ $'
+	expect_err "^SANDBOX OK name=$n-$$ .* env-dropped=3 env=clean tty="
+	expect_err '^SANDBOX NOTE the clean environment dropped 2 variable\(s\) from the child.s environment; named like credentials, now absent inside: MY_API_TOKEN \(--env KEY passes one, --env-inherit all\)$'
+	expect_err '^SANDBOX NOTE dropped from the child.s environment: SSH_AUTH_SOCK; '
+	expect_no_err 'passed in from your environment'
+	expect_no_err "$SECRET"
+	# control: --env-inherit hands the same command the whole environment
+	"${as[@]}" env -i HOME="$THOME" PATH=/usr/bin:/bin LANG=C TERM=dumb MY_API_TOKEN="$SECRET" FOO=bar \
+		"$NS" run --name "$n-i-$$" --size 8m --env-inherit -- /bin/sh -c 'echo "in:${MY_API_TOKEN:-absent}:${FOO:-absent}"'
+	expect_rc 0
+	expect_out "^in:$SECRET:bar\$"
+	expect_err "^SANDBOX OK name=$n-i-$$ .* env-dropped=0 env=inherit tty="
+	expect_no_err 'the clean environment'
+}
+
+t "run: the default environment is the clean one (PATH, HOME, LANG, LC_*, TERM, TZ, the temp variables, --env), env=clean on the OK line, the NOTE names what it dropped; control: --env-inherit" <<'EOF2'
+setup
+run_clean_case user envc
+EOF2
+
+t "run as root: the command gets the clean environment, not root's; control: --env-inherit" <<'EOF2'
+[ "$(id -u)" = 0 ] || skip "not root: run as root needs root"
+setup
+run_clean_case root envr
+EOF2
+
+t "run: --env-inherit with --env-clear is refused bad_env with the line without --env-inherit; nothing made" <<'EOF2'
+setup
+run_as env -i HOME="$THOME" PATH=/usr/bin:/bin "$NS" run --name "envx-$$" --size 8m --env-inherit --env-clear -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_env: --env-inherit passes your whole environment and --env-clear only PATH, HOME, LANG and TERM: name one; run: nova-sandbox run --name envx-$$ --size 8m --env-clear -- /bin/true\$"
+expect_no_err '^SANDBOX (OK|STEP)'
 EOF2
 
 t "a remedy's command line never prints an --env VALUE (home_outside, bad_cwd)" <<'EOF2'

@@ -98,6 +98,9 @@ CONF
 chmod 644 "$S/c.conf"
 export NOVA_SANDBOX_CONFIG="$S/c.conf"
 export FAKE_SB_LLEXEC="$H/ns_llexec"
+# the fake sandbox-exec runs with the command's environment, which run
+# starts clean: run passes its variables by name
+FENV=(--env FAKE_SB_LLEXEC --env FAKE_SB_STATE --env FAKE_SB_LOG)
 
 fresh() {
 	rm -rf "$W/st" "$W/vol" "$W/astate" "$W/alog" "$W/sb.log" \
@@ -184,7 +187,7 @@ EOF
 
 t "run: the exit code passes, the init's group is swept (an orphan gone), the volume deleted" <<'EOF'
 fresh
-run_as "$PG" run --name pg1 --size 8m -- /bin/sh -c \
+run_as "$PG" run --name pg1 --size 8m "${FENV[@]}" -- /bin/sh -c \
 	'(sleep 300 & echo orphan=$!); echo cmd_pgid=$(ps -o pgid= -p $$); sleep 0.2; exit 5'
 expect_rc 5
 expect_err '^SANDBOX DONE name=pg1 exit=5 '
@@ -198,7 +201,7 @@ EOF
 
 t "run: --timeout ends the command's group: 124, TIMEOUT" <<'EOF'
 fresh
-run_as "$PG" run --name pg2 --size 8m --timeout 1s -- /bin/sh -c \
+run_as "$PG" run --name pg2 --size 8m "${FENV[@]}" --timeout 1s -- /bin/sh -c \
 	'sleep 300 & echo kid=$!; wait'
 expect_rc 124
 expect_err '^SANDBOX TIMEOUT after=1s name=pg2$'
@@ -209,7 +212,7 @@ EOF
 
 t "run: --max-procs counts the group's orphans (no subreaper to keep them)" <<'EOF'
 fresh
-run_as "$PG" run --name pg3 --size 8m --max-procs 4 -- /bin/sh -c \
+run_as "$PG" run --name pg3 --size 8m "${FENV[@]}" --max-procs 4 -- /bin/sh -c \
 	'for i in 1 2 3 4 5 6; do (sleep 300 & echo o=$!); done; sleep 8; exit 0'
 expect_rc 137
 expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 4\)'
@@ -221,7 +224,7 @@ EOF
 
 t "run: the tool SIGKILLed: the keeper sees its end (EOF) and ends the run's group" <<'EOF'
 fresh
-bg_as "$PG" run --name pg4 --size 8m -- /bin/sh -c 'echo cmd=$$; sleep 300'
+bg_as "$PG" run --name pg4 --size 8m "${FENV[@]}" -- /bin/sh -c 'echo cmd=$$; sleep 300'
 c=""
 for _ in $(seq 30); do
 	c=$(sed -n 's/^cmd=//p' "$OUT"); [ -n "$c" ] && break; sleep 0.1
@@ -235,7 +238,7 @@ EOF
 
 t "run: the tool and its keeper SIGKILLed: the init sees the keeper's end (EOF) and ends its group" <<'EOF'
 fresh
-bg_as "$PG" run --name pg5 --size 8m -- /bin/sh -c 'echo cmd=$$; sleep 300'
+bg_as "$PG" run --name pg5 --size 8m "${FENV[@]}" -- /bin/sh -c 'echo cmd=$$; sleep 300'
 c=""
 for _ in $(seq 30); do
 	c=$(sed -n 's/^cmd=//p' "$OUT"); [ -n "$c" ] && break; sleep 0.1

@@ -103,6 +103,19 @@ EOF
 
 # ---- the bare form ---------------------------------------------------------
 
+t "as_root: root (by sudo) is refused first with the line that drops to that user; pasted as root, it runs as the user" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: the euid 0 refusal needs root"
+setup
+run $(ENVV) SUDO_UID="$TUID" SUDO_GID="$TGID" "$NS" --write "$W" -- /bin/sh -c 'id -u > "$HOME/uid"'
+expect_rc 125
+L=$(line_of as_root)
+expect_eq "$L" "setpriv --reuid=$TUID --regid=$TGID --clear-groups -- nova-sandbox --write $W -- /bin/sh -c 'id -u > \"\$HOME/uid\"'" "the fixed line"
+run $(ENVV) sh -c "$L"
+expect_rc 0
+expect_no_err 'REFUSED'
+expect_eq "$(cat "$W/home/uid" 2>/dev/null)" "$TUID" "the command's uid"
+EOF
+
 t "bare form: --status-fd, --env, --env-deny, --toolchain, --acl, a switch: every one at once, each line fixed; the values of --env masked" <<'EOF'
 setup
 wrap --write "$W" --status-fd 99 --env "1X=$SECRET" --env "K=$SECRET" --env-deny 'A=B' --toolchain cobol --acl foo --net-deny=maybe -- /bin/true

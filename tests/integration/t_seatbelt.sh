@@ -274,7 +274,10 @@ EOF
 
 t "run: apfsvol + seatbelt through the same flow, volume gone" <<'EOF'
 fresh
-run_as "$NS" run --name sb1 --size 8m -- /bin/sh -c \
+# the fake sandbox-exec runs with the command's environment, which run
+# starts clean: its own variables are passed by name
+run_as "$NS" run --name sb1 --size 8m --env FAKE_SB_LLEXEC --env FAKE_SB_STATE \
+	--env FAKE_SB_LOG -- /bin/sh -c \
 	'echo hi > f && [ "$(cat f)" = hi ] && [ "$PWD" = '"$W"'/vol/nova-sb1/work ] && ! touch '"$W"'/outside/escape'
 expect_rc 0
 expect_err '^SANDBOX STEP name=create state=done '

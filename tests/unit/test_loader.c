@@ -538,6 +538,60 @@ test_hostsvc(void)
 	refusals_free(&r);
 }
 
+/* The line a missing module's refusal ends with, per way of installing:
+ * one test per answer; a module the build does not install, a path, a
+ * file that was found and an unknown way have none. */
+static void
+expect_hint(const struct install_how *h, const char *file,
+	    enum load_status ls, const char *want)
+{
+	char *got = loader_install_hint(h, file, ls);
+
+	if (want == NULL ? got != NULL : got == NULL || strcmp(got, want))
+		fprintf(stderr, "\n  %s/%s: got \"%s\", wanted \"%s\"\n",
+			h->by ? h->by : "-", file, got ? got : "(none)",
+			want ? want : "(none)");
+	CU_ASSERT(want == NULL ? got == NULL
+			       : got != NULL && strcmp(got, want) == 0);
+	free(got);
+}
+
+static void
+test_install_hint(void)
+{
+	const struct install_how deb = { "debian",
+		"landlock.so,nftegress.so,nsplace.so", "" };
+	const struct install_how src = { "source", ",landlock.so,,nsplace.so,",
+		"/opt/ns" };
+	const struct install_how plain = { "source", "landlock.so", "" };
+	const struct install_how other = { "rpm", "landlock.so", "" };
+
+	expect_hint(&deb, "landlock.so", LOAD_NOT_FOUND,
+		    "install its package; run: apt install "
+		    "nova-sandbox-landlock");
+	expect_hint(&deb, "nsplace.so", LOAD_NOT_FOUND,
+		    "install its package; run: apt install nova-sandbox-nsplace");
+	expect_hint(&src, "nsplace.so", LOAD_NOT_FOUND,
+		    "install it from the nova-sandbox source tree; run: make "
+		    "install PREFIX=/opt/ns MODULES=nsplace");
+	expect_hint(&plain, "landlock.so", LOAD_NOT_FOUND,
+		    "install it from the nova-sandbox source tree; run: make "
+		    "install MODULES=landlock");
+	/* not one the build installs: a part of a name is not the name */
+	expect_hint(&deb, "gone.so", LOAD_NOT_FOUND, NULL);
+	expect_hint(&deb, "lock.so", LOAD_NOT_FOUND, NULL);
+	expect_hint(&deb, "landlock", LOAD_NOT_FOUND, NULL);
+	expect_hint(&src, "nftegress.so", LOAD_NOT_FOUND, NULL);
+	/* a path is not where the install puts it */
+	expect_hint(&deb, "/opt/x/landlock.so", LOAD_NOT_FOUND, NULL);
+	/* there, but refused for another reason: installing changes nothing */
+	expect_hint(&deb, "landlock.so", LOAD_UNSAFE, NULL);
+	expect_hint(&deb, "landlock.so", LOAD_OK, NULL);
+	expect_hint(&other, "landlock.so", LOAD_NOT_FOUND, NULL);
+	/* this build: a source build (the Makefile's default) of landlock */
+	CU_ASSERT_STRING_EQUAL(loader_built_how.by, "source");
+}
+
 int
 main(void)
 {
@@ -561,6 +615,7 @@ main(void)
 		{ "select: none loads", test_select_none },
 		{ "select: module options", test_select_options },
 		{ "host services", test_hostsvc },
+		{ "the install line of a missing module", test_install_hint },
 		{ NULL, NULL }
 	};
 	int rc = cu_run("loader", setup, teardown, cases);

@@ -868,7 +868,7 @@ t_env_flags(void)
 		"SSH_AUTH_SOCK=/s", "NPM_TOKEN=v", NULL,
 	};
 	struct strv kept = {0}, deny = {0}, out = {0}, dropped = {0};
-	struct env_opts o = { 1, &kept, &deny };
+	struct env_opts o = { 1, &kept, &deny, 0 };
 	struct env_report rep = {0};
 	struct refusals r = {0};
 
@@ -943,6 +943,112 @@ t_env_flags(void)
 	refusals_free(&r);
 	strv_free(&kept);
 	strv_free(&deny);
+}
+
+/* Rule 9a, run's clean start: only PATH, HOME, LANG, LC_*, TERM, TZ and
+ * the temp variables pass, --env adds; rule 9 still drops its names; the
+ * rest is dropped by the clean start (reported by name); --env-clear,
+ * when given too, is the narrower. */
+static void
+t_env_clean(void)
+{
+	static char *const env[] = {
+		"PATH=/usr/bin", "HOME=/h", "LANG=C", "LC_ALL=C", "LC_=x",
+		"LCX=1", "TERM=dumb", "TZ=UTC", "FOO=1", "GH_TOKEN=v",
+		"KEEP=k", "TMPDIR=/x", "SSH_AUTH_SOCK=/s", "path=/lower", NULL,
+	};
+	struct strv kept = {0}, out = {0}, dropped = {0};
+	struct env_opts o = { 0, &kept, NULL, 1 };
+	struct env_report rep = {0};
+	const char *by = NULL;
+
+	strv_push(&kept, "KEEP");
+	strv_push(&kept, "SET=v");
+	CU_ASSERT_EQUAL(policy_child_env_opts(env, "/t", &o, &out, &dropped,
+					      &rep), 0);
+	CU_ASSERT_EQUAL_FATAL(out.n, 12);
+	CU_ASSERT_STRING_EQUAL(out.v[0], "PATH=/usr/bin");
+	CU_ASSERT_STRING_EQUAL(out.v[1], "HOME=/h");
+	CU_ASSERT_STRING_EQUAL(out.v[2], "LANG=C");
+	CU_ASSERT_STRING_EQUAL(out.v[3], "LC_ALL=C");
+	CU_ASSERT_STRING_EQUAL(out.v[4], "TERM=dumb");
+	CU_ASSERT_STRING_EQUAL(out.v[5], "TZ=UTC");
+	CU_ASSERT_STRING_EQUAL(out.v[6], "KEEP=k");
+	CU_ASSERT_STRING_EQUAL(out.v[7], "SET=v");
+	CU_ASSERT_STRING_EQUAL(out.v[8], "TMPDIR=/t");
+	CU_ASSERT_EQUAL_FATAL(dropped.n, 1);
+	CU_ASSERT_STRING_EQUAL(dropped.v[0], "SSH_AUTH_SOCK");
+	CU_ASSERT_EQUAL_FATAL(rep.by_flag.n, 5);
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[0], "FOO");
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[1], "GH_TOKEN");
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[2], "LCX");
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[3], "LC_");
+	CU_ASSERT_STRING_EQUAL(rep.by_flag.v[4], "path"); /* POSIX: exact */
+	CU_ASSERT_EQUAL_FATAL(rep.creds_dropped.n, 1);
+	CU_ASSERT_STRING_EQUAL(rep.creds_dropped.v[0], "GH_TOKEN");
+	CU_ASSERT_EQUAL(rep.creds_passed.n, 0);
+	CU_ASSERT_EQUAL(envpol_decide(&o, "FOO=1", 3, &by), 0);
+	CU_ASSERT(by != NULL && strcmp(by, "the clean environment") == 0);
+	strv_free(&out);
+	strv_free(&dropped);
+	env_report_free(&rep);
+	/* --env-clear too: its narrower list (no LC_*, no TZ) */
+	o.clear = 1;
+	CU_ASSERT_EQUAL(policy_child_env_opts(env, "/t", &o, &out, &dropped,
+					      &rep), 0);
+	CU_ASSERT(!strv_contains(&out, "LC_ALL=C"));
+	CU_ASSERT(!strv_contains(&out, "TZ=UTC"));
+	CU_ASSERT(strv_contains(&out, "LANG=C"));
+	strv_free(&out);
+	strv_free(&dropped);
+	env_report_free(&rep);
+	/* neither: the caller's whole environment but rule 9's names */
+	o.clear = 0;
+	o.clean = 0;
+	CU_ASSERT_EQUAL(policy_child_env_opts(env, "/t", &o, &out, &dropped,
+					      &rep), 0);
+	CU_ASSERT(strv_contains(&out, "FOO=1"));
+	CU_ASSERT(strv_contains(&out, "GH_TOKEN=v"));
+	CU_ASSERT_EQUAL(rep.by_flag.n, 0);
+	strv_free(&out);
+	strv_free(&dropped);
+	env_report_free(&rep);
+	strv_free(&kept);
+}
+
+/* The clean start's NOTE: what it dropped, the credentials among them
+ * and how to pass them; none when it dropped nothing. */
+static struct strv clean_notes;
+
+static void
+clean_note(const char *text)
+{
+	strv_push(&clean_notes, text);
+}
+
+static void
+t_env_clean_notes(void)
+{
+	struct env_report rep = {0};
+
+	CU_ASSERT_EQUAL(envpol_notes(&rep, ENV_CLEAN, 0, clean_note), 0);
+	CU_ASSERT_EQUAL(clean_notes.n, 0);
+	strv_push(&rep.by_flag, "FOO");
+	strv_push(&rep.by_flag, "GH_TOKEN");
+	strv_push(&rep.creds_dropped, "GH_TOKEN");
+	CU_ASSERT_EQUAL(envpol_notes(&rep, ENV_CLEAN, 0, clean_note), 0);
+	CU_ASSERT_EQUAL_FATAL(clean_notes.n, 1);
+	CU_ASSERT_STRING_EQUAL(clean_notes.v[0], "the clean environment "
+			       "dropped 2 variable(s) from the child's "
+			       "environment; named like credentials, now "
+			       "absent inside: GH_TOKEN (--env KEY passes one, "
+			       "--env-inherit all)");
+	strv_free(&clean_notes);
+	CU_ASSERT_EQUAL(envpol_notes(&rep, ENV_CLEAR, 0, clean_note), 0);
+	CU_ASSERT_EQUAL_FATAL(clean_notes.n, 1);
+	CU_ASSERT(strncmp(clean_notes.v[0], "--env-clear dropped 2 ", 22) == 0);
+	strv_free(&clean_notes);
+	env_report_free(&rep);
 }
 
 static void
@@ -1758,6 +1864,8 @@ main(void)
 		{ "child env", t_env },
 		{ "child env in build", t_env_in_build },
 		{ "child env: --env-clear, --env, --env-deny", t_env_flags },
+		{ "child env: run's clean start", t_env_clean },
+		{ "child env: the clean start's NOTE", t_env_clean_notes },
 		{ "tmp created when sound", t_tmp_create },
 		{ "tmp leftovers said", t_tmp_said },
 		{ "tmp planted", t_tmp_planted },

@@ -21,3 +21,15 @@ os_arch(void)
 {
 	return NS_ARCH;
 }
+
+/* macOS has no setpriv; sudo takes a uid as #<uid> (its group: the
+ * user's own) */
+static const struct os_as_user_word as_user[] = {
+	{ "sudo", 0 }, { "-u", 0 }, { "#", 'u' }, { "--", 0 }, { NULL, 0 },
+};
+
+const struct os_as_user_word *
+os_as_user(void)
+{
+	return as_user;
+}

@@ -27,3 +27,15 @@ os_arch(void)
 {
 	return NS_ARCH;
 }
+
+/* util-linux's setpriv: essential on Debian, no configuration asked */
+static const struct os_as_user_word as_user[] = {
+	{ "setpriv", 0 }, { "--reuid=", 'u' }, { "--regid=", 'g' },
+	{ "--clear-groups", 0 }, { "--", 0 }, { NULL, 0 },
+};
+
+const struct os_as_user_word *
+os_as_user(void)
+{
+	return as_user;
+}
