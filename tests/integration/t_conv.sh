@@ -124,6 +124,31 @@ expect_rc 1
 expect_no_out '^data$'
 EOF2
 
+t "a default venv's interpreter (a link of the user's) is refused with the way to keep the venv: python3 -m venv --copies; control: a link of the user's outside a venv gets no such word" <<'EOF2'
+/usr/bin/python3 -c 'import venv' 2>/dev/null || _fail "python3 has no venv module (infra/deps.sh installs python3-venv)"
+setup
+V=$(newdir)
+run_as /usr/bin/python3 -m venv --without-pip "$V/venv" || _fail "the test user could not make a venv"
+[ -L "$V/venv/bin/python3" ] || _fail "a default venv's python3 is no link here"
+wrap --write "$W" -- "$V/venv/bin/python3" -c 'print(1)'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=not_executable: the command $V/venv/bin/python3 resolves through the symlink "
+expect_err "this is the interpreter of the venv $V/venv: make the venv with python3 -m venv --copies "
+expect_err "python3 -m venv --copies --clear $V/venv"
+# control: the same kind of link, in a directory that is no venv's bin
+mkdir "$V/bin" && ln -s /usr/bin/python3 "$V/bin/python3"
+[ "$(id -u)" != 0 ] || chown -hR "$TUID:$TGID" "$V/bin"
+wrap --write "$W" -- "$V/bin/python3" -c 'print(1)'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=not_executable: the command $V/bin/python3 resolves through the symlink "
+expect_no_err 'venv'
+# and a venv made as the README says runs
+run_as /usr/bin/python3 -m venv --without-pip --copies "$V/copies" || _fail "no --copies venv"
+wrap --write "$W" --read "$V/copies" -- "$V/copies/bin/python3" -c 'print(1)'
+expect_rc 0
+expect_out '^1$'
+EOF2
+
 t "--toolchain node and c (the real /usr/bin/node and cc): their roots are OS roots here, said so" <<'EOF2'
 setup
 for tool in /usr/bin/node /usr/bin/cc; do
