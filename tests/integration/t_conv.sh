@@ -110,6 +110,82 @@ took=$(( $(date +%s) - start ))
 [ "$took" -lt 30 ] || _fail "the timeout took ${took}s"
 EOF2
 
+# the test user's state directory, as the tool finds it (spec §13)
+state_dir() {
+	local r=/run/user/$TUID
+	if [ -d "$r" ] && [ "$(stat -c %u "$r")" = "$TUID" ]; then
+		echo "$r/nova-sandbox"
+	else
+		echo "$(getent passwd "$TUID" | cut -d: -f6)/.local/state/nova-sandbox"
+	fi
+}
+
+t "--toolchain node: the answers are kept; a second call runs no tool; a changed node is asked again, and npm after it" <<'EOF2'
+setup
+G=$(newdir)
+mkdir -p "$G/bin" "$G/prefix" "$G/count"
+[ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$G/count"
+# a node that counts its calls and answers a prefix; an npm that counts
+# and fails (as an npm that refuses its config does)
+printf '#!/bin/sh\necho x >> %s/count/node\necho %s/prefix\n' "$G" "$G" > "$G/bin/node"
+printf '#!/bin/sh\necho x >> %s/count/npm\nexit 1\n' "$G" > "$G/bin/npm"
+chmod 755 "$G/bin" "$G/bin/node" "$G/bin/npm"
+calls() { echo "$(cat "$G/count/node" 2>/dev/null | wc -l) $(cat "$G/count/npm" 2>/dev/null | wc -l)"; }
+node_wrap() {
+	run_as env HOME="$W/home" PATH="$G/bin:/usr/bin:/bin" "$NS" --write "$W" --toolchain node -- /bin/true
+	expect_rc 0
+	expect_err "^SANDBOX NOTE --toolchain node \\($G/bin/node\\) adds the read root\\(s\\): $G/prefix; never a write root\$"
+}
+node_wrap
+expect_eq "$(calls)" "1 1" "the first call asks node and npm"
+node_wrap
+expect_eq "$(calls)" "1 1" "the second call runs neither (their answers kept)"
+touch "$G/bin/node"
+node_wrap
+expect_eq "$(calls)" "2 2" "a touched node is asked again, and npm after it"
+node_wrap
+expect_eq "$(calls)" "2 2" "kept again"
+touch "$G/bin/npm"
+node_wrap
+expect_eq "$(calls)" "2 3" "a touched npm alone: npm is asked again"
+# the kept file: the test user's, 0600; one another user could write is
+# not used (and is replaced)
+C=$(ls -t "$(state_dir)"/toolchain-node-*.cache | head -n1) # the newest: ours
+expect_present "$C"
+at_end "rm -f '$C'"
+expect_eq "$(stat -c '%u %a' "$C")" "$TUID 600" "the kept answers' file"
+chmod 0666 "$C"
+node_wrap
+expect_eq "$(calls)" "3 4" "a kept file writable by others is not read"
+expect_eq "$(stat -c '%a' "$C")" "600" "and is replaced"
+# one that does not parse is a miss
+printf 'nova-sandbox toolchain answers 1\nkey zz\n' > "$C"
+[ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$C"
+chmod 0600 "$C"
+node_wrap
+expect_eq "$(calls)" "4 5" "a kept file that does not parse is a miss"
+EOF2
+
+t "--toolchain node: with the state directory inside a --write, no answer is read or kept, and a NOTE says so" <<'EOF2'
+setup
+S=$(state_dir)
+case $S in /run/user/*) skip "the state directory is under /run/user here, which no test --write holds" ;; esac
+H=${S%/.local/state/nova-sandbox}
+[ -d "$H" ] || skip "the test user has no home directory here"
+G=$(newdir)
+mkdir -p "$G/bin" "$G/prefix" "$G/count"
+[ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$G/count"
+printf '#!/bin/sh\necho x >> %s/count/node\necho %s/prefix\n' "$G" "$G" > "$G/bin/node"
+chmod 755 "$G/bin" "$G/bin/node"
+run_as env HOME="$W/home" PATH="$G/bin:/bin" "$NS" policy --write "$H" --write "$W" --toolchain node -- /bin/true
+c1=$(wc -l < "$G/count/node")
+run_as env HOME="$W/home" PATH="$G/bin:/bin" "$NS" policy --write "$H" --write "$W" --toolchain node -- /bin/true
+expect_rc 0
+expect_err "^POLICY NOTE --toolchain node: its tools' answers are not kept in the state directory $S: it is inside --write $H, where the command could write answers; they are asked on every call\$"
+c2=$(wc -l < "$G/count/node")
+[ "$c1" -ge 1 ] && [ "$c2" -gt "$c1" ] || _fail "node was not asked on each call ($c1, then $c2)"
+EOF2
+
 t "--toolchain python (the real /usr/bin/python3, in a venv): the venv is a read root; control without it" <<'EOF2'
 /usr/bin/python3 -c 'import venv' 2>/dev/null || _fail "python3 has no venv module (infra/deps.sh installs python3-venv)"
 setup
