@@ -169,9 +169,8 @@ EOF2
 t "--toolchain node: with the state directory inside a --write, no answer is read or kept, and a NOTE says so" <<'EOF2'
 setup
 S=$(state_dir)
-case $S in /run/user/*) skip "the state directory is under /run/user here, which no test --write holds" ;; esac
-H=${S%/.local/state/nova-sandbox}
-[ -d "$H" ] || skip "the test user has no home directory here"
+H=${S%/nova-sandbox} # the directory above it, the test user's
+run_as mkdir -p "$H" || _fail "cannot make $H as the test user"
 G=$(newdir)
 mkdir -p "$G/bin" "$G/prefix" "$G/count"
 [ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$G/count"
