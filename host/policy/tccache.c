@@ -309,23 +309,30 @@ int
 tcc_dir_open(const char *state, uint32_t uid, int *dfd, char **why)
 {
 	struct os_stat st;
-	int fd;
+	char *real;
+	int fd = -1;
 
 	*why = NULL;
 	*dfd = -1;
-	if ((fd = os_open_own(state, 1)) < 0 && errno == ENOENT) {
+	if (os_stat_path(state, &st) != 0 && errno == ENOENT)
 		dir_make(state);
-		fd = os_open_own(state, 1);
-	}
+	/* its name now, every link above it resolved: the name the trust
+	 * walk compares with what it finds by ".." */
+	real = os_real_path(state);
+	if (real != NULL)
+		fd = os_open_own(real, 1);
 	if (fd < 0) {
 		*why = str_fmt("%s cannot be opened (%s)", state,
 			       strerror(errno));
+		free(real);
 		return *why ? 1 : -1;
 	}
-	if (os_trust_fd(fd, state, 0, why) != OS_TRUST_OK) {
+	if (os_trust_fd(fd, real, 0, why) != OS_TRUST_OK) {
+		free(real);
 		close(fd);
 		return 1;
 	}
+	free(real);
 	if (os_fstat(fd, &st) != 0 || st.uid != uid) {
 		*why = str_fmt("%s is not a directory of uid %u", state,
 			       (unsigned)uid);

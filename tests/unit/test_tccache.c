@@ -255,6 +255,30 @@ test_file(void)
 	/* another uid's directory: not used */
 	CU_ASSERT_EQUAL(tcc_dir_open(dir, me + 1, &dfd, &why), 1);
 	free(why);
+	why = NULL;
+	/* missing: made, 0700, at most three components deep */
+	{
+		char deep[4300], up[4300];
+		struct stat st;
+
+		snprintf(deep, sizeof(deep), "%s/a/b/c", dir);
+		CU_ASSERT_EQUAL(tcc_dir_open(deep, me, &dfd, &why), 0);
+		CU_ASSERT(dfd >= 0);
+		if (dfd >= 0)
+			close(dfd);
+		CU_ASSERT_EQUAL(stat(deep, &st), 0);
+		CU_ASSERT_EQUAL(st.st_mode & 07777, 0700);
+		rmdir(deep);
+		snprintf(up, sizeof(up), "%s/a/b", dir);
+		rmdir(up);
+		snprintf(up, sizeof(up), "%s/a", dir);
+		rmdir(up);
+		snprintf(deep, sizeof(deep), "%s/a/b/c/d", dir);
+		CU_ASSERT_EQUAL(tcc_dir_open(deep, me, &dfd, &why), 1);
+		free(why);
+		why = NULL;
+		CU_ASSERT_EQUAL(access(up, F_OK), -1);
+	}
 	unlink(path);
 	unlink(other);
 	rmdir(dir);
