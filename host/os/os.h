@@ -358,6 +358,9 @@ struct os_stat {
 	uint64_t size;     /* a regular file's bytes */
 	int64_t mtime;     /* last modified, seconds since 1970 (Windows:
 			      the last write time) */
+	int64_t mtime_ns;  /* the same, in nanoseconds since 1970 */
+	int64_t ctime_ns;  /* its status last changed, nanoseconds since
+			      1970 (Windows: its creation time) */
 };
 #define OS_S_IFMT 0170000u
 #define OS_S_IFLNK 0120000u

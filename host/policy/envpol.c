@@ -17,6 +17,24 @@ static const char *const cred_patterns[] = {
 	"*_COOKIE", "*SESSION_KEY*",
 };
 
+/* Names of the credential-looking shapes that are clearly no secret: a
+ * certificate authority's or a certificate's path, a public key, and
+ * AWS's region, profile, config file, output and pager (AWS_* above
+ * names the rest of AWS's variables).  Not said, unless the name also
+ * holds a word of secret_words. */
+static const char *const not_secret[] = {
+	"*_CA_BUNDLE", "*_CA_CERTS", "*_CA_FILE", "*_CA_PATH", "*_CERT_FILE",
+	"*_CERT_DIR", "*_PUBLIC_KEY", "AWS_REGION", "AWS_DEFAULT_REGION",
+	"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_CONFIG_FILE",
+	"AWS_DEFAULT_OUTPUT", "AWS_PAGER",
+};
+
+/* A name holding one of these is said whatever its shape. */
+static const char *const secret_words[] = {
+	"*SECRET*", "*PASSWORD*", "*PASSWD*", "*TOKEN*", "*PRIVATE*",
+	"*APIKEY*", "*API_KEY*", "*CREDENTIAL*",
+};
+
 /* What --env-clear keeps besides HOME and the temp variables. */
 static const char *const clear_keeps[] = { "PATH", "HOME", "LANG", "TERM" };
 
@@ -58,6 +76,15 @@ name_copy(const char *e, size_t n, int up, char *buf, size_t cap)
 	return 0;
 }
 
+static int
+glob_any(const char *const *pats, size_t k, const char *up)
+{
+	for (size_t i = 0; i < k; i++)
+		if (str_glob(pats[i], up))
+			return 1;
+	return 0;
+}
+
 int
 envpol_cred(const char *e, size_t n)
 {
@@ -65,11 +92,13 @@ envpol_cred(const char *e, size_t n)
 
 	if (name_copy(e, n, 1, up, sizeof(up)) != 0)
 		return 1; /* an absurdly long name: said, never assumed safe */
-	for (size_t i = 0; i < sizeof(cred_patterns) / sizeof(*cred_patterns);
-	     i++)
-		if (str_glob(cred_patterns[i], up))
-			return 1;
-	return 0;
+	if (!glob_any(cred_patterns, sizeof(cred_patterns) /
+		      sizeof(*cred_patterns), up))
+		return 0;
+	return !glob_any(not_secret, sizeof(not_secret) / sizeof(*not_secret),
+			 up) ||
+	       glob_any(secret_words, sizeof(secret_words) /
+			sizeof(*secret_words), up);
 }
 
 /* A shell-style name: a letter or _, then letters, digits, _. */

@@ -418,6 +418,7 @@ path_fail_free(struct path_fail *f)
 {
 	free(f->link);
 	free(f->target);
+	free(f->venv);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -839,6 +840,26 @@ walk_root(struct walk *w, const char *p)
 	return rc;
 }
 
+/* The venv whose interpreter the link c[0..len) is, or NULL: the link
+ * is python* in a directory bin whose parent holds a regular pyvenv.cfg,
+ * asked of the walk's descriptor of that parent, never by name.  Heap;
+ * NULL also when out of memory (the word is then left out). */
+static char *
+walk_venv(const struct walk *w, const char *c, size_t len)
+{
+	const struct wstack *ws = &w->ws;
+	char key[OS_PATH_MAX];
+	struct os_stat st;
+
+	if (ws->n < 2 || strcmp(ws->name[ws->n - 1], "bin") != 0 ||
+	    len < 6 || strncmp(c, "python", 6) != 0 ||
+	    os_fstat_at(ws->fd[ws->n - 2], "pyvenv.cfg", &st) != 0 ||
+	    !S_ISREG(st.mode) ||
+	    ws_key(ws, ws->n - 1, NULL, 0, key, sizeof(key)) != 0)
+		return NULL;
+	return strdup(key);
+}
+
 /* A link: judge it, note it, and walk its target next.  0 to go on, 1 to
  * stop (fail set), -1 out of memory. */
 static int
@@ -874,6 +895,7 @@ walk_link(struct walk *w, int fd, const struct os_stat *lst, const char *c,
 		w->fail->link = at;
 		w->fail->target = target;
 		w->fail->why = why;
+		w->fail->venv = walk_venv(w, c, len);
 		return 1;
 	}
 	if (w->links != NULL && strv_pushf(w->links, "%s -> %s", at,
@@ -1078,9 +1100,18 @@ path_refuse_planted(const char *flag, const char *reason, const char *p,
 				  "symlink %s -> %s, which the command's user "
 				  "could have made or replaced (%s): a link the "
 				  "command could have planted is never followed; "
-				  "name the real path, %s", flag, p, f->link,
-				  f->target, f->why,
-				  real ? real : "without the link");
+				  "name the real path, %s%s%s%s%s%s", flag, p,
+				  f->link, f->target, f->why,
+				  real ? real : "without the link",
+				  f->venv ? ", which leaves the venv: this is "
+				  "the interpreter of the venv " : "",
+				  f->venv ? f->venv : "",
+				  f->venv ? ": make the venv with python3 -m "
+				  "venv --copies <dir> (its interpreter a copy, "
+				  "not a link); python3 -m venv --copies "
+				  "--clear " : "", f->venv ? f->venv : "",
+				  f->venv ? " remakes this one (then install "
+				  "its packages again)" : "");
 	free(real);
 	return rc;
 }

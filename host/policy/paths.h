@@ -62,6 +62,8 @@ struct path_fail {
 	char *link;    /* the link the command could have planted (heap) */
 	char *target;  /* what it holds (heap) */
 	const char *why; /* why this user could have made or replaced it */
+	char *venv;    /* the link is a venv's interpreter: the venv (heap;
+			  NULL: it is not) */
 };
 
 /* Walk flags. */

@@ -20,6 +20,7 @@
 #include "policy/paths.h"
 #include "policy/policy.h"
 #include "policy/rmtree.h"
+#include "policy/tccache.h"
 
 #define MAXARGS 6
 #define MAXHOPS 40
@@ -42,7 +43,10 @@ struct tchain {
 				      only when an absolute path outside every
 				      --write */
 	const char *fixed;         /* always set, whatever the caller has */
-	struct tquery q[3];
+	struct tquery q[TCC_QUERIES];
+	int unkept;                /* its answers are never kept (tccache.h):
+				      rustup's proxies answer by its settings
+				      file, which changes no binary */
 };
 
 #define PY_ROOTS "import sys, site\n" \
@@ -57,23 +61,23 @@ static const struct tchain chains[] = {
 	{ "go", "GOROOT GOPATH GOMODCACHE",
 	  "GOTOOLCHAIN=local GOENV=off GOFLAGS=", {
 		{ { "go", "env", "GOROOT", "GOMODCACHE" }, TQ_LINES, 1 },
-	} },
+	}, 0 },
 	{ "python", "VIRTUAL_ENV PYENV_ROOT CONDA_PREFIX", "", {
 		{ { "python3", "-I", "-c", PY_ROOTS }, TQ_LINES, 1 },
-	} },
+	}, 0 },
 	{ "node", "NPM_CONFIG_PREFIX npm_config_prefix NVM_DIR NVM_BIN",
 	  "NPM_CONFIG_USERCONFIG=/dev/null NPM_CONFIG_GLOBALCONFIG=/dev/null", {
 		{ { "node", "-e", NODE_ROOT }, TQ_LINES, 1 },
 		{ { "npm", "config", "get", "prefix" }, TQ_LINES, 0 },
-	} },
+	}, 0 },
 	{ "rust", "CARGO_HOME RUSTUP_HOME", "", {
 		{ { "rustc", "--print", "sysroot" }, TQ_LINES, 1 },
 		{ { "cargo" }, TQ_TOOL_HOME, 1 },
 		{ { "rustup", "show", "home" }, TQ_LINES, 0 },
-	} },
+	}, 1 },
 	{ "c", "", "", {
 		{ { "cc", "-print-search-dirs" }, TQ_SEARCH, 1 },
-	} },
+	}, 0 },
 };
 
 /* One discovery: what the tools must not touch, where they run. */
@@ -91,6 +95,13 @@ struct disc {
 	const char *tool;          /* the tool being asked, for messages */
 	struct toolchain_found *f;
 	struct refusals *r;
+	int cache_fd;              /* the state directory, or -1: no answer
+				      is read or kept */
+	struct tcc_record kept;    /* the answers kept by an earlier call */
+	struct tcc_record now;     /* this call's, to keep */
+	int kept_ok;               /* the kept answers still hold (no earlier
+				      question of this call missed) */
+	size_t asked;              /* tools run by this call */
 };
 
 static const struct tchain *
@@ -667,10 +678,12 @@ refuse_tool(struct refusals *r, const char *name, const char *tool,
 
 /* Run the found tool t with q's arguments (base/tool.h: the file kept
  * open, argv only, its tree ended at the deadline), in the private
- * directory with d's environment: 0 with its output taken, 1 failed or
+ * directory with d's environment: 0 with its output taken (and, raw not
+ * NULL, a copy of it in *raw: heap, NULL when out of memory), 1 failed or
  * refused, 2 timed out, -1 ENOMEM. */
 static int
-run_query(struct disc *d, const struct tool *t, const struct tquery *q)
+run_query(struct disc *d, const struct tool *t, const struct tquery *q,
+	  char **raw)
 {
 	char *argv[MAXARGS + 1];
 	struct toolres res;
@@ -690,8 +703,140 @@ run_query(struct disc *d, const struct tool *t, const struct tquery *q)
 		rc = 1;
 	else if ((rc = take_lines(d, res.out.s, q->kind)) == 1)
 		rc = 3; /* refused by take_root, said */
+	if (rc == 0 && raw != NULL)
+		*raw = strdup(res.out.s ? res.out.s : "");
 	toolres_free(&res);
 	return rc;
+}
+
+/* ---- the answers kept between calls (tccache.h) --------------------------- */
+
+/* Keep the answer of question qi: t's path, the identity of the file it
+ * ran, its output (the private directory's path as TCC_PRIV); an answer
+ * that cannot be kept is left out (the next call asks again). */
+static void
+keep(struct disc *d, int qi, const char *path, const struct tcc_ident *id,
+     char *kept_out, int failed)
+{
+	struct tcc_entry *e = &d->now.e[qi];
+
+	e->failed = failed;
+	e->path = strdup(path);
+	e->out = kept_out;
+	e->id = *id;
+	e->have = e->path != NULL && e->out != NULL;
+	if (!e->have) {
+		free(e->path);
+		free(e->out);
+		memset(e, 0, sizeof(*e));
+	}
+}
+
+/* Question qi of t: the answer kept by an earlier call when it was given
+ * by this path and this very file (tcc_ident) and nothing before it in
+ * this call missed; else t is run.  What an answer adds is judged now
+ * either way (take_lines).  An optional tool's failure is kept too (npm
+ * that fails on every call costs every call).  As run_query. */
+static int
+answer(struct disc *d, const struct tool *t, const struct tquery *q, int qi)
+{
+	const struct tcc_entry *k = &d->kept.e[qi];
+	struct tcc_ident id;
+	struct os_stat st;
+	char *out = NULL;
+	int rc, known = d->cache_fd >= 0 && os_fstat(t->fd, &st) == 0;
+
+	if (known)
+		tcc_ident_of(&st, &id);
+	if (known && d->kept_ok && k->have && strcmp(k->path, t->path) == 0 &&
+	    tcc_ident_eq(&k->id, &id) && (!k->failed || !q->required)) {
+		if (k->failed) {
+			keep(d, qi, k->path, &k->id, strdup(""), 1);
+			return 1;
+		}
+		if ((out = tcc_out_use(k->out, d->priv)) == NULL)
+			return -1;
+		rc = take_lines(d, out, q->kind);
+		free(out);
+		if (rc == 0)
+			keep(d, qi, k->path, &k->id, strdup(k->out), 0);
+		return rc == 1 ? 3 : rc;
+	}
+	d->kept_ok = 0;
+	rc = run_query(d, t, q, known ? &out : NULL);
+	if (known && (rc == 0 || (rc == 1 && !q->required)))
+		d->asked++;
+	if (rc == 0 && out != NULL)
+		keep(d, qi, t->path, &id, tcc_out_keep(out, d->priv), 0);
+	else if (known && rc == 1 && !q->required)
+		keep(d, qi, t->path, &id, strdup(""), 1);
+	free(out);
+	return rc;
+}
+
+/* The kept answers of this toolchain, when its state directory can hold
+ * them: outside every --write (a walled command could write answers
+ * there) and changeable by no other user; said in a NOTE when not. */
+static int
+cache_open(struct disc *d)
+{
+	const char *ask[TCC_QUERIES * MAXARGS + 1];
+	char *why = NULL, *real = NULL;
+	size_t n = 0;
+	int w = -1, rc;
+
+	d->cache_fd = -1;
+	if (d->c->unkept || d->state == NULL || d->priv == NULL)
+		return 0;
+	/* made when missing, then judged by the name it has now */
+	rc = tcc_dir_open(d->state, os_ruid(), &d->cache_fd, &why);
+	if (rc == 0 && (real = canon(d->state)) == NULL)
+		rc = -1;
+	if (rc == 0)
+		rc = placed(d, real, &w, &why);
+	free(real);
+	if (rc == 1 && w >= 0 &&
+	    (why = str_fmt("it is inside --write %s, where the command could "
+			   "write answers", d->wcanon.v[w])) == NULL)
+		rc = -1;
+	if (rc != 0 && d->cache_fd >= 0) {
+		close(d->cache_fd);
+		d->cache_fd = -1;
+	}
+	if (rc < 0) {
+		free(why);
+		return -1;
+	}
+	if (rc > 0) {
+		rc = strv_pushf(&d->f->notes, "--toolchain %s: its tools' "
+				"answers are not kept in the state directory "
+				"%s: %s; they are asked on every call",
+				d->c->name, d->state,
+				why ? why : "it cannot be checked") < 0 ? -1 : 0;
+		free(why);
+		return rc;
+	}
+	for (int i = 0; i < TCC_QUERIES && d->c->q[i].argv[0] != NULL; i++)
+		for (int j = 0; j < MAXARGS && d->c->q[i].argv[j] != NULL; j++)
+			ask[n++] = d->c->q[i].argv[j];
+	ask[n] = NULL;
+	d->now.key = tcc_key(d->env.v, d->priv, ask);
+	(void)tcc_load(d->cache_fd, d->c->name, d->now.key, os_ruid(),
+		       &d->kept);
+	d->kept_ok = 1;
+	return 0;
+}
+
+static void
+cache_close(struct disc *d, int rc)
+{
+	if (d->cache_fd >= 0 && rc == 0 && d->asked > 0)
+		(void)tcc_store(d->cache_fd, d->c->name, &d->now);
+	if (d->cache_fd >= 0)
+		close(d->cache_fd);
+	d->cache_fd = -1;
+	tcc_record_free(&d->kept);
+	tcc_record_free(&d->now);
 }
 
 /* t is inside --write w: not run, said in a NOTE. */
@@ -716,8 +861,9 @@ toolchain_has_tool(const char *name, const char *path)
 }
 
 static int
-ask(struct disc *d, const struct tquery *q)
+ask(struct disc *d, int qi)
 {
+	const struct tquery *q = &d->c->q[qi];
 	const struct tchain *c = d->c;
 	struct tool t = { -1, NULL };
 	int rc = tool_find(q->argv[0], d->x->path, &t), w = -1;
@@ -751,7 +897,7 @@ ask(struct disc *d, const struct tquery *q)
 	}
 	if (rc == 0 && q->kind == TQ_TOOL_HOME)
 		rc = tool_home(d, t.path);
-	else if (rc == 0 && (rc = run_query(d, &t, q)) == 3)
+	else if (rc == 0 && (rc = answer(d, &t, q, qi)) == 3)
 		rc = 1;
 	else if (rc > 0)
 		rc = q->required ? refuse_tool(d->r, c->name, t.path, NULL,
@@ -823,22 +969,26 @@ int
 toolchain_discover(const char *name, const struct toolchain_ctx *x,
 		   struct toolchain_found *f, struct refusals *r)
 {
-	struct disc d = { .c = chain_of(name), .x = x, .f = f, .r = r };
+	struct disc d = { .c = chain_of(name), .x = x, .f = f, .r = r,
+			  .cache_fd = -1 };
 	size_t before = r->n;
 	int rc = 0;
 
 	if (d.c == NULL)
 		return toolchain_check(&(struct strv){ .v = (char **)&name,
 						      .n = 1 }, x->line, r);
-	if (disc_init(&d) < 0 || (rc = make_priv(&d)) < 0 || tool_env(&d) < 0)
+	if (disc_init(&d) < 0 || (rc = make_priv(&d)) < 0 || tool_env(&d) < 0 ||
+	    (rc == 0 && cache_open(&d) < 0))
 		rc = -1;
-	for (size_t i = 0; rc == 0 && i < 3 && d.c->q[i].argv[0] != NULL; i++)
-		rc = ask(&d, &d.c->q[i]);
+	for (int i = 0; rc == 0 && i < TCC_QUERIES && d.c->q[i].argv[0] != NULL;
+	     i++)
+		rc = ask(&d, i);
 	if (rc == 0 && f->roots.n == 0 && f->covered.n == 0 && f->not_run == 0)
 		rc = refusals_addr(r, REASON_BAD_TOOLCHAIN, REMEDY_IN_TEXT,
 				   "--toolchain %s: %s named no existing "
 				   "directory; name its directories with --read",
 				   name, f->tool ? f->tool : name) < 0 ? -1 : 1;
+	cache_close(&d, rc);
 	disc_free(&d);
 	if (rc == 1 && remedy_append(r, before, x->line, &(struct cmdfix){
 		    "--toolchain", name, NULL, NULL, 0 }, NULL) < 0)

@@ -328,9 +328,11 @@ ll_socks_scan(struct ll_socks *s)
 	return ll_socks_read(s, "/proc/net/unix");
 }
 
-/* Could this process connect?  A socket it owns (it may chmod it) or may
- * write; the path is looked at, never opened. */
-static int
+/* Could this process connect?  LL_SOCKS_MINE: a socket it owns (it may
+ * chmod it); LL_SOCKS_OTHERS: another account's it may write (that
+ * account answers it as it lets this user, not as this user); 0: no.
+ * The path is looked at, never opened. */
+static unsigned
 reachable(const char *path)
 {
 	struct stat st;
@@ -338,8 +340,9 @@ reachable(const char *path)
 	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
 	    !S_ISSOCK(st.st_mode))
 		return 0;
-	return st.st_uid == geteuid() ||
-	       faccessat(AT_FDCWD, path, W_OK, 0) == 0;
+	if (st.st_uid == geteuid())
+		return LL_SOCKS_MINE;
+	return faccessat(AT_FDCWD, path, W_OK, 0) == 0 ? LL_SOCKS_OTHERS : 0;
 }
 
 static int
@@ -379,7 +382,8 @@ put_path(char *buf, size_t n, size_t *o, const char *p)
 }
 
 size_t
-ll_socks_reachable(const struct ll_socks *s, size_t max, char *buf, size_t n)
+ll_socks_reachable(const struct ll_socks *s, unsigned which, size_t max,
+		   char *buf, size_t n)
 {
 	size_t count = 0, named = 0, o = 0;
 
@@ -387,7 +391,7 @@ ll_socks_reachable(const struct ll_socks *s, size_t max, char *buf, size_t n)
 		return 0;
 	buf[0] = '\0';
 	for (size_t i = 0; i < s->n; i++) {
-		if (!reachable(s->path[i]))
+		if (!(reachable(s->path[i]) & which))
 			continue;
 		count++;
 		/* room for it, a space and " and <k> more" */
@@ -424,15 +428,22 @@ ll_socks_facts_note(int kabi, const struct ll_socks *s, char *note, size_t n)
 	room = n - len - (sizeof(FACTS_LEAD) - 1);
 	if (room > sizeof(list))
 		room = sizeof(list);
-	if (ll_socks_reachable(s, LL_SOCKS_LIST, list, room) == 0)
+	if (ll_socks_reachable(s, LL_SOCKS_MINE | LL_SOCKS_OTHERS,
+			       LL_SOCKS_LIST, list, room) == 0)
 		return;
 	snprintf(note + len, n - len, FACTS_LEAD "%s", list);
 }
 
+#define MINE_SAYS "; each answers as the user, and dropping its variable " \
+	"(rule 9) hides it but does not close it"
+#define OTHERS_LEAD "another account's, writable by this user: "
+#define OTHERS_SAYS "; each answers this user as its owner lets it"
+
 int
 ll_socks_note(int kabi, const struct ll_socks *s, char *buf, size_t n)
 {
-	char list[1024];
+	char mine[512], others[512];
+	size_t k_mine, k_others;
 
 	if (kabi < 1 || walls_unix(kabi))
 		return 0;
@@ -445,13 +456,18 @@ ll_socks_note(int kabi, const struct ll_socks *s, char *buf, size_t n)
 			 strerror(s->err));
 		return 1;
 	}
-	if (ll_socks_reachable(s, LL_SOCKS_LIST, list, sizeof(list)) == 0)
+	k_mine = ll_socks_reachable(s, LL_SOCKS_MINE, LL_SOCKS_LIST, mine,
+				    sizeof(mine));
+	k_others = ll_socks_reachable(s, LL_SOCKS_OTHERS, LL_SOCKS_LIST,
+				      others, sizeof(others));
+	if (k_mine + k_others == 0)
 		return 0;
 	snprintf(buf, n, "landlock abi %d does not wall pathname unix "
-		 "sockets: reachable from inside: %s; each answers as the user, "
-		 "and dropping its variable (rule 9) hides it but does not "
-		 "close it; landlock abi 9 walls them", ll_built_abi(kabi),
-		 list);
+		 "sockets: reachable from inside: %s%s%s%s%s%s; landlock abi 9 "
+		 "walls them", ll_built_abi(kabi), k_mine ? mine : "",
+		 k_mine ? MINE_SAYS : "", k_mine && k_others ? "; " : "",
+		 k_others ? OTHERS_LEAD : "", k_others ? others : "",
+		 k_others ? OTHERS_SAYS : "");
 	return 1;
 }
 

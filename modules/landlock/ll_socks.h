@@ -49,12 +49,19 @@ int ll_socks_diag(struct ll_socks *s);
 /* ll_socks_diag, else ll_socks_read of /proc/net/unix. */
 int ll_socks_scan(struct ll_socks *s);
 
-/* The candidates reachable by this process's effective ids, as one
+/* Which reachable sockets: those this process's effective uid owns
+ * (they answer as the user), and another account's it may write (that
+ * account answers as it lets this user). */
+#define LL_SOCKS_MINE 1u
+#define LL_SOCKS_OTHERS 2u
+
+/* The candidates reachable by this process's effective ids, of the kinds
+ * `which` (LL_SOCKS_MINE, LL_SOCKS_OTHERS, or both), as one
  * space-separated list (each path with space, ',', '\' and control bytes
  * as \xNN), at most `max` named and " and <k> more" after; into buf.
  * Returns how many are reachable. */
-size_t ll_socks_reachable(const struct ll_socks *s, size_t max, char *buf,
-			  size_t n);
+size_t ll_socks_reachable(const struct ll_socks *s, unsigned which,
+			  size_t max, char *buf, size_t n);
 
 /* Below built ABI 9: append "; reachable from inside now: <list>" to
  * the check note when s names a reachable socket. */

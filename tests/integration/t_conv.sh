@@ -110,6 +110,81 @@ took=$(( $(date +%s) - start ))
 [ "$took" -lt 30 ] || _fail "the timeout took ${took}s"
 EOF2
 
+# the test user's state directory, as the tool finds it (spec §13)
+state_dir() {
+	local r=/run/user/$TUID
+	if [ -d "$r" ] && [ "$(stat -c %u "$r")" = "$TUID" ]; then
+		echo "$r/nova-sandbox"
+	else
+		echo "$(getent passwd "$TUID" | cut -d: -f6)/.local/state/nova-sandbox"
+	fi
+}
+
+t "--toolchain node: the answers are kept; a second call runs no tool; a changed node is asked again, and npm after it" <<'EOF2'
+setup
+G=$(newdir)
+mkdir -p "$G/bin" "$G/prefix" "$G/count"
+[ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$G/count"
+# a node that counts its calls and answers a prefix; an npm that counts
+# and fails (as an npm that refuses its config does)
+printf '#!/bin/sh\necho x >> %s/count/node\necho %s/prefix\n' "$G" "$G" > "$G/bin/node"
+printf '#!/bin/sh\necho x >> %s/count/npm\nexit 1\n' "$G" > "$G/bin/npm"
+chmod 755 "$G/bin" "$G/bin/node" "$G/bin/npm"
+calls() { echo "$(cat "$G/count/node" 2>/dev/null | wc -l) $(cat "$G/count/npm" 2>/dev/null | wc -l)"; }
+node_wrap() {
+	run_as env HOME="$W/home" PATH="$G/bin:/usr/bin:/bin" "$NS" --write "$W" --toolchain node -- /bin/true
+	expect_rc 0
+	expect_err "^SANDBOX NOTE --toolchain node \\($G/bin/node\\) adds the read root\\(s\\): $G/prefix; never a write root\$"
+}
+node_wrap
+expect_eq "$(calls)" "1 1" "the first call asks node and npm"
+node_wrap
+expect_eq "$(calls)" "1 1" "the second call runs neither (their answers kept)"
+touch "$G/bin/node"
+node_wrap
+expect_eq "$(calls)" "2 2" "a touched node is asked again, and npm after it"
+node_wrap
+expect_eq "$(calls)" "2 2" "kept again"
+touch "$G/bin/npm"
+node_wrap
+expect_eq "$(calls)" "2 3" "a touched npm alone: npm is asked again"
+# the kept file: the test user's, 0600; one another user could write is
+# not used (and is replaced)
+C=$(ls -t "$(state_dir)"/toolchain-node-*.cache | head -n1) # the newest: ours
+expect_present "$C"
+at_end "rm -f '$C'"
+expect_eq "$(stat -c '%u %a' "$C")" "$TUID 600" "the kept answers' file"
+chmod 0666 "$C"
+node_wrap
+expect_eq "$(calls)" "3 4" "a kept file writable by others is not read"
+expect_eq "$(stat -c '%a' "$C")" "600" "and is replaced"
+# one that does not parse is a miss
+printf 'nova-sandbox toolchain answers 1\nkey zz\n' > "$C"
+[ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$C"
+chmod 0600 "$C"
+node_wrap
+expect_eq "$(calls)" "4 5" "a kept file that does not parse is a miss"
+EOF2
+
+t "--toolchain node: with the state directory inside a --write, no answer is read or kept, and a NOTE says so" <<'EOF2'
+setup
+S=$(state_dir)
+H=${S%/nova-sandbox} # the directory above it, the test user's
+run_as mkdir -p "$H" || _fail "cannot make $H as the test user"
+G=$(newdir)
+mkdir -p "$G/bin" "$G/prefix" "$G/count"
+[ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$G/count"
+printf '#!/bin/sh\necho x >> %s/count/node\necho %s/prefix\n' "$G" "$G" > "$G/bin/node"
+chmod 755 "$G/bin" "$G/bin/node"
+run_as env HOME="$W/home" PATH="$G/bin:/bin" "$NS" policy --write "$H" --write "$W" --toolchain node -- /bin/true
+c1=$(wc -l < "$G/count/node")
+run_as env HOME="$W/home" PATH="$G/bin:/bin" "$NS" policy --write "$H" --write "$W" --toolchain node -- /bin/true
+expect_rc 0
+expect_err "^POLICY NOTE --toolchain node: its tools' answers are not kept in the state directory $S: it is inside --write $H, where the command could write answers; they are asked on every call\$"
+c2=$(wc -l < "$G/count/node")
+[ "$c1" -ge 1 ] && [ "$c2" -gt "$c1" ] || _fail "node was not asked on each call ($c1, then $c2)"
+EOF2
+
 t "--toolchain python (the real /usr/bin/python3, in a venv): the venv is a read root; control without it" <<'EOF2'
 /usr/bin/python3 -c 'import venv' 2>/dev/null || _fail "python3 has no venv module (infra/deps.sh installs python3-venv)"
 setup
@@ -122,6 +197,31 @@ expect_err "^SANDBOX NOTE --toolchain python \\($V/venv/bin/python3\\) adds the 
 run_as env HOME="$W/home" PATH="$V/venv/bin:/usr/bin:/bin" "$NS" --write "$W" -- /bin/cat "$V/venv/marker"
 expect_rc 1
 expect_no_out '^data$'
+EOF2
+
+t "a default venv's interpreter (a link of the user's) is refused with the way to keep the venv: python3 -m venv --copies; control: a link of the user's outside a venv gets no such word" <<'EOF2'
+/usr/bin/python3 -c 'import venv' 2>/dev/null || _fail "python3 has no venv module (infra/deps.sh installs python3-venv)"
+setup
+V=$(newdir)
+run_as /usr/bin/python3 -m venv --without-pip "$V/venv" || _fail "the test user could not make a venv"
+[ -L "$V/venv/bin/python3" ] || _fail "a default venv's python3 is no link here"
+wrap --write "$W" -- "$V/venv/bin/python3" -c 'print(1)'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=not_executable: the command $V/venv/bin/python3 resolves through the symlink "
+expect_err "this is the interpreter of the venv $V/venv: make the venv with python3 -m venv --copies "
+expect_err "python3 -m venv --copies --clear $V/venv"
+# control: the same kind of link, in a directory that is no venv's bin
+mkdir "$V/bin" && ln -s /usr/bin/python3 "$V/bin/python3"
+[ "$(id -u)" != 0 ] || chown -hR "$TUID:$TGID" "$V/bin"
+wrap --write "$W" -- "$V/bin/python3" -c 'print(1)'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=not_executable: the command $V/bin/python3 resolves through the symlink "
+expect_no_err 'venv'
+# and a venv made as the README says runs
+run_as /usr/bin/python3 -m venv --without-pip --copies "$V/copies" || _fail "no --copies venv"
+wrap --write "$W" --read "$V/copies" -- "$V/copies/bin/python3" -c 'print(1)'
+expect_rc 0
+expect_out '^1$'
 EOF2
 
 t "--toolchain node and c (the real /usr/bin/node and cc): their roots are OS roots here, said so" <<'EOF2'

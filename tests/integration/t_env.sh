@@ -30,6 +30,15 @@ expect_err '^SANDBOX OK .* env-dropped=0 '
 expect_no_err "$SECRET"
 EOF2
 
+t "no false alarm: a certificate path, a region and a public key are not named as credentials; the secret beside them is" <<'EOF2'
+setup
+wrap AWS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt AWS_REGION=eu-west-1 SSL_CERT_FILE=/etc/ssl/x.pem \
+	STRIPE_PUBLIC_KEY=pk AWS_SECRET_ACCESS_KEY="$SECRET" -- -- /bin/sh -c 'echo "in:${AWS_CA_BUNDLE:-absent}"'
+expect_rc 0
+expect_out '^in:/etc/ssl/certs/ca-certificates.crt$'
+expect_err '^SANDBOX NOTE named like credentials and passed in from your environment: AWS_SECRET_ACCESS_KEY; the command can read them; to drop them: --env-deny AWS_SECRET_ACCESS_KEY \(or --env-clear\)$'
+EOF2
+
 t "--env-clear: the credential is absent inside; the OK line counts it and the NOTE names it (never its value)" <<'EOF2'
 setup
 wrap AWS_SECRET_ACCESS_KEY="$SECRET" GITHUB_TOKEN=t FOO=bar -- --env-clear -- /bin/sh -c 'echo "in:${AWS_SECRET_ACCESS_KEY:-absent}:${GITHUB_TOKEN:-absent}:${FOO:-absent}:$PATH:$LANG:$TERM"; env | cut -d= -f1 | sort | tr "\n" " "'

@@ -112,6 +112,37 @@ fi
 stop_holders
 EOF
 
+t "another account's bus socket the user may write is named as another account's, never as one that answers as the user" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "needs root (a socket owned by another uid than the test user)"
+A=$(sshdir /tmp)
+agent "$A"
+MINE=$SOCK
+OTHER=/tmp/dbus-nsother.$$
+"$DEV" hold-unix "$OTHER" "$W/ann2.$$" </dev/null >/dev/null 2>&1 &
+HOLDERS+=($!)
+for _ in $(seq 100); do [ -S "$OTHER" ] && break; sleep 0.05; done
+[ -S "$OTHER" ] || _fail "root's bus did not start"
+at_end "rm -f $OTHER"
+chmod 0666 "$OTHER"
+run_as "$DEV" connect "$OTHER"
+expect_rc 0 # control: the test user may connect to it
+expect_out '^ok$'
+wall /bin/true
+expect_rc 0
+if [ "${ABI:-0}" -lt 9 ]; then
+	note=$(grep '^SANDBOX NOTE landlock abi .* does not wall pathname unix sockets' "$ERR")
+	[ -n "$note" ] || _fail "no socket NOTE"
+	mine=${note%%; each answers as the user*}
+	[ "$mine" != "$note" ] || _fail "the user's own agent is not said to answer as the user: $note"
+	case "$mine" in *"$MINE"*) ;; *) _fail "the user's agent is not among those that answer as the user: $note" ;; esac
+	case "$mine" in *"$OTHER"*) _fail "root's socket is said to answer as the user: $note" ;; esac
+	expect_err "another account's, writable by this user: (.* )?$OTHER[ ;]"
+else
+	expect_no_err 'does not wall pathname'
+fi
+stop_holders
+EOF
+
 t "an agent socket the user cannot reach is not named" <<'EOF'
 A=$(sshdir /tmp)
 agent "$A"

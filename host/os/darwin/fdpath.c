@@ -3,7 +3,8 @@
  * (directories are opened O_RDONLY to walk, an entry with O_SYMLINK so a
  * link is opened as the link), no AT_EMPTY_PATH, no
  * TIOCGDEV (no terminal is named: os_tty_probe says so), a descriptor's
- * name by fcntl(F_GETPATH), the device numbers of <sys/types.h>.  Written
+ * name by fcntl(F_GETPATH), the device numbers of <sys/types.h>, stat's
+ * st_mtimespec/st_ctimespec.  Written
  * without a Mac (docs/MACOS.md). */
 #include "os/os.h"
 #include "os/posix/posix.h"
@@ -18,6 +19,15 @@
 
 const int posix_dir_search = O_RDONLY;
 const int posix_walk_open = O_RDONLY | O_NONBLOCK | O_SYMLINK;
+
+void
+posix_stat_times(const struct stat *st, int64_t *mtime_ns, int64_t *ctime_ns)
+{
+	*mtime_ns = (int64_t)st->st_mtimespec.tv_sec * 1000000000 +
+		    st->st_mtimespec.tv_nsec;
+	*ctime_ns = (int64_t)st->st_ctimespec.tv_sec * 1000000000 +
+		    st->st_ctimespec.tv_nsec;
+}
 const char posix_fd_dir[] = "/dev/fd";
 
 /* darwin cannot read a link by its descriptor (readlinkat(fd, "") is

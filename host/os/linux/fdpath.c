@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* fdpath.c -- what os/posix/ asks of linux (os/posix/posix.h): O_PATH,
- * AT_EMPTY_PATH, TIOCGDEV, a descriptor's /proc/self/fd link, and the
- * device numbers of <sys/sysmacros.h>. */
+ * AT_EMPTY_PATH, TIOCGDEV, a descriptor's /proc/self/fd link, the
+ * device numbers of <sys/sysmacros.h> and stat's st_mtim/st_ctim. */
 #include "os/os.h"
 #include "os/posix/posix.h"
 
@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -16,6 +17,15 @@
 const int posix_dir_search = O_PATH;
 const int posix_walk_open = O_PATH | O_NOFOLLOW;
 const char posix_fd_dir[] = "/proc/self/fd";
+
+void
+posix_stat_times(const struct stat *st, int64_t *mtime_ns, int64_t *ctime_ns)
+{
+	*mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 +
+		    st->st_mtim.tv_nsec;
+	*ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000 +
+		    st->st_ctim.tv_nsec;
+}
 
 /* the link's own descriptor (O_PATH|O_NOFOLLOW): its empty name */
 long

@@ -29,6 +29,10 @@ long posix_link_read(int fd, char *buf, size_t n);
 extern const char posix_fd_dir[];
 
 struct stat;
+/* st's last modification and last status change, in nanoseconds since
+ * 1970 (linux st_mtim, darwin st_mtimespec). */
+void posix_stat_times(const struct stat *st, int64_t *mtime_ns,
+		      int64_t *ctime_ns);
 /* Is the directory open on fd (consumed: closed) the directory want
  * names or beneath it?  Walked up by ".." comparing identities, at most
  * max_depth levels: 1 or 0.  The in-use checks' (inuse.c in each). */

@@ -80,6 +80,7 @@ from_stat(const struct stat *st, struct os_stat *out)
 	out->gid = (uint32_t)st->st_gid;
 	out->size = (uint64_t)st->st_size;
 	out->mtime = (int64_t)st->st_mtime;
+	posix_stat_times(st, &out->mtime_ns, &out->ctime_ns);
 }
 
 int

@@ -237,6 +237,15 @@ os_walk_at(int dirfd, const char *name, int want_dir)
 	return fd;
 }
 
+/* A FILETIME (100 ns since 1601) in nanoseconds since 1970. */
+static int64_t
+ft_ns(const FILETIME *ft)
+{
+	uint64_t t = ((uint64_t)ft->dwHighDateTime << 32) | ft->dwLowDateTime;
+
+	return ((int64_t)t - 116444736000000000LL) * 100;
+}
+
 int
 os_fstat(int fd, struct os_stat *st)
 {
@@ -269,6 +278,8 @@ os_fstat(int fd, struct os_stat *st)
 	st->mtime = (int64_t)(((((uint64_t)bi.ftLastWriteTime.dwHighDateTime
 				 << 32) | bi.ftLastWriteTime.dwLowDateTime) /
 			       10000000u) - 11644473600u);
+	st->mtime_ns = ft_ns(&bi.ftLastWriteTime);
+	st->ctime_ns = ft_ns(&bi.ftCreationTime);
 	st->mode |= S_IRUSR | S_IWUSR | S_IXUSR;
 	if (others)
 		st->mode |= S_IWGRP | S_IWOTH;

@@ -31,6 +31,8 @@ in_list(const char *const *l, const char *s)
 	return 0;
 }
 
+#define ANY (LL_SOCKS_MINE | LL_SOCKS_OTHERS) /* every reachable one */
+
 static void
 test_devices(void)
 {
@@ -164,16 +166,16 @@ test_read_and_reach(void)
 	fclose(f);
 	CU_ASSERT_EQUAL(ll_socks_read(&s, file), 0);
 	CU_ASSERT_EQUAL(s.n, 2); /* a and b; the file is no agent name */
-	CU_ASSERT_EQUAL(ll_socks_reachable(&s, 8, list, sizeof(list)), 1);
+	CU_ASSERT_EQUAL(ll_socks_reachable(&s, ANY, 8, list, sizeof(list)), 1);
 	CU_ASSERT_STRING_EQUAL(list, a);
 	/* b now exists as a regular file: still not a socket */
 	fb = creat(b, 0600);
-	CU_ASSERT_EQUAL(ll_socks_reachable(&s, 8, list, sizeof(list)), 1);
+	CU_ASSERT_EQUAL(ll_socks_reachable(&s, ANY, 8, list, sizeof(list)), 1);
 	close(fb);
 	unlink(b);
 	fb = listen_at(b);
-	CU_ASSERT_EQUAL(ll_socks_reachable(&s, 8, list, sizeof(list)), 2);
-	CU_ASSERT_EQUAL(ll_socks_reachable(&s, 1, list, sizeof(list)), 2);
+	CU_ASSERT_EQUAL(ll_socks_reachable(&s, ANY, 8, list, sizeof(list)), 2);
+	CU_ASSERT_EQUAL(ll_socks_reachable(&s, ANY, 1, list, sizeof(list)), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(list, " and 1 more"));
 	CU_ASSERT_EQUAL(ll_socks_read(&s, "/nonexistent/unix"), -1);
 	CU_ASSERT_EQUAL(s.err, ENOENT);
@@ -208,13 +210,14 @@ test_cap_and_escape(void)
 	}
 	CU_ASSERT_EQUAL(s.n, LL_SOCKS_MAX);
 	CU_ASSERT_EQUAL(s.more, 2);
-	CU_ASSERT_EQUAL(ll_socks_reachable(&s, LL_SOCKS_LIST, buf, sizeof(buf)),
+	CU_ASSERT_EQUAL(ll_socks_reachable(&s, ANY, LL_SOCKS_LIST, buf,
+					   sizeof(buf)),
 			LL_SOCKS_MAX);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "/ssh-A\\x20B\\x2cC/agent.0 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, " and 24 more"));
 	CU_ASSERT_PTR_NULL(strchr(buf, ','));
 	/* a small buffer names fewer and still ends whole */
-	CU_ASSERT_EQUAL(ll_socks_reachable(&s, 8, buf, 120), LL_SOCKS_MAX);
+	CU_ASSERT_EQUAL(ll_socks_reachable(&s, ANY, 8, buf, 120), LL_SOCKS_MAX);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, " more"));
 	CU_ASSERT(strlen(buf) < 120);
 	for (int i = 0; i < LL_SOCKS_MAX + 2; i++) {
@@ -306,6 +309,26 @@ test_note_text(void)
 	snprintf(note, sizeof(note), "clause");
 	ll_socks_facts_note(9, &s, note, sizeof(note));
 	CU_ASSERT_STRING_EQUAL(note, "clause");
+	/* another account's socket this user may write: named as that
+	 * account's, never as one that answers as the user (needs root to
+	 * give it away) */
+	if (geteuid() == 0 && chmod(p, 0666) == 0 &&
+	    chown(p, 65534, 65534) == 0) {
+		CU_ASSERT_EQUAL(ll_socks_note(7, &s, text, sizeof(text)), 1);
+		snprintf(note, sizeof(note), "landlock abi 7 does not wall "
+			 "pathname unix sockets: reachable from inside: "
+			 "another account's, writable by this user: %s; each "
+			 "answers this user as its owner lets it; landlock abi "
+			 "9 walls them", p);
+		CU_ASSERT_STRING_EQUAL(text, note);
+		CU_ASSERT_PTR_NULL(strstr(text, "as the user"));
+		CU_ASSERT_EQUAL(ll_socks_reachable(&s, LL_SOCKS_MINE, 8, note,
+						   sizeof(note)), 0);
+		CU_ASSERT_EQUAL(ll_socks_reachable(&s, LL_SOCKS_OTHERS, 8,
+						   note, sizeof(note)), 1);
+		CU_ASSERT_EQUAL(chown(p, 0, 0), 0);
+		snprintf(note, sizeof(note), "clause");
+	}
 	/* nothing reachable: no NOTE, the note unchanged */
 	close(fd);
 	unlink(p);
