@@ -36,6 +36,9 @@
 #endif
 #define CGROUP2_MAGIC 0x63677270
 
+static int say(char *why, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 static int
 say(char *why, size_t n, const char *fmt, ...)
 {
