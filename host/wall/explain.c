@@ -2,6 +2,7 @@
 /* explain.c -- finish() and the DENIED lines (explain.h). */
 #include "wall/explain.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -232,27 +233,108 @@ call_finish(struct wallctx *w, const char *prefix, void *state,
 	}
 }
 
+/* A signal a program raises on itself when it crashes or gives up: one
+ * that fails an unexpected call (a refused one) may end so. */
+static int
+fault_signal(int sig)
+{
+	static const int faults[] = { SIGILL, SIGABRT, SIGFPE, SIGSEGV,
+#ifdef SIGTRAP
+		SIGTRAP,
+#endif
+#ifdef SIGBUS
+		SIGBUS,
+#endif
+#ifdef SIGSYS
+		SIGSYS,
+#endif
+	};
+
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		if (faults[i] == sig)
+			return 1;
+	return 0;
+}
+
+int
+explain_denial_kind(int code)
+{
+	if (code <= 0)
+		return 0;
+	if (code <= 128 || code > 128 + 64)
+		return 1; /* the program's own code */
+	return fault_signal(code - 128);
+}
+
+int
+explain_end_note(const struct end_facts *f, char *buf, size_t n)
+{
+	int k;
+
+	if (f->code == 0 || n == 0)
+		return 0;
+	switch (f->killed) {
+	case NS_TERM_TIMEOUT:
+		k = snprintf(buf, n, "the command was ended: it timed out "
+			     "after %s (--timeout)", f->timeout ? f->timeout :
+			     "its --timeout");
+		return k > 0;
+	case NS_TERM_SIGNAL:
+		k = snprintf(buf, n, "the command was ended: the tool was asked "
+			     "to stop and passed the signal on");
+		return k > 0;
+	case NS_TERM_CAP:
+		k = snprintf(buf, n, "the command was ended: it passed a cap of "
+			     "processes or memory");
+		return k > 0;
+	default:
+		break;
+	}
+	if (f->full != NULL)
+		k = snprintf(buf, n, "the command exited %d: the place is full "
+			     "(--size %s)", f->code, f->full);
+	else if (!explain_denial_kind(f->code))
+		k = snprintf(buf, n, "the command exited %d: ended by signal %d, "
+			     "which a refused call does not cause", f->code,
+			     f->code - 128);
+	else if (f->explain)
+		return 0; /* the DENIED lines said it */
+	else if (f->names)
+		k = snprintf(buf, n, "the command exited %d: if the wall denied "
+			     "it a path, rerun with --explain to name it",
+			     f->code);
+	else if (f->wall != NULL)
+		k = snprintf(buf, n, "the command exited %d; the %s wall does "
+			     "not report its denials: a path it needs may be "
+			     "missing a --read", f->code, f->wall);
+	else
+		return 0;
+	return k > 0;
+}
+
 void
 wall_finish(struct wallctx *w, const char *prefix,
 	    const struct ns_policy *view, void *state,
 	    const struct wall_end *e)
 {
 	struct denials d = {0};
-	int explain = (view->flags & NS_POLICY_EXPLAIN) != 0;
+	struct end_facts f;
+	char text[512];
 
 	if (w->mod.wall.finish != NULL)
 		call_finish(w, prefix, state, e, &d);
 	(void)explain_print(stderr, prefix, &d,
 			    (view->flags & NS_POLICY_NET_DENY) != 0);
 	denials_free(&d);
-	if (e->code != 0 && !explain && wall_has_feature(w, NS_WALL_EXPLAIN)) {
-		char *t = str_fmt("the command exited %d: to name the paths the "
-				  "wall denied it, rerun with --explain",
-				  e->code);
-
-		out_note(prefix, t ? t : "rerun with --explain");
-		free(t);
-	}
+	if (e->verb_says_end)
+		return;
+	memset(&f, 0, sizeof(f));
+	f.code = e->code;
+	f.killed = e->killed;
+	f.explain = (view->flags & NS_POLICY_EXPLAIN) != 0;
+	f.names = wall_has_feature(w, NS_WALL_EXPLAIN);
+	if (explain_end_note(&f, text, sizeof(text)))
+		out_note(prefix, text);
 }
 
 void

@@ -190,18 +190,24 @@ finish_log = $LOGS/f4.log
 wrap "$C" "$D" -- /bin/sh -c 'exit 7'
 expect_rc 7
 expect_no_err 'DENIED'
-expect_err '^SANDBOX NOTE the command exited 7: to name the paths the wall denied it, rerun with --explain$'
+expect_err '^SANDBOX NOTE the command exited 7: if the wall denied it a path, rerun with --explain to name it$'
 n=$(lineno 'rerun with --explain'); d=$(lineno '^SANDBOX DONE exit=7 ')
 [ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
 expect_eq "$(grep -c 'explain=0$' "$LOGS/f4.log")" 1 "finish told no explain"
 wrap "$C" "$D" -- /bin/true
 expect_rc 0
 expect_no_err 'rerun with --explain|DENIED'
-# killed by a signal: ns_exit how=2 code=9, exit 137
+# killed by a signal: ns_exit how=2 code=9, exit 137; no denial sends
+# SIGKILL: the cause, no hint
 wrap "$C" "$D" -- /bin/sh -c 'kill -9 $$'
 expect_rc 137
-expect_err 'the command exited 137: '
+expect_err '^SANDBOX NOTE the command exited 137: ended by signal 9, which a refused call does not cause$'
+expect_no_err 'rerun with --explain'
 expect_eq "$(grep -c 'how=2 code=9 ' "$LOGS/f4.log")" 1 "signal in ns_exit"
+# a crash may follow a refused call: the hint
+wrap "$C" "$D" -- /bin/sh -c 'kill -SEGV $$'
+expect_rc 139
+expect_err '^SANDBOX NOTE the command exited 139: if the wall denied it a path, rerun with --explain to name it$'
 EOF
 
 t "--explain under a wall without NS_WALL_EXPLAIN: explain_unavailable, nothing runs" <<'EOF'
@@ -340,9 +346,51 @@ run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn2 \
 	--size 1m -- /bin/sh -c 'exit 6'
 expect_rc 6
 expect_no_err 'DENIED|does not report its denials'
-expect_err '^SANDBOX NOTE the command exited 6: to name the paths the wall denied it, rerun with --explain$'
+expect_err '^SANDBOX NOTE the command exited 6: if the wall denied it a path, rerun with --explain to name it$'
 n=$(lineno 'rerun with --explain'); d=$(lineno '^SANDBOX DONE name=dn2 ')
 [ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+EOF
+
+t "run: the end NOTE names the cause the tool knows (its --timeout, a full place, a signal), the hint only for an exit a denial can give" <<'EOF'
+S="$STAGE/r4.txt"
+script "$S" "read 1 /etc/shadow"
+C=$(rconf r4.conf denier.so "[denier]
+denials = $S
+")
+# control: an exit a denial can give, the hint
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m -- /bin/sh -c 'exit 2'
+expect_rc 2
+expect_err '^SANDBOX NOTE the command exited 2: if the wall denied it a path, rerun with --explain to name it$'
+# the timeout
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m --timeout 1s -- /bin/sleep 20
+expect_rc 124
+expect_err '^SANDBOX NOTE the command was ended: it timed out after 1s \(--timeout\)$'
+expect_no_err 'rerun with --explain'
+n=$(lineno 'timed out after'); d=$(lineno '^SANDBOX DONE name=dn4-')
+[ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+# the place ended full (place_dir.so says 4242 bytes are used)
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 4k -- /bin/sh -c 'exit 1'
+expect_rc 1
+expect_err '^SANDBOX NOTE the command exited 1: the place is full \(--size 4k\)$'
+expect_no_err 'rerun with --explain'
+# a signal no denial gives
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m -- /bin/sh -c 'kill -KILL $$'
+expect_rc 137
+expect_err '^SANDBOX NOTE the command exited 137: ended by signal 9, which a refused call does not cause$'
+expect_no_err 'rerun with --explain'
+# the caller's signal, passed on
+bg_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m -- /bin/sleep 30
+kill -TERM "$bg"
+wait "$bg"; RC=$?
+expect_rc 143
+expect_err '^SANDBOX NOTE the command was ended: the tool was asked to stop and passed the signal on$'
+expect_no_err 'rerun with --explain'
+expect_absent "$PD/nova-dn4-$$"
 EOF
 
 t "run --explain under a wall without NS_WALL_EXPLAIN: refused, no place made" <<'EOF'
@@ -365,6 +413,8 @@ kill -TERM "$bg"
 wait "$bg"; RC=$?
 expect_rc 143
 expect_eq "$(grep -c '^finish pid=[0-9]* how=2 code=15 killed=1 span=ok explain=0$' "$LOGS/k1.log")" 1 "finish log"
+expect_err '^SANDBOX NOTE the command was ended: the tool was asked to stop and passed the signal on$'
+expect_no_err 'rerun with --explain'
 # a command that ends by itself: killed=0 (the other cases' logs)
 wrap "$C" "$D" -- /bin/true
 expect_eq "$(grep -c 'how=1 code=0 killed=0 ' "$LOGS/k1.log")" 1 "not killed"

@@ -71,7 +71,7 @@ expect_out 'the audit log is read too \(whether audit is on is unknown\)'
 run_caps +audit_read env HOME="$D/w/home" "$NS" --write "$D/w" -- /bin/sh -c "$JOB" "$O"
 expect_rc 3
 expect_no_err '^SANDBOX DENIED'
-expect_err '^SANDBOX NOTE the command exited 3: to name the paths the wall denied it, rerun with --explain$'
+expect_err '^SANDBOX NOTE the command exited 3: if the wall denied it a path, rerun with --explain to name it$'
 EOF
 
 t "control: audit on, no CAP_AUDIT_READ: nothing read, check says why" <<'EOF'

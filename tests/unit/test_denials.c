@@ -6,6 +6,7 @@
 
 #include "common/cu_run.h"
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +292,79 @@ test_escaping(void)
 	denials_free(&d);
 }
 
+/* ---- the end NOTE -------------------------------------------------------- */
+
+static void
+test_denial_kind(void)
+{
+	CU_ASSERT_EQUAL(explain_denial_kind(0), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(1), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(2), 1);   /* make */
+	CU_ASSERT_EQUAL(explain_denial_kind(126), 1); /* sh: cannot execute */
+	CU_ASSERT_EQUAL(explain_denial_kind(128), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGSEGV), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGABRT), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGSYS), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGKILL), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGTERM), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGINT), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGPIPE), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(200), 1); /* no signal: its own */
+}
+
+static void
+expect_note(const struct end_facts *f, const char *want)
+{
+	char buf[512];
+	int got = explain_end_note(f, buf, sizeof(buf));
+
+	if (want == NULL) {
+		CU_ASSERT_EQUAL(got, 0);
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(got, 1);
+	if (strcmp(buf, want) != 0)
+		fprintf(stderr, "\n  got %s\n  wanted %s\n", buf, want);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+}
+
+static void
+test_end_note(void)
+{
+	struct end_facts f = { 2, 0, "1m", NULL, 0, 1, "linux" };
+
+	expect_note(&f, "the command exited 2: if the wall denied it a path, "
+		    "rerun with --explain to name it");
+	f.explain = 1; /* the DENIED lines said it */
+	expect_note(&f, NULL);
+	f.explain = 0;
+	f.names = 0;
+	expect_note(&f, "the command exited 2; the linux wall does not report "
+		    "its denials: a path it needs may be missing a --read");
+	f.wall = NULL;
+	expect_note(&f, NULL);
+	f.names = 1;
+	f.full = "8m";
+	expect_note(&f, "the command exited 2: the place is full (--size 8m)");
+	f.full = NULL;
+	f.code = 143;
+	f.killed = NS_TERM_TIMEOUT;
+	expect_note(&f, "the command was ended: it timed out after 1m "
+		    "(--timeout)");
+	f.killed = NS_TERM_SIGNAL;
+	expect_note(&f, "the command was ended: the tool was asked to stop "
+		    "and passed the signal on");
+	f.killed = NS_TERM_CAP;
+	f.code = 137;
+	expect_note(&f, "the command was ended: it passed a cap of processes "
+		    "or memory");
+	f.killed = 0;
+	expect_note(&f, "the command exited 137: ended by signal 9, which a "
+		    "refused call does not cause");
+	f.code = 0;
+	expect_note(&f, NULL);
+}
+
 int
 main(void)
 {
@@ -302,6 +376,9 @@ main(void)
 		{ "the remedy of each op", test_remedy_each_op },
 		{ "ten lines, then the NOTE", test_cap_and_note },
 		{ "paths are field-escaped", test_escaping },
+		{ "which exits a denial can give", test_denial_kind },
+		{ "the end NOTE: the known cause, else the hint",
+		  test_end_note },
 		{ NULL, NULL }
 	};
 
