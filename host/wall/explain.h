@@ -2,8 +2,9 @@
 /* explain.h -- ABI 1.2's end of a walled command: finish() with the
  * process, its times and its exit, then the denials it reported as
  *   <P> DENIED path=<p> op=<op> remedy="<flag> <arg>"
- * (at most EXPLAIN_MAX_LINES, first seen first, then
- *   <P> NOTE and <k> more denied paths (not listed))
+ * (each directory's together; warn=<words> after a remedy that reaches
+ * a secret store, a home or a --read root; the denials no flag can grant
+ * counted in one NOTE)
  * and, for a non-zero exit, the end NOTE: its cause when the tool knows
  * it, else the --explain hint for an exit a denial can give
  * (docs/SPEC-SANDBOX.md section 3).  Everything
@@ -14,10 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/util.h"
 #include "module/denials.h"
 #include "wall/session.h"
-
-#define EXPLAIN_MAX_LINES 10
 
 /* "read", "write", ... ("other" for an unknown op). */
 const char *explain_op_word(uint32_t op);
@@ -32,9 +32,27 @@ int explain_nearest_dir(const char *path, char *out, size_t outlen);
  * "--write <dir>", "without --net-deny" or "-".  Heap, NULL on ENOMEM. */
 char *explain_remedy(uint32_t op, const char *path, int net_deny);
 
-/* Print d's lines to f with prefix.  0, or -1 when a line failed. */
+/* What the remedies are weighed against. */
+struct explain_ctx {
+	const struct strv *homes; /* the caller's homes (and their real names) */
+	const struct strv *reads; /* the --read and --read-noexec roots */
+	int net_deny;
+};
+
+/* The warning words of the remedy `flag dir` (docs/SPEC-SANDBOX.md
+ * section 3, "Denials"), comma-joined into out: "secrets" (dir is,
+ * holds or is inside a secret store of a home), "home" (dir is a home or
+ * holds one), "read-source" (a --write of a --read root or of a
+ * directory that holds one).  1 with words, 0 none, -1 on ENOMEM. */
+int explain_warn(const char *flag, const char *dir,
+		 const struct explain_ctx *cx, char *out, size_t n);
+
+/* Print d's lines to f with prefix: every denial a flag can grant, its
+ * directory's together (in the order each directory was first seen),
+ * with its remedy and warn=; the ones no flag can grant counted in one
+ * NOTE.  0, or -1 when a line failed. */
 int explain_print(FILE *f, const char *prefix, const struct denials *d,
-		  int net_deny);
+		  const struct explain_ctx *cx);
 
 /* A wait status as an ns_exit. */
 void explain_exit_of_status(int st, struct ns_exit *out);
