@@ -31,6 +31,10 @@ struct build {
 	struct refusals *r;
 	size_t n_resolver; /* 1 when opt_roots[0] is the resolver's dir */
 	uid_t uid;         /* the command's user, asked once per build */
+	/* the home_outside refusal, for the home guard's joint line: its
+	 * index in r plus one (0: none) and the length of its text before
+	 * "; run: " */
+	size_t home_ref, home_cut;
 };
 
 /* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
@@ -649,23 +653,57 @@ policy_remove_tmp_said(struct policy *pol, void (*note)(const char *text))
 
 /* ---- HOME --------------------------------------------------------- */
 
+/* "; run: mkdir -p <w>/home [<w>/bin] && [cp -- <cmd> <w>/bin/ && ]
+ * [HOME=<w>/home ]nova-sandbox <the line>", w the first --write: HOME
+ * inside it (home), and the command run as a copy in <w>/bin (copy: the
+ * command's path; the home guard), both fixes in one line so that either
+ * refusal's line, pasted, passes both. */
+static int
+home_fix_line(struct sbuf *s, const struct build *b, int home,
+	      const char *copy)
+{
+	const char *w = b->pol->writes.v[0], *sep = is_root_dir(w) ? "" : "/";
+	const char *base = copy ? strrchr(copy, '/') : NULL;
+	struct cmdline c = build_line(b);
+	struct sbuf hd = {0}, bin = {0}, to = {0};
+	struct cmdfix f = { "--", NULL, NULL, NULL, 0 };
+	int rc;
+
+	rc = sbuf_addf(&hd, "%s%shome", w, sep);
+	rc = rc ? rc : sbuf_addf(&bin, "%s%sbin", w, sep);
+	/* the copy's name: <w>/bin/<the command's base name> */
+	rc = rc ? rc : sbuf_addf(&to, "%s%sbin%s", w, sep, base ? base : "/");
+	rc = rc ? rc : sbuf_add(s, "; run: mkdir -p");
+	if (home) {
+		rc = rc ? rc : sbuf_add(s, " ");
+		rc = rc ? rc : out_shell_quote(s, hd.s);
+	}
+	if (copy != NULL) {
+		rc = rc ? rc : sbuf_add(s, " ");
+		rc = rc ? rc : out_shell_quote(s, bin.s);
+		rc = rc ? rc : sbuf_add(s, " && cp -- ");
+		rc = rc ? rc : out_shell_quote(s, copy);
+		rc = rc ? rc : sbuf_add(s, " ");
+		rc = rc ? rc : out_shell_quote(s, to.s);
+		f.value = to.s;
+	}
+	rc = rc ? rc : sbuf_add(s, " && ");
+	if (home) {
+		rc = rc ? rc : sbuf_add(s, "HOME=");
+		rc = rc ? rc : out_shell_quote(s, hd.s);
+		rc = rc ? rc : sbuf_add(s, " ");
+	}
+	rc = rc ? rc : remedy_cmdline(s, &c, copy ? &f : NULL);
+	sbuf_free(&hd);
+	sbuf_free(&bin);
+	sbuf_free(&to);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 home_remedy(struct sbuf *s, const struct build *b)
 {
-	const char *w = b->pol->writes.v[0];
-	struct cmdline c = build_line(b);
-	struct sbuf home = {0};
-	int rc;
-
-	rc = sbuf_addf(&home, "%s%shome", w, is_root_dir(w) ? "" : "/");
-	rc = rc ? rc : sbuf_add(s, "; run: mkdir -p ");
-	rc = rc ? rc : out_shell_quote(s, home.s);
-	rc = rc ? rc : sbuf_add(s, " && HOME=");
-	rc = rc ? rc : out_shell_quote(s, home.s);
-	rc = rc ? rc : sbuf_add(s, " ");
-	rc = rc ? rc : remedy_cmdline(s, &c, NULL);
-	sbuf_free(&home);
-	return rc < 0 ? -1 : 0;
+	return home_fix_line(s, b, 1, NULL);
 }
 
 static int
@@ -682,10 +720,12 @@ refuse_home(struct build *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	rc = sbuf_vaddf(&s, fmt, ap);
 	va_end(ap);
+	b->home_cut = s.len;
 	if (rc == 0)
 		rc = home_remedy(&s, b);
 	if (rc == 0)
 		rc = ADD_SAID(b->r, REASON_HOME_OUTSIDE, "%s", s.s); /* run: */
+	b->home_ref = rc == 0 ? b->r->n : 0;
 	sbuf_free(&s);
 	return rc;
 }
@@ -912,6 +952,54 @@ caller_homes(struct strv *homes)
 	return strv_failed(homes) ? -1 : 0;
 }
 
+/* The home_outside refusal's line, now with the copy of the command the
+ * home guard asks for too (home_fix_line). */
+static int
+rejoin_home(struct build *b)
+{
+	struct refusal *rf = &b->r->v[b->home_ref - 1];
+	struct sbuf s = {0};
+
+	if (sbuf_addn(&s, rf->text, b->home_cut) < 0 ||
+	    home_fix_line(&s, b, 1, b->pol->command) < 0) {
+		sbuf_free(&s);
+		return -1;
+	}
+	free(rf->text);
+	rf->text = s.s;
+	return 0;
+}
+
+/* The command's directory is, or holds, home h: bad_read, with a line
+ * that runs a copy of the command from inside the first --write (and sets
+ * HOME too when home_outside was refused: both lines then are the one
+ * that fixes both).  `run` has no such line: its --write is the place. */
+static int
+refuse_guard(struct build *b, const char *dir, const char *h)
+{
+	struct sbuf s = {0};
+	int line = b->in->remedy_args != NULL && b->pol->writes.n > 0 &&
+		   (b->in->verb == NULL || strcmp(b->in->verb, "run") != 0);
+	int rc;
+
+	rc = sbuf_addf(&s, "the command's directory %s is, or holds, the home "
+		       "directory %s and would become a read root: run a copy "
+		       "of the command from inside a --write, or move it into "
+		       "a directory such as %s/bin", dir, h, h);
+	if (!line) {
+		rc = rc ? rc : ADD(b->r, REASON_BAD_READ, "%s", s.s);
+		sbuf_free(&s);
+		return rc < 0 ? -1 : 0;
+	}
+	rc = rc ? rc : home_fix_line(&s, b, b->home_ref != 0,
+				     b->pol->command);
+	rc = rc ? rc : ADD_SAID(b->r, REASON_BAD_READ, "%s", s.s);
+	if (rc == 0 && b->home_ref != 0)
+		rc = rejoin_home(b);
+	sbuf_free(&s);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 home_guard(struct build *b)
 {
@@ -950,11 +1038,7 @@ home_guard(struct build *b)
 		}
 		hit = !inside_caller(b->pol, &h) && rpath_inside(&h, dir);
 		if (hit)
-			rc = ADD(b->r, REASON_BAD_READ, "the command's directory %s "
-				 "is, or holds, the home directory %s and would "
-				 "become a read root: move the command into a "
-				 "directory such as %s/bin", dir->path, h.path,
-				 h.path);
+			rc = refuse_guard(b, dir->path, h.path);
 		rpath_free(&h);
 	}
 	strv_free(&looked);
