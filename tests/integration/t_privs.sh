@@ -184,6 +184,7 @@ world
 "$AUDITCTL" on >/dev/null || _fail "audit on"
 run_caps +audit_read env HOME="$D/w/home" "$NS" probe --write "$D/w"
 expect_rc 0
-expect_err "^PROBE DENIED path=$D op=write remedy=\"--write $D\"\$"
+# $D holds the probe's HOME: the remedy says so
+expect_err "^PROBE DENIED path=$D op=write remedy=\"--write $D\" warn=secrets,home\$"
 expect_out '^PROBE STEP name=write_outside expect=deny got=deny '
 EOF
