@@ -194,12 +194,19 @@ check_command_and_write(struct build *b)
 	    ADD(b->r, REASON_NO_COMMAND, "no command after --: name the command "
 		"and its arguments after --") < 0)
 		return -1;
-	if (b->in->writes.n == 0 &&
-	    ADD_SAID(b->r, REASON_BAD_WRITE,
-		     "no --write was given, and refusing to "
-		     "guess one: name --write <dir>, the directory the command "
-		     "may change") < 0)
-		return -1;
+	if (b->in->writes.n == 0) {
+		struct sbuf s = {0};
+		int rc = sbuf_add(&s, "no --write was given, and refusing to "
+				  "guess one: name --write <dir>, the "
+				  "directory the command may change; run: ");
+
+		/* the form in place, put first (section 3, "Lines") */
+		rc = rc ? rc : remedy_line(&s, b, "--write", NULL, "</abs/dir>",
+					   "--write");
+		rc = rc ? rc : ADD_SAID(b->r, REASON_BAD_WRITE, "%s", s.s);
+		sbuf_free(&s);
+		return rc < 0 ? -1 : 0;
+	}
 	return 0;
 }
 
@@ -387,8 +394,9 @@ refuse_cwd(struct build *b, const char *why, const char *p, int exists)
 	if (rc == 0)
 		rc = exists ? remedy_line(&s, b, "--cwd", NULL, p, "--read") :
 		     remedy_line(&s, b, "--cwd", NULL, NULL, NULL);
+	/* a shell comment: the line still pastes */
 	if (rc == 0 && exists)
-		rc = sbuf_add(&s, " (or --write it, to write there)");
+		rc = sbuf_add(&s, " # or --write it, to write there");
 	if (rc == 0)
 		rc = ADD_SAID(b->r, REASON_BAD_CWD, "%s", s.s);
 	sbuf_free(&s);
@@ -470,7 +478,7 @@ check_cwd(struct build *b)
 			struct sbuf t = {0};
 
 			rc = sbuf_addf(&t, "%s; or leave --cwd out (the "
-				       "default applies), run: ",
+				       "default applies); run: ",
 				       quiet.v[i].text);
 			rc = rc ? rc : remedy_line(&t, b, "--cwd", NULL, NULL,
 						   NULL);

@@ -246,7 +246,8 @@ EOF
 tokens_of() { sed -n 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\):.*/\1/p' "$ERR"; }
 # every "<token>\t<line>" of $ERR that carries a run: line
 lines_of() {
-	sed -n 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\): .*; run: \(.*\)$/\1\t\2/p' "$ERR"
+	sed -n 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\): .*; run: \(.*\)$/\1\t\2/p' "$ERR" |
+		grep -v $'\tnova-sandbox\( [a-z]*\)\? \?\(help\|--help\)$'
 }
 # paste L (its forms filled from $FILL) as the caller: sh -c in $CWD,
 # HOME $HOME_ (unset when empty)
@@ -285,10 +286,11 @@ pasted() {
 }
 
 while IFS='|' read -r name home cwd fill words; do
-	name=$(echo "$name" | xargs)
+	trim() { sed 's/^[[:space:]]*//;s/[[:space:]]*$//' <<<"$1"; }
+	name=$(trim "$name")
 	case "$name" in '#'* | '') continue ;; esac
-	home=$(echo "$home" | xargs); cwd=$(echo "$cwd" | xargs)
-	fill=$(echo "$fill" | xargs); words=$(echo "$words" | xargs)
+	home=$(trim "$home"); cwd=$(trim "$cwd")
+	fill=$(trim "$fill"); words=$(trim "$words")
 t "refusal corpus $name: each run: line, pasted, runs the command" <<EOF
 W=\$(newdir); O=\$(newdir); N=rc-\$\$-$name; NAME=$name
 mkdir -p "\$W/home" "\$O/h"
@@ -304,7 +306,7 @@ cp "\$O/s.sh" "\$P" && at_end "rm -f '\$P'"
 HOME_="$home"; [ "\$HOME_" != - ] || HOME_=
 CWD="$cwd"
 FILL="$fill"
-set -- $words
+eval "set -- $words"
 run_as env -i \${HOME_:+HOME="\$HOME_"} PATH="\$NOVA_B/bin:/usr/bin:/bin" \\
 	LANG=C TERM=dumb sh -c 'cd "\$1" && shift && exec "\$@"' sh "\$CWD" "\$NS" "\$@"
 FIRST=\$(mktemp); at_end "rm -f '\$FIRST'"
