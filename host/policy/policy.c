@@ -177,13 +177,23 @@ check_net(struct build *b)
 			"--net-listen opens; pass one of them", "--net-listen",
 			NULL, NULL, NULL) < 0)
 		return -1;
-	for (size_t i = 0; i < na->n; i++)
-		if (!net_allow_ok(na->v[i]) &&
-		    ADD_SAID(b->r, REASON_BAD_NET,
-			     "--net-allow %s wants host:port, the "
-			     "host localhost or a loopback address (127.0.0.0/8, "
-			     "[::1]) and the port 1-65535", na->v[i]) < 0)
+	for (size_t i = 0; i < na->n; i++) {
+		struct sbuf t = {0};
+		int rc;
+
+		if (net_allow_ok(na->v[i]))
+			continue;
+		rc = sbuf_addf(&t, "--net-allow %s wants host:port, the host "
+			       "localhost or a loopback address (127.0.0.0/8, "
+			       "[::1]) and the port 1-65535", na->v[i]);
+		/* the form in place of the bad value */
+		rc = rc ? rc : refuse_line(b, REASON_BAD_NET, t.s,
+					   "--net-allow", na->v[i],
+					   "<host:port>", NULL);
+		sbuf_free(&t);
+		if (rc < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -356,10 +366,24 @@ static int
 resolve_in_write(struct build *b, const char *flag, const char *reason,
 		 const char *p, char **out, struct rpath *rout)
 {
+	struct refusals quiet = {0};
 	int rc = path_resolve(flag, reason, p, build_uid(b), PATH_READ_BACK,
-			      rout, &b->pol->notes, b->r);
+			      rout, &b->pol->notes, &quiet);
 
 	*out = NULL;
+	/* rule 5's own text, then the line without the flag */
+	for (size_t i = 0; rc > 0 && i < quiet.n; i++) {
+		struct sbuf t = {0};
+		int rc2 = sbuf_addf(&t, "%s; or leave %s out (the default "
+				    "applies)", quiet.v[i].text, flag);
+
+		rc2 = rc2 ? rc2 : refuse_line(b, quiet.v[i].reason, t.s, flag,
+					      NULL, NULL, NULL);
+		sbuf_free(&t);
+		if (rc2 < 0)
+			rc = -1;
+	}
+	refusals_free(&quiet);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
 	if (rpath_inside_any(rout, &b->pol->r_writes)) {
