@@ -285,8 +285,8 @@ pasted() {
 	done
 }
 
+trim() { sed 's/^[[:space:]]*//;s/[[:space:]]*$//' <<<"$1"; }
 while IFS='|' read -r name home cwd fill words; do
-	trim() { sed 's/^[[:space:]]*//;s/[[:space:]]*$//' <<<"$1"; }
 	name=$(trim "$name")
 	case "$name" in '#'* | '') continue ;; esac
 	home=$(trim "$home"); cwd=$(trim "$cwd")
