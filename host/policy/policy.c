@@ -31,6 +31,10 @@ struct build {
 	struct refusals *r;
 	size_t n_resolver; /* 1 when opt_roots[0] is the resolver's dir */
 	uid_t uid;         /* the command's user, asked once per build */
+	/* the home_outside refusal, for the home guard's joint line: its
+	 * index in r plus one (0: none) and the length of its text before
+	 * "; run: " */
+	size_t home_ref, home_cut;
 };
 
 /* refusals_add's status folded to the builder's: 0 or -1 (allocation). */
@@ -173,13 +177,23 @@ check_net(struct build *b)
 			"--net-listen opens; pass one of them", "--net-listen",
 			NULL, NULL, NULL) < 0)
 		return -1;
-	for (size_t i = 0; i < na->n; i++)
-		if (!net_allow_ok(na->v[i]) &&
-		    ADD_SAID(b->r, REASON_BAD_NET,
-			     "--net-allow %s wants host:port, the "
-			     "host localhost or a loopback address (127.0.0.0/8, "
-			     "[::1]) and the port 1-65535", na->v[i]) < 0)
+	for (size_t i = 0; i < na->n; i++) {
+		struct sbuf t = {0};
+		int rc;
+
+		if (net_allow_ok(na->v[i]))
+			continue;
+		rc = sbuf_addf(&t, "--net-allow %s wants host:port, the host "
+			       "localhost or a loopback address (127.0.0.0/8, "
+			       "[::1]) and the port 1-65535", na->v[i]);
+		/* the form in place of the bad value */
+		rc = rc ? rc : refuse_line(b, REASON_BAD_NET, t.s,
+					   "--net-allow", na->v[i],
+					   "<host:port>", NULL);
+		sbuf_free(&t);
+		if (rc < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -190,12 +204,19 @@ check_command_and_write(struct build *b)
 	    ADD(b->r, REASON_NO_COMMAND, "no command after --: name the command "
 		"and its arguments after --") < 0)
 		return -1;
-	if (b->in->writes.n == 0 &&
-	    ADD_SAID(b->r, REASON_BAD_WRITE,
-		     "no --write was given, and refusing to "
-		     "guess one: name --write <dir>, the directory the command "
-		     "may change") < 0)
-		return -1;
+	if (b->in->writes.n == 0) {
+		struct sbuf s = {0};
+		int rc = sbuf_add(&s, "no --write was given, and refusing to "
+				  "guess one: name --write <dir>, the "
+				  "directory the command may change; run: ");
+
+		/* the form in place, put first (section 3, "Lines") */
+		rc = rc ? rc : remedy_line(&s, b, "--write", NULL, "</abs/dir>",
+					   "--write");
+		rc = rc ? rc : ADD_SAID(b->r, REASON_BAD_WRITE, "%s", s.s);
+		sbuf_free(&s);
+		return rc < 0 ? -1 : 0;
+	}
 	return 0;
 }
 
@@ -345,10 +366,24 @@ static int
 resolve_in_write(struct build *b, const char *flag, const char *reason,
 		 const char *p, char **out, struct rpath *rout)
 {
+	struct refusals quiet = {0};
 	int rc = path_resolve(flag, reason, p, build_uid(b), PATH_READ_BACK,
-			      rout, &b->pol->notes, b->r);
+			      rout, &b->pol->notes, &quiet);
 
 	*out = NULL;
+	/* rule 5's own text, then the line without the flag */
+	for (size_t i = 0; rc > 0 && i < quiet.n; i++) {
+		struct sbuf t = {0};
+		int rc2 = sbuf_addf(&t, "%s; or leave %s out (the default "
+				    "applies)", quiet.v[i].text, flag);
+
+		rc2 = rc2 ? rc2 : refuse_line(b, quiet.v[i].reason, t.s, flag,
+					      NULL, NULL, NULL);
+		sbuf_free(&t);
+		if (rc2 < 0)
+			rc = -1;
+	}
+	refusals_free(&quiet);
 	if (rc != 0)
 		return rc < 0 ? -1 : 0;
 	if (rpath_inside_any(rout, &b->pol->r_writes)) {
@@ -383,8 +418,9 @@ refuse_cwd(struct build *b, const char *why, const char *p, int exists)
 	if (rc == 0)
 		rc = exists ? remedy_line(&s, b, "--cwd", NULL, p, "--read") :
 		     remedy_line(&s, b, "--cwd", NULL, NULL, NULL);
+	/* a shell comment: the line still pastes */
 	if (rc == 0 && exists)
-		rc = sbuf_add(&s, " (or --write it, to write there)");
+		rc = sbuf_add(&s, " # or --write it, to write there");
 	if (rc == 0)
 		rc = ADD_SAID(b->r, REASON_BAD_CWD, "%s", s.s);
 	sbuf_free(&s);
@@ -466,7 +502,7 @@ check_cwd(struct build *b)
 			struct sbuf t = {0};
 
 			rc = sbuf_addf(&t, "%s; or leave --cwd out (the "
-				       "default applies), run: ",
+				       "default applies); run: ",
 				       quiet.v[i].text);
 			rc = rc ? rc : remedy_line(&t, b, "--cwd", NULL, NULL,
 						   NULL);
@@ -649,23 +685,57 @@ policy_remove_tmp_said(struct policy *pol, void (*note)(const char *text))
 
 /* ---- HOME --------------------------------------------------------- */
 
+/* "; run: mkdir -p <w>/home [<w>/bin] && [cp -- <cmd> <w>/bin/ && ]
+ * [HOME=<w>/home ]nova-sandbox <the line>", w the first --write: HOME
+ * inside it (home), and the command run as a copy in <w>/bin (copy: the
+ * command's path; the home guard), both fixes in one line so that either
+ * refusal's line, pasted, passes both. */
+static int
+home_fix_line(struct sbuf *s, const struct build *b, int home,
+	      const char *copy)
+{
+	const char *w = b->pol->writes.v[0], *sep = is_root_dir(w) ? "" : "/";
+	const char *base = copy ? strrchr(copy, '/') : NULL;
+	struct cmdline c = build_line(b);
+	struct sbuf hd = {0}, bin = {0}, to = {0};
+	struct cmdfix f = { "--", NULL, NULL, NULL, 0 };
+	int rc;
+
+	rc = sbuf_addf(&hd, "%s%shome", w, sep);
+	rc = rc ? rc : sbuf_addf(&bin, "%s%sbin", w, sep);
+	/* the copy's name: <w>/bin/<the command's base name> */
+	rc = rc ? rc : sbuf_addf(&to, "%s%sbin%s", w, sep, base ? base : "/");
+	rc = rc ? rc : sbuf_add(s, "; run: mkdir -p");
+	if (home) {
+		rc = rc ? rc : sbuf_add(s, " ");
+		rc = rc ? rc : out_shell_quote(s, hd.s);
+	}
+	if (copy != NULL) {
+		rc = rc ? rc : sbuf_add(s, " ");
+		rc = rc ? rc : out_shell_quote(s, bin.s);
+		rc = rc ? rc : sbuf_add(s, " && cp -- ");
+		rc = rc ? rc : out_shell_quote(s, copy);
+		rc = rc ? rc : sbuf_add(s, " ");
+		rc = rc ? rc : out_shell_quote(s, to.s);
+		f.value = to.s;
+	}
+	rc = rc ? rc : sbuf_add(s, " && ");
+	if (home) {
+		rc = rc ? rc : sbuf_add(s, "HOME=");
+		rc = rc ? rc : out_shell_quote(s, hd.s);
+		rc = rc ? rc : sbuf_add(s, " ");
+	}
+	rc = rc ? rc : remedy_cmdline(s, &c, copy ? &f : NULL);
+	sbuf_free(&hd);
+	sbuf_free(&bin);
+	sbuf_free(&to);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 home_remedy(struct sbuf *s, const struct build *b)
 {
-	const char *w = b->pol->writes.v[0];
-	struct cmdline c = build_line(b);
-	struct sbuf home = {0};
-	int rc;
-
-	rc = sbuf_addf(&home, "%s%shome", w, is_root_dir(w) ? "" : "/");
-	rc = rc ? rc : sbuf_add(s, "; run: mkdir -p ");
-	rc = rc ? rc : out_shell_quote(s, home.s);
-	rc = rc ? rc : sbuf_add(s, " && HOME=");
-	rc = rc ? rc : out_shell_quote(s, home.s);
-	rc = rc ? rc : sbuf_add(s, " ");
-	rc = rc ? rc : remedy_cmdline(s, &c, NULL);
-	sbuf_free(&home);
-	return rc < 0 ? -1 : 0;
+	return home_fix_line(s, b, 1, NULL);
 }
 
 static int
@@ -682,10 +752,12 @@ refuse_home(struct build *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	rc = sbuf_vaddf(&s, fmt, ap);
 	va_end(ap);
+	b->home_cut = s.len;
 	if (rc == 0)
 		rc = home_remedy(&s, b);
 	if (rc == 0)
 		rc = ADD_SAID(b->r, REASON_HOME_OUTSIDE, "%s", s.s); /* run: */
+	b->home_ref = rc == 0 ? b->r->n : 0;
 	sbuf_free(&s);
 	return rc;
 }
@@ -912,6 +984,54 @@ caller_homes(struct strv *homes)
 	return strv_failed(homes) ? -1 : 0;
 }
 
+/* The home_outside refusal's line, now with the copy of the command the
+ * home guard asks for too (home_fix_line). */
+static int
+rejoin_home(struct build *b)
+{
+	struct refusal *rf = &b->r->v[b->home_ref - 1];
+	struct sbuf s = {0};
+
+	if (sbuf_addn(&s, rf->text, b->home_cut) < 0 ||
+	    home_fix_line(&s, b, 1, b->pol->command) < 0) {
+		sbuf_free(&s);
+		return -1;
+	}
+	free(rf->text);
+	rf->text = s.s;
+	return 0;
+}
+
+/* The command's directory is, or holds, home h: bad_read, with a line
+ * that runs a copy of the command from inside the first --write (and sets
+ * HOME too when home_outside was refused: both lines then are the one
+ * that fixes both).  `run` has no such line: its --write is the place. */
+static int
+refuse_guard(struct build *b, const char *dir, const char *h)
+{
+	struct sbuf s = {0};
+	int line = b->in->remedy_args != NULL && b->pol->writes.n > 0 &&
+		   (b->in->verb == NULL || strcmp(b->in->verb, "run") != 0);
+	int rc;
+
+	rc = sbuf_addf(&s, "the command's directory %s is, or holds, the home "
+		       "directory %s and would become a read root: run a copy "
+		       "of the command from inside a --write, or move it into "
+		       "a directory such as %s/bin", dir, h, h);
+	if (!line) {
+		rc = rc ? rc : ADD(b->r, REASON_BAD_READ, "%s", s.s);
+		sbuf_free(&s);
+		return rc < 0 ? -1 : 0;
+	}
+	rc = rc ? rc : home_fix_line(&s, b, b->home_ref != 0,
+				     b->pol->command);
+	rc = rc ? rc : ADD_SAID(b->r, REASON_BAD_READ, "%s", s.s);
+	if (rc == 0 && b->home_ref != 0)
+		rc = rejoin_home(b);
+	sbuf_free(&s);
+	return rc < 0 ? -1 : 0;
+}
+
 static int
 home_guard(struct build *b)
 {
@@ -950,11 +1070,7 @@ home_guard(struct build *b)
 		}
 		hit = !inside_caller(b->pol, &h) && rpath_inside(&h, dir);
 		if (hit)
-			rc = ADD(b->r, REASON_BAD_READ, "the command's directory %s "
-				 "is, or holds, the home directory %s and would "
-				 "become a read root: move the command into a "
-				 "directory such as %s/bin", dir->path, h.path,
-				 h.path);
+			rc = refuse_guard(b, dir->path, h.path);
 		rpath_free(&h);
 	}
 	strv_free(&looked);

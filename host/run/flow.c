@@ -743,16 +743,42 @@ flow_create_done(struct runctx *c)
 	run_step("create", c->t0);
 }
 
-static void
-note_no_denials(void)
+/* The place ended full: less than 1% of --size (at least 4 KiB, a page)
+ * free. */
+static int
+place_full(const struct runctx *c, uint64_t used)
 {
-	struct sbuf t = {0};
+	uint64_t slack = c->a->size / 100;
 
-	sbuf_addf(&t, "the command exited non-zero; the %s wall does not "
-		  "report its denials: a path it needs may be missing a "
-		  "--read", os_platform());
-	run_note(t.s ? t.s : "");
-	sbuf_free(&t);
+	if (slack < 4096)
+		slack = 4096;
+	return c->a->size > 0 && used + slack >= c->a->size;
+}
+
+/* The end NOTE (explain_end_note): what ended the run when the supervisor
+ * knows it (its timeout, a signal it passed on, a cap, a full place), else
+ * the --explain hint for an exit a denial can give. */
+static void
+note_end(const struct runctx *c, const struct sv *s, int code, int full)
+{
+	struct end_facts f;
+	char text[512];
+
+	memset(&f, 0, sizeof(f));
+	f.code = code;
+	if (s->timed_out && code == NS_EXIT_TIMEOUT)
+		f.killed = NS_TERM_TIMEOUT;
+	else if (s->signalled)
+		f.killed = NS_TERM_SIGNAL;
+	else if (s->capped)
+		f.killed = NS_TERM_CAP;
+	f.timeout = c->a->timeout_s;
+	f.full = full ? c->a->size_s : NULL;
+	f.explain = c->a->explain;
+	f.names = wall_has_feature(&c->w, NS_WALL_EXPLAIN);
+	f.wall = os_platform();
+	if (explain_end_note(&f, text, sizeof(text)))
+		run_note(text);
 }
 
 /* Kill, handoff, measure, delete, DONE (and LEAK). */
@@ -768,14 +794,13 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 	run_step("kill", 0);
 	killed = reaper_kill_all(RUN_GONE_MS, &left) == 0;
 	run_step("kill", t);
-	if (ran && code != 0 && code < NS_EXIT_TIMEOUT &&
-	    !wall_has_feature(&c->w, NS_WALL_EXPLAIN))
-		note_no_denials();
-	if (ran && c->a->out != NULL && c->place.root_fd >= 0 && killed)
-		code = handoff(c, code);
 	if (c->place.root_fd >= 0 &&
 	    c->pm.place.used(&c->phs.host, &c->place, &freed) != NS_OK)
 		freed = 0;
+	if (ran)
+		note_end(c, s, code, place_full(c, freed));
+	if (ran && c->a->out != NULL && c->place.root_fd >= 0 && killed)
+		code = handoff(c, code);
 	refusals_free(&c->pr);
 	t = run_now_ms();
 	run_step("delete", 0);

@@ -38,8 +38,9 @@ struct sv {
 	int code;           /* set by a timeout or a caught signal, else -1 */
 	const struct caps_watch *watch; /* the place's tmpfs, for --max-mem */
 	int caps_native;    /* the wall keeps the caps (NS_WALL_CAPS_NATIVE) */
+	int capped;         /* the supervisor ended the run past a cap */
 };
-#define SV_INIT { 0, 0, 0, 0, 0, 0, -1, NULL, 0 }
+#define SV_INIT { 0, 0, 0, 0, 0, 0, -1, NULL, 0, 0 }
 
 #define RUN_SV_TIMEOUT 0x1 /* print TIMEOUT, SIGTERM the run */
 #define RUN_SV_STOP 0x2    /* the grace is over: go to the kill step */

@@ -100,6 +100,7 @@ init_finish(struct runctx *c, const struct ns_policy *view, void *state,
 	/* a signal the supervisor relayed (the caller's, or its --timeout's
 	 * SIGTERM: the init cannot tell them apart) */
 	end->killed = g_relayed ? NS_TERM_SIGNAL : 0;
+	end->verb_says_end = 1; /* the supervisor, which knows why */
 	if (end->exit.struct_size == 0) {
 		end->exit.struct_size = sizeof(end->exit);
 		end->exit.how = NS_END_CODE;

@@ -130,6 +130,7 @@ run_walled(struct runctx *c, struct sv *s, struct ns_policy *view,
 	code = wait_run(c, s, state, &end);
 	end.end_ns = explain_now_ns();
 	end.code = code;
+	end.verb_says_end = 1; /* flow_finish, which knows the place */
 	if (end.exit.struct_size == 0 || end.exit.how == NS_END_RUNNING) {
 		end.exit.struct_size = sizeof(end.exit);
 		end.exit.how = NS_END_CODE;

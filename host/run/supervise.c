@@ -137,8 +137,10 @@ run_supervise(struct sv *s, const struct run_args *a)
 		if (now >= tick && !s->caps_native) {
 			int rc = over_cap(s->init, &l);
 
-			if (rc)
+			if (rc) {
+				s->capped = 1;
 				return rc;
+			}
 			tick = now + 1000;
 		}
 		sleep_ms(run_next_wake(s, now));

@@ -2,10 +2,12 @@
 /* explain.h -- ABI 1.2's end of a walled command: finish() with the
  * process, its times and its exit, then the denials it reported as
  *   <P> DENIED path=<p> op=<op> remedy="<flag> <arg>"
- * (at most EXPLAIN_MAX_LINES, first seen first, then
- *   <P> NOTE and <k> more denied paths (not listed))
- * and, for a non-zero exit without --explain under a wall that can name
- * denials, the rerun NOTE (docs/SPEC-SANDBOX.md section 3).  Everything
+ * (each directory's together; warn=<words> after a remedy that reaches
+ * a secret store, a home or a --read root; the denials no flag can grant
+ * counted in one NOTE)
+ * and, for a non-zero exit, the end NOTE: its cause when the tool knows
+ * it, else the --explain hint for an exit a denial can give
+ * (docs/SPEC-SANDBOX.md section 3).  Everything
  * here is printed before the verb's DONE line. */
 #ifndef NS_HOST_WALL_EXPLAIN_H
 #define NS_HOST_WALL_EXPLAIN_H
@@ -13,10 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/util.h"
 #include "module/denials.h"
 #include "wall/session.h"
-
-#define EXPLAIN_MAX_LINES 10
 
 /* "read", "write", ... ("other" for an unknown op). */
 const char *explain_op_word(uint32_t op);
@@ -31,9 +32,27 @@ int explain_nearest_dir(const char *path, char *out, size_t outlen);
  * "--write <dir>", "without --net-deny" or "-".  Heap, NULL on ENOMEM. */
 char *explain_remedy(uint32_t op, const char *path, int net_deny);
 
-/* Print d's lines to f with prefix.  0, or -1 when a line failed. */
+/* What the remedies are weighed against. */
+struct explain_ctx {
+	const struct strv *homes; /* the caller's homes (and their real names) */
+	const struct strv *reads; /* the --read and --read-noexec roots */
+	int net_deny;
+};
+
+/* The warning words of the remedy `flag dir` (docs/SPEC-SANDBOX.md
+ * section 3, "Denials"), comma-joined into out: "secrets" (dir is,
+ * holds or is inside a secret store of a home), "home" (dir is a home or
+ * holds one), "read-source" (a --write of a --read root or of a
+ * directory that holds one).  1 with words, 0 none, -1 on ENOMEM. */
+int explain_warn(const char *flag, const char *dir,
+		 const struct explain_ctx *cx, char *out, size_t n);
+
+/* Print d's lines to f with prefix: every denial a flag can grant, its
+ * directory's together (in the order each directory was first seen),
+ * with its remedy and warn=; the ones no flag can grant counted in one
+ * NOTE.  0, or -1 when a line failed. */
 int explain_print(FILE *f, const char *prefix, const struct denials *d,
-		  int net_deny);
+		  const struct explain_ctx *cx);
 
 /* A wait status as an ns_exit. */
 void explain_exit_of_status(int st, struct ns_exit *out);
@@ -74,7 +93,36 @@ struct wall_end {
 	struct ns_exit exit;  /* how the command itself ended */
 	uint32_t killed;      /* NS_TERM_* or 0 */
 	int code;             /* the exit code the verb reports */
+	int verb_says_end;    /* the verb prints the end NOTE itself (run's
+				 supervisor: it knows the timeout, the caps
+				 and the place) */
 };
+
+/* Could a denial have ended a command with this exit code (128+N: signal
+ * N)?  A refused call fails with an error the program reports with an
+ * exit code of its own, or, failing hard, crashes: a code 1..128 or above
+ * 128+64, or 128+N for a fault signal N (SIGILL, SIGTRAP, SIGABRT,
+ * SIGBUS, SIGFPE, SIGSEGV, SIGSYS).  Any other signal came from outside:
+ * 0, as for exit 0. */
+int explain_denial_kind(int code);
+
+/* What the tool knows of how a command ended, for the end NOTE. */
+struct end_facts {
+	int code;            /* the command's exit code as the verb says it */
+	uint32_t killed;     /* the tool ended it: NS_TERM_* or 0 */
+	const char *timeout; /* --timeout as typed (killed NS_TERM_TIMEOUT) */
+	const char *full;    /* --size as typed when the place ended full */
+	int explain;         /* --explain was given */
+	int names;           /* the wall can name denials (NS_WALL_EXPLAIN) */
+	const char *wall;    /* a wall that cannot: its name for the NOTE, or
+				NULL for no NOTE */
+};
+
+/* The one NOTE for a command that ended non-zero (docs/SPEC-SANDBOX.md
+ * section 3, "Denials"): the cause the tool knows (its timeout, a signal
+ * it passed on, a cap, a full place), else for an exit a denial can give
+ * the --explain hint.  1 with the text in buf, 0 for no NOTE. */
+int explain_end_note(const struct end_facts *f, char *buf, size_t n);
 
 /* Wait for the command through the wall's own wait() (ABI 1.2; only when
  * w's wall has one), tick_ms a call (-1: no limit), until it says how the
@@ -94,7 +142,8 @@ int wall_end_tree(struct wallctx *w, void *state, const struct ns_proc *proc,
 		  uint32_t why);
 
 /* Call finish() when the wall's table covers it and it is set, then print
- * the module's notes, the denials and the rerun NOTE with prefix (stderr).
+ * the module's notes, the denials and (unless e->verb_says_end) the end
+ * NOTE, explain_end_note, with prefix (stderr).
  * Never changes the exit code. */
 void wall_finish(struct wallctx *w, const char *prefix,
 		 const struct ns_policy *view, void *state,

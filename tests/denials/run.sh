@@ -147,7 +147,8 @@ unescape() {
 # line after DONE (the grammar prints them before it) or not of the grammar
 # comes back as op "malformed", which no entry matches
 denied_lines() {
-	local line done=0 re='^SANDBOX DENIED path=([^ ]+) op=([a-z]+) remedy="(.*)"$'
+	# a remedy holds no quote; warn=<words> may follow it (section 3)
+	local line done=0 re='^SANDBOX DENIED path=([^ ]+) op=([a-z]+) remedy="([^"]*)"( warn=[a-z,-]+)?$'
 	while IFS= read -r line; do
 		case "$line" in "SANDBOX DONE "*) done=1 ;; esac
 		case "$line" in "SANDBOX DENIED "*) ;; *) continue ;; esac

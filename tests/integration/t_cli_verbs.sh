@@ -84,7 +84,8 @@ world
 as_user probe --write "$D/w" --explain
 expect_rc 0
 expect_out "^PROBE STEP name=write_outside expect=deny got=deny path=$D/.nova-sandbox-probe-[0-9]+\$"
-expect_err "^PROBE DENIED path=$D/.nova-sandbox-probe-[0-9]+ op=create remedy=\"--write $D\"\$"
+# $D holds the probe's HOME: the remedy says so
+expect_err "^PROBE DENIED path=$D/.nova-sandbox-probe-[0-9]+ op=create remedy=\"--write $D\" warn=secrets,home\$"
 expect_out '^PROBE OK backend=landlock abi=[0-9]+ steps=4 passed=4 net=nopromise gpu=none$'
 expect_eq "$(grep -c '^PROBE DENIED' "$ERR")" 1 "DENIED lines (only the denied step's)"
 EOF

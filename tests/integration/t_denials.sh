@@ -122,17 +122,20 @@ expect_err "^SANDBOX DENIED path=$D/data/sub/secret op=read remedy=\"--read $D/d
 expect_eq "$(grep -c "path=$D/data/sub/secret op=read" "$ERR")" 1 "one line for a repeated (op, path)"
 expect_err "^SANDBOX DENIED path=$D/data/new/deeper/f op=write remedy=\"--write $D/data\"\$"
 expect_err "^SANDBOX DENIED path=$D/data/sub op=exec remedy=\"--read $D/data/sub\"\$"
-expect_err "^SANDBOX DENIED path=$D/nope/x op=create remedy=\"--write $D\"\$"
+# $D holds the wrap's HOME ($D/home): said
+expect_err "^SANDBOX DENIED path=$D/nope/x op=create remedy=\"--write $D\" warn=secrets,home\$"
 expect_err "^SANDBOX DENIED path=$D/data/old op=delete remedy=\"--write $D/data\"\$"
 expect_err "^SANDBOX DENIED path=$D/data/sub/y op=rename remedy=\"--write $D/data/sub\"\$"
-expect_err '^SANDBOX DENIED path=10\.0\.0\.1:443 op=connect remedy="-"$'
-expect_err '^SANDBOX DENIED path=0\.0\.0\.0:80 op=bind remedy="-"$'
-expect_err "^SANDBOX DENIED path=$D/data op=other remedy=\"-\"\$"
+# no flag grants a connect without --net-deny, a bind, an "other": counted
+expect_no_err 'remedy="-"'
+expect_err '^SANDBOX NOTE 3 denied paths no flag can grant, not listed \(a kernel file, a device, a socket that is not IP\): 10\.0\.0\.1:443 connect, 0\.0\.0\.0:80 bind, '"$D"'/data other$'
 expect_err "^SANDBOX DENIED path=$D/sp\\\\x20ace/f op=read remedy=\"--read $D/sp\\\\x20ace\"\$"
 expect_absent "$D/nope"
 expect_absent "$D/data/new"
-expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 10 "distinct denials"
+expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 7 "distinct denials a flag can grant"
 expect_no_err 'more denied paths|rerun with --explain'
+# each directory's together: sub/secret, then sub/y (rename)
+expect_eq "$(grep '^SANDBOX DENIED ' "$ERR" | sed -n 2p | grep -c 'sub/y op=rename')" 1 "grouped"
 # first seen first, all before DONE, DONE last
 expect_eq "$(grep '^SANDBOX DENIED ' "$ERR" | head -1 | grep -c 'sub/secret')" 1 "first line"
 expect_eq "$(grep '^SANDBOX DENIED ' "$ERR" | tail -1 | grep -c 'sp\\x20ace')" 1 "last line"
@@ -144,38 +147,63 @@ expect_eq "$(tail -1 "$ERR" | cut -c1-12)" "SANDBOX DONE" "DONE is last"
 expect_eq "$(grep -c '^finish pid=[0-9]* how=1 code=2 killed=0 span=ok explain=1$' "$LOGS/f1.log")" 1 "finish log"
 EOF
 
-t "more than ten denials: ten lines, then the NOTE" <<'EOF'
+t "every distinct denial is listed, not cut at ten, each directory's together" <<'EOF'
 D=$(newdir)
+mkdir -p "$D/cap/a" "$D/cap/b"
 S="$STAGE/d2.txt"
 lines=()
-for i in $(seq -w 1 14); do lines+=("read 1 /cap/p$i"); done
-lines+=("read 4 /cap/p01")
+for i in $(seq -w 1 14); do lines+=("read 1 $D/cap/a/p$i" "read 1 $D/cap/b/q$i"); done
+lines+=("read 4 $D/cap/a/p01")
 script "$S" "${lines[@]}"
 C=$(conf d2.conf denier.so "[denier]
 denials = $S
 ")
 wrap "$C" "$D" --explain -- /bin/true
 expect_rc 0
-expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 10 "lines"
-expect_err '^SANDBOX DENIED path=/cap/p01 op=read remedy="-"$'
-expect_err '^SANDBOX DENIED path=/cap/p10 '
-expect_no_err 'path=/cap/p11 '
-expect_err '^SANDBOX NOTE and 4 more denied paths \(not listed\)$'
-n=$(lineno 'more denied paths'); d=$(lineno '^SANDBOX DONE ')
-[ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 28 "lines"
+expect_err "^SANDBOX DENIED path=$D/cap/a/p14 op=read remedy=\"--read $D/cap/a\"\$"
+expect_no_err 'more denied paths|no flag can grant'
+# a/ first, all fourteen, then b/
+expect_eq "$(grep '^SANDBOX DENIED ' "$ERR" | head -14 | grep -c '/cap/a/p')" 14 "a's together"
+expect_eq "$(grep '^SANDBOX DENIED ' "$ERR" | tail -14 | grep -c '/cap/b/q')" 14 "b's together"
+EOF
+
+t "--explain: a remedy that reaches a secret store, the home or a --read source says so (warn=); what no flag grants is counted in one NOTE" <<'EOF'
+D=$(newdir)
+mkdir -p "$D/home/.ssh" "$D/src" "$D/w"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$D/home" "$D/w"
+S="$STAGE/d6.txt"
+script "$S" "read 1 $D/home/.ssh/id_ed25519" "read 1 $D/home/notes" \
+	"create 1 $D/src/build" "read 1 $D/src/x" "read 1 /sys/fs/cgroup" \
+	"connect 2 AF_NETLINK" "connect 1 AF_INET"
+C=$(conf d6.conf denier.so "[denier]
+denials = $S
+")
+run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$D/home" "$NS" --write "$D/w" \
+	--write "$D/home" --read "$D/src" --net-deny --explain -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX DENIED path=$D/home/\.ssh/id_ed25519 op=read remedy=\"--read $D/home/\.ssh\" warn=secrets\$"
+expect_err "^SANDBOX DENIED path=$D/home/notes op=read remedy=\"--read $D/home\" warn=secrets,home\$"
+expect_err "^SANDBOX DENIED path=$D/src/build op=create remedy=\"--write $D/src\" warn=read-source\$"
+# control: the same directory read is no warning
+expect_err "^SANDBOX DENIED path=$D/src/x op=read remedy=\"--read $D/src\"\$"
+expect_err '^SANDBOX DENIED path=AF_INET op=connect remedy="without --net-deny"$'
+expect_eq "$(grep -c '^SANDBOX DENIED ' "$ERR")" 5 "lines"
+expect_err '^SANDBOX NOTE 2 denied paths no flag can grant, not listed \(a kernel file, a device, a socket that is not IP\): /sys/fs/cgroup read, AF_NETLINK connect$'
+expect_no_err 'remedy="-"'
 EOF
 
 t "a path with a tab, = and spaces is one field-escaped line" <<'EOF'
 D=$(newdir)
 S="$STAGE/d3.txt"
-printf 'write 1 /x/a\tb=c SANDBOX DONE exit=0\n' > "$S"
+printf 'write 1 %s/a\tb=c SANDBOX DONE exit=0\n' "$D" > "$S"
 chmod 644 "$S"
 C=$(conf d3.conf denier.so "[denier]
 denials = $S
 ")
 wrap "$C" "$D" --explain -- /bin/true
 expect_rc 0
-expect_err '^SANDBOX DENIED path=/x/a\\x09b\\x3dc\\x20SANDBOX\\x20DONE\\x20exit\\x3d0 op=write remedy="-"$'
+expect_err '^SANDBOX DENIED path='"$D"'/a\\x09b\\x3dc\\x20SANDBOX\\x20DONE\\x20exit\\x3d0 op=write remedy="--write '"$D"'" warn=secrets,home$'
 expect_eq "$(grep -c '^SANDBOX DONE' "$ERR")" 1 "one DONE line"
 EOF
 
@@ -190,18 +218,24 @@ finish_log = $LOGS/f4.log
 wrap "$C" "$D" -- /bin/sh -c 'exit 7'
 expect_rc 7
 expect_no_err 'DENIED'
-expect_err '^SANDBOX NOTE the command exited 7: to name the paths the wall denied it, rerun with --explain$'
+expect_err '^SANDBOX NOTE the command exited 7: if the wall denied it a path, rerun with --explain to name it$'
 n=$(lineno 'rerun with --explain'); d=$(lineno '^SANDBOX DONE exit=7 ')
 [ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
 expect_eq "$(grep -c 'explain=0$' "$LOGS/f4.log")" 1 "finish told no explain"
 wrap "$C" "$D" -- /bin/true
 expect_rc 0
 expect_no_err 'rerun with --explain|DENIED'
-# killed by a signal: ns_exit how=2 code=9, exit 137
+# killed by a signal: ns_exit how=2 code=9, exit 137; no denial sends
+# SIGKILL: the cause, no hint
 wrap "$C" "$D" -- /bin/sh -c 'kill -9 $$'
 expect_rc 137
-expect_err 'the command exited 137: '
+expect_err '^SANDBOX NOTE the command exited 137: ended by signal 9, which a refused call does not cause$'
+expect_no_err 'rerun with --explain'
 expect_eq "$(grep -c 'how=2 code=9 ' "$LOGS/f4.log")" 1 "signal in ns_exit"
+# a crash may follow a refused call: the hint
+wrap "$C" "$D" -- /bin/sh -c 'kill -SEGV $$'
+expect_rc 139
+expect_err '^SANDBOX NOTE the command exited 139: if the wall denied it a path, rerun with --explain to name it$'
 EOF
 
 t "--explain under a wall without NS_WALL_EXPLAIN: explain_unavailable, nothing runs" <<'EOF'
@@ -236,7 +270,7 @@ mkdir -p "$D/w"
 run_as env NOVA_SANDBOX_CONFIG="$C" HOME="$D/w" "$NS" probe --write "$D/w" --explain
 # the fixture lets writes through: the probe itself fails (exit 1)
 expect_rc 1
-expect_eq "$(grep -c "^PROBE DENIED path=$D/outside-x op=write remedy=\"--write $D\"\$" "$ERR")" 3 "one per walled step"
+expect_eq "$(grep -c "^PROBE DENIED path=$D/outside-x op=write remedy=\"--write $D\" warn=secrets,home\$" "$ERR")" 3 "one per walled step"
 expect_no_err 'rerun with --explain'
 EOF
 
@@ -340,9 +374,51 @@ run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn2 \
 	--size 1m -- /bin/sh -c 'exit 6'
 expect_rc 6
 expect_no_err 'DENIED|does not report its denials'
-expect_err '^SANDBOX NOTE the command exited 6: to name the paths the wall denied it, rerun with --explain$'
+expect_err '^SANDBOX NOTE the command exited 6: if the wall denied it a path, rerun with --explain to name it$'
 n=$(lineno 'rerun with --explain'); d=$(lineno '^SANDBOX DONE name=dn2 ')
 [ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+EOF
+
+t "run: the end NOTE names the cause the tool knows (its --timeout, a full place, a signal), the hint only for an exit a denial can give" <<'EOF'
+S="$STAGE/r4.txt"
+script "$S" "read 1 /etc/shadow"
+C=$(rconf r4.conf denier.so "[denier]
+denials = $S
+")
+# control: an exit a denial can give, the hint
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m -- /bin/sh -c 'exit 2'
+expect_rc 2
+expect_err '^SANDBOX NOTE the command exited 2: if the wall denied it a path, rerun with --explain to name it$'
+# the timeout
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m --timeout 1s -- /bin/sleep 20
+expect_rc 124
+expect_err '^SANDBOX NOTE the command was ended: it timed out after 1s \(--timeout\)$'
+expect_no_err 'rerun with --explain'
+n=$(lineno 'timed out after'); d=$(lineno '^SANDBOX DONE name=dn4-')
+[ "$n" -gt 0 ] && [ "$n" -lt "$d" ] || _fail "NOTE not before DONE"
+# the place ended full (place_dir.so says 4242 bytes are used)
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 4k -- /bin/sh -c 'exit 1'
+expect_rc 1
+expect_err '^SANDBOX NOTE the command exited 1: the place is full \(--size 4k\)$'
+expect_no_err 'rerun with --explain'
+# a signal no denial gives
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m -- /bin/sh -c 'kill -KILL $$'
+expect_rc 137
+expect_err '^SANDBOX NOTE the command exited 137: ended by signal 9, which a refused call does not cause$'
+expect_no_err 'rerun with --explain'
+# the caller's signal, passed on
+bg_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name dn4-$$ \
+	--size 1m -- /bin/sleep 30
+kill -TERM "$bg"
+wait "$bg"; RC=$?
+expect_rc 143
+expect_err '^SANDBOX NOTE the command was ended: the tool was asked to stop and passed the signal on$'
+expect_no_err 'rerun with --explain'
+expect_absent "$PD/nova-dn4-$$"
 EOF
 
 t "run --explain under a wall without NS_WALL_EXPLAIN: refused, no place made" <<'EOF'
@@ -365,6 +441,8 @@ kill -TERM "$bg"
 wait "$bg"; RC=$?
 expect_rc 143
 expect_eq "$(grep -c '^finish pid=[0-9]* how=2 code=15 killed=1 span=ok explain=0$' "$LOGS/k1.log")" 1 "finish log"
+expect_err '^SANDBOX NOTE the command was ended: the tool was asked to stop and passed the signal on$'
+expect_no_err 'rerun with --explain'
 # a command that ends by itself: killed=0 (the other cases' logs)
 wrap "$C" "$D" -- /bin/true
 expect_eq "$(grep -c 'how=1 code=0 killed=0 ' "$LOGS/k1.log")" 1 "not killed"

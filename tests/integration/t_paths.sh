@@ -135,7 +135,7 @@ run_as cp /bin/true "$PWHOME/nova-hg-mytrue-$$"
 at_end "run_as rm -f '$PWHOME/nova-hg-mytrue-$$'"
 run_as env HOME="$G/w/home" "$NS" --write "$G/w" -- "$PWHOME/nova-hg-mytrue-$$"
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=bad_read: the command's directory $PWHOME is, or holds, the home directory $PWHOME and would become a read root: move the command into a directory such as $PWHOME/bin"
+expect_err "^SANDBOX REFUSED reason=bad_read: the command's directory $PWHOME is, or holds, the home directory $PWHOME and would become a read root: run a copy of the command from inside a --write, or move it into a directory such as $PWHOME/bin; run: mkdir -p $G/w/bin && cp -- $PWHOME/nova-hg-mytrue-$$ $G/w/bin/nova-hg-mytrue-$$ && nova-sandbox --write $G/w -- $G/w/bin/nova-hg-mytrue-$$\$"
 expect_no_err '^SANDBOX OK'
 EOF
 

@@ -73,7 +73,7 @@ expect_out 'the audit log is read too \(whether audit is on is unknown\)'
 run_caps +audit_read env HOME="$D/w/home" "$NS" --write "$D/w" -- /bin/sh -c "$JOB" "$O"
 expect_rc 3
 expect_no_err '^SANDBOX DENIED'
-expect_err '^SANDBOX NOTE the command exited 3: to name the paths the wall denied it, rerun with --explain$'
+expect_err '^SANDBOX NOTE the command exited 3: if the wall denied it a path, rerun with --explain to name it$'
 EOF
 
 t "control: audit on, no CAP_AUDIT_READ: nothing read, check says why" <<'EOF'
@@ -194,6 +194,7 @@ world
 "$AUDITCTL" on >/dev/null || _fail "audit on"
 run_caps +audit_read env HOME="$D/w/home" "$NS" probe --write "$D/w"
 expect_rc 0
-expect_err "^PROBE DENIED path=$D op=write remedy=\"--write $D\"\$"
+# $D holds the probe's HOME: the remedy says so
+expect_err "^PROBE DENIED path=$D op=write remedy=\"--write $D\" warn=secrets,home\$"
 expect_out '^PROBE STEP name=write_outside expect=deny got=deny '
 EOF

@@ -252,3 +252,91 @@ run env PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "${L//<true|false>/true}"
 expect_no_err 'REFUSED'
 expect_out '^\{'
 EOF
+
+# ---- the refusal corpus: every run: line, pasted, works --------------------
+
+# the refusal tokens of $ERR, one a line
+tokens_of() { sed -n 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\):.*/\1/p' "$ERR"; }
+# every "<token>\t<line>" of $ERR that carries a run: line
+lines_of() {
+	sed -n 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\): .*; run: \(.*\)$/\1\t\2/p' "$ERR" |
+		grep -v $'\tnova-sandbox\( [a-z]*\)\? \?\(help\|--help\)$'
+}
+# paste L (its forms filled from $FILL) as the caller: sh -c in $CWD,
+# HOME $HOME_ (unset when empty)
+paste_as() {
+	local l=$1 kv fills
+	IFS=';' read -r -a fills <<<"$FILL"
+	for kv in "${fills[@]}"; do
+		# shellcheck disable=SC2295 # the form is a glob
+		[ -n "$kv" ] && [ "$kv" != - ] && l=${l//${kv%%=*}/"${kv#*=}"}
+	done
+	run_as env -i ${HOME_:+HOME="$HOME_"} PATH="$NOVA_B/bin:/usr/bin:/bin" \
+		LANG=C TERM=dumb sh -c 'cd "$1" && eval "$2"' sh "$CWD" "$l"
+}
+# pasted TOKEN LINE: the line runs the command, or it is refused only for
+# problems the first output refused too, each with its own line (an
+# independent problem), never again for its own
+pasted() {
+	local tok=$1 l=$2 t
+	paste_as "$l"
+	if [ "$RC" = 0 ] && grep -qx pasted "$OUT" && ! grep -q 'REFUSED' "$ERR"; then
+		return 0
+	fi
+	case "$NAME" in tied-*)
+		_fail "pasted, the $tok line of a tied pair did not run: $l"
+		return 1 ;;
+	esac
+	if ! grep -q 'REFUSED' "$ERR"; then
+		_fail "pasted, the $tok line neither ran the command nor was refused: $l"
+		return 1
+	fi
+	for t in $(tokens_of); do
+		[ "$t" != "$tok" ] && grep -qx "$t" "$FIRST" && continue
+		_fail "pasted, the $tok line is refused $t (the first output did not name it, or the line fixed nothing): $l"
+		return 1
+	done
+}
+
+trim() { sed 's/^[[:space:]]*//;s/[[:space:]]*$//' <<<"$1"; }
+while IFS='|' read -r name home cwd fill words; do
+	name=$(trim "$name")
+	case "$name" in '#'* | '') continue ;; esac
+	home=$(trim "$home"); cwd=$(trim "$cwd")
+	fill=$(trim "$fill"); words=$(trim "$words")
+t "refusal corpus $name: each run: line, pasted, runs the command" <<EOF
+W=\$(newdir); O=\$(newdir); N=rc-\$\$-$name; NAME=$name
+mkdir -p "\$W/home" "\$O/h"
+printf '#!/bin/sh\necho pasted\n' > "\$O/s.sh"
+cp "\$O/s.sh" "\$O/h/s.sh"
+chmod 755 "\$O/s.sh" "\$O/h/s.sh"
+echo data > "\$O/data"
+# a script directly in the test user's own home (passwd's)
+P=\$THOME/nova-it-\$\$-$name.sh
+cp "\$O/s.sh" "\$P" && at_end "rm -f '\$P'"
+[ "\$(id -u)" != 0 ] || chown "\$TUID:\$TGID" "\$P"
+[ "\$(id -u)" != 0 ] || chown -R "\$TUID:\$TGID" "\$W" "\$O"
+HOME_="$home"; [ "\$HOME_" != - ] || HOME_=
+CWD="$cwd"
+FILL="$fill"
+eval "set -- $words"
+run_as env -i \${HOME_:+HOME="\$HOME_"} PATH="\$NOVA_B/bin:/usr/bin:/bin" \\
+	LANG=C TERM=dumb sh -c 'cd "\$1" && shift && exec "\$@"' sh "\$CWD" "\$NS" "\$@"
+FIRST=\$(mktemp); at_end "rm -f '\$FIRST'"
+tokens_of > "\$FIRST"
+case "$name" in
+*-ok) # the control: this line is not refused, and runs
+	expect_rc 0
+	expect_out '^pasted\$' ;;
+*)
+	# refused: 125, or 127 when every refusal is not_found
+	case "\$RC" in 125 | 127) ;; *) _fail "refused with exit \$RC" ;; esac
+	[ -s "\$FIRST" ] || _fail "not refused"
+	mapfile -t LINES < <(lines_of)
+	[ "\${#LINES[@]}" -gt 0 ] || _fail "no run: line"
+	for tl in "\${LINES[@]}"; do
+		pasted "\${tl%%\$'\t'*}" "\${tl#*\$'\t'}" || break
+	done ;;
+esac
+EOF
+done < "$(dirname "$0")/refusals.tab"

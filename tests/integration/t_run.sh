@@ -83,6 +83,8 @@ t "$MODE: exit 3 and 7 pass through" <<'EOF'
 tool --name "t3-$$" --size 8m -- /bin/sh -c 'exit 3'
 expect_rc 3
 expect_err "^SANDBOX DONE name=t3-$$ exit=3 "
+# an exit a denial can give (the control of the causes below): the hint
+expect_err '^SANDBOX NOTE the command exited 3: if the wall denied it a path, rerun with --explain to name it$'
 tool --name "t7-$$" --size 8m -- /bin/sh -c 'exit 7'
 expect_rc 7
 expect_err "^SANDBOX DONE name=t7-$$ exit=7 "
@@ -149,6 +151,9 @@ EOF
 t "$MODE: --size caps the place (a write past it fails inside)" <<'EOF'
 tool --name "ts-$$" --size 64k -- /bin/sh -c 'head -c 200000 /dev/zero > f || exit 9'
 expect_rc 9
+# the cause, not the --explain hint
+expect_err '^SANDBOX NOTE the command exited 9: the place is full \(--size 64k\)$'
+expect_no_err 'rerun with --explain'
 gone "ts-$$"
 EOF
 
@@ -156,6 +161,8 @@ t "$MODE: --timeout: TIMEOUT, 124, the background child killed" <<'EOF'
 tool --name "tt-$$" --size 8m --timeout 500ms -- /bin/sh -c "sleep $MARK & sleep $MARK"
 expect_rc 124
 expect_err "^SANDBOX TIMEOUT after=500ms name=tt-$$\$"
+expect_err '^SANDBOX NOTE the command was ended: it timed out after 500ms \(--timeout\)$'
+expect_no_err 'rerun with --explain'
 expect_err "^SANDBOX DONE name=tt-$$ exit=124 "
 gone "tt-$$"
 EOF
@@ -174,6 +181,8 @@ wait "$BG"
 RC=$?
 expect_rc 130
 expect_err "^SANDBOX DONE name=ti-$$ exit=130 "
+expect_err '^SANDBOX NOTE the command was ended: the tool was asked to stop and passed the signal on$'
+expect_no_err 'rerun with --explain'
 gone "ti-$$"
 EOF
 
@@ -183,6 +192,8 @@ t "$MODE: a runaway fork loop: RUNAWAY, 137, no survivor" <<'EOF'
 tool --name "tr-$$" --size 8m --max-procs 30 -- /bin/bash -c "while :; do sleep $MARK & done 2>/dev/null"
 expect_rc 137
 expect_err '^SANDBOX RUNAWAY runaway: [0-9]+ processes \(cap 30\)'
+expect_err '^SANDBOX NOTE the command was ended: it passed a cap of processes or memory$'
+expect_no_err 'rerun with --explain'
 expect_err "^SANDBOX DONE name=tr-$$ exit=137 "
 gone "tr-$$"
 EOF

@@ -6,6 +6,7 @@
 
 #include "common/cu_run.h"
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,9 @@ test_remedy_each_op(void)
 	expect_remedy(NS_OP_CONNECT, "1.2.3.4:443", 1, "without --net-deny");
 	expect_remedy(NS_OP_BIND, "0.0.0.0:80", 1, "without --net-deny");
 	expect_remedy(NS_OP_CONNECT, "1.2.3.4:443", 0, "-");
+	/* a socket family that is not IP: no remedy anyone would take */
+	expect_remedy(NS_OP_CONNECT, "AF_NETLINK", 1, "-");
+	expect_remedy(NS_OP_CONNECT, "AF_INET6", 1, "without --net-deny");
 	expect_remedy(NS_OP_BIND, "0.0.0.0:80", 0, "-");
 	expect_remedy(NS_OP_OTHER, at("/sub"), 1, "-");
 	expect_remedy(NS_OP_READ, "relative", 0, "-");
@@ -211,19 +215,27 @@ test_remedy_each_op(void)
 /* ---- the lines ---------------------------------------------------------- */
 
 static char *
-printed(const struct denials *d, int net_deny)
+printed_cx(const struct denials *d, const struct explain_ctx *cx)
 {
 	FILE *f = tmpfile();
-	char *s = calloc(1, 65536);
+	char *s = calloc(1, 1 << 20);
 
 	if (f == NULL || s == NULL)
 		return NULL;
-	CU_ASSERT_EQUAL(explain_print(f, "SANDBOX", d, net_deny), 0);
+	CU_ASSERT_EQUAL(explain_print(f, "SANDBOX", d, cx), 0);
 	fflush(f);
 	rewind(f);
-	(void)!fread(s, 1, 65535, f);
+	(void)!fread(s, 1, (1 << 20) - 1, f);
 	fclose(f);
 	return s;
+}
+
+static char *
+printed(const struct denials *d, int net_deny)
+{
+	struct explain_ctx cx = { NULL, NULL, net_deny };
+
+	return printed_cx(d, &cx);
 }
 
 static size_t
@@ -237,58 +249,235 @@ count_lines(const char *s, const char *prefix)
 	return n;
 }
 
+/* every distinct denial is listed (no cap), each directory's together in
+ * the order the directories were first seen */
 static void
-test_cap_and_note(void)
+test_all_listed_grouped(void)
 {
 	struct denials d = {0};
-	char p[64], *s;
+	char p[PATH_MAX], *s, *a, *b;
 
-	for (int i = 0; i < 12; i++) {
-		snprintf(p, sizeof(p), "/cap/p%02d", i);
+	for (int i = 0; i < 30; i++) {
+		snprintf(p, sizeof(p), "%s/p%02d", at("/sub"), i);
 		denials_add(&d, NS_OP_READ, p, 1);
 		denials_add(&d, NS_OP_READ, p, 1); /* a repeat is no new line */
+		snprintf(p, sizeof(p), "%s/q%02d", g_dir, i);
+		denials_add(&d, NS_OP_READ, p, 1);
 	}
 	s = printed(&d, 0);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL(count_lines(s, "SANDBOX DENIED "), 10);
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "SANDBOX DENIED path=/cap/p00 op=read "
-				      "remedy=\"-\"\n")); /* never "/" */
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "path=/cap/p09 "));
-	CU_ASSERT_PTR_NULL(strstr(s, "path=/cap/p10 "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "SANDBOX NOTE and 2 more denied paths "
-				      "(not listed)\n"));
-	/* first seen first */
-	CU_ASSERT(strstr(s, "p00") < strstr(s, "p01"));
+	CU_ASSERT_EQUAL(count_lines(s, "SANDBOX DENIED "), 60);
+	CU_ASSERT_EQUAL(count_lines(s, "SANDBOX NOTE"), 0);
+	/* sub/ first (seen first), all its thirty, then the top's thirty */
+	a = strstr(s, "/sub/p29 ");
+	b = strstr(s, "/q00 ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT(a < b);
+	CU_ASSERT(strstr(s, "/sub/p00 ") < strstr(s, "/sub/p01 "));
+	CU_ASSERT(strstr(s, "/q28 ") < strstr(s, "/q29 "));
 	free(s);
-	/* exactly ten: no NOTE */
-	d.n = 10;
-	s = printed(&d, 0);
-	CU_ASSERT_EQUAL(count_lines(s, "SANDBOX DENIED "), 10);
-	CU_ASSERT_PTR_NULL(strstr(s, "NOTE"));
-	free(s);
-	d.n = 12;
 	denials_free(&d);
+}
+
+/* a denial no flag can grant is counted in one NOTE, never a DENIED
+ * line with remedy "-" */
+static void
+test_no_remedy_counted(void)
+{
+	struct denials d = {0};
+	char *s;
+
+	denials_add(&d, NS_OP_READ, "/sys/fs/cgroup", 1);
+	denials_add(&d, NS_OP_READ, "/sys/devices/system/cpu/online", 1);
+	denials_add(&d, NS_OP_CONNECT, "AF_NETLINK", 2);
+	denials_add(&d, NS_OP_WRITE, "/dev/tty", 1);
+	denials_add(&d, NS_OP_READ, at("/sub/x"), 1);
+	denials_add(&d, NS_OP_CONNECT, "AF_INET", 1);
+	s = printed(&d, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(count_lines(s, "SANDBOX DENIED "), 2);
+	CU_ASSERT_PTR_NULL(strstr(s, "remedy=\"-\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "path=AF_INET op=connect remedy=\""
+				      "without --net-deny\"\n"));
+	CU_ASSERT_EQUAL(count_lines(s, "SANDBOX NOTE 4 denied paths no flag "
+				    "can grant, not listed (a kernel file, a "
+				    "device, a socket that is not IP): "
+				    "/sys/fs/cgroup read, "
+				    "/sys/devices/system/cpu/online read, "
+				    "AF_NETLINK connect, ...\n"), 1);
+	free(s);
+	denials_free(&d);
+}
+
+static void
+expect_warn(const char *flag, const char *dir, const struct explain_ctx *cx,
+	    const char *want)
+{
+	char out[64];
+	int rc = explain_warn(flag, dir, cx, out, sizeof(out));
+
+	CU_ASSERT_EQUAL(rc, want[0] != '\0');
+	if (strcmp(out, want) != 0)
+		fprintf(stderr, "\n  %s %s: got %s, wanted %s\n", flag, dir,
+			out, want);
+	CU_ASSERT_STRING_EQUAL(out, want);
+}
+
+static void
+test_warn_words(void)
+{
+	struct strv homes = {0}, reads = {0};
+	struct explain_ctx cx = { &homes, &reads, 0 };
+
+	strv_push(&homes, "/home/u");
+	strv_push(&reads, "/src/pr");
+	expect_warn("--read", "/home/u/.ssh", &cx, "secrets");
+	expect_warn("--read", "/home/u/.ssh/keys", &cx, "secrets");
+	expect_warn("--read", "/home/u/.config/gcloud", &cx, "secrets");
+	expect_warn("--read", "/home/u/.mozilla/firefox/x.default", &cx,
+		    "secrets");
+	expect_warn("--read", "/home/u/.local/share/keyrings", &cx, "secrets");
+	expect_warn("--read", "/home/u/.aws", &cx, "secrets");
+	expect_warn("--read", "/home/u/.kube", &cx, "secrets");
+	expect_warn("--read", "/home/u/.docker", &cx, "secrets");
+	/* .config holds gcloud's and the browsers' */
+	expect_warn("--read", "/home/u/.config", &cx, "secrets");
+	expect_warn("--write", "/home/u", &cx, "secrets,home");
+	expect_warn("--write", "/home", &cx, "secrets,home");
+	expect_warn("--read", "/home/u/src", &cx, "");
+	expect_warn("--read", "/home/u/.sshx", &cx, "");
+	expect_warn("--read", "/usr/lib", &cx, "");
+	/* a --read root written, or a directory that holds one */
+	expect_warn("--write", "/src/pr", &cx, "read-source");
+	expect_warn("--write", "/src", &cx, "read-source");
+	expect_warn("--write", "/src/pr/build", &cx, "");
+	expect_warn("--read", "/src/pr", &cx, "");
+	expect_warn("--write", "/", &cx, "secrets,home,read-source");
+	strv_free(&homes);
+	strv_free(&reads);
+}
+
+/* the warn= word is on the DENIED line, after the remedy */
+static void
+test_warn_on_line(void)
+{
+	struct denials d = {0};
+	struct strv homes = {0}, reads = {0};
+	struct explain_ctx cx = { &homes, &reads, 0 };
+	char p[PATH_MAX], *s;
+
+	strv_push(&homes, g_dir);
+	strv_push(&reads, at("/sub"));
+	denials_add(&d, NS_OP_CREATE, at("/sub/new"), 1);
+	denials_add(&d, NS_OP_READ, at("/a b/x"), 1);
+	s = printed_cx(&d, &cx);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	snprintf(p, sizeof(p), "SANDBOX DENIED path=%s op=create remedy=\""
+		 "--write %s\" warn=read-source\n", at("/sub/new"), at("/sub"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, p));
+	snprintf(p, sizeof(p), "remedy=\"--read %s/a\\x20b\"\n", g_dir);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, p));
+	free(s);
+	denials_free(&d);
+	strv_free(&homes);
+	strv_free(&reads);
 }
 
 static void
 test_escaping(void)
 {
 	struct denials d = {0};
-	char *s;
+	char *s, p[PATH_MAX], want[PATH_MAX * 2];
 
-	denials_add(&d, NS_OP_WRITE, "/x/new\nline=1 SANDBOX DONE", 1);
+	snprintf(p, sizeof(p), "%s/new\nline=1 SANDBOX DONE", at("/sub"));
+	denials_add(&d, NS_OP_WRITE, p, 1);
 	denials_add(&d, NS_OP_CONNECT, "10.0.0.1:22", 1);
 	s = printed(&d, 1);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "SANDBOX DENIED path=/x/new\\x0aline"
-				      "\\x3d1\\x20SANDBOX\\x20DONE op=write "
-				      "remedy=\"-\"\n"));
+	snprintf(want, sizeof(want), "SANDBOX DENIED path=%s/new\\x0aline"
+		 "\\x3d1\\x20SANDBOX\\x20DONE op=write remedy=\"--write %s\"\n",
+		 at("/sub"), at("/sub"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, want));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "SANDBOX DENIED path=10.0.0.1:22 "
 				      "op=connect remedy=\"without --net-deny\""
 				      "\n"));
 	CU_ASSERT_EQUAL(count_lines(s, ""), 2);
 	free(s);
 	denials_free(&d);
+}
+
+/* ---- the end NOTE -------------------------------------------------------- */
+
+static void
+test_denial_kind(void)
+{
+	CU_ASSERT_EQUAL(explain_denial_kind(0), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(1), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(2), 1);   /* make */
+	CU_ASSERT_EQUAL(explain_denial_kind(126), 1); /* sh: cannot execute */
+	CU_ASSERT_EQUAL(explain_denial_kind(128), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGSEGV), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGABRT), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGSYS), 1);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGKILL), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGTERM), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGINT), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(128 + SIGPIPE), 0);
+	CU_ASSERT_EQUAL(explain_denial_kind(200), 1); /* no signal: its own */
+}
+
+static void
+expect_note(const struct end_facts *f, const char *want)
+{
+	char buf[512];
+	int got = explain_end_note(f, buf, sizeof(buf));
+
+	if (want == NULL) {
+		CU_ASSERT_EQUAL(got, 0);
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(got, 1);
+	if (strcmp(buf, want) != 0)
+		fprintf(stderr, "\n  got %s\n  wanted %s\n", buf, want);
+	CU_ASSERT_STRING_EQUAL(buf, want);
+}
+
+static void
+test_end_note(void)
+{
+	struct end_facts f = { 2, 0, "1m", NULL, 0, 1, "linux" };
+
+	expect_note(&f, "the command exited 2: if the wall denied it a path, "
+		    "rerun with --explain to name it");
+	f.explain = 1; /* the DENIED lines said it */
+	expect_note(&f, NULL);
+	f.explain = 0;
+	f.names = 0;
+	expect_note(&f, "the command exited 2; the linux wall does not report "
+		    "its denials: a path it needs may be missing a --read");
+	f.wall = NULL;
+	expect_note(&f, NULL);
+	f.names = 1;
+	f.full = "8m";
+	expect_note(&f, "the command exited 2: the place is full (--size 8m)");
+	f.full = NULL;
+	f.code = 143;
+	f.killed = NS_TERM_TIMEOUT;
+	expect_note(&f, "the command was ended: it timed out after 1m "
+		    "(--timeout)");
+	f.killed = NS_TERM_SIGNAL;
+	expect_note(&f, "the command was ended: the tool was asked to stop "
+		    "and passed the signal on");
+	f.killed = NS_TERM_CAP;
+	f.code = 137;
+	expect_note(&f, "the command was ended: it passed a cap of processes "
+		    "or memory");
+	f.killed = 0;
+	expect_note(&f, "the command exited 137: ended by signal 9, which a "
+		    "refused call does not cause");
+	f.code = 0;
+	expect_note(&f, NULL);
 }
 
 int
@@ -300,8 +489,14 @@ main(void)
 		{ "ns_host.denial only inside finish()", test_host_service },
 		{ "nearest existing directory, nothing created", test_nearest_dir },
 		{ "the remedy of each op", test_remedy_each_op },
-		{ "ten lines, then the NOTE", test_cap_and_note },
+		{ "every denial listed, by directory", test_all_listed_grouped },
+		{ "no remedy: counted in one NOTE", test_no_remedy_counted },
+		{ "warn= words", test_warn_words },
+		{ "warn= on the DENIED line", test_warn_on_line },
 		{ "paths are field-escaped", test_escaping },
+		{ "which exits a denial can give", test_denial_kind },
+		{ "the end NOTE: the known cause, else the hint",
+		  test_end_note },
 		{ NULL, NULL }
 	};
 
