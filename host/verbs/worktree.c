@@ -49,6 +49,10 @@ struct wt {
 	struct rpath repo, scratch;
 	struct tool git, gh;
 	struct strv genv, ghenv;  /* the two environments */
+	char *gitdir;             /* the repository's git directory */
+	char *common;             /* its common directory (worktrees/ there) */
+	int commonfd;             /* O_PATH of common, or -1 */
+	struct strv safe;         /* git's options that disarm its commands */
 	struct strv secrets;      /* token values, never printed */
 	unsigned call_ms, fetch_ms;
 	char **env;               /* the caller's */
@@ -525,12 +529,71 @@ redact(const struct wt *w, const char *s)
 
 /* ---- running git and gh ------------------------------------------------- */
 
-/* git <args...> in the directory cwd_fd, with git's environment. */
+/* What git's configuration could make these calls run, disarmed on every
+ * call (docs/SPEC-SANDBOX.md "worktree", checked against git 2.39): no
+ * pager, no fsmonitor, no hook (worktree add's post-checkout, a ref
+ * update's reference-transaction), no submodule recursion (a submodule's
+ * .git in a tree is the job's), no automatic gc or maintenance after a
+ * fetch.  Filter drivers are disarmed by name once the repository's
+ * configuration is known (git_filters). */
+static const char *const git_safe[] = {
+	"--no-pager",
+	"-c", "core.fsmonitor=false",
+	"-c", "core.hooksPath=/dev/null",
+	"-c", "submodule.recurse=false",
+	"-c", "fetch.recurseSubmodules=false",
+	"-c", "diff.ignoreSubmodules=all",
+	"-c", "gc.auto=0",
+	"-c", "maintenance.auto=false",
+	NULL,
+};
+
+/* Where one git call works: the repository (gitdir NULL) or a tree. */
+struct gplace {
+	const char *gitdir, *worktree;
+};
+
+/* git <args...> in the directory cwd_fd, with git's environment, its
+ * commands disarmed and its directories named (never discovered): the
+ * repository's, or the tree's of p.  args[0] is "git". */
+static int
+git_at(struct wt *w, const struct gplace *p, int cwd_fd, unsigned ms,
+       struct toolres *res, char *const *args)
+{
+	struct strv av = {0};
+	int rc = -1, e = ENOMEM;
+
+	strv_push(&av, args[0]);
+	for (const char *const *o = git_safe; *o; o++)
+		strv_push(&av, *o);
+	for (size_t i = 0; i < w->safe.n; i++)
+		strv_push(&av, w->safe.v[i]);
+	if (p != NULL) {
+		strv_pushf(&av, "--git-dir=%s", p->gitdir);
+		strv_pushf(&av, "--work-tree=%s", p->worktree);
+	} else if (w->gitdir != NULL) {
+		strv_pushf(&av, "--git-dir=%s", w->gitdir);
+		strv_pushf(&av, "--work-tree=%s", w->repo.path);
+	}
+	for (size_t i = 1; args[i] != NULL; i++)
+		strv_push(&av, args[i]);
+	if (!strv_failed(&av)) {
+		rc = tool_run(&w->git, cwd_fd, av.v, w->genv.v, ms, res);
+		e = errno;
+	} else {
+		memset(res, 0, sizeof(*res));
+	}
+	strv_free(&av);
+	errno = e;
+	return rc;
+}
+
+/* git <args...> on the repository, in the directory cwd_fd. */
 static int
 git(struct wt *w, int cwd_fd, unsigned ms, struct toolres *res,
     char *const *args)
 {
-	return tool_run(&w->git, cwd_fd, args, w->genv.v, ms, res);
+	return git_at(w, NULL, cwd_fd, ms, res, args);
 }
 
 /* The first line of a program's stderr, redacted, for a refusal text. */
@@ -547,15 +610,17 @@ first_line(const struct wt *w, const struct toolres *res)
 }
 
 /* stdout without its trailing newline, when the run exited 0: 0; -1 it
- * did not, -2 git could not be started (errno). */
+ * did not, -2 git could not be started (errno).  On the repository (p
+ * NULL) or a tree. */
 static int
-git_line(struct wt *w, int cwd_fd, char *const *args, char *buf, size_t n)
+git_line(struct wt *w, const struct gplace *p, int cwd_fd, char *const *args,
+	 char *buf, size_t n)
 {
 	struct toolres res;
 	int ok, started, e;
 	size_t len;
 
-	started = git(w, cwd_fd, w->call_ms, &res, args) == 0;
+	started = git_at(w, p, cwd_fd, w->call_ms, &res, args) == 0;
 	e = errno;
 	ok = started && res.status == 0 && !sbuf_failed(&res.out);
 	len = strlen(sbuf_str(&res.out));
@@ -602,11 +667,135 @@ check_base(struct wt *w, struct refusals *r)
 			     w->a.base ? w->a.base : "no value");
 }
 
+/* A gitfile's text ("gitdir: <dir>", one line) read from fd: the
+ * directory it names (heap), or NULL when it is not one. */
+static char *
+gitfile_read(int fd)
+{
+	char buf[WT_RECORD_MAX + 1];
+	struct os_stat st;
+	ssize_t n;
+	size_t len;
+
+	if (os_fstat(fd, &st) != 0 || !S_ISREG(st.mode) ||
+	    st.size > WT_RECORD_MAX || (n = read(fd, buf, WT_RECORD_MAX)) < 0)
+		return NULL;
+	buf[n] = '\0';
+	len = (size_t)n;
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		buf[--len] = '\0';
+	if (strncmp(buf, "gitdir: ", 8) != 0 || len <= 8 ||
+	    strlen(buf) != len || strpbrk(buf, "\n\r") != NULL)
+		return NULL;
+	return str_fmt("%s", buf + 8);
+}
+
+/* The repository's git directory, named by its .git as git would find
+ * it there (a directory, or a gitfile as a linked tree or a submodule
+ * has; a link is never followed), never by git's discovery: 0, or -1
+ * with the refusal added. */
+static int
+repo_gitdir(struct wt *w, struct refusals *r)
+{
+	struct os_stat st;
+	char *named = NULL;
+	int fd;
+
+	if (os_fstat_at(w->repo.fd, ".git", &st) == 0 && S_ISDIR(st.mode)) {
+		w->gitdir = str_fmt("%s/.git", w->repo.path);
+	} else if (os_fstat_at(w->repo.fd, ".git", &st) == 0 &&
+		   S_ISREG(st.mode) &&
+		   (fd = os_open_read_at(w->repo.fd, ".git", 0)) >= 0) {
+		named = gitfile_read(fd);
+		close(fd);
+		if (named != NULL)
+			w->gitdir = os_is_absolute(named) ?
+				str_fmt("%s", named) :
+				str_fmt("%s/%s", w->repo.path, named);
+	}
+	free(named);
+	if (w->gitdir != NULL)
+		return 0;
+	refusals_add(r, REASON_BAD_REPO, "--repo wants an existing repository "
+		     "named by an absolute path: git does not call %s a work "
+		     "tree: its .git is neither a directory nor a gitfile "
+		     "(\"gitdir: <dir>\"; a link is never followed)", w->a.repo);
+	return -1;
+}
+
+/* Every filter driver the repository's configuration defines, disarmed
+ * on every later call: a tree's .gitattributes names which one runs on
+ * which file, and the tree is the job's. */
+static int
+git_filters(struct wt *w)
+{
+	char *args[] = { "git", "config", "-z", "--name-only", "--get-regexp",
+			 "^filter\\.", NULL };
+	struct toolres res;
+	const char *p, *end, *last;
+	struct strv seen = {0};
+	int rc = -1;
+
+	if (git(w, w->repo.fd, w->call_ms, &res, args) != 0 ||
+	    (res.status != 0 && res.status != 1) || sbuf_failed(&res.out) ||
+	    res.truncated)
+		goto out;
+	p = sbuf_str(&res.out);
+	end = p + res.out.len;
+	for (; p < end; p += strlen(p) + 1) {
+		char *drv;
+
+		last = strrchr(p, '.');
+		if (strncmp(p, "filter.", 7) != 0 || last == NULL ||
+		    last <= p + 7)
+			continue;
+		drv = str_fmt("%.*s", (int)(last - p - 7), p + 7);
+		if (drv != NULL && !strv_contains(&seen, drv)) {
+			strv_push(&seen, drv);
+			strv_push(&w->safe, "-c");
+			strv_pushf(&w->safe, "filter.%s.process=", drv);
+			strv_push(&w->safe, "-c");
+			strv_pushf(&w->safe, "filter.%s.smudge=", drv);
+			strv_push(&w->safe, "-c");
+			strv_pushf(&w->safe, "filter.%s.clean=", drv);
+			strv_push(&w->safe, "-c");
+			strv_pushf(&w->safe, "filter.%s.required=false", drv);
+		}
+		free(drv);
+	}
+	rc = strv_failed(&seen) || strv_failed(&w->safe) ? -1 : 0;
+out:
+	toolres_free(&res);
+	strv_free(&seen);
+	return rc;
+}
+
+/* The repository's work tree and common directory, asked of git with its
+ * directories named: "true", then the common directory. */
+static int
+repo_common(struct wt *w, char *out, size_t n)
+{
+	char *args[] = { "git", "rev-parse", "--is-inside-work-tree",
+			 "--path-format=absolute", "--git-common-dir", NULL };
+	char *nl;
+	int rc = git_line(w, NULL, w->repo.fd, args, out, n);
+
+	if (rc != 0)
+		return rc;
+	nl = strchr(out, '\n');
+	if (nl == NULL || strncmp(out, "true\n", 5) != 0 || nl[1] == '\0')
+		return -1;
+	w->common = str_fmt("%s", nl + 1);
+	if (w->common == NULL)
+		return -1;
+	w->commonfd = os_open_dir(w->common);
+	return w->commonfd >= 0 ? 0 : -1;
+}
+
 static void
 check_repo(struct wt *w, struct refusals *r)
 {
-	char out[16];
-	char *args[] = { "git", "rev-parse", "--is-inside-work-tree", NULL };
+	char out[WT_RECORD_MAX];
 	int rc;
 
 	if (w->a.repo == NULL || !os_is_absolute(w->a.repo)) {
@@ -626,17 +815,22 @@ check_repo(struct wt *w, struct refusals *r)
 			     w->a.repo);
 		return;
 	}
-	rc = git_line(w, w->repo.fd, args, out, sizeof(out));
+	if (repo_gitdir(w, r) != 0)
+		return;
+	rc = repo_common(w, out, sizeof(out));
+	if (rc == 0 && git_filters(w) != 0)
+		rc = -1;
 	if (rc == -2)
 		refusals_add(r, REASON_BAD_REPO, "--repo %s cannot be read: git "
 			     "(%s) could not be started: %s%s", w->a.repo,
 			     w->git.path, strerror(errno), errno == ENOEXEC ?
 			     " (a batch file or script the system cannot "
 			     "start is never run)" : "");
-	else if (rc != 0 || strcmp(out, "true") != 0)
+	else if (rc != 0)
 		refusals_add(r, REASON_BAD_REPO, "--repo wants an existing "
 			     "repository named by an absolute path: git does "
-			     "not call %s a work tree", w->a.repo);
+			     "not call %s a work tree (or its common git "
+			     "directory could not be opened)", w->a.repo);
 }
 
 static void
@@ -1061,30 +1255,114 @@ worktrees(struct wt *w, struct strv *out)
 	return rc;
 }
 
-/* Reuse: the tree is a linked work tree (.git a file) the repository
- * lists, at head, with nothing changed, untracked or ignored in it. */
+/* Is the file open on fd the object at path (links followed)? */
 static int
-reusable(struct wt *w, int tfd, const char *path, const char *head)
+same_object(int fd, const char *path)
+{
+	struct os_stat a, b;
+
+	return os_fstat(fd, &a) == 0 && os_stat_path(path, &b) == 0 &&
+	       a.dev == b.dev && a.ino == b.ino;
+}
+
+/* The tree's own git directory, checked before any git call on the tree:
+ * its .git is a regular file (never a link) naming exactly the
+ * repository's <common>/worktrees/<name> (by identity), and that
+ * directory's gitdir names this .git back (by identity).  Everything else
+ * in a tree is the job's to write.  0 with *gd the directory (heap), or
+ * -1 with *why what was found (heap; NULL when out of memory). */
+static int
+tree_gitdir(struct wt *w, int tfd, char **gd, char **why)
+{
+	struct os_stat st;
+	char *named = NULL, *back = NULL;
+	const char *name;
+	int gfd = -1, wfd = -1, nfd = -1, bfd = -1, rc = -1;
+
+	*gd = *why = NULL;
+	if (os_fstat_at(tfd, ".git", &st) != 0 || !S_ISREG(st.mode) ||
+	    (gfd = os_open_read_at(tfd, ".git", 0)) < 0) {
+		*why = str_fmt("its .git is not a regular file (a link, a "
+			       "directory, or missing)");
+		goto out;
+	}
+	if ((named = gitfile_read(gfd)) == NULL) {
+		*why = str_fmt("its .git is not one line \"gitdir: <dir>\"");
+		goto out;
+	}
+	name = os_last_sep(named);
+	name = name != NULL ? name + 1 : named;
+	if (*name == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    (wfd = os_walk_at(w->commonfd, "worktrees", 1)) < 0 ||
+	    (nfd = os_walk_at(wfd, name, 1)) < 0 || !same_object(nfd, named)) {
+		*why = str_fmt("its .git names %s, not a git directory of the "
+			       "repository's %s/worktrees", named, w->common);
+		goto out;
+	}
+	if ((bfd = os_open_read_at(nfd, "gitdir", 0)) < 0 ||
+	    os_fstat(bfd, &st) != 0 || !S_ISREG(st.mode) ||
+	    st.size > WT_RECORD_MAX || (back = calloc(1, WT_RECORD_MAX + 1)) == NULL ||
+	    read(bfd, back, WT_RECORD_MAX) < 0) {
+		*why = str_fmt("the repository's %s/worktrees/%s has no "
+			       "readable gitdir", w->common, name);
+		goto out;
+	}
+	back[strcspn(back, "\r\n")] = '\0';
+	if (!same_object(gfd, back)) {
+		*why = str_fmt("the repository's %s/worktrees/%s belongs to "
+			       "another tree (%s)", w->common, name, back);
+		goto out;
+	}
+	*gd = str_fmt("%s/worktrees/%s", w->common, name);
+	rc = *gd != NULL ? 0 : -1;
+out:
+	if (gfd >= 0)
+		close(gfd);
+	if (wfd >= 0)
+		close(wfd);
+	if (nfd >= 0)
+		close(nfd);
+	if (bfd >= 0)
+		close(bfd);
+	free(named);
+	free(back);
+	return rc;
+}
+
+/* Reuse: the tree's own git directory checked (tree_gitdir; when it
+ * fails, *found says what was found, for a NOTE), then every git call on
+ * it names that directory and the tree: the repository lists it, it is at
+ * head, with nothing changed, untracked or ignored in it (submodules not
+ * entered: a submodule's .git in a tree is the job's too). */
+static int
+reusable(struct wt *w, int tfd, const char *path, const char *head,
+	 char **found)
 {
 	char *rev[] = { "git", "rev-parse", "--verify", "HEAD", NULL };
 	char *st[] = { "git", "status", "--porcelain", "-z",
-		       "--untracked-files=all", "--ignored", NULL };
+		       "--untracked-files=all", "--ignored",
+		       "--ignore-submodules=all", NULL };
 	struct strv list = {0};
 	struct toolres res;
-	struct os_stat gs;
-	char now[WT_HEAD_LEN + 8];
+	struct gplace p;
+	char now[WT_HEAD_LEN + 8], *gd;
 	int ok;
 
-	if (os_fstat_at(tfd, ".git", &gs) != 0 || !S_ISREG(gs.mode))
+	if (tree_gitdir(w, tfd, &gd, found) != 0)
 		return 0;
+	p.gitdir = gd;
+	p.worktree = path;
 	ok = worktrees(w, &list) == 0 && strv_contains(&list, path);
 	strv_free(&list);
-	if (!ok || git_line(w, tfd, rev, now, sizeof(now)) != 0 ||
-	    strcmp(now, head) != 0)
-		return 0;
-	ok = git(w, tfd, w->call_ms, &res, st) == 0 && res.status == 0 &&
-	     res.out.len == 0 && res.err.len == 0;
-	toolres_free(&res);
+	if (ok && (git_line(w, &p, tfd, rev, now, sizeof(now)) != 0 ||
+		   strcmp(now, head) != 0))
+		ok = 0;
+	if (ok) {
+		ok = git_at(w, &p, tfd, w->call_ms, &res, st) == 0 &&
+		     res.status == 0 && res.out.len == 0 && res.err.len == 0;
+		toolres_free(&res);
+	}
+	free(gd);
 	return ok;
 }
 
@@ -1147,7 +1425,18 @@ old_tree(struct wt *w, const char *guid, const char *head, char **why)
 		return -1;
 	tfd = os_walk_at(w->scratch.fd, guid, 1);
 	if (tfd >= 0) {
-		reuse = reusable(w, tfd, path, head);
+		char *found = NULL;
+
+		reuse = reusable(w, tfd, path, head, &found);
+		if (found != NULL) {
+			char *t = str_fmt("%s is not reused: %s; git is not "
+					  "run on it, it is removed and made "
+					  "again", path, found);
+
+			note(w, t);
+			free(t);
+			free(found);
+		}
 		seen = os_fstat(tfd, &id) == 0;
 		/* closed before its use is asked: on Windows an open
 		 * descriptor of the tree counts as one */
@@ -1444,6 +1733,11 @@ wt_free(struct wt *w)
 	strv_free(&w->genv);
 	strv_free(&w->ghenv);
 	strv_free(&w->secrets);
+	strv_free(&w->safe);
+	free(w->gitdir);
+	free(w->common);
+	if (w->commonfd >= 0)
+		close(w->commonfd);
 }
 
 int
@@ -1459,6 +1753,7 @@ verb_worktree(const struct hostrun *hr, int argc, char **argv)
 						       NS_EXIT_USAGE;
 	memset(&w, 0, sizeof(w));
 	w.repo.fd = w.repo.dir_fd = w.scratch.fd = w.scratch.dir_fd = -1;
+	w.commonfd = -1;
 	w.env = hr->env;
 	pathvar = env_get(hr->env, "PATH");
 	if (build_envs(&w) != 0 || tool_find("git", pathvar, &w.git) < 0 ||

@@ -390,3 +390,92 @@ do_toolchain_path_plant() {
 	planted_then 'mkdir -p "$1/bin" && cp "$2" "$1/bin/python3"' python3 -c pass
 }
 check_toolchain_path_plant() { check_planted "$W/bin/python3"; }
+
+# ---- 12: what the job writes, trusted by a program outside the wall later --
+
+# wt_world: a repository whose origin holds pull request 1 (a file f, "pr"),
+# the fake gh answering for it, and the tree `worktree --pr 1` made of it
+# ($WT_TREE), all the user's and outside every root
+WT_G="git -c user.email=t@t -c user.name=t -c init.defaultBranch=main"
+wt_verb() {
+	user env -i PATH="$WORLD/wt/bin:/usr/bin:/bin" HOME="$W/home" \
+		GH_CONFIG_DIR="$WORLD/wt/gh" "$NS" worktree --repo "$WORLD/wt/repo" \
+		--scratch "$WORLD/wt/scratch" --pr 1 >"$WORLD/wt/out" 2>"$WORLD/wt/err"
+}
+wt_world() {
+	local h
+	mkdir -p "$WORLD/wt/bin" "$WORLD/wt/gh/answers" "$WORLD/wt/scratch"
+	install -m 0755 "$here/../integration/fakes/gh" "$WORLD/wt/bin/gh"
+	(cd "$WORLD/wt" && $WT_G init -q --bare origin.git && $WT_G init -q repo &&
+		cd repo && $WT_G commit -q --allow-empty -m base &&
+		echo pr > f && $WT_G add f && $WT_G commit -q -m pr &&
+		$WT_G push -q ../origin.git HEAD:refs/pull/1/head &&
+		$WT_G remote add origin https://forge.example/o/n.git &&
+		$WT_G config url."$WORLD/wt/origin.git".insteadOf \
+			https://forge.example/o/n.git) >/dev/null 2>&1 || return 1
+	h=$(git -C "$WORLD/wt/repo" rev-parse HEAD)
+	printf '{"baseRefName":"main","headRefOid":"%s","state":"OPEN"}\n' "$h" \
+		> "$WORLD/wt/gh/answers/1.json"
+	[ "$ROOT" = 1 ] && chown -R "$TUID:$TGID" "$WORLD/wt"
+	wt_verb || return 1
+	WT_TREE=$(sed -n 's/^WORKTREE OK path=\([^ ]*\) head=.*/\1/p' "$WORLD/wt/out")
+	[ -n "$WT_TREE" ] && [ -f "$WT_TREE/f" ]
+}
+
+# The job's redirect of its tree's .git: a git directory of its own (.x)
+# whose HEAD and index are links to the real ones, objects borrowed; $1
+# is the config it writes there.  Run in the tree.
+WT_PLANT='X=$PWD/.x; GD=$(sed -n "s/^gitdir: //p" .git)
+mkdir -p "$X/objects/info" "$X/refs" &&
+echo "${GD%/worktrees/*}/objects" > "$X/objects/info/alternates" &&
+ln -s "$GD/HEAD" "$X/refs/h" && ln -s refs/h "$X/HEAD" && ln -s "$GD/index" "$X/index" &&
+printf "%s" "$1" > "$X/config" && echo "gitdir: $X" > .git'
+
+# plant CONFIG [then...]: the redirect, unwalled (ctl) or by the walled job
+# whose --write is the tree; PLANT_RC its status
+wt_plant() {
+	local cfg=$1
+	shift
+	GCWD=$WT_TREE
+	if [ "$PHASE" = wall ]; then
+		WF+=(--write "$WT_TREE")
+	fi
+	go sh -c "$WT_PLANT"' && shift && "$@"' sh "$cfg" "$@"
+	PLANT_RC=$RC
+}
+
+do_worktree_fsmonitor() {
+	wt_world || { THROUGH=broken; return; }
+	printf '#!/bin/sh\ntouch "%s/pwned"\n' "$O" > "$WT_TREE/hook"
+	chmod 755 "$WT_TREE/hook"
+	[ "$ROOT" = 1 ] && chown "$TUID:$TGID" "$WT_TREE/hook"
+	wt_plant "$(printf '[core]\n\tfsmonitor = %s/hook\n' "$WT_TREE")" true
+	[ "$PLANT_RC" = 0 ] || { THROUGH=broken; return; }
+	if [ "$PHASE" = ctl ]; then
+		# the control: the user's plain git status in the tree runs it
+		(cd "$WT_TREE" && user env -i PATH=/usr/bin:/bin HOME="$W/home" \
+			git status --porcelain) >/dev/null 2>&1
+	else
+		wt_verb
+	fi
+	[ -e "$O/pwned" ] && THROUGH=yes || THROUGH=no
+}
+
+do_worktree_core_worktree() {
+	wt_world || { THROUGH=broken; return; }
+	# a pristine copy for git to look at, then the tree's own f tampered
+	wt_plant "$(printf '[core]\n\trepositoryformatversion = 0\n\tworktree = %s/.p\n' "$WT_TREE")" \
+		sh -c 'mkdir .p && cp f .p/f && echo evil > f'
+	[ "$PLANT_RC" = 0 ] || { THROUGH=broken; return; }
+	if [ "$PHASE" = ctl ]; then
+		# the control: a plain git status calls the tampered tree clean
+		(cd "$WT_TREE" && user env -i PATH=/usr/bin:/bin HOME="$W/home" \
+			git status --porcelain) > "$WORLD/wt/st" 2>&1
+		[ ! -s "$WORLD/wt/st" ] && grep -qx evil "$WT_TREE/f" &&
+			THROUGH=yes || THROUGH=no
+		return
+	fi
+	wt_verb
+	grep -q "^WORKTREE OK path=$WT_TREE " "$WORLD/wt/out" &&
+		grep -qx evil "$WT_TREE/f" && THROUGH=yes || THROUGH=no
+}

@@ -287,19 +287,31 @@ no_token
 grep -qx "GH_TOKEN=$TOKEN" "$D/gh/env" || _fail "gh did not get the token"
 EOF
 
-t "the caller's GIT_* never reach git, the token never reaches git" <<'EOF'
+t "the caller's GIT_* never reach git, the token never reaches git; every call disarmed, no discovery" <<'EOF'
 world || exit 1
-printf '#!/bin/sh\nenv > "%s/hookenv"\n' "$D" > "$D/repo/.git/hooks/post-checkout"
+# git as the verb finds it on PATH: what each call got, then the real git
+printf '#!/bin/sh\n{ echo call; env | sed "s/^/env /"; for a; do echo "arg $a"; done; } >> "%s/calls"\nexec %s "$@"\n' \
+	"$D" "$(type -P git)" > "$D/bin/git"
+chmod 755 "$D/bin/git"
+# the repository's own hook: the verb runs no hook of any git it calls
+printf '#!/bin/sh\ntouch "%s/hookran"\n' "$D" > "$D/repo/.git/hooks/post-checkout"
 chmod 755 "$D/repo/.git/hooks/post-checkout"
 [ "$(id -u)" = 0 ] && chown "$TUID:$TGID" "$D/repo/.git/hooks/post-checkout"
 wt GIT_DIR=/nonexistent-gitdir GIT_WORK_TREE=/nonexistent-tree GIT_CONFIG_PARAMETERS="'core.hookspath=/nonexistent-hooks'" \
 	-- --repo "$D/repo" --scratch "$D/scratch" --pr 5
 expect_rc 0
 expect_out "^WORKTREE OK path=.* head=$H5\$"
-[ -s "$D/hookenv" ] || _fail "the repository's hook did not run"
-grep -q nonexistent "$D/hookenv" && _fail "a caller's GIT_* reached git: $(grep nonexistent "$D/hookenv")"
-grep -q "$TOKEN" "$D/hookenv" && _fail "the token reached git"
-grep -qx 'GIT_TERMINAL_PROMPT=0' "$D/hookenv" || _fail "git's environment is not the built one"
+[ -s "$D/calls" ] || _fail "git was not called through PATH"
+grep -q nonexistent "$D/calls" && _fail "a caller's GIT_* reached git: $(grep nonexistent "$D/calls" | head -3)"
+grep -q "$TOKEN" "$D/calls" && _fail "the token reached git"
+n=$(grep -cx call "$D/calls")
+expect_eq "$(grep -cx 'env GIT_TERMINAL_PROMPT=0' "$D/calls")" "$n" "git's environment is not the built one on every call"
+for a in --no-pager core.fsmonitor=false core.hooksPath=/dev/null submodule.recurse=false; do
+	expect_eq "$(grep -cx "arg $a" "$D/calls")" "$n" "not every git call has $a"
+done
+expect_eq "$(grep -c '^arg --git-dir=/' "$D/calls")" "$n" "not every git call names its git directory"
+expect_eq "$(grep -c '^arg --work-tree=/' "$D/calls")" "$n" "not every git call names its work tree"
+expect_absent "$D/hookran"
 EOF
 
 t "reuse: a clean tree at the head is used again, untouched" <<'EOF'

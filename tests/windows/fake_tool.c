@@ -11,9 +11,13 @@
  *   git  exactly the calls `nova-sandbox worktree` makes, over a fake
  *        repository: <repo>/.git/ a directory, .git/origin the origin
  *        URL, .git/worktrees.list the linked trees' paths; a tree made by
- *        `worktree add` holds .git (a file), .fakehead (its head) and
- *        README ("pr"); .git/fetch.hang makes a fetch hang, .git/add.fail
- *        makes `worktree add` fail.
+ *        `worktree add` holds .git (a gitfile naming
+ *        <repo>/.git/worktrees/<name>, whose gitdir names it back, as
+ *        git makes them), .fakehead (its head) and README ("pr");
+ *        .git/fetch.hang makes a fetch hang, .git/add.fail makes
+ *        `worktree add` fail.  The options every call starts with
+ *        (--no-pager, -c <k=v>, --git-dir=, --work-tree=) are taken off
+ *        first; a call without --git-dir and --work-tree is refused.
  *   gh   `gh pr view <n> ...`: prints pr-<n>.json beside the binary, or
  *        says the pull request is not found (exit 1).
  *   go   `go env GOROOT GOMODCACHE`: prints go.answer beside the binary;
@@ -292,6 +296,64 @@ git_forget(const wchar_t *path)
 	return 0;
 }
 
+/* The cwd with '/' for '\\', as git prints a path (heap). */
+static char *
+cwd_slash(void)
+{
+	wchar_t cwd[MAX_PATH];
+	char *c;
+
+	GetCurrentDirectoryW(MAX_PATH, cwd);
+	c = utf8(cwd);
+	for (char *q = c; *q; q++)
+		if (*q == '\\')
+			*q = '/';
+	return c;
+}
+
+/* The tree's gitdir as git makes it: <repo>/.git/worktrees/<name> (the
+ * tree's last component), its file gitdir naming <path>/.git back, and
+ * the tree's .git a gitfile naming it. */
+static void
+git_add_gitdir(const wchar_t *path)
+{
+	wchar_t f[MAX_PATH], rel[MAX_PATH];
+	const wchar_t *name = wcsrchr(path, L'/');
+	const wchar_t *bs = wcsrchr(path, L'\\');
+	char *repo = cwd_slash(), *p = utf8(path), *n, *text;
+	size_t len;
+
+	if (bs != NULL && (name == NULL || bs > name))
+		name = bs;
+	name = name != NULL ? name + 1 : path;
+	n = utf8(name);
+	cwd_file(L".git\\worktrees", f);
+	CreateDirectoryW(f, NULL);
+	_snwprintf(rel, MAX_PATH, L".git\\worktrees\\%ls", name);
+	rel[MAX_PATH - 1] = 0;
+	cwd_file(rel, f);
+	CreateDirectoryW(f, NULL);
+	wcsncat(f, L"\\gitdir", MAX_PATH - wcslen(f) - 1);
+	len = strlen(p) + 8;
+	text = malloc(len);
+	if (text != NULL) {
+		snprintf(text, len, "%s/.git\n", p);
+		spew(f, text, 0);
+		free(text);
+	}
+	len = strlen(repo) + strlen(n) + 32;
+	text = malloc(len);
+	if (text != NULL) {
+		snprintf(text, len, "gitdir: %s/.git/worktrees/%s\n", repo, n);
+		_snwprintf(f, MAX_PATH, L"%ls\\.git", path);
+		spew(f, text, 0);
+		free(text);
+	}
+	free(repo);
+	free(p);
+	free(n);
+}
+
 static int
 git_add(const wchar_t *path, const wchar_t *head, HANDLE err)
 {
@@ -309,8 +371,7 @@ git_add(const wchar_t *path, const wchar_t *head, HANDLE err)
 		say(err, "fatal: could not create directory\n");
 		return 128;
 	}
-	_snwprintf(f, MAX_PATH, L"%ls\\.git", path);
-	spew(f, "gitdir: fake\n", 0);
+	git_add_gitdir(path);
 	_snwprintf(f, MAX_PATH, L"%ls\\.fakehead", path);
 	spew(f, h, 0);
 	_snwprintf(f, MAX_PATH, L"%ls\\README", path);
@@ -358,21 +419,64 @@ git_status(HANDLE out)
 	return 0;
 }
 
+/* The options every call of the verb starts with, taken off: argv[*i]
+ * is the first word of the command.  0, or -1 when --git-dir or
+ * --work-tree is missing (git would have discovered them). */
 static int
-git(int argc, wchar_t **argv, HANDLE out, HANDLE err)
+git_globals(int argc, wchar_t **argv, int *i)
 {
-	wchar_t f[MAX_PATH];
-	char *s;
+	int gd = 0, wt = 0;
 
-	if (is(argc, argv, 2, L"rev-parse", L"--is-inside-work-tree")) {
+	for (*i = 1; *i < argc; (*i)++) {
+		if (wcscmp(argv[*i], L"--no-pager") == 0)
+			continue;
+		if (wcscmp(argv[*i], L"-c") == 0 && *i + 1 < argc) {
+			(*i)++;
+			continue;
+		}
+		if (wcsncmp(argv[*i], L"--git-dir=", 10) == 0) {
+			gd = 1;
+			continue;
+		}
+		if (wcsncmp(argv[*i], L"--work-tree=", 12) == 0) {
+			wt = 1;
+			continue;
+		}
+		break;
+	}
+	return gd && wt ? 0 : -1;
+}
+
+static int
+git(int argc0, wchar_t **argv0, HANDLE out, HANDLE err)
+{
+	wchar_t f[MAX_PATH], **argv;
+	char *s;
+	int i, argc;
+
+	if (git_globals(argc0, argv0, &i) != 0) {
+		say(err, "fake git: a call without --git-dir and --work-tree\n");
+		return 2;
+	}
+	argv = argv0 + i - 1;
+	argc = argc0 - i + 1;
+	if (is(argc, argv, 4, L"rev-parse", L"--is-inside-work-tree",
+	       L"--path-format=absolute", L"--git-common-dir")) {
 		cwd_file(L".git", f);
 		if (!exists(f)) {
 			say(err, "fatal: not a git repository\n");
 			return 128;
 		}
+		s = cwd_slash();
 		say(out, "true\n");
+		say(out, s);
+		say(out, "/.git\n");
+		free(s);
 		return 0;
 	}
+	if (is(argc, argv, 5, L"config", L"-z", L"--name-only", L"--get-regexp",
+	       L"^filter\\."))
+		return 1;
 	if (is(argc, argv, 4, L"config", L"-z", L"--get-all",
 	       L"remote.origin.url")) {
 		cwd_file(L".git\\origin", f);
@@ -403,8 +507,8 @@ git(int argc, wchar_t **argv, HANDLE out, HANDLE err)
 		free(s);
 		return 0;
 	}
-	if (is(argc, argv, 5, L"status", L"--porcelain", L"-z",
-	       L"--untracked-files=all", L"--ignored"))
+	if (is(argc, argv, 6, L"status", L"--porcelain", L"-z",
+	       L"--untracked-files=all", L"--ignored", L"--ignore-submodules=all"))
 		return git_status(out);
 	if (is(argc, argv, 5, L"worktree", L"remove", L"--force", L"--", NULL))
 		return git_forget(argv[5]);

@@ -128,14 +128,15 @@ host_worktree_make() {
 		hres "host: worktree: the record 5.pr names the tree's guid, base, head, pid" 1 \
 			"$(cat "$wu/scratch/5.pr" 2>&1) / $(ls "$wu/scratch")"
 	fi
-	# call 1 is git rev-parse, 3 is gh pr view
+	# call 1 is git rev-parse; gh pr view is the first "call gh"
+	ngh=$(grep '^call ' "$wb/calls.log" | grep -nx 'call gh' | head -1 | cut -d: -f1)
 	want_git="APPDATA GCM_INTERACTIVE GIT_OPTIONAL_LOCKS GIT_TERMINAL_PROMPT LC_ALL LOCALAPPDATA NUMBER_OF_PROCESSORS PATH PATHEXT PROCESSOR_ARCHITECTURE ProgramData SystemRoot TEMP TMP USERPROFILE windir"
 	want_gh="APPDATA GH_NO_UPDATE_NOTIFIER GH_PAGER GH_PROMPT_DISABLED GH_TOKEN LC_ALL LOCALAPPDATA NO_COLOR NUMBER_OF_PROCESSORS PATH PATHEXT PROCESSOR_ARCHITECTURE ProgramData SystemRoot TEMP TMP USERPROFILE windir"
 	# what the caller's Wine environment happens to hold of the lists
 	extra=$(awk '/^call /{k++} k==1 && /^env (HOME|XDG_CONFIG_HOME|SSL_CERT_FILE|SSL_CERT_DIR|[a-z]*_proxy|[A-Z]*_PROXY|SSH_AUTH_SOCK)=/' "$wb/calls.log" |
 		sed 's/^env //; s/=.*//' | tr '\n' ' ')
 	got_git=$(call_env "$wb/calls.log" 1 | tr '\n' ' ')
-	got_gh=$(call_env "$wb/calls.log" 3 | tr '\n' ' ')
+	got_gh=$(call_env "$wb/calls.log" "${ngh:-0}" | tr '\n' ' ')
 	exp_git=$(printf '%s\n' $want_git $extra | sort | tr '\n' ' ')
 	exp_gh=$(printf '%s\n' $want_gh $extra | grep -v SSH_AUTH_SOCK | sort | tr '\n' ' ')
 	[ "$got_git" = "$exp_git" ] &&
