@@ -1132,11 +1132,59 @@ add_resolver_dir(struct build *b)
 	return rc;
 }
 
+struct shared_look {
+	int fd;
+	uint32_t uid;
+};
+
+/* One entry of a command's directory: another user's file stops the
+ * listing (1). */
+static int
+other_owner(void *arg, const char *name)
+{
+	const struct shared_look *l = arg;
+	struct os_stat st;
+
+	return os_fstat_at(l->fd, name, &st) == 0 && st.uid != l->uid;
+}
+
+/* Is the command's directory one others share: group- or world-writable,
+ * sticky, another user's, or holding another user's file (/tmp, a shared
+ * drop directory)?  Its reason (static), or NULL. */
+static const char *
+dir_shared(const struct rpath *dir, uint32_t uid)
+{
+	struct shared_look l = { -1, uid };
+	struct os_stat st;
+	int rc;
+
+	if (os_fstat(dir->fd, &st) != 0)
+		return "a directory that could not be looked at";
+	if (st.mode & OS_S_ISVTX)
+		return "sticky (a directory others share, like /tmp)";
+	if (st.mode & (S_IWGRP | S_IWOTH))
+		return "writable by others";
+	if (st.uid != uid)
+		return "another user's";
+	/* listed through a descriptor opened to read it (the walk's is
+	 * O_PATH), beneath the walk's own */
+	l.fd = os_open_read_at(dir->fd, ".", 1);
+	rc = l.fd < 0 ? -1 : os_dir_names(l.fd, dir->path, other_owner, &l);
+	if (l.fd >= 0)
+		close(l.fd);
+	if (rc == 1)
+		return "holding another user's files";
+	return rc == 0 ? NULL : "a directory that could not be listed";
+}
+
+/* Rule 3: the command's directory becomes a read root, unless others
+ * share it: then the command's file alone (a file rule), with a NOTE. */
 static int
 add_command_dir(struct build *b)
 {
 	struct policy *pol = b->pol;
 	struct rpath *dir = &pol->r_cmd_dir;
+	const char *why;
 
 	if (pol->command == NULL || dir->n_up == 0)
 		return 0;
@@ -1144,6 +1192,19 @@ add_command_dir(struct build *b)
 	    inside_caller(pol, dir) || rpath_inside_any(dir, &pol->r_roots) ||
 	    strv_contains(&pol->opt_roots, dir->path))
 		return 0;
+	why = dir_shared(dir, build_uid(b));
+	if (why != NULL) {
+		if (strv_contains(&pol->opt_roots, pol->r_command.path))
+			return 0;
+		if (strv_pushf(&pol->notes, "the command's directory %s is %s: "
+			       "only the command %s is readable and executable "
+			       "there, not the directory (--read %s grants it)",
+			       dir->path, why, pol->r_command.path,
+			       dir->path) < 0 ||
+		    strv_push(&pol->opt_roots, pol->r_command.path) < 0)
+			return -1;
+		return rpaths_push(&pol->r_opt, &pol->r_command);
+	}
 	if (strv_push(&pol->opt_roots, dir->path) < 0)
 		return -1;
 	return rpaths_push(&pol->r_opt, dir);

@@ -479,3 +479,15 @@ do_worktree_core_worktree() {
 	grep -q "^WORKTREE OK path=$WT_TREE " "$WORLD/wt/out" &&
 		grep -qx evil "$WT_TREE/f" && THROUGH=yes || THROUGH=no
 }
+
+# the command in a directory others share (sticky, like /tmp) beside a
+# credential of the user's there: rule 3 grants the command's file alone
+do_cmd_dir_shared() {
+	mkdir -p "$O/shared"
+	cp "$E" "$O/shared/job"
+	echo "the ticket" > "$O/shared/krb5cc"
+	chmod 600 "$O/shared/krb5cc"
+	[ "$ROOT" = 1 ] && chown -R "$TUID:$TGID" "$O/shared"
+	chmod 1777 "$O/shared"
+	go "$O/shared/job" read "$O/shared/krb5cc"
+}
