@@ -11,6 +11,13 @@
 #include "run/reaper.h"
 #include "verbs/verbs.h"
 
+/* Per-user counts the command, running as the user, can exhaust until it
+ * ends, and what it can offer outside (the spec's Gaps say each). */
+#define CHECK_SHARED "the per-user limits (inotify instances and watches, " \
+	"user namespaces, pending signals, POSIX message queue bytes, " \
+	"processes), and an abstract unix socket the command binds is " \
+	"reachable from outside"
+
 struct checkres {
 	const char *backend;
 	char abi[16];
@@ -107,6 +114,15 @@ gather(const struct hostrun *hr, struct checkres *c)
 	/* what the host's own process model cannot follow (darwin) */
 	if (c->note != NULL && reaper_gap() != NULL) {
 		char *n = str_fmt("%s; the host: %s", c->note, reaper_gap());
+
+		free(c->note);
+		c->note = n;
+	}
+	/* what no wall here separates from the user's programs outside
+	 * (spec: "Per-user kernel limits", "abstract unix socket") */
+	if (c->note != NULL && rc == 0) {
+		char *n = str_fmt("%s; shared with the user's programs outside: "
+				  "%s", c->note, CHECK_SHARED);
 
 		free(c->note);
 		c->note = n;

@@ -491,3 +491,33 @@ do_cmd_dir_shared() {
 	chmod 1777 "$O/shared"
 	go "$O/shared/job" read "$O/shared/krb5cc"
 }
+
+# ---- 12: what the command shares with the user's programs outside --------
+
+# the command takes every inotify instance of the user; a program of the
+# user's outside then gets none (fs.inotify.max_user_instances)
+do_inotify_exhaust() {
+	rm -f "$W/ready"
+	go_bg "$E" inotify-hog "$W/ready" 4
+	if ! wait_ready "$W/ready" "$BG"; then
+		wait_bg
+		THROUGH=broken
+		return
+	fi
+	user "$E" inotify-starved >/dev/null 2>&1 && THROUGH=yes || THROUGH=no
+	wait_bg
+}
+
+# the command binds an abstract socket (under --net-deny too); a client of
+# the user's outside connects to it
+do_abstract_bind_reachable() {
+	rm -f "$W/ready"
+	go_bg "$E" abstract-listen "$ABS-l" "$W/ready" 4
+	if ! wait_ready "$W/ready" "$BG"; then
+		wait_bg
+		THROUGH=broken
+		return
+	fi
+	user "$E" abstract "$ABS-l" >/dev/null 2>&1 && THROUGH=yes || THROUGH=no
+	wait_bg
+}

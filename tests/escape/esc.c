@@ -39,6 +39,7 @@
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/select.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
@@ -964,6 +965,90 @@ a_unix_connect(const char *name, int abstract)
 static int a_abstract(char **a) { return a_unix_connect(a[0], 1); }
 static int a_unixpath(char **a) { return a_unix_connect(a[0], 0); }
 
+/* READY: create the file that says the holder is ready */
+static int
+ready(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return broken("ready file %s: %s", path, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+/* abstract-listen NAME READY SECS: bind the abstract socket @NAME, say
+ * READY, and accept for SECS seconds (an outside client's way in) */
+static int
+a_abstract_listen(char **a)
+{
+	struct sockaddr_un sa;
+	size_t n = strlen(a[0]);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	time_t end = time(NULL) + strtol(a[2], NULL, 10);
+
+	if (s < 0)
+		return denied("socket AF_UNIX");
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	if (n + 2 > sizeof(sa.sun_path))
+		return broken("name too long");
+	memcpy(sa.sun_path + 1, a[0], n);
+	if (bind(s, (struct sockaddr *)&sa,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1)) != 0 ||
+	    listen(s, 8) != 0)
+		return denied("bind abstract");
+	if (ready(a[1]) != 0)
+		return 2;
+	while (time(NULL) < end) {
+		struct timeval tv = { 0, 100000 };
+		fd_set rd;
+
+		FD_ZERO(&rd);
+		FD_SET(s, &rd);
+		if (select(s + 1, &rd, NULL, NULL, &tv) > 0) {
+			int c = accept(s, NULL, NULL);
+
+			if (c >= 0)
+				close(c);
+		}
+	}
+	return ok("held the abstract socket");
+}
+
+/* inotify-hog READY SECS: take every inotify instance the user may have
+ * (fs.inotify.max_user_instances), say READY, hold them SECS seconds */
+static int
+a_inotify_hog(char **a)
+{
+	int n = 0;
+
+	while (n < 100000 && inotify_init1(IN_CLOEXEC) >= 0)
+		n++;
+	printf("instances=%d (%s)\n", n, strerror(errno));
+	if (ready(a[0]) != 0)
+		return 2;
+	sleep(strtol(a[1], NULL, 10) > 60 ? 60u : (unsigned)strtol(a[1], NULL, 10));
+	return ok("held the user's inotify instances");
+}
+
+/* inotify-starved: 0 when this process of the user gets no inotify
+ * instance (another process of the user holds them all) */
+static int
+a_inotify_starved(char **a)
+{
+	int fd = inotify_init1(IN_CLOEXEC);
+
+	(void)a;
+	if (fd < 0) {
+		printf("starved: inotify_init1: %s\n", strerror(errno));
+		return 0;
+	}
+	close(fd);
+	printf("not starved: an inotify instance was had\n");
+	return 1;
+}
+
 /* ---- keyrings ------------------------------------------------------ */
 
 static int
@@ -1299,6 +1384,9 @@ static const struct attack attacks[] = {
 	{ "udp6", 1, a_udp6 },
 	{ "io-uring", 0, a_io_uring },
 	{ "abstract", 1, a_abstract },
+	{ "abstract-listen", 3, a_abstract_listen },
+	{ "inotify-hog", 2, a_inotify_hog },
+	{ "inotify-starved", 0, a_inotify_starved },
 	{ "unixpath", 1, a_unixpath },
 	{ "key-read", 1, a_key_read },
 	{ "key-add", 2, a_key_add },
