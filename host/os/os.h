@@ -493,6 +493,10 @@ int os_create_at(int dirfd, const char *name, unsigned mode);
 /* Set fd's permission bits (POSIX fchmod; Windows: the DACL is the
  * parent's, nothing to set).  0, or -1 with errno. */
 int os_fchmod(int fd, unsigned mode);
+/* Set the permission bits of the entry name of the directory open on
+ * dirfd, never through a link (POSIX fchmodat with AT_SYMLINK_NOFOLLOW: a
+ * link is EOPNOTSUPP; Windows: nothing to set, 0).  0, or -1 with errno. */
+int os_fchmod_at(int dirfd, const char *name, unsigned mode);
 /* Remove the entry name of the directory open on dirfd (is_dir: an empty
  * directory).  0, or -1 with errno. */
 int os_unlink_at(int dirfd, const char *name, int is_dir);

@@ -1137,20 +1137,23 @@ struct shared_look {
 	uint32_t uid;
 };
 
-/* One entry of a command's directory: another user's file stops the
- * listing (1). */
+/* One entry of a command's directory: another user's file (root's is
+ * none) stops the listing (1). */
 static int
 other_owner(void *arg, const char *name)
 {
 	const struct shared_look *l = arg;
 	struct os_stat st;
 
-	return os_fstat_at(l->fd, name, &st) == 0 && st.uid != l->uid;
+	return os_fstat_at(l->fd, name, &st) == 0 && st.uid != l->uid &&
+	       st.uid != 0;
 }
 
 /* Is the command's directory one others share: group- or world-writable,
  * sticky, another user's, or holding another user's file (/tmp, a shared
- * drop directory)?  Its reason (static), or NULL. */
+ * drop directory)?  root is no other user here: a directory of root's
+ * nobody else may write is the administrator's, like the system roots.
+ * Its reason (static), or NULL. */
 static const char *
 dir_shared(const struct rpath *dir, uint32_t uid)
 {
@@ -1164,11 +1167,11 @@ dir_shared(const struct rpath *dir, uint32_t uid)
 		return "sticky (a directory others share, like /tmp)";
 	if (st.mode & (S_IWGRP | S_IWOTH))
 		return "writable by others";
-	if (st.uid != uid)
+	if (st.uid != uid && st.uid != 0)
 		return "another user's";
 	/* listed through a descriptor opened to read it (the walk's is
 	 * O_PATH), beneath the walk's own */
-	l.fd = os_open_read_at(dir->fd, ".", 1);
+	l.fd = os_dir_reopen(dir->fd);
 	rc = l.fd < 0 ? -1 : os_dir_names(l.fd, dir->path, other_owner, &l);
 	if (l.fd >= 0)
 		close(l.fd);

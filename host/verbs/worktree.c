@@ -52,7 +52,7 @@ struct wt {
 	char *gitdir;             /* the repository's git directory */
 	char *common;             /* its common directory (worktrees/ there) */
 	int commonfd;             /* O_PATH of common, or -1 */
-	struct strv safe;         /* git's options that disarm its commands */
+	struct strv filters;      /* the filter drivers git's config defines */
 	struct strv secrets;      /* token values, never printed */
 	unsigned call_ms, fetch_ms;
 	char **env;               /* the caller's */
@@ -548,6 +548,31 @@ static const char *const git_safe[] = {
 	NULL,
 };
 
+/* git's environment for one call: the built one, then every filter
+ * driver git's configuration defines disarmed through GIT_CONFIG_COUNT
+ * (a driver's name may hold '=', which `-c` cannot say): its process,
+ * smudge and clean commands empty, not required. */
+static void
+git_env(const struct wt *w, struct strv *env)
+{
+	static const char *const var[] = { "process", "smudge", "clean",
+					   "required" };
+	size_t k = 0;
+
+	for (size_t i = 0; i < w->genv.n; i++)
+		strv_push(env, w->genv.v[i]);
+	if (w->filters.n == 0)
+		return;
+	strv_pushf(env, "GIT_CONFIG_COUNT=%zu", w->filters.n * 4);
+	for (size_t i = 0; i < w->filters.n; i++)
+		for (size_t j = 0; j < 4; j++, k++) {
+			strv_pushf(env, "GIT_CONFIG_KEY_%zu=filter.%s.%s", k,
+				   w->filters.v[i], var[j]);
+			strv_pushf(env, "GIT_CONFIG_VALUE_%zu=%s", k,
+				   j == 3 ? "false" : "");
+		}
+}
+
 /* Where one git call works: the repository (gitdir NULL) or a tree. */
 struct gplace {
 	const char *gitdir, *worktree;
@@ -560,14 +585,12 @@ static int
 git_at(struct wt *w, const struct gplace *p, int cwd_fd, unsigned ms,
        struct toolres *res, char *const *args)
 {
-	struct strv av = {0};
+	struct strv av = {0}, env = {0};
 	int rc = -1, e = ENOMEM;
 
 	strv_push(&av, args[0]);
 	for (const char *const *o = git_safe; *o; o++)
 		strv_push(&av, *o);
-	for (size_t i = 0; i < w->safe.n; i++)
-		strv_push(&av, w->safe.v[i]);
 	if (p != NULL) {
 		strv_pushf(&av, "--git-dir=%s", p->gitdir);
 		strv_pushf(&av, "--work-tree=%s", p->worktree);
@@ -577,13 +600,15 @@ git_at(struct wt *w, const struct gplace *p, int cwd_fd, unsigned ms,
 	}
 	for (size_t i = 1; args[i] != NULL; i++)
 		strv_push(&av, args[i]);
-	if (!strv_failed(&av)) {
-		rc = tool_run(&w->git, cwd_fd, av.v, w->genv.v, ms, res);
+	git_env(w, &env);
+	if (!strv_failed(&av) && !strv_failed(&env)) {
+		rc = tool_run(&w->git, cwd_fd, av.v, env.v, ms, res);
 		e = errno;
 	} else {
 		memset(res, 0, sizeof(*res));
 	}
 	strv_free(&av);
+	strv_free(&env);
 	errno = e;
 	return rc;
 }
@@ -723,20 +748,20 @@ repo_gitdir(struct wt *w, struct refusals *r)
 	return -1;
 }
 
-/* Every filter driver the repository's configuration defines, disarmed
- * on every later call: a tree's .gitattributes names which one runs on
- * which file, and the tree is the job's. */
+/* Every filter driver git's configuration defines where a call works (the
+ * repository's, or a tree's: an includeIf may differ), added to those
+ * disarmed on every later call: a tree's .gitattributes names which one
+ * runs on which file, and the tree is the job's. */
 static int
-git_filters(struct wt *w)
+git_filters(struct wt *w, const struct gplace *pl)
 {
 	char *args[] = { "git", "config", "-z", "--name-only", "--get-regexp",
 			 "^filter\\.", NULL };
 	struct toolres res;
 	const char *p, *end, *last;
-	struct strv seen = {0};
 	int rc = -1;
 
-	if (git(w, w->repo.fd, w->call_ms, &res, args) != 0 ||
+	if (git_at(w, pl, w->repo.fd, w->call_ms, &res, args) != 0 ||
 	    (res.status != 0 && res.status != 1) || sbuf_failed(&res.out) ||
 	    res.truncated)
 		goto out;
@@ -750,23 +775,13 @@ git_filters(struct wt *w)
 		    last <= p + 7)
 			continue;
 		drv = str_fmt("%.*s", (int)(last - p - 7), p + 7);
-		if (drv != NULL && !strv_contains(&seen, drv)) {
-			strv_push(&seen, drv);
-			strv_push(&w->safe, "-c");
-			strv_pushf(&w->safe, "filter.%s.process=", drv);
-			strv_push(&w->safe, "-c");
-			strv_pushf(&w->safe, "filter.%s.smudge=", drv);
-			strv_push(&w->safe, "-c");
-			strv_pushf(&w->safe, "filter.%s.clean=", drv);
-			strv_push(&w->safe, "-c");
-			strv_pushf(&w->safe, "filter.%s.required=false", drv);
-		}
+		if (drv != NULL && !strv_contains(&w->filters, drv))
+			strv_push(&w->filters, drv);
 		free(drv);
 	}
-	rc = strv_failed(&seen) || strv_failed(&w->safe) ? -1 : 0;
+	rc = strv_failed(&w->filters) ? -1 : 0;
 out:
 	toolres_free(&res);
-	strv_free(&seen);
 	return rc;
 }
 
@@ -818,7 +833,7 @@ check_repo(struct wt *w, struct refusals *r)
 	if (repo_gitdir(w, r) != 0)
 		return;
 	rc = repo_common(w, out, sizeof(out));
-	if (rc == 0 && git_filters(w) != 0)
+	if (rc == 0 && git_filters(w, NULL) != 0)
 		rc = -1;
 	if (rc == -2)
 		refusals_add(r, REASON_BAD_REPO, "--repo %s cannot be read: git "
@@ -1149,11 +1164,18 @@ rm_at(int parent, const char *name, const struct rmroot *top, int depth)
 	if (!S_ISDIR(st.mode))
 		return os_unlink_at(parent, name, 0) == 0 || errno == ENOENT ?
 			       0 : -1;
-	if (st.dev != top->dev || depth > WT_RM_DEPTH) {
+	if (depth > WT_RM_DEPTH) {
+		errno = ELOOP; /* said as "nested too deep" by the caller */
+		return -1;
+	}
+	if (st.dev != top->dev) {
 		errno = EXDEV;
 		return -1;
 	}
 	fd = os_open_read_at(parent, name, 1);
+	if (fd < 0 && errno == EACCES && st.uid == os_euid() &&
+	    os_fchmod_at(parent, name, (st.mode & 07777) | 0700) == 0)
+		fd = os_open_read_at(parent, name, 1); /* a job's chmod 000 */
 	if (fd < 0)
 		return -1;
 	if (os_fstat(fd, &fst) != 0 || fst.dev != st.dev || fst.ino != st.ino) {
@@ -1173,6 +1195,42 @@ rm_at(int parent, const char *name, const struct rmroot *top, int depth)
 	if (rc == 0 && os_unlink_at(parent, name, 1) != 0 && errno != ENOENT)
 		rc = -1;
 	return rc;
+}
+
+/* A tree that could not be deleted (nested deeper than WT_RM_DEPTH, an
+ * entry the user may not remove): renamed aside within the scratch, so
+ * that the pull request's tree can be made again, and said.  A tree on
+ * another device or with a mount in it stays (EXDEV): 0, or -1 with *why
+ * (heap). */
+static int
+move_aside(struct wt *w, const char *guid, const char *path, char **why)
+{
+	int e = errno;
+	char rnd[WT_GUID_LEN + 1], aside[WT_GUID_LEN * 2 + 16];
+	char *t;
+
+	if (e == EXDEV || new_guid(rnd) != 0) {
+		*why = str_fmt("%s could not be deleted: %s", path, e == EXDEV ?
+			       "it holds a mount or another device's "
+			       "directory, which is never entered" :
+			       strerror(e));
+		return -1;
+	}
+	snprintf(aside, sizeof(aside), ".nova-stuck-%s-%.8s", guid, rnd);
+	if (os_rename_at(w->scratch.fd, guid, aside) != 0) {
+		*why = str_fmt("%s could not be deleted (%s) nor moved aside: "
+			       "%s", path, e == ELOOP ? "nested deeper than "
+			       "1024 directories" : strerror(e),
+			       strerror(errno));
+		return -1;
+	}
+	t = str_fmt("%s could not be deleted (%s): moved aside to %s/%s, "
+		    "remove it by hand (rm -rf)", path, e == ELOOP ? "nested "
+		    "deeper than 1024 directories" : strerror(e),
+		    w->scratch.path, aside);
+	note(w, t);
+	free(t);
+	return 0;
 }
 
 /* Take the tree <scratch>/<guid> away: its directory, below the scratch's
@@ -1195,9 +1253,8 @@ tree_remove(struct wt *w, const char *guid, char **why)
 	}
 	top.dev = sst.dev;
 	top.has_mnt = os_mount_id(w->scratch.fd, &top.mnt) == 0;
-	if (rm_at(w->scratch.fd, guid, &top, 0) != 0) {
-		*why = str_fmt("%s could not be deleted: %s", path,
-			       strerror(errno));
+	if (rm_at(w->scratch.fd, guid, &top, 0) != 0 &&
+	    move_aside(w, guid, path, why) != 0) {
 		free(path);
 		return -1;
 	}
@@ -1329,6 +1386,150 @@ out:
 	return rc;
 }
 
+/* ---- what a reused tree may hold ------------------------------------- */
+
+/* The submodules' paths (gitlinks, mode 160000) of the tree's index. */
+static int
+gitlinks(struct wt *w, const struct gplace *p, int tfd, struct strv *out)
+{
+	char *args[] = { "git", "ls-files", "--stage", "-z", NULL };
+	struct toolres res;
+	const char *e, *end, *tab;
+	int rc = -1;
+
+	if (git_at(w, p, tfd, w->call_ms, &res, args) == 0 &&
+	    res.status == 0 && !sbuf_failed(&res.out) && !res.truncated) {
+		e = sbuf_str(&res.out);
+		end = e + res.out.len;
+		for (; e < end; e += strlen(e) + 1)
+			if (strncmp(e, "160000 ", 7) == 0 &&
+			    (tab = strchr(e, '\t')) != NULL)
+				strv_push(out, tab + 1);
+		rc = strv_failed(out) ? -1 : 0;
+	}
+	toolres_free(&res);
+	return rc;
+}
+
+struct cleanlevel {
+	int fd;                   /* the directory, open to list it */
+	const char *rel;          /* its path below the tree ("" the top) */
+	int depth;
+	size_t n;                 /* its entries */
+	const struct strv *links; /* the submodules' paths */
+	char **found;             /* what was found (heap) */
+};
+
+static int clean_one(void *arg, const char *name);
+
+/* A directory below the tree: not writable by others, no set-id or sticky
+ * bit, not too deep, empty exactly when it is a submodule's path. */
+static int
+clean_sub(const struct cleanlevel *lv, const char *name, const char *rel,
+	  const struct os_stat *st)
+{
+	struct cleanlevel in = { -1, rel, lv->depth + 1, 0, lv->links,
+				 lv->found };
+	struct os_stat fst;
+	int link = strv_contains(lv->links, rel), rc;
+
+	if (st->mode & 07022) {
+		*lv->found = str_fmt("%s is a directory writable by others or "
+				     "with a set-id or sticky bit", rel);
+		return 1;
+	}
+	if (in.depth > WT_RM_DEPTH) {
+		*lv->found = str_fmt("%s is nested deeper than %d directories",
+				     rel, WT_RM_DEPTH);
+		return 1;
+	}
+	in.fd = os_open_read_at(lv->fd, name, 1);
+	if (in.fd < 0 || os_fstat(in.fd, &fst) != 0 || fst.dev != st->dev ||
+	    fst.ino != st->ino) {
+		*lv->found = str_fmt("%s cannot be listed", rel);
+		if (in.fd >= 0)
+			close(in.fd);
+		return 1;
+	}
+	rc = os_dir_names(in.fd, NULL, clean_one, &in);
+	close(in.fd);
+	if (rc != 0) {
+		if (*lv->found == NULL)
+			*lv->found = str_fmt("%s cannot be listed", rel);
+		return 1;
+	}
+	if (in.n == 0 && !link)
+		*lv->found = str_fmt("%s is an empty directory (git makes "
+				     "none)", rel);
+	else if (in.n > 0 && link)
+		*lv->found = str_fmt("%s, a submodule's path, holds files", rel);
+	return *lv->found != NULL;
+}
+
+/* One entry: a regular file or a link (never followed), a directory as
+ * clean_sub says; no .git below the top (git run there would obey it), no
+ * FIFO, socket or device.  Nonzero stops the listing. */
+static int
+clean_one(void *arg, const char *name)
+{
+	struct cleanlevel *lv = arg;
+	struct os_stat st;
+	char *rel;
+	int rc = 0;
+
+	lv->n++;
+	if (lv->depth == 0 && strcmp(name, ".git") == 0)
+		return 0; /* the gitfile tree_gitdir checked */
+	rel = lv->rel[0] ? str_fmt("%s/%s", lv->rel, name) :
+			   str_fmt("%s", name);
+	if (rel == NULL) {
+		*lv->found = str_fmt("out of memory");
+		return 1;
+	}
+	if (strcmp(name, ".git") == 0)
+		*lv->found = str_fmt("%s is a git directory or file below the "
+				     "top: git run there would obey it", rel);
+	else if (os_fstat_at(lv->fd, name, &st) != 0)
+		*lv->found = str_fmt("%s cannot be looked at", rel);
+	else if (S_ISDIR(st.mode))
+		rc = clean_sub(lv, name, rel, &st);
+	else if (!S_ISREG(st.mode) && !OS_S_ISLNK(st.mode))
+		*lv->found = str_fmt("%s is a FIFO, socket or device", rel);
+	else if (strv_contains(lv->links, rel))
+		*lv->found = str_fmt("%s, a submodule's path, is not a "
+				     "directory", rel);
+	free(rel);
+	return rc || *lv->found != NULL;
+}
+
+/* Nothing in the tree but what git checks out, looked at beneath its
+ * descriptor before git is asked whether it is clean (git does not list
+ * a .git below the top, a submodule's contents under
+ * --ignore-submodules, an empty directory, a FIFO): 0, or -1 with *found. */
+static int
+tree_clean(int tfd, const struct strv *links, char **found)
+{
+	struct cleanlevel top = { -1, "", 0, 0, links, found };
+	struct os_stat st;
+	int rc;
+
+	if (os_fstat(tfd, &st) != 0 || (st.mode & 07022)) {
+		*found = str_fmt("the tree is writable by others or has a "
+				 "set-id or sticky bit");
+		return -1;
+	}
+	top.fd = os_dir_reopen(tfd);
+	if (top.fd < 0) {
+		*found = str_fmt("the tree cannot be listed");
+		return -1;
+	}
+	rc = os_dir_names(top.fd, NULL, clean_one, &top);
+	close(top.fd);
+	if (rc != 0 && *found == NULL)
+		*found = str_fmt("the tree cannot be listed");
+	return rc != 0 ? -1 : 0;
+}
+
 /* Reuse: the tree's own git directory checked (tree_gitdir; when it
  * fails, *found says what was found, for a NOTE), then every git call on
  * it names that directory and the tree: the repository lists it, it is at
@@ -1342,7 +1543,7 @@ reusable(struct wt *w, int tfd, const char *path, const char *head,
 	char *st[] = { "git", "status", "--porcelain", "-z",
 		       "--untracked-files=all", "--ignored",
 		       "--ignore-submodules=all", NULL };
-	struct strv list = {0};
+	struct strv list = {0}, links = {0};
 	struct toolres res;
 	struct gplace p;
 	char now[WT_HEAD_LEN + 8], *gd;
@@ -1352,6 +1553,13 @@ reusable(struct wt *w, int tfd, const char *path, const char *head,
 		return 0;
 	p.gitdir = gd;
 	p.worktree = path;
+	if (git_filters(w, &p) != 0 || gitlinks(w, &p, tfd, &links) != 0 ||
+	    tree_clean(tfd, &links, found) != 0) {
+		strv_free(&links);
+		free(gd);
+		return 0;
+	}
+	strv_free(&links);
 	ok = worktrees(w, &list) == 0 && strv_contains(&list, path);
 	strv_free(&list);
 	if (ok && (git_line(w, &p, tfd, rev, now, sizeof(now)) != 0 ||
@@ -1366,14 +1574,59 @@ reusable(struct wt *w, int tfd, const char *path, const char *head,
 	return ok;
 }
 
+/* The files of a tree just added without them: its git directory checked
+ * as a reused one's is, the filters its own configuration defines
+ * disarmed too (an includeIf on the tree's git directory), then
+ * `reset --hard`. */
 static int
-add_tree(struct wt *w, const char *path, const char *head, char **why)
+checkout(struct wt *w, const char *guid, const char *path, char **why)
+{
+	char *reset[] = { "git", "reset", "--hard", "--quiet", NULL };
+	struct toolres res;
+	struct gplace p;
+	char *gd = NULL, *found = NULL;
+	int tfd = os_walk_at(w->scratch.fd, guid, 1), rc = -1;
+
+	if (tfd < 0 || tree_gitdir(w, tfd, &gd, &found) != 0) {
+		*why = str_fmt("git made the worktree at %s, but %s", path,
+			       found ? found : "it cannot be opened");
+		goto out;
+	}
+	p.gitdir = gd;
+	p.worktree = path;
+	if (git_filters(w, &p) != 0) {
+		*why = str_fmt("git's configuration for the worktree at %s "
+			       "could not be read", path);
+		goto out;
+	}
+	rc = git_at(w, &p, tfd, w->fetch_ms, &res, reset);
+	if (rc != 0 || res.status != 0) {
+		char *e = first_line(w, &res);
+
+		*why = str_fmt("git could not check out the worktree at %s: %s",
+			       path, res.timed_out ? "it did not end in time" :
+			       e && *e ? e : "git reset --hard failed");
+		free(e);
+		rc = -1;
+	}
+	toolres_free(&res);
+out:
+	if (tfd >= 0)
+		close(tfd);
+	free(gd);
+	free(found);
+	return rc;
+}
+
+static int
+add_tree(struct wt *w, const char *guid, const char *path, const char *head,
+	 char **why)
 {
 	char *fetch[] = { "git", "fetch", "--quiet", "--no-tags",
 			  "--no-write-fetch-head", "origin", "--", (char *)head,
 			  NULL };
-	char *add[] = { "git", "worktree", "add", "--quiet", "--detach", "--",
-			(char *)path, (char *)head, NULL };
+	char *add[] = { "git", "worktree", "add", "--quiet", "--no-checkout",
+			"--detach", "--", (char *)path, (char *)head, NULL };
 	struct toolres res;
 	int rc;
 
@@ -1398,7 +1651,7 @@ add_tree(struct wt *w, const char *path, const char *head, char **why)
 		rc = -1;
 	}
 	toolres_free(&res);
-	return rc;
+	return rc == 0 ? checkout(w, guid, path, why) : rc;
 }
 
 static int
@@ -1423,15 +1676,20 @@ old_tree(struct wt *w, const char *guid, const char *head, char **why)
 	*why = NULL;
 	if (path == NULL)
 		return -1;
+	/* a job's chmod of the tree itself is undone first: else its lock
+	 * and its .git could not be looked at, and it would seem in use */
+	if (os_fstat_at(w->scratch.fd, guid, &id) == 0 && S_ISDIR(id.mode) &&
+	    id.uid == os_euid() && (id.mode & 0700) != 0700)
+		os_fchmod_at(w->scratch.fd, guid, (id.mode & 07777) | 0700);
 	tfd = os_walk_at(w->scratch.fd, guid, 1);
 	if (tfd >= 0) {
 		char *found = NULL;
 
 		reuse = reusable(w, tfd, path, head, &found);
 		if (found != NULL) {
-			char *t = str_fmt("%s is not reused: %s; git is not "
-					  "run on it, it is removed and made "
-					  "again", path, found);
+			char *t = str_fmt("%s is not reused: %s; it is "
+					  "removed and made again", path,
+					  found);
 
 			note(w, t);
 			free(t);
@@ -1488,7 +1746,7 @@ materialise(struct wt *w)
 		   (path = tree_path(w, guid)) == NULL) {
 		code = refuse_one(w, REASON_SANDBOX_FAILED, WT_REMEDY,
 				  "no guid could be made");
-	} else if (add_tree(w, path, pi.head, &why) != 0) {
+	} else if (add_tree(w, guid, path, pi.head, &why) != 0) {
 		code = refuse_one(w, REASON_BAD_REPO, WT_REMEDY, why);
 	} else if (record_write(w, guid, w->a.base ? w->a.base : pi.base,
 				pi.head) != 0) {
@@ -1733,7 +1991,7 @@ wt_free(struct wt *w)
 	strv_free(&w->genv);
 	strv_free(&w->ghenv);
 	strv_free(&w->secrets);
-	strv_free(&w->safe);
+	strv_free(&w->filters);
 	free(w->gitdir);
 	free(w->common);
 	if (w->commonfd >= 0)

@@ -408,7 +408,10 @@ wt_world() {
 	install -m 0755 "$here/../integration/fakes/gh" "$WORLD/wt/bin/gh"
 	(cd "$WORLD/wt" && $WT_G init -q --bare origin.git && $WT_G init -q repo &&
 		cd repo && $WT_G commit -q --allow-empty -m base &&
-		echo pr > f && $WT_G add f && $WT_G commit -q -m pr &&
+		echo pr > f && mkdir src && echo a > src/a && $WT_G add f src/a &&
+		if [ -n "${WT_GITLINK:-}" ]; then $WT_G update-index --add \
+			--cacheinfo "160000,1111111111111111111111111111111111111111,$WT_GITLINK"; fi &&
+		$WT_G commit -q -m pr &&
 		$WT_G push -q ../origin.git HEAD:refs/pull/1/head &&
 		$WT_G remote add origin https://forge.example/o/n.git &&
 		$WT_G config url."$WORLD/wt/origin.git".insteadOf \
@@ -465,7 +468,7 @@ do_worktree_core_worktree() {
 	wt_world || { THROUGH=broken; return; }
 	# a pristine copy for git to look at, then the tree's own f tampered
 	wt_plant "$(printf '[core]\n\trepositoryformatversion = 0\n\tworktree = %s/.p\n' "$WT_TREE")" \
-		sh -c 'mkdir .p && cp f .p/f && echo evil > f'
+		sh -c 'mkdir .p && cp -r f src .p/ && echo evil > f'
 	[ "$PLANT_RC" = 0 ] || { THROUGH=broken; return; }
 	if [ "$PHASE" = ctl ]; then
 		# the control: a plain git status calls the tampered tree clean
@@ -520,4 +523,39 @@ do_abstract_bind_reachable() {
 	fi
 	user "$E" abstract "$ABS-l" >/dev/null 2>&1 && THROUGH=yes || THROUGH=no
 	wait_bg
+}
+
+# the job's git directory one level down, where the tree-level checks of
+# git itself do not look: a submodule's path (the pull request holds a
+# gitlink, sub) or a tracked subdirectory (src).  The attack got through
+# when worktree calls the tree clean and keeps the planted .git, so that
+# the user's next git status there runs the hook.
+wt_nested() {
+	local dir=$1 extra=$2 gd=$3
+	GCWD=$WT_TREE
+	[ "$PHASE" = wall ] && WF+=(--write "$WT_TREE")
+	go sh -c 'd=$1; g=$PWD/$d/$3; mkdir -p "$g" &&
+		git init -q --bare "$g" &&
+		printf "#!/bin/sh\ntouch %s/pwned\n" "$2" > "$g/hook" && chmod 755 "$g/hook" &&
+		printf "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ..\n\tfsmonitor = %s/hook\n" "$g" > "$g/config" &&
+		{ [ "$3" = .git ] || echo "gitdir: $3" > "$d/.git"; }' sh "$dir" "$O" "$gd"
+	[ "$RC" = 0 ] || { THROUGH=broken; return; }
+	if [ "$PHASE" = ctl ]; then
+		# the control: the user's plain git status there runs the hook
+		(cd "$WT_TREE/$extra" && user env -i PATH=/usr/bin:/bin \
+			HOME="$W/home" git status --porcelain) >/dev/null 2>&1
+		[ -e "$O/pwned" ] && THROUGH=yes || THROUGH=no
+		return
+	fi
+	wt_verb
+	grep -q "^WORKTREE OK path=$WT_TREE " "$WORLD/wt/out" &&
+		[ -e "$WT_TREE/$dir/.git" ] && THROUGH=yes || THROUGH=no
+}
+do_worktree_submodule() {
+	WT_GITLINK=sub wt_world || { THROUGH=broken; return; }
+	wt_nested sub . .g
+}
+do_worktree_nested_git() {
+	WT_GITLINK= wt_world || { THROUGH=broken; return; }
+	wt_nested src src .git
 }

@@ -65,7 +65,7 @@ t "a directory holding another user's file: the command's file alone" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "another user's file needs root"
 cmddir 0755
 : > "$S/roots"
-chown 0:0 "$S/roots"
+chown 4343:4343 "$S/roots"
 wall -- "$S/job" "$S/krb5cc"
 expect_rc 1
 expect_err "^SANDBOX NOTE the command's directory $S is holding another user's files: only the command $S/job"

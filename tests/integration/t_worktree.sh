@@ -314,6 +314,87 @@ expect_eq "$(grep -c '^arg --work-tree=/' "$D/calls")" "$n" "not every git call 
 expect_absent "$D/hookran"
 EOF
 
+# pr_with N FILE=TEXT...: a pull request N on the origin (its head from
+# main, the files given), the forge answering for it; $HN its head
+pr_with() {
+	local n=$1 kv h
+	shift
+	# root works in the user's repositories here (the push's receiving
+	# side reads safe.directory from a global config only)
+	printf '[safe]\n\tdirectory = *\n' > "$D/safe.cfg"
+	(export GIT_CONFIG_GLOBAL="$D/safe.cfg"; cd "$D/repo" && $G checkout -q --detach main &&
+		for kv in "$@"; do printf '%s\n' "${kv#*=}" > "${kv%%=*}"; $G add -- "${kv%%=*}"; done &&
+		$G commit -q -m "pr $n" && $G push -q "$D/origin.git" "HEAD:refs/pull/$n/head" &&
+		$G checkout -q main) || return 1
+	h=$(git -C "$D/origin.git" rev-parse "refs/pull/$n/head")
+	eval "H$n=$h"
+	answer "$n" OPEN "$h"
+	[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$D"
+	return 0
+}
+
+t "filters the user's config defines are never run by the verb, a name with '=' or under an includeIf too; control: git itself runs them" <<'EOF'
+world || exit 1
+pr_with 11 ".gitattributes=a.txt filter=e=q
+b.txt filter=inc" "a.txt=a" "b.txt=b" || exit 1
+mkdir -p "$D/home"
+cat > "$D/home/.gitconfig" <<CFG
+[filter "e=q"]
+	smudge = touch $D/ran-eq; cat
+	clean = touch $D/ran-eq; cat
+[includeIf "gitdir:$D/repo/.git/worktrees/"]
+	path = $D/home/inc.cfg
+CFG
+printf '[filter "inc"]\n\tsmudge = touch %s/ran-inc; cat\n\tclean = touch %s/ran-inc; cat\n' "$D" "$D" > "$D/home/inc.cfg"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$D/home"
+# control: git itself, as the user, runs both
+asu env -i PATH=/usr/bin:/bin HOME="$D/home" git -C "$D/repo" -c safe.directory='*' \
+	worktree add -q --detach "$D/ctl" "$H11" >/dev/null 2>&1
+[ -e "$D/ran-eq" ] && [ -e "$D/ran-inc" ] || _fail "control: git did not run the filters ($(ls "$D"))"
+rm -f "$D/ran-eq" "$D/ran-inc"
+mat 11
+expect_rc 0
+p=$(okpath)
+expect_absent "$D/ran-eq"
+expect_absent "$D/ran-inc"
+# the job touches the files: the clean check compares them again
+asu touch -d 2001-01-01 "$p/a.txt" "$p/b.txt"
+mat 11
+expect_rc 0
+expect_absent "$D/ran-eq"
+expect_absent "$D/ran-inc"
+EOF
+
+t "a .git below the top, a submodule's files, an empty directory, a FIFO, a group-writable directory: never reused" <<'EOF'
+world || exit 1
+mat 5; expect_rc 0; p=$(okpath)
+for plant in 'mkdir -p src/.git' 'mkdir -p e' 'mkfifo fifo' 'mkdir -p g && chmod 775 g' \
+	'mkdir -p d && echo gitdir: /x > d/.git' 'chmod 777 .'; do
+	asu sh -c "cd '$p' && $plant"
+	mat 5
+	expect_rc 0
+	expect_out "^WORKTREE OK path=$p head=$H5\$"
+	expect_err "^WORKTREE NOTE $p is not reused: .*; it is removed and made again\$"
+	[ -z "$(ls -A "$p" | grep -v -x -e .git -e pr5.txt)" ] || _fail "after '$plant' the tree holds $(ls -A "$p")"
+done
+EOF
+
+t "a tree the job made unreadable or too deep is still taken away: chmod 000, a 1100-deep chain moved aside" <<'EOF'
+world || exit 1
+mat 5; expect_rc 0; p=$(okpath)
+asu sh -c "cd '$p' && mkdir -p s/t && echo x > s/t/f && chmod 000 s/t s && chmod 000 ."
+mat 5
+expect_rc 0
+expect_out "^WORKTREE OK path=$p head=$H5\$"
+expect_absent "$p/s"
+asu sh -c "cd '$p' && i=0 && while [ \$i -lt 1100 ]; do mkdir d && cd d && i=\$((i+1)); done && echo x > f"
+mat 5
+expect_rc 0
+expect_out "^WORKTREE OK path=$p head=$H5\$"
+expect_err "^WORKTREE NOTE $p could not be deleted \(nested deeper than 1024 directories\): moved aside to $D/scratch/\.nova-stuck-[0-9a-f]{32}-[0-9a-f]{8}, remove it by hand \(rm -rf\)\$"
+expect_absent "$p/d"
+EOF
+
 t "reuse: a clean tree at the head is used again, untouched" <<'EOF'
 world || exit 1
 mat 5; expect_rc 0; p=$(okpath)
@@ -433,7 +514,7 @@ fi
 	sh -c '"$@"; echo "rc=$?"; ls "$0/tmpfs"' "$p" "$NS" worktree --repo "$D/repo" --scratch "$D/scratch" --pr 5 \
 	>"$OUT" 2>"$ERR"
 expect_out '^rc=2$'
-expect_err '^WORKTREE REFUSED reason=bad_scratch: .* could not be deleted: Invalid cross-device link'
+expect_err '^WORKTREE REFUSED reason=bad_scratch: .* could not be deleted: it holds a mount or another device.s directory, which is never entered'
 expect_out '^inmem$'
 expect_present "$D/outside/keep"
 EOF

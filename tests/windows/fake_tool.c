@@ -495,9 +495,13 @@ git(int argc0, wchar_t **argv0, HANDLE out, HANDLE err)
 			Sleep(INFINITE);
 		return 0;
 	}
-	if (is(argc, argv, 7, L"worktree", L"add", L"--quiet", L"--detach",
-	       L"--", NULL, NULL))
-		return git_add(argv[6], argv[7], err);
+	if (is(argc, argv, 8, L"worktree", L"add", L"--quiet", L"--no-checkout",
+	       L"--detach", L"--", NULL, NULL))
+		return git_add(argv[7], argv[8], err);
+	if (is(argc, argv, 3, L"reset", L"--hard", L"--quiet"))
+		return 0; /* the fake add wrote the files already */
+	if (is(argc, argv, 3, L"ls-files", L"--stage", L"-z"))
+		return 0; /* no submodule */
 	if (is(argc, argv, 3, L"rev-parse", L"--verify", L"HEAD")) {
 		cwd_file(L".fakehead", f);
 		if ((s = slurp(f, NULL)) == NULL)

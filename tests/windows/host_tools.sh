@@ -311,10 +311,14 @@ host_go() {
 		'^SANDBOX NOTE --toolchain go \(C:/nsgo/bin/go\.exe\) adds the read root\(s\): C:/nsgo/goroot C:/nsgo/modcache; never a write root$' \
 		- -- run --name hg2 --size 1g --toolchain go -- "$jchild" exit 0
 	printf 'C:\\\r\n' >"$gu/bin/go.answer"
+	# a new answer from the same go.exe: its file changed too, as a new
+	# go's would (the tool keeps a go's answers per file identity)
+	touch -d '+1 minute' "$gu/bin/go.exe"
 	hcase "host: run --go: a drive root answered is refused as too broad" 125 \
 		'^SANDBOX REFUSED reason=bad_toolchain: --toolchain go: C:/nsgo/bin/go\.exe answered C:\\, which holds everything: too broad' \
 		- -- run --name hg3 --size 1g --go -- "$jchild" exit 0
 	: >"$gu/bin/go.hang"
+	touch -d '+2 minutes' "$gu/bin/go.exe"
 	rm -f "$gu/bin/go.grandchild"
 	hcase "host: run --go: a go that hangs is ended at the deadline: bad_toolchain" 125 \
 		'^SANDBOX REFUSED reason=bad_toolchain: --toolchain go: C:/nsgo/bin/go\.exe did not answer within 10 s' \

@@ -188,6 +188,12 @@ os_fchmod(int fd, unsigned mode)
 }
 
 int
+os_fchmod_at(int dirfd, const char *name, unsigned mode)
+{
+	return fchmodat(dirfd, name, (mode_t)mode, AT_SYMLINK_NOFOLLOW);
+}
+
+int
 os_unlink_at(int dirfd, const char *name, int is_dir)
 {
 	return unlinkat(dirfd, name, is_dir ? AT_REMOVEDIR : 0);

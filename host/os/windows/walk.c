@@ -542,6 +542,16 @@ os_fchmod(int fd, unsigned mode)
 	return 0; /* the parent's inherited DACL is the file's */
 }
 
+int
+os_fchmod_at(int dirfd, const char *name, unsigned mode)
+{
+	(void)dirfd;
+	(void)name;
+	(void)mode;
+	return 0; /* no permission bits: a READONLY attribute is cleared
+		     where the entry is removed */
+}
+
 /* A relative path below dirfd ("a/b"): every component one_component()'s,
  * joined to dirfd's final path; UTF-16, heap or NULL (errno). */
 static wchar_t *
