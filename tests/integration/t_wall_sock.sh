@@ -105,7 +105,7 @@ agent "$A"
 run_as "$NS" check
 expect_rc 0
 if [ "${ABI:-0}" -lt 9 ]; then
-	expect_out "^CHECK OK .*; reachable from inside now: (.* )?$SOCK( |\$)"
+	expect_out "^CHECK OK .*; reachable from inside now: (.* )?$SOCK( |;|\$)"
 else
 	expect_no_out 'reachable from inside'
 fi
