@@ -13,7 +13,7 @@ source "$(dirname "$0")/lib.sh"
 STAGE=$(mktemp -d "$NOVA_B/it-modswap.XXXXXX")
 chmod 755 "$STAGE"
 echo "$STAGE" >> "$_DIRS"
-mkdir -p -m 0755 "$STAGE/bin" "$STAGE/bin/$MODREL"
+(umask 022 && mkdir -p "$STAGE/bin" "$STAGE/bin/$MODREL") # no dir others write
 SNS="$STAGE/bin/nova-sandbox"
 SMODS=$(cd "$STAGE/bin/$MODREL" && pwd)
 cp -- "$NS" "$SNS"
