@@ -326,13 +326,12 @@ validate(const struct ns_backend_ops *raw, unsigned role, struct module *m,
 /* ---- loading ------------------------------------------------------------ */
 
 static enum load_status
-load_checked(int fd, unsigned role, struct module *m, int *opened, char **why)
+load_checked(int fd, unsigned role, struct module *m, char **why)
 {
 	const struct ns_backend_ops *raw;
 	enum load_status ls = LOAD_OK;
 
 	m->dl = os_module_open(fd, m->path, why);
-	*opened = m->dl != NULL;
 	if (m->dl == NULL)
 		return LOAD_NOT_LOADABLE;
 	raw = entry(m->dl, m->path, &ls, why);
@@ -351,7 +350,7 @@ loader_load(const struct config *cfg, const char *file, unsigned role,
 	    struct module *m, char **why)
 {
 	enum load_status ls;
-	int fd = -1, opened = 0;
+	int fd = -1;
 
 	memset(m, 0, sizeof(*m));
 	*why = NULL;
@@ -370,11 +369,10 @@ loader_load(const struct config *cfg, const char *file, unsigned role,
 	if (ls == LOAD_OK && os_module_machine(fd, why) != 0)
 		ls = LOAD_WRONG_MACHINE;
 	if (ls == LOAD_OK)
-		ls = load_checked(fd, role, m, &opened, why);
-	/* Once dlopen() has seen the name /proc/self/fd/N, the loader matches that
-	 * NAME on later loads; keeping fd N open forever means the number (so
-	 * the name) can never point at another file in this process. */
-	if (fd >= 0 && !opened)
+		ls = load_checked(fd, role, m, why);
+	/* What was loaded is the platform's copy or image (os_module_open
+	 * keeps what it needs): the checked file itself is not kept. */
+	if (fd >= 0)
 		close(fd);
 	if (ls != LOAD_OK && *why == NULL)
 		*why = strdup("out of memory");

@@ -54,8 +54,11 @@ int os_open_own(const char *path, int want_dir);
 int os_module_machine(int fd, char **why);
 
 /* Load the module file open on fd, exactly that inode (path is its name,
- * for messages).  The descriptor must stay open for the life of the
- * process once this returned a handle.  The handle, or NULL with *why. */
+ * for messages), so that writing the file in place later cannot reach the
+ * loaded code: linux and darwin load a private copy of the checked bytes
+ * (refused when the file changed while copied), windows the file itself
+ * (a loaded DLL cannot be written).  The caller may close fd after.  The
+ * handle, or NULL with *why. */
 void *os_module_open(int fd, const char *path, char **why);
 void *os_module_sym(void *handle, const char *name);
 /* Only before any of the module's code ran. */

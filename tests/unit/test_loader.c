@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "module/hostsvc.h"
 #include "module/loader.h"
 #include "os/os.h"
+#include "os/posix/posix.h"
 #include "loader_stage.h"
 
 static struct config cfg;
@@ -592,6 +595,102 @@ test_install_hint(void)
 	CU_ASSERT_STRING_EQUAL(loader_built_how.by, "source");
 }
 
+/* ---- the private copy a module is loaded from ---------------------------- */
+
+#define COPY_SIZE (1 << 20) /* many times a pipe's buffer */
+
+/* A file of COPY_SIZE patterned bytes, last modified in 2001 (so a write
+ * now moves its mtime, whatever the clock's grain), open read-write. */
+static int
+copy_source(void)
+{
+	char tmpl[] = "/tmp/nova-modcopy.XXXXXX";
+	const struct timespec old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+	unsigned char *buf = malloc(COPY_SIZE);
+	int fd = mkstemp(tmpl);
+
+	CU_ASSERT_FATAL(fd >= 0 && buf != NULL);
+	unlink(tmpl);
+	for (size_t i = 0; i < COPY_SIZE; i++)
+		buf[i] = (unsigned char)(i * 7 + i / 251);
+	CU_ASSERT_FATAL(write(fd, buf, COPY_SIZE) == COPY_SIZE);
+	CU_ASSERT_FATAL(futimens(fd, old) == 0);
+	free(buf);
+	return fd;
+}
+
+static int
+same_bytes(int a, int b)
+{
+	static unsigned char x[65536], y[65536];
+	off_t off = 0;
+
+	for (;;) {
+		ssize_t n = pread(a, x, sizeof(x), off);
+
+		if (n < 0 || pread(b, y, sizeof(y), off) != n)
+			return 0;
+		if (n == 0)
+			return 1;
+		if (memcmp(x, y, (size_t)n) != 0)
+			return 0;
+		off += n;
+	}
+}
+
+/* Control: an unchanged file is copied whole. */
+static void
+test_copy_whole(void)
+{
+	int from = copy_source(), to = memfd_create("t", MFD_CLOEXEC);
+	char *why = NULL;
+
+	CU_ASSERT_FATAL(to >= 0);
+	CU_ASSERT_EQUAL(posix_module_copy(from, to, "/m/x.so", &why), 0);
+	CU_ASSERT_PTR_NULL(why);
+	CU_ASSERT(same_bytes(from, to));
+	close(from);
+	close(to);
+}
+
+/* A file written in place while it is copied (the same size: only its
+ * mtime says so) is refused, naming it and the rename to do instead.  The
+ * copy goes into a pipe whose reader writes the file after the first
+ * bytes and only then drains the rest: the copy cannot end before. */
+static void
+test_copy_changed(void)
+{
+	int from = copy_source(), p[2], st = -1;
+	char *why = NULL, buf[4096];
+	pid_t kid;
+
+	CU_ASSERT_FATAL(pipe(p) == 0);
+	kid = fork();
+	CU_ASSERT_FATAL(kid >= 0);
+	if (kid == 0) {
+		ssize_t n;
+
+		close(p[1]);
+		n = read(p[0], buf, sizeof(buf));
+		if (n <= 0 || pwrite(from, "Z", 1, 0) != 1)
+			_exit(1);
+		while ((n = read(p[0], buf, sizeof(buf))) > 0)
+			;
+		_exit(n == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	CU_ASSERT_EQUAL(posix_module_copy(from, p[1], "/m/x.so", &why), -1);
+	close(p[1]);
+	CU_ASSERT_EQUAL(waitpid(kid, &st, 0), kid);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT(why != NULL && strstr(why, "/m/x.so changed while it was "
+					 "being loaded (written in place); "
+					 "replace a module file by rename") !=
+					 NULL);
+	free(why);
+	close(from);
+}
+
 int
 main(void)
 {
@@ -616,6 +715,10 @@ main(void)
 		{ "select: module options", test_select_options },
 		{ "host services", test_hostsvc },
 		{ "the install line of a missing module", test_install_hint },
+		{ "the private copy: an unchanged file whole",
+		  test_copy_whole },
+		{ "the private copy: a file written while copied is refused",
+		  test_copy_changed },
 		{ NULL, NULL }
 	};
 	int rc = cu_run("loader", setup, teardown, cases);

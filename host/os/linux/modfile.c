@@ -1,16 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /* modfile.c -- a module file on Linux: an ELF shared object for this
- * machine, loaded from the very descriptor that was checked (see
- * os/os.h). */
+ * machine, loaded from a sealed private copy (a memfd) of the very
+ * descriptor that was checked (see os/os.h): a module file written in
+ * place later (cp over it) never reaches the pages this process runs. */
 #include "os/os.h"
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base/util.h"
+#include "os/posix/posix.h"
+
+/* memfd_create's exec flags (Linux 6.3), for headers older than that */
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U
+#endif
+#ifndef MFD_EXEC
+#define MFD_EXEC 0x0010U
+#endif
 
 /* This machine as its modules' ELF headers must name it. */
 #if defined(__x86_64__)
@@ -148,16 +161,73 @@ dl_why(const char *proc, const char *path)
 	return sbuf_take(&b);
 }
 
+/* The anonymous file the copy goes to, sealable: said executable where
+ * the kernel knows the flag (6.3 on), else as a kernel before it makes
+ * one (EINVAL), else no-exec sealed where vm.memfd_noexec refuses an
+ * executable one (EACCES): its pages are mapped for execution all the
+ * same.  The descriptor, or -1 with errno. */
+static int
+copy_file(void)
+{
+	static const unsigned exec_flags[] = { MFD_EXEC, 0, MFD_NOEXEC_SEAL };
+	int fd = -1;
+
+	for (size_t i = 0; i < sizeof(exec_flags) / sizeof(*exec_flags);
+	     i++) {
+		fd = memfd_create("nova-sandbox-module", MFD_CLOEXEC |
+				  MFD_ALLOW_SEALING | exec_flags[i]);
+		if (fd >= 0 || (errno != EINVAL && errno != EACCES))
+			break;
+	}
+	return fd;
+}
+
+/* A copy of the module open on fd that nothing can change: the checked
+ * bytes (unchanged while copied), then sealed against writes, growing
+ * and shrinking, and against new seals.  The descriptor, or -1 with
+ * *why. */
+static int
+private_copy(int fd, const char *path, char **why)
+{
+	int copy = copy_file();
+
+	if (copy < 0) {
+		*why = str_fmt("cannot make a private copy of %s to load: %s",
+			       path, strerror(errno));
+		return -1;
+	}
+	if (posix_module_copy(fd, copy, path, why) != 0) {
+		close(copy);
+		return -1;
+	}
+	if (fcntl(copy, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+				     F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+		*why = str_fmt("cannot seal the private copy of %s: %s", path,
+			       strerror(errno));
+		close(copy);
+		return -1;
+	}
+	return copy;
+}
+
 void *
 os_module_open(int fd, const char *path, char **why)
 {
 	char proc[64];
 	void *dl;
+	int copy = private_copy(fd, path, why);
 
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (copy < 0)
+		return NULL;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", copy);
 	dl = dlopen(proc, RTLD_NOW | RTLD_LOCAL);
-	if (dl == NULL)
+	if (dl == NULL) {
 		*why = dl_why(proc, path);
+		close(copy);
+	}
+	/* Loaded, the copy stays open for the life of the process: dlopen()
+	 * matches the NAME /proc/self/fd/N on later loads, and with N never
+	 * closed the name can never point at another file in this process. */
 	return dl;
 }
 

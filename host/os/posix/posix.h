@@ -38,6 +38,12 @@ void posix_stat_times(const struct stat *st, int64_t *mtime_ns,
  * max_depth levels: 1 or 0.  The in-use checks' (inuse.c in each). */
 int posix_beneath(int fd, const struct stat *want, int max_depth);
 
+/* Copy the whole module file open on from (path its name, for messages)
+ * into to, the private copy it is loaded from (os_module_open): 0, or -1
+ * with *why one sentence (heap; NULL when out of memory), also when the
+ * file changed while it was copied (another size, mtime or ctime). */
+int posix_module_copy(int from, int to, const char *path, char **why);
+
 /* Is a descriptor with these F_GETFL flags an O_PATH one (open for
  * nothing)?  0 where there is no O_PATH. */
 int posix_fd_is_path(int fl);

@@ -3,7 +3,10 @@
  * loaded by the final path of the very handle that was checked (which
  * os_open_own opened without write or delete sharing, so the file cannot
  * change or be replaced while it is open), with LoadLibraryExW searching
- * only the DLL's own directory and System32 for its imports. */
+ * only the DLL's own directory and System32 for its imports.  No private
+ * copy (linux's and darwin's): once loaded, Windows refuses to open the
+ * DLL's file for writing, so it cannot be written in place under the
+ * running tool; it can still be renamed away and replaced. */
 #include "os/os.h"
 
 #include <windows.h>
