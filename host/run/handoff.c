@@ -288,7 +288,7 @@ open_artifact(struct hcopy *h, int root, const char *path, int *fd,
 			close(cur);
 		return fail(h, "out of memory");
 	}
-	for (p = dup_path; rc == 1; p = slash + 1) {
+	for (p = dup_path; rc == 1 && p != NULL; p = slash ? slash + 1 : NULL) {
 		int next;
 
 		slash = strchr(p, '/');
@@ -383,6 +383,41 @@ one_artifact(struct hcopy *h, int root, const char *path, int named)
 	return rc;
 }
 
+/* Is `in` the path `top` or below it ("d/x" below "d")? */
+static int
+below(const char *in, const char *top)
+{
+	size_t n = strlen(top);
+
+	return strncmp(in, top, n) == 0 && (in[n] == '\0' || in[n] == '/');
+}
+
+/* The i-th named artifact is copied by another: an earlier one names the
+ * same path, or any one names a directory above it.  It is still looked
+ * up (a named artifact must exist), never copied or counted twice. */
+static int
+covered(const struct strv *named, size_t i)
+{
+	for (size_t j = 0; j < named->n; j++)
+		if (j != i && below(named->v[i], named->v[j]) &&
+		    (j < i || strcmp(named->v[i], named->v[j]) != 0))
+			return 1;
+	return 0;
+}
+
+/* A covered artifact: it must exist, as any named one; nothing more. */
+static int
+seen_artifact(struct hcopy *h, int root, const char *path)
+{
+	struct os_stat sb;
+	int fd = -1, rc = open_artifact(h, root, path, &fd, &sb);
+
+	if (rc != 1)
+		return missing(h, root, path, 1);
+	close(fd);
+	return 0;
+}
+
 static int
 pass(struct hcopy *h, int root, const struct strv *named)
 {
@@ -393,7 +428,9 @@ pass(struct hcopy *h, int root, const struct strv *named)
 		return 0;
 	}
 	for (size_t i = 0; i < named->n; i++)
-		if (one_artifact(h, root, named->v[i], 1) < 0)
+		if ((covered(named, i) ?
+		     seen_artifact(h, root, named->v[i]) :
+		     one_artifact(h, root, named->v[i], 1)) < 0)
 			return -1;
 	return 0;
 }

@@ -887,6 +887,46 @@ test_handoff_growth(void)
 	free(why);
 }
 
+/* The same file named twice, or named and inside a named directory, is
+ * copied and counted once (issue 29 item 7). */
+static void
+test_handoff_duplicates(void)
+{
+	static const char *const twice[] = { "twice", "twice", NULL };
+	static const char *const nested[] = { "d/ok", "d", "d/ok", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	put("twice", "result\n");
+	CU_ASSERT_EQUAL(copy(twice, 1 << 20, &st, &why), 0);
+	CU_ASSERT_EQUAL(st.files, 1);
+	CU_ASSERT_EQUAL(st.bytes, 7); /* "result\n" */
+	free(why);
+	why = NULL;
+	clean_out();
+	CU_ASSERT_EQUAL(copy(nested, 1 << 20, &st, &why), 0);
+	CU_ASSERT_EQUAL(st.files, 1);
+	CU_ASSERT_EQUAL(st.bytes, 3);
+	CU_ASSERT(out_exists("d/ok"));
+	free(why);
+	clean_out();
+}
+
+/* An artifact whose last part is missing: refused, nothing written (and,
+ * under UBSan, no pointer made from NULL: issue 29 item 8). */
+static void
+test_handoff_last_part_missing(void)
+{
+	static const char *const n[] = { "d/nothere", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), -1);
+	CU_ASSERT(why && strstr(why, "d/nothere is not in the place") != NULL);
+	CU_ASSERT(!out_exists(""));
+	free(why);
+}
+
 /* A child of ours that waits for a signal (SIGTERM ignored or not);
  * SIGCHLD is ignored by the caller, so a dead one leaves no zombie. */
 static pid_t
@@ -972,6 +1012,8 @@ main(void)
 		{ "handoff: the depth cap before any byte", test_handoff_depth_cap },
 		{ "handoff: swapped for a link during the copy", test_handoff_swap_seam },
 		{ "handoff: growth past the cap removes the partial copy", test_handoff_growth },
+		{ "handoff: an artifact named twice is counted once", test_handoff_duplicates },
+		{ "handoff: an artifact's last part missing", test_handoff_last_part_missing },
 		{ NULL, NULL }
 	};
 
