@@ -403,6 +403,10 @@ char *os_link_read(int fd);
 char *os_link_read_at(int dirfd, const char *name);
 /* A second descriptor of fd, close-on-exec, >= 3 where that matters. */
 int os_fd_dup(int fd);
+/* The bytes an unprivileged writer may still use on the filesystem of the
+ * file open on fd (POSIX fstatvfs f_bavail x f_frsize; Windows the
+ * volume's free bytes for the caller).  0, or -1 with errno. */
+int os_free_bytes(int fd, uint64_t *bytes);
 /* The absolute name the system gives the file open on fd now (Linux
  * /proc/self/fd/N read back; Windows the handle's final path, '/'
  * separated), or NULL when it cannot say. */

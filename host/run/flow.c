@@ -347,6 +347,25 @@ out_corrected(const struct runctx *c, const char *dir, struct sbuf *b)
 	}
 }
 
+/* --out takes the hand-off, asked before anything is made: a sibling of
+ * the name can be made and renamed there, and it has room for what the
+ * hand-off may write, the smaller of --out-max-bytes and --size (the
+ * artifacts can exceed neither). */
+static void
+out_room(const struct runctx *c, const char *res, struct refusals *r)
+{
+	uint64_t need = c->a->out_max < c->a->size ? c->a->out_max :
+	    c->a->size;
+	char *why = NULL;
+
+	if (c->a->name == NULL ||
+	    handoff_check_out(c->out_fd, res, c->a->name, need, &why) == 0)
+		return;
+	refusals_addr(r, REASON_BAD_OUT, NULL, "%s", why ? why :
+		      "--out cannot take the hand-off");
+	free(why);
+}
+
 /* --out: resolved by rule 5 and opened now, before the command starts;
  * the hand-off goes by this descriptor only.  One inside, or an ancestor
  * of, a --write is refused: the command could replace it. */
@@ -394,6 +413,8 @@ run_out(struct runctx *c, struct refusals *r)
 	if (c->out_fd < 0)
 		refusals_addr(r, REASON_BAD_OUT, NULL, "--out %s cannot be "
 			      "opened: %s", res, strerror(errno));
+	else
+		out_room(c, res, r);
 	c->out = res;
 }
 

@@ -552,6 +552,49 @@ copy_pass(struct hcopy *h, int root_fd, int out_fd, const char *out,
 	return rc;
 }
 
+/* --out before anything is made: a sibling of <name> can be made and
+ * renamed in it (then removed), and it has `need` bytes free.  0, or -1
+ * with *why (heap) saying what is wrong. */
+int
+handoff_check_out(int out_fd, const char *out, const char *name,
+		  uint64_t need, char **why)
+{
+	struct hcopy h;
+	char a[300], b[320];
+	uint64_t avail = 0;
+	int made = 0, moved = 0;
+
+	memset(&h, 0, sizeof(h));
+	*why = NULL;
+	if (sibling(out_fd, name, "check", 1, a, sizeof(a)) != 0)
+		fail(&h, "--out %s cannot take the hand-off: a directory "
+		     "cannot be made in it (%s); nothing was run", out,
+		     strerror(errno));
+	else
+		made = 1;
+	if (made && snprintf(b, sizeof(b), "%s-r", a) > 0 &&
+	    os_rename_at(out_fd, a, b) != 0)
+		fail(&h, "--out %s cannot take the hand-off: a directory "
+		     "cannot be renamed in it (%s); nothing was run", out,
+		     strerror(errno));
+	else
+		moved = made;
+	if (made)
+		(void)os_unlink_at(out_fd, moved ? b : a, 1);
+	if (!h.failed && os_free_bytes(out_fd, &avail) == 0 && avail < need) {
+		char x[32], y[32];
+
+		snprintf(x, sizeof(x), "%llu", (unsigned long long)avail);
+		snprintf(y, sizeof(y), "%llu", (unsigned long long)need);
+		fail(&h, "--out %s has %s bytes free, under the %s the "
+		     "hand-off may write (the smaller of --out-max-bytes and "
+		     "--size); free some space or lower --out-max-bytes; "
+		     "nothing was run", out, x, y);
+	}
+	*why = h.why;
+	return h.failed ? -1 : 0;
+}
+
 /* <root>/work, checked: a directory on the root's device. */
 int
 handoff_open_work(int root_fd)

@@ -97,6 +97,13 @@ struct handoff_stats {
  * (tests swap a file for a link here); NULL in production. */
 extern void (*handoff_hook)(const char *rel);
 
+/* --out, checked before anything is made: a sibling of <name>
+ * (.<name>.nova-check-<pid>) can be made and renamed in out_fd, then it
+ * is removed; the filesystem has at least `need` bytes free.  0, or -1
+ * with *why (heap) saying which (`out` is for messages). */
+int handoff_check_out(int out_fd, const char *out, const char *name,
+		      uint64_t need, char **why);
+
 /* Copy the artifacts from the place (root_fd, a descriptor of its root;
  * every input must sit on root_fd's device) into <out>/<name>/, where
  * out_fd is the --out directory opened before the command started (every

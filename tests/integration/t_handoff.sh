@@ -153,3 +153,33 @@ expect_eq "$(cat "$V/h3-$$/file")" precious "the link target's file"
 expect_absent "$V/h3-$$/RESULT.md"
 expect_eq "$(cat "$D.moved/h3-$$/RESULT.md")" new "the artifacts, in the directory opened before the run"
 EOF2
+
+# ---- issue 29: --out is asked before anything runs ------------------------
+
+t "an --out the user cannot write is refused before anything runs; control: a writable one hands off" <<'EOF'
+D=$(newdir)
+tool --name "hw-$$" --size 16m --out / -- /bin/sh -c "echo x > RESULT.md; touch '$D/ran'"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_out: --out / cannot take the hand-off: a directory cannot be made in it \(Permission denied\); nothing was run; run: nova-sandbox help run$'
+expect_no_err '^SANDBOX (STEP|OK|DONE)'
+expect_absent "$D/ran"
+expect_eq "$(ls -A / | grep -c '\.nova-')" 0 "no check directory left in /"
+tool --name "hw-$$" --size 16m --out "$D" -- /bin/sh -c 'echo x > RESULT.md'
+expect_rc 0
+expect_eq "$(cat "$D/hw-$$/RESULT.md")" x "the hand-off"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "hw-$$ " "no check directory left"
+EOF
+
+t "an --out without room for the hand-off's margin is refused before anything runs; control: a margin that fits" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "needs root to mount a small filesystem"
+D=$(newdir)
+mount -t tmpfs -o size=1m,mode=0777 none "$D" || _fail "mount"
+at_end "umount '$D'"
+tool --name "hm-$$" --size 16m --out "$D" -- /bin/sh -c 'echo x > RESULT.md'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_out: --out $D has [0-9]+ bytes free, under the 16777216 the hand-off may write \(the smaller of --out-max-bytes and --size\); free some space or lower --out-max-bytes; nothing was run; run: nova-sandbox help run\$"
+expect_no_err '^SANDBOX (STEP|OK|DONE)'
+tool --name "hm-$$" --size 16m --out "$D" --out-max-bytes 512k -- /bin/sh -c 'echo x > RESULT.md'
+expect_rc 0
+expect_eq "$(cat "$D/hm-$$/RESULT.md")" x "the hand-off"
+EOF
