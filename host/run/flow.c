@@ -689,15 +689,53 @@ leak_line(struct runctx *c, const struct sv *s, size_t left)
 	sbuf_free(&rem);
 }
 
+/* One leftover of a killed hand-off cleared from --out (arg: the run). */
+static void
+sweep_note(void *arg, const char *entry, const char *name, long pid, int did)
+{
+	const struct runctx *c = arg;
+	const char *out = c->out ? c->out : c->a->out;
+	struct sbuf b = {0};
+
+	if (did == HANDOFF_SWEEP_RESTORED)
+		sbuf_addf(&b, "--out %s: %s was the only copy left of the "
+			  "earlier %s/%s, moved aside by a hand-off whose tool "
+			  "(pid %ld) is gone: renamed back to %s/%s", out, entry,
+			  out, name, pid, out, name);
+	else if (did == HANDOFF_SWEEP_REMOVED)
+		sbuf_addf(&b, "--out %s: removed %s, left by a hand-off whose "
+			  "tool (pid %ld) is gone", out, entry, pid);
+	else
+		sbuf_addf(&b, "--out %s: %s, left by a hand-off whose tool "
+			  "(pid %ld) is gone, could not be removed: remove it "
+			  "(rm -rf '%s/%s')", out, entry, pid, out, entry);
+	run_note(b.s ? b.s : "a leftover of a killed hand-off was cleared");
+	sbuf_free(&b);
+}
+
+/* What killed hand-offs left in --out, cleared once the run is accepted
+ * (nothing is changed for a refused one). */
+static void
+sweep_out(struct runctx *c)
+{
+	if (c->out_fd >= 0)
+		(void)handoff_sweep(c->out_fd, NULL, 0, sweep_note, c);
+}
+
 static int
 handoff(struct runctx *c, int code)
 {
 	struct handoff_stats st;
+	struct handoff_rec rec = { -1, "" };
 	uint64_t t = run_now_ms();
 	char *why = NULL, *n;
+	const char *out = c->out ? c->out : c->a->out;
 	int work = handoff_open_work(c->place.root_fd), rc = -1;
 
 	run_step("out", 0);
+	(void)handoff_record(out, &rec); /* reap's way to a killed one */
+	/* this run holds its name: a leftover of that name is no live run's */
+	(void)handoff_sweep(c->out_fd, c->a->name, 0, sweep_note, c);
 	if (work < 0) {
 		struct sbuf b = {0};
 
@@ -708,11 +746,11 @@ handoff(struct runctx *c, int code)
 		struct handoff_caps caps = { c->a->out_max,
 			c->a->out_max_files, c->a->out_max_depth };
 
-		rc = handoff_copy(work, c->out_fd, c->out ? c->out : c->a->out,
-				  c->a->name,
+		rc = handoff_copy(work, c->out_fd, out, c->a->name,
 				  &c->a->artifacts, &caps, &st, &why);
 		close(work);
 	}
+	handoff_unrecord(&rec);
 	if (rc != 0) {
 		struct refusals r = {0};
 
@@ -927,6 +965,7 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 		ctx_free(&c);
 		return NS_EXIT_REFUSED;
 	}
+	sweep_out(&c);
 	code = look_and_create(&c);
 	if (code == 0)
 		code = run_created(&c, &r);

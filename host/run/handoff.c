@@ -30,6 +30,10 @@
 #include "run/run.h"
 
 void (*handoff_hook)(const char *rel);
+void (*handoff_step_hook)(void);
+
+#define STEP() do { if (handoff_step_hook != NULL) handoff_step_hook(); } \
+	while (0)
 
 static const char *const default_artifacts[] = { "RESULT.md", "usage.tsv",
 						  "repo.bundle", NULL };
@@ -94,6 +98,7 @@ copy_bytes(struct hcopy *h, int in, int out, const char *rel)
 			if ((w = write(out, buf + off, (size_t)(n - off))) < 0)
 				return fail(h, "writing %s: %s", rel,
 					    strerror(errno));
+		STEP();
 	}
 	return 0;
 }
@@ -145,6 +150,7 @@ copy_file(struct hcopy *h, int in, const struct os_stat *sb, int dstdir,
 	if (handoff_hook != NULL)
 		handoff_hook(rel);
 	out = os_create_at(dstdir, leaf, 0600);
+	STEP();
 	if (out < 0)
 		return fail(h, "creating %s: %s", rel, strerror(errno));
 	if (strv_push(&h->made, rel) < 0) {
@@ -167,6 +173,7 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 	int fd;
 
 	if (os_mkdir_at(dstdir, leaf, 0755) == 0) {
+		STEP();
 		if (strv_push(&h->made, rel) < 0)
 			return fail(h, "out of memory");
 	} else if (errno != EEXIST) {
@@ -476,6 +483,7 @@ open_out(struct hcopy *h, int ofd, const char *out, const char *name)
 	if (sibling(ofd, name, "new", 1, h->stage, sizeof(h->stage)) != 0)
 		return fail(h, "cannot make a fresh directory beside %s in "
 			    "--out %s: %s", name, out, strerror(errno));
+	STEP();
 	h->outfd = os_open_read_at(ofd, h->stage, 1);
 	if (h->outfd < 0) {
 		int e = errno;
@@ -484,6 +492,22 @@ open_out(struct hcopy *h, int ofd, const char *out, const char *name)
 		return fail(h, "opening %s in --out: %s", h->stage, strerror(e));
 	}
 	return 0;
+}
+
+/* The stage is this run's only copy and stays: renamed to
+ * .<name>.nova-kept-<pid>, a name no sweep of leftovers takes (h->stage
+ * names where it is).  Always 1, errno kept. */
+static int
+keep_stage(struct hcopy *h, int ofd, const char *name)
+{
+	char kept[300];
+	int e = errno;
+
+	if (sibling(ofd, name, "kept", 0, kept, sizeof(kept)) == 0 &&
+	    os_rename_at(ofd, h->stage, kept) == 0)
+		snprintf(h->stage, sizeof(h->stage), "%s", kept);
+	errno = e;
+	return 1;
 }
 
 /* The staged copy becomes <out>/<name>: an earlier one is moved aside
@@ -497,23 +521,27 @@ put_in_place(struct hcopy *h, int ofd, const char *out, const char *name)
 	struct os_stat sb;
 	int had = os_fstat_at(ofd, name, &sb) == 0;
 
+	STEP();
 	if (had && (sibling(ofd, name, "old", 0, old, sizeof(old)) != 0 ||
-		    os_rename_at(ofd, name, old) != 0))
+		    os_rename_at(ofd, name, old) != 0) && keep_stage(h, ofd, name))
 		return fail(h, "%s/%s holds an earlier run's artifacts and "
 			    "cannot be moved aside (%s): nothing was replaced; "
 			    "this run's artifacts are in %s/%s; run: rm -rf "
 			    "'%s/%s' && mv '%s/%s' '%s/%s'", out, name,
 			    strerror(errno), out, h->stage, out, name, out,
 			    h->stage, out, name);
+	STEP();
 	if (os_rename_at(ofd, h->stage, name) != 0) {
 		int e = errno;
 
 		if (had)
 			(void)os_rename_at(ofd, old, name);
+		keep_stage(h, ofd, name);
 		return fail(h, "this run's artifacts cannot be renamed into "
 			    "%s/%s (%s); they are in %s/%s", out, name,
 			    strerror(e), out, h->stage);
 	}
+	STEP();
 	h->replaced = had;
 	if (had && rmtree_at(ofd, old, 2 * RUN_OUT_DEPTH_TOP) != 0)
 		h->old_kept = 1;
