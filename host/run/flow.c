@@ -840,13 +840,41 @@ note_end(const struct runctx *c, const struct sv *s, int code, int full)
 		run_note(text);
 }
 
+/* A stop signal caught after the command ended (sig0: none before):
+ * the hand-off and the delete were finished first (the copy is the
+ * command's work); now the exit is 128+N, said. */
+static int
+late_signal(const struct runctx *c, int sig0, int code)
+{
+	static const struct { int sig; const char *name; } names[] = {
+		{ SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" },
+		{ SIGHUP, "SIGHUP" }, { SIGQUIT, "SIGQUIT" },
+	};
+	int sig = run_caught();
+	const char *name = "a stop signal";
+	char text[400];
+
+	if (sig == 0 || sig0 != 0)
+		return code;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			name = names[i].name;
+	snprintf(text, sizeof(text), "%s came after the command ended: %s "
+		 "finished first, then the run stops with exit %d", name,
+		 c->a->out != NULL ? "the hand-off to --out (the command's "
+		 "work) and the delete were" : "the delete was",
+		 NS_EXIT_SIGNAL + sig);
+	run_note(text);
+	return NS_EXIT_SIGNAL + sig;
+}
+
 /* Kill, handoff, measure, delete, DONE (and LEAK). */
 int
 flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 {
 	uint64_t t = run_now_ms(), freed = 0;
 	size_t left = 0;
-	int killed, gone;
+	int killed, gone, sig0 = run_caught();
 
 	if (c->created)
 		flow_create_done(c);
@@ -874,6 +902,7 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 		close(c->place.root_fd);
 	c->place.root_fd = -1;
 	run_step("delete", t);
+	code = late_signal(c, sig0, code);
 	done_line(c, code, gone ? freed : 0);
 	if (gone)
 		return code;

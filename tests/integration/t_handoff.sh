@@ -265,3 +265,34 @@ run_as env PATH=/usr/bin:/bin "$NS" reap
 expect_rc 0
 expect_no_err '^SANDBOX REAP out='
 EOF
+
+# ---- issue 29: a stop signal during the hand-off --------------------------
+
+t "SIGTERM, SIGINT and SIGHUP during the hand-off: the copy is finished, then exit 128+N with a NOTE" <<'EOF'
+for sig in TERM INT HUP; do
+	D=$(newdir)
+	bg_as_user "$ERR.live" env PATH=/usr/bin:/bin "$NS" run --name "hg-$$" --size 300m \
+		--out "$D" --out-max-bytes 300m --artifact big -- \
+		/bin/sh -c 'head -c 200m /dev/zero > big'
+	LIVE=$BG
+	S=
+	while kill -0 "$LIVE" 2>/dev/null; do
+		S=$(compgen -G "$D/.hg-$$.nova-new-*" | head -1)
+		[ -n "$S" ] && break
+	done
+	[ -n "$S" ] || _fail "SIG$sig: the copy was not seen"
+	kill -"$sig" "${S##*-}"
+	wait "$LIVE"
+	RC=$?
+	cp "$ERR.live" "$ERR"
+	rm -f "$ERR.live"
+	want=$((128 + $(kill -l "$sig")))
+	expect_rc "$want"
+	expect_err "^SANDBOX NOTE SIG$sig came after the command ended: the hand-off to --out \(the command's work\) and the delete were finished first, then the run stops with exit $want\$"
+	expect_err "^SANDBOX OUT name=hg-$$ files=1 bytes=209715200\$"
+	expect_err "^SANDBOX DONE name=hg-$$ exit=$want "
+	expect_eq "$(stat -c %s "$D/hg-$$/big")" 209715200 "SIG$sig: the whole copy"
+	expect_eq "$(ls -A "$D" | tr '\n' ' ')" "hg-$$ " "SIG$sig: --out holds the one copy"
+	rm -rf "${D:?}/hg-$$"
+done
+EOF
