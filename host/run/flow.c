@@ -305,23 +305,31 @@ run_writes(struct runctx *c, struct refusals *r)
 
 /* An existing directory outside every --write and no ancestor of one,
  * for the corrected line: HOME, /var/tmp, /tmp.  NULL: none. */
+#define ELSEWHERE_N 3
+
+/* The i-th of HOME, /var/tmp, /tmp when it is an existing directory
+ * outside every --write and no ancestor of one; NULL otherwise. */
+static const char *
+elsewhere_at(const struct runctx *c, size_t i)
+{
+	static const char *const fixed[] = { "/var/tmp", "/tmp" };
+	const char *d = i == 0 ? os_getenv(os_home_var()) : fixed[i - 1];
+	int clash = d == NULL || os_root_len(d) == 0;
+	struct os_stat sb;
+
+	for (size_t k = 0; !clash && k < c->writes.n; k++)
+		clash = policy_inside(d, c->writes.v[k]) ||
+			policy_inside(c->writes.v[k], d);
+	return !clash && os_stat_path(d, &sb) == 0 && S_ISDIR(sb.mode) ? d :
+	    NULL;
+}
+
 static const char *
 out_elsewhere(const struct runctx *c)
 {
-	static const char *const fixed[] = { "/var/tmp", "/tmp" };
-	const char *home = os_getenv(os_home_var());
-
-	for (size_t i = 0; i < 3; i++) {
-		const char *d = i == 0 ? home : fixed[i - 1];
-		int clash = d == NULL || os_root_len(d) == 0;
-		struct os_stat sb;
-
-		for (size_t k = 0; !clash && k < c->writes.n; k++)
-			clash = policy_inside(d, c->writes.v[k]) ||
-				policy_inside(c->writes.v[k], d);
-		if (!clash && os_stat_path(d, &sb) == 0 && S_ISDIR(sb.mode))
-			return d;
-	}
+	for (size_t i = 0; i < ELSEWHERE_N; i++)
+		if (elsewhere_at(c, i) != NULL)
+			return elsewhere_at(c, i);
 	return NULL;
 }
 
@@ -722,6 +730,70 @@ sweep_out(struct runctx *c)
 		(void)handoff_sweep(c->out_fd, NULL, 0, sweep_note, c);
 }
 
+/* The hand-off failed writing into --out (a full disk, an I/O error):
+ * the place is deleted next, so the same artifacts go to a fresh
+ * <d>/nova-out-<name>-<pid> of the first of HOME, /var/tmp, /tmp that
+ * takes them (never --out again, never a name that exists).  The path
+ * (heap) with *st, or NULL when none did. */
+static char *
+handoff_elsewhere(const struct runctx *c, int work,
+		  const struct handoff_caps *caps, struct handoff_stats *st)
+{
+	char name[80];
+	struct sbuf b = {0};
+
+	snprintf(name, sizeof(name), "nova-out-%s-%ld", c->a->name,
+		 (long)getpid());
+	for (size_t i = 0; i < ELSEWHERE_N; i++) {
+		const char *d = elsewhere_at(c, i);
+		struct os_stat sb;
+		char *why = NULL;
+		int fd = d != NULL && (c->out == NULL || strcmp(d, c->out) != 0) ?
+		    os_open_readdir(d) : -1, rc;
+
+		if (fd < 0)
+			continue;
+		if (os_fstat_at(fd, name, &sb) == 0 || errno != ENOENT) {
+			close(fd);
+			continue;
+		}
+		rc = handoff_copy(work, fd, d, name, &c->a->artifacts, caps, st,
+				  &why);
+		free(why);
+		close(fd);
+		if (rc == 0 && sbuf_addf(&b, "%s%s%s", d, d[strlen(d) - 1] ==
+					 '/' ? "" : "/", name) == 0)
+			return sbuf_take(&b);
+		sbuf_free(&b);
+	}
+	return NULL;
+}
+
+/* out_failed: what went wrong, and where the work is when a failure
+ * writing into --out sent it elsewhere (or that nothing could take it). */
+static void
+handoff_failed(const char *why, int out_error, const char *saved,
+	       const struct handoff_stats *st)
+{
+	struct refusals r = {0};
+	const char *w = why ? why : "the handoff failed";
+
+	if (saved != NULL)
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT, "%s; the "
+			      "artifacts were handed off to %s instead (files=%zu "
+			      "bytes=%llu); run: nova-sandbox help run", w, saved,
+			      st->files, (unsigned long long)st->bytes);
+	else if (out_error)
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT, "%s; no "
+			      "other directory (HOME, /var/tmp, /tmp) could take "
+			      "the artifacts either: they are deleted with the "
+			      "place; run: nova-sandbox help run", w);
+	else
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT,
+			      "%s; run: nova-sandbox help run", w);
+	run_refuse(&r, NS_EXIT_REFUSED);
+}
+
 static int
 handoff(struct runctx *c, int code)
 {
@@ -730,7 +802,8 @@ handoff(struct runctx *c, int code)
 	uint64_t t = run_now_ms();
 	char *why = NULL, *n;
 	const char *out = c->out ? c->out : c->a->out;
-	int work = handoff_open_work(c->place.root_fd), rc = -1;
+	char *saved = NULL;
+	int work = handoff_open_work(c->place.root_fd), rc = -1, out_error = 0;
 
 	run_step("out", 0);
 	(void)handoff_record(out, &rec); /* reap's way to a killed one */
@@ -748,18 +821,17 @@ handoff(struct runctx *c, int code)
 
 		rc = handoff_copy(work, c->out_fd, out, c->a->name,
 				  &c->a->artifacts, &caps, &st, &why);
+		out_error = rc != 0 && st.out_error;
+		if (out_error)
+			saved = handoff_elsewhere(c, work, &caps, &st);
 		close(work);
 	}
 	handoff_unrecord(&rec);
 	if (rc != 0) {
-		struct refusals r = {0};
-
 		run_step("out", t);
-		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT,
-			      "%s; run: nova-sandbox help run",
-			      why ? why : "the handoff failed");
-		run_refuse(&r, NS_EXIT_REFUSED);
+		handoff_failed(why, out_error, saved, &st);
 		free(why);
+		free(saved);
 		return code == 0 ? NS_EXIT_REFUSED : code;
 	}
 	run_step("out", t);

@@ -51,6 +51,7 @@ struct hcopy {
 	char old[300];      /* an earlier <name> moved aside and not removed */
 	int replaced;       /* an earlier <name> was replaced */
 	int old_kept;       /* ... and could not be removed (old names it) */
+	int out_error;      /* the first failure was writing into --out */
 	char *why;
 	struct handoff_stats *st;
 };
@@ -72,6 +73,17 @@ fail(struct hcopy *h, const char *fmt, ...)
 	h->failed = 1;
 	return -1;
 }
+
+/* A failure writing into --out (not of the artifacts or the caps): the
+ * run's work may still be handed off elsewhere. */
+static void
+out_side(struct hcopy *h)
+{
+	if (h->why == NULL)
+		h->out_error = 1;
+}
+
+#define OUT_FAIL(h, ...) (out_side(h), fail((h), __VA_ARGS__))
 
 static int
 on_place(const struct hcopy *h, const struct os_stat *sb)
@@ -96,7 +108,7 @@ copy_bytes(struct hcopy *h, int in, int out, const char *rel)
 				    "passed --out-max-bytes", rel);
 		for (ssize_t off = 0, w; off < n; off += w)
 			if ((w = write(out, buf + off, (size_t)(n - off))) < 0)
-				return fail(h, "writing %s: %s", rel,
+				return OUT_FAIL(h, "writing %s: %s", rel,
 					    strerror(errno));
 		STEP();
 	}
@@ -152,14 +164,14 @@ copy_file(struct hcopy *h, int in, const struct os_stat *sb, int dstdir,
 	out = os_create_at(dstdir, leaf, 0600);
 	STEP();
 	if (out < 0)
-		return fail(h, "creating %s: %s", rel, strerror(errno));
+		return OUT_FAIL(h, "creating %s: %s", rel, strerror(errno));
 	if (strv_push(&h->made, rel) < 0) {
 		close(out);
 		return fail(h, "out of memory");
 	}
 	rc = copy_bytes(h, in, out, rel);
 	if (rc == 0 && os_fchmod(out, sb->mode & 0777) != 0)
-		rc = fail(h, "chmod %s: %s", rel, strerror(errno));
+		rc = OUT_FAIL(h, "chmod %s: %s", rel, strerror(errno));
 	close(out);
 	return rc;
 }
@@ -177,11 +189,11 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 		if (strv_push(&h->made, rel) < 0)
 			return fail(h, "out of memory");
 	} else if (errno != EEXIST) {
-		return fail(h, "mkdir %s: %s", rel, strerror(errno));
+		return OUT_FAIL(h, "mkdir %s: %s", rel, strerror(errno));
 	}
 	fd = os_open_read_at(dstdir, leaf, 1);
 	if (fd < 0)
-		return fail(h, "open %s: %s", rel, strerror(errno));
+		return OUT_FAIL(h, "open %s: %s", rel, strerror(errno));
 	return fd;
 }
 
@@ -481,7 +493,7 @@ static int
 open_out(struct hcopy *h, int ofd, const char *out, const char *name)
 {
 	if (sibling(ofd, name, "new", 1, h->stage, sizeof(h->stage)) != 0)
-		return fail(h, "cannot make a fresh directory beside %s in "
+		return OUT_FAIL(h, "cannot make a fresh directory beside %s in "
 			    "--out %s: %s", name, out, strerror(errno));
 	STEP();
 	h->outfd = os_open_read_at(ofd, h->stage, 1);
@@ -489,7 +501,7 @@ open_out(struct hcopy *h, int ofd, const char *out, const char *name)
 		int e = errno;
 
 		(void)os_unlink_at(ofd, h->stage, 1);
-		return fail(h, "opening %s in --out: %s", h->stage, strerror(e));
+		return OUT_FAIL(h, "opening %s in --out: %s", h->stage, strerror(e));
 	}
 	return 0;
 }
@@ -679,6 +691,7 @@ handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
 		rc = copy_pass(&h, root_fd, out_fd, out, name, named);
 	st->bytes = h.total;
 	st->replaced = h.replaced;
+	st->out_error = h.out_error;
 	if (h.old_kept)
 		snprintf(st->old_kept, sizeof(st->old_kept), "%s", h.old);
 	strv_free(&h.made);

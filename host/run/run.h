@@ -90,6 +90,8 @@ struct handoff_stats {
 	int replaced;         /* an earlier <out>/<name> was replaced */
 	char old_kept[300];   /* the earlier one, moved aside, that could not
 			       * be removed ("" when none) */
+	int out_error;        /* it failed writing into --out (a full disk,
+			       * an I/O error), not on the artifacts or caps */
 };
 
 /* A seam: called with the input's path (relative to the root) after its

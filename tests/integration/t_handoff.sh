@@ -296,3 +296,25 @@ for sig in TERM INT HUP; do
 	rm -rf "${D:?}/hg-$$"
 done
 EOF
+
+t "a hand-off that fails writing into --out (filled during the run): the artifacts go to a fresh directory in HOME, said; nothing lost" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "needs root to mount a small filesystem"
+D=$(newdir)
+mount -t tmpfs -o size=1m,mode=0777 none "$D" || _fail "mount"
+at_end "umount '$D'"
+at_end "rm -rf '$THOME'/nova-out-hf-$$-*"
+( for _ in $(seq 100); do grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break; sleep 0.1; done
+  head -c 2m /dev/zero > "$D/fill" 2>/dev/null; : ) &
+FILL=$!
+tool --name "hf-$$" --size 16m --out "$D" --out-max-bytes 512k -- /bin/sh -c \
+	'sleep 2; head -c 300000 /dev/zero > RESULT.md; echo x > usage.tsv'
+wait "$FILL"
+expect_rc 125
+[ "$(stat -c %s "$D/fill")" -gt 900000 ] || _fail "--out was not filled during the run"
+expect_err "^SANDBOX REFUSED reason=out_failed: writing RESULT.md: No space left on device; the artifacts were handed off to $THOME/nova-out-hf-$$-[0-9]+ instead \(files=2 bytes=300002\); run: nova-sandbox help run\$"
+S=$(compgen -G "$THOME/nova-out-hf-$$-*" | head -1)
+[ -n "$S" ] || _fail "no copy in HOME"
+expect_eq "$(stat -c %s "$S/RESULT.md")" 300000 "the copy in HOME"
+expect_eq "$(cat "$S/usage.tsv")" x "the copy in HOME"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "fill " "no stage left in --out"
+EOF
