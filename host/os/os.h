@@ -106,6 +106,9 @@ const char *os_getenv(const char *name);
  * which the wrap and `run` use to forward them to the command; a HUP the
  * caller started the tool with ignored (nohup) stays ignored. */
 void os_catch_stop_signals(void (*fn)(int));
+/* The name of a stop signal os_catch_stop_signals hands fn ("SIGTERM"),
+ * or "a stop signal" for another number. */
+const char *os_stop_signal_name(int sig);
 /* At the tool's start: a SIGCHLD the caller left ignored is set back to
  * its default (an ignored SIGCHLD makes the kernel reap every child, and
  * the tool would lose its command's status); POSIX only. */

@@ -918,19 +918,12 @@ note_end(const struct runctx *c, const struct sv *s, int code, int full)
 static int
 late_signal(const struct runctx *c, int sig0, int code)
 {
-	static const struct { int sig; const char *name; } names[] = {
-		{ SIGINT, "SIGINT" }, { SIGTERM, "SIGTERM" },
-		{ SIGHUP, "SIGHUP" }, { SIGQUIT, "SIGQUIT" },
-	};
-	int sig = run_caught();
-	const char *name = "a stop signal";
+	int sig = c->caught != NULL ? c->caught() : 0;
+	const char *name = os_stop_signal_name(sig);
 	char text[400];
 
 	if (sig == 0 || sig0 != 0)
 		return code;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].sig == sig)
-			name = names[i].name;
 	snprintf(text, sizeof(text), "%s came after the command ended: %s "
 		 "finished first, then the run stops with exit %d", name,
 		 c->a->out != NULL ? "the hand-off to --out (the command's "
@@ -946,7 +939,7 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 {
 	uint64_t t = run_now_ms(), freed = 0;
 	size_t left = 0;
-	int killed, gone, sig0 = run_caught();
+	int killed, gone, sig0 = c->caught != NULL ? c->caught() : 0;
 
 	if (c->created)
 		flow_create_done(c);
