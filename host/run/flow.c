@@ -773,7 +773,7 @@ handoff_elsewhere(const struct runctx *c, int work,
  * writing into --out sent it elsewhere (or that nothing could take it). */
 static void
 handoff_failed(const char *why, int out_error, const char *saved,
-	       const struct handoff_stats *st)
+	       const struct handoff_stats *st, int kept)
 {
 	struct refusals r = {0};
 	const char *w = why ? why : "the handoff failed";
@@ -786,8 +786,10 @@ handoff_failed(const char *why, int out_error, const char *saved,
 	else if (out_error)
 		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT, "%s; no "
 			      "other directory (HOME, /var/tmp, /tmp) could take "
-			      "the artifacts either: they are deleted with the "
-			      "place; run: nova-sandbox help run", w);
+			      "the artifacts either: %s; run: nova-sandbox help "
+			      "run", w, kept ? "the place is kept with them "
+			      "(the LEAK line below)" : "they are deleted with "
+			      "the place (it cannot outlive the tool here)");
 	else
 		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT,
 			      "%s; run: nova-sandbox help run", w);
@@ -829,7 +831,11 @@ handoff(struct runctx *c, int code)
 	handoff_unrecord(&rec);
 	if (rc != 0) {
 		run_step("out", t);
-		handoff_failed(why, out_error, saved, &st);
+		/* a place that outlives the tool (no enter: a volume) is
+		 * kept when it holds the only copy */
+		c->unsaved = out_error && saved == NULL;
+		handoff_failed(why, out_error, saved, &st,
+			       c->unsaved && c->pm.place.enter == NULL);
 		free(why);
 		free(saved);
 		return code == 0 ? NS_EXIT_REFUSED : code;
@@ -933,6 +939,28 @@ late_signal(const struct runctx *c, int sig0, int code)
 	return NS_EXIT_SIGNAL + sig;
 }
 
+/* The hand-off could save the work nowhere and the place outlives the
+ * tool: it is not deleted.  DONE freed=0, a LEAK whose remedy is reap
+ * (which deletes it once this tool is gone), and where the work is. */
+static int
+keep_place(struct runctx *c, int code, int sig0)
+{
+	struct sbuf b = {0};
+
+	if (c->place.root_fd >= 0)
+		close(c->place.root_fd);
+	c->place.root_fd = -1;
+	code = late_signal(c, sig0, code);
+	done_line(c, code, 0);
+	run_leak_line(c->a->name, c->place.id, "nova-sandbox reap");
+	sbuf_addf(&b, "the place was kept: it holds the only copy of this "
+		  "run's work, in %s/work; copy what you need from there, then "
+		  "run the remedy (nova-sandbox reap deletes it)", c->place.root);
+	run_note(b.s ? b.s : "the place was kept with this run's work");
+	sbuf_free(&b);
+	return NS_EXIT_LEAK;
+}
+
 /* Kill, handoff, measure, delete, DONE (and LEAK). */
 int
 flow_finish(struct runctx *c, struct sv *s, int code, int ran)
@@ -954,6 +982,8 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 	if (ran && c->a->out != NULL && c->place.root_fd >= 0 && killed)
 		code = handoff(c, code);
 	refusals_free(&c->pr);
+	if (c->unsaved && c->pm.place.enter == NULL)
+		return keep_place(c, code, sig0);
 	t = run_now_ms();
 	run_step("delete", 0);
 	if (c->pm.place.enter == NULL && c->place.root_fd >= 0) {
