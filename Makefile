@@ -700,5 +700,5 @@ FORCE:
 	asan fuzz fuzz-run bench bench-quick install install-strip uninstall \
 	check-spdx check-deps check-docs check-abi clean windows check-windows FORCE
 
--include $(shell find $(B)/obj $(B)/obj-test $(B)/tests -name '*.d' 2>/dev/null)
--include $(shell find $(WB)/obj $(WB)/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/obj-test $(B)/tests -type f -name '*.d' 2>/dev/null)
+-include $(shell find $(WB)/obj $(WB)/tests -type f -name '*.d' 2>/dev/null)

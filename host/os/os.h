@@ -109,6 +109,9 @@ const char *os_getenv(const char *name);
  * which the wrap and `run` use to forward them to the command; a HUP the
  * caller started the tool with ignored (nohup) stays ignored. */
 void os_catch_stop_signals(void (*fn)(int));
+/* The name of a stop signal os_catch_stop_signals hands fn ("SIGTERM"),
+ * or "a stop signal" for another number. */
+const char *os_stop_signal_name(int sig);
 /* At the tool's start: a SIGCHLD the caller left ignored is set back to
  * its default (an ignored SIGCHLD makes the kernel reap every child, and
  * the tool would lose its command's status); POSIX only. */
@@ -406,6 +409,10 @@ char *os_link_read(int fd);
 char *os_link_read_at(int dirfd, const char *name);
 /* A second descriptor of fd, close-on-exec, >= 3 where that matters. */
 int os_fd_dup(int fd);
+/* The bytes an unprivileged writer may still use on the filesystem of the
+ * file open on fd (POSIX fstatvfs f_bavail x f_frsize; Windows the
+ * volume's free bytes for the caller).  0, or -1 with errno. */
+int os_free_bytes(int fd, uint64_t *bytes);
 /* The absolute name the system gives the file open on fd now (Linux
  * /proc/self/fd/N read back; Windows the handle's final path, '/'
  * separated), or NULL when it cannot say. */

@@ -305,23 +305,31 @@ run_writes(struct runctx *c, struct refusals *r)
 
 /* An existing directory outside every --write and no ancestor of one,
  * for the corrected line: HOME, /var/tmp, /tmp.  NULL: none. */
+#define ELSEWHERE_N 3
+
+/* The i-th of HOME, /var/tmp, /tmp when it is an existing directory
+ * outside every --write and no ancestor of one; NULL otherwise. */
+static const char *
+elsewhere_at(const struct runctx *c, size_t i)
+{
+	static const char *const fixed[] = { "/var/tmp", "/tmp" };
+	const char *d = i == 0 ? os_getenv(os_home_var()) : fixed[i - 1];
+	int clash = d == NULL || os_root_len(d) == 0;
+	struct os_stat sb;
+
+	for (size_t k = 0; !clash && k < c->writes.n; k++)
+		clash = policy_inside(d, c->writes.v[k]) ||
+			policy_inside(c->writes.v[k], d);
+	return !clash && os_stat_path(d, &sb) == 0 && S_ISDIR(sb.mode) ? d :
+	    NULL;
+}
+
 static const char *
 out_elsewhere(const struct runctx *c)
 {
-	static const char *const fixed[] = { "/var/tmp", "/tmp" };
-	const char *home = os_getenv(os_home_var());
-
-	for (size_t i = 0; i < 3; i++) {
-		const char *d = i == 0 ? home : fixed[i - 1];
-		int clash = d == NULL || os_root_len(d) == 0;
-		struct os_stat sb;
-
-		for (size_t k = 0; !clash && k < c->writes.n; k++)
-			clash = policy_inside(d, c->writes.v[k]) ||
-				policy_inside(c->writes.v[k], d);
-		if (!clash && os_stat_path(d, &sb) == 0 && S_ISDIR(sb.mode))
-			return d;
-	}
+	for (size_t i = 0; i < ELSEWHERE_N; i++)
+		if (elsewhere_at(c, i) != NULL)
+			return elsewhere_at(c, i);
 	return NULL;
 }
 
@@ -345,6 +353,25 @@ out_corrected(const struct runctx *c, const char *dir, struct sbuf *b)
 		next = !dashdash && strcmp(*a, "--out") == 0;
 		dashdash = dashdash || strcmp(*a, "--") == 0;
 	}
+}
+
+/* --out takes the hand-off, asked before anything is made: a sibling of
+ * the name can be made and renamed there, and it has room for what the
+ * hand-off may write, the smaller of --out-max-bytes and --size (the
+ * artifacts can exceed neither). */
+static void
+out_room(const struct runctx *c, const char *res, struct refusals *r)
+{
+	uint64_t need = c->a->out_max < c->a->size ? c->a->out_max :
+	    c->a->size;
+	char *why = NULL;
+
+	if (c->a->name == NULL ||
+	    handoff_check_out(c->out_fd, res, c->a->name, need, &why) == 0)
+		return;
+	refusals_addr(r, REASON_BAD_OUT, NULL, "%s", why ? why :
+		      "--out cannot take the hand-off");
+	free(why);
 }
 
 /* --out: resolved by rule 5 and opened now, before the command starts;
@@ -394,6 +421,8 @@ run_out(struct runctx *c, struct refusals *r)
 	if (c->out_fd < 0)
 		refusals_addr(r, REASON_BAD_OUT, NULL, "--out %s cannot be "
 			      "opened: %s", res, strerror(errno));
+	else
+		out_room(c, res, r);
 	c->out = res;
 }
 
@@ -668,15 +697,120 @@ leak_line(struct runctx *c, const struct sv *s, size_t left)
 	sbuf_free(&rem);
 }
 
+/* One leftover of a killed hand-off cleared from --out (arg: the run). */
+static void
+sweep_note(void *arg, const char *entry, const char *name, long pid, int did)
+{
+	const struct runctx *c = arg;
+	const char *out = c->out ? c->out : c->a->out;
+	struct sbuf b = {0};
+
+	if (did == HANDOFF_SWEEP_RESTORED)
+		sbuf_addf(&b, "--out %s: %s was the only copy left of the "
+			  "earlier %s/%s, moved aside by a hand-off whose tool "
+			  "(pid %ld) is gone: renamed back to %s/%s", out, entry,
+			  out, name, pid, out, name);
+	else if (did == HANDOFF_SWEEP_REMOVED)
+		sbuf_addf(&b, "--out %s: removed %s, left by a hand-off whose "
+			  "tool (pid %ld) is gone", out, entry, pid);
+	else
+		sbuf_addf(&b, "--out %s: %s, left by a hand-off whose tool "
+			  "(pid %ld) is gone, could not be removed: remove it "
+			  "(rm -rf '%s/%s')", out, entry, pid, out, entry);
+	run_note(b.s ? b.s : "a leftover of a killed hand-off was cleared");
+	sbuf_free(&b);
+}
+
+/* What killed hand-offs left in --out, cleared once the run is accepted
+ * (nothing is changed for a refused one). */
+static void
+sweep_out(struct runctx *c)
+{
+	if (c->out_fd >= 0)
+		(void)handoff_sweep(c->out_fd, NULL, 0, sweep_note, c);
+}
+
+/* The hand-off failed writing into --out (a full disk, an I/O error):
+ * the place is deleted next, so the same artifacts go to a fresh
+ * <d>/nova-out-<name>-<pid> of the first of HOME, /var/tmp, /tmp that
+ * takes them (never --out again, never a name that exists).  The path
+ * (heap) with *st, or NULL when none did. */
+static char *
+handoff_elsewhere(const struct runctx *c, int work,
+		  const struct handoff_caps *caps, struct handoff_stats *st)
+{
+	char name[80];
+	struct sbuf b = {0};
+
+	snprintf(name, sizeof(name), "nova-out-%s-%ld", c->a->name,
+		 (long)getpid());
+	for (size_t i = 0; i < ELSEWHERE_N; i++) {
+		const char *d = elsewhere_at(c, i);
+		struct os_stat sb;
+		char *why = NULL;
+		int fd = d != NULL && (c->out == NULL || strcmp(d, c->out) != 0) ?
+		    os_open_readdir(d) : -1, rc;
+
+		if (fd < 0)
+			continue;
+		if (os_fstat_at(fd, name, &sb) == 0 || errno != ENOENT) {
+			close(fd);
+			continue;
+		}
+		rc = handoff_copy(work, fd, d, name, &c->a->artifacts, caps, st,
+				  &why);
+		free(why);
+		close(fd);
+		if (rc == 0 && sbuf_addf(&b, "%s%s%s", d, d[strlen(d) - 1] ==
+					 '/' ? "" : "/", name) == 0)
+			return sbuf_take(&b);
+		sbuf_free(&b);
+	}
+	return NULL;
+}
+
+/* out_failed: what went wrong, and where the work is when a failure
+ * writing into --out sent it elsewhere (or that nothing could take it). */
+static void
+handoff_failed(const char *why, int out_error, const char *saved,
+	       const struct handoff_stats *st, int kept)
+{
+	struct refusals r = {0};
+	const char *w = why ? why : "the handoff failed";
+
+	if (saved != NULL)
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT, "%s; the "
+			      "artifacts were handed off to %s instead (files=%zu "
+			      "bytes=%llu); run: nova-sandbox help run", w, saved,
+			      st->files, (unsigned long long)st->bytes);
+	else if (out_error)
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT, "%s; no "
+			      "other directory (HOME, /var/tmp, /tmp) could take "
+			      "the artifacts either: %s; run: nova-sandbox help "
+			      "run", w, kept ? "the place is kept with them "
+			      "(the LEAK line below)" : "they are deleted with "
+			      "the place (it cannot outlive the tool here)");
+	else
+		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT,
+			      "%s; run: nova-sandbox help run", w);
+	run_refuse(&r, NS_EXIT_REFUSED);
+}
+
 static int
 handoff(struct runctx *c, int code)
 {
 	struct handoff_stats st;
+	struct handoff_rec rec = { -1, "" };
 	uint64_t t = run_now_ms();
 	char *why = NULL, *n;
-	int work = handoff_open_work(c->place.root_fd), rc = -1;
+	const char *out = c->out ? c->out : c->a->out;
+	char *saved = NULL;
+	int work = handoff_open_work(c->place.root_fd), rc = -1, out_error = 0;
 
 	run_step("out", 0);
+	(void)handoff_record(out, &rec); /* reap's way to a killed one */
+	/* this run holds its name: a leftover of that name is no live run's */
+	(void)handoff_sweep(c->out_fd, c->a->name, 0, sweep_note, c);
 	if (work < 0) {
 		struct sbuf b = {0};
 
@@ -687,20 +821,23 @@ handoff(struct runctx *c, int code)
 		struct handoff_caps caps = { c->a->out_max,
 			c->a->out_max_files, c->a->out_max_depth };
 
-		rc = handoff_copy(work, c->out_fd, c->out ? c->out : c->a->out,
-				  c->a->name,
+		rc = handoff_copy(work, c->out_fd, out, c->a->name,
 				  &c->a->artifacts, &caps, &st, &why);
+		out_error = rc != 0 && st.out_error;
+		if (out_error)
+			saved = handoff_elsewhere(c, work, &caps, &st);
 		close(work);
 	}
+	handoff_unrecord(&rec);
 	if (rc != 0) {
-		struct refusals r = {0};
-
 		run_step("out", t);
-		refusals_addr(&r, REASON_OUT_FAILED, REMEDY_IN_TEXT,
-			      "%s; run: nova-sandbox help run",
-			      why ? why : "the handoff failed");
-		run_refuse(&r, NS_EXIT_REFUSED);
+		/* a place that outlives the tool (no enter: a volume) is
+		 * kept when it holds the only copy */
+		c->unsaved = out_error && saved == NULL;
+		handoff_failed(why, out_error, saved, &st,
+			       c->unsaved && c->pm.place.enter == NULL);
 		free(why);
+		free(saved);
 		return code == 0 ? NS_EXIT_REFUSED : code;
 	}
 	run_step("out", t);
@@ -781,13 +918,56 @@ note_end(const struct runctx *c, const struct sv *s, int code, int full)
 		run_note(text);
 }
 
+/* A stop signal caught after the command ended (sig0: none before):
+ * the hand-off and the delete were finished first (the copy is the
+ * command's work); now the exit is 128+N, said. */
+static int
+late_signal(const struct runctx *c, int sig0, int code)
+{
+	int sig = c->caught != NULL ? c->caught() : 0;
+	const char *name = os_stop_signal_name(sig);
+	char text[400];
+
+	if (sig == 0 || sig0 != 0)
+		return code;
+	snprintf(text, sizeof(text), "%s came after the command ended: %s "
+		 "finished first, then the run stops with exit %d", name,
+		 c->a->out != NULL ? "the hand-off to --out (the command's "
+		 "work) and the delete were" : "the delete was",
+		 NS_EXIT_SIGNAL + sig);
+	run_note(text);
+	return NS_EXIT_SIGNAL + sig;
+}
+
+/* The hand-off could save the work nowhere and the place outlives the
+ * tool: it is not deleted.  DONE freed=0, a LEAK whose remedy is reap
+ * (which deletes it once this tool is gone), and where the work is. */
+static int
+keep_place(struct runctx *c, int code, int sig0)
+{
+	struct sbuf b = {0};
+
+	if (c->place.root_fd >= 0)
+		close(c->place.root_fd);
+	c->place.root_fd = -1;
+	code = late_signal(c, sig0, code);
+	done_line(c, code, 0);
+	run_leak_line(c->a->name, c->place.id, "nova-sandbox reap");
+	sbuf_addf(&b, "the place was kept: it holds the only copy of this "
+		  "run's work, in %s/work; copy what you need from there, then "
+		  "run the remedy (nova-sandbox reap deletes it)", c->place.root);
+	run_note(b.s ? b.s : "the place was kept with this run's work");
+	sbuf_free(&b);
+	return NS_EXIT_LEAK;
+}
+
 /* Kill, handoff, measure, delete, DONE (and LEAK). */
 int
 flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 {
 	uint64_t t = run_now_ms(), freed = 0;
 	size_t left = 0;
-	int killed, gone;
+	int killed, gone, sig0 = c->caught != NULL ? c->caught() : 0;
 
 	if (c->created)
 		flow_create_done(c);
@@ -802,6 +982,8 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 	if (ran && c->a->out != NULL && c->place.root_fd >= 0 && killed)
 		code = handoff(c, code);
 	refusals_free(&c->pr);
+	if (c->unsaved && c->pm.place.enter == NULL)
+		return keep_place(c, code, sig0);
 	t = run_now_ms();
 	run_step("delete", 0);
 	if (c->pm.place.enter == NULL && c->place.root_fd >= 0) {
@@ -815,6 +997,7 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 		close(c->place.root_fd);
 	c->place.root_fd = -1;
 	run_step("delete", t);
+	code = late_signal(c, sig0, code);
 	done_line(c, code, gone ? freed : 0);
 	if (gone)
 		return code;
@@ -906,6 +1089,7 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 		ctx_free(&c);
 		return NS_EXIT_REFUSED;
 	}
+	sweep_out(&c);
 	code = look_and_create(&c);
 	if (code == 0)
 		code = run_created(&c, &r);

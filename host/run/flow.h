@@ -78,6 +78,11 @@ struct runctx {
 	char *scratch;        /* resolved --scratch (Windows), or NULL */
 	int out_fd;           /* --out, opened before the command (-1) */
 	char *out;            /* ... its resolved name, for messages */
+	int unsaved;          /* the hand-off failed writing and nothing
+			       * else took the artifacts: the place holds
+			       * the only copy */
+	int (*caught)(void);  /* the stop signal the flow's handler caught
+			       * last (0 none), once it is installed */
 	struct strv homes;    /* the caller's homes (home guard) */
 	const struct hostrun *hr;
 	struct run_args *a;

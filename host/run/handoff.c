@@ -30,6 +30,10 @@
 #include "run/run.h"
 
 void (*handoff_hook)(const char *rel);
+void (*handoff_step_hook)(void);
+
+#define STEP() do { if (handoff_step_hook != NULL) handoff_step_hook(); } \
+	while (0)
 
 static const char *const default_artifacts[] = { "RESULT.md", "usage.tsv",
 						  "repo.bundle", NULL };
@@ -47,6 +51,7 @@ struct hcopy {
 	char old[300];      /* an earlier <name> moved aside and not removed */
 	int replaced;       /* an earlier <name> was replaced */
 	int old_kept;       /* ... and could not be removed (old names it) */
+	int out_error;      /* the first failure was writing into --out */
 	char *why;
 	struct handoff_stats *st;
 };
@@ -68,6 +73,17 @@ fail(struct hcopy *h, const char *fmt, ...)
 	h->failed = 1;
 	return -1;
 }
+
+/* A failure writing into --out (not of the artifacts or the caps): the
+ * run's work may still be handed off elsewhere. */
+static void
+out_side(struct hcopy *h)
+{
+	if (h->why == NULL)
+		h->out_error = 1;
+}
+
+#define OUT_FAIL(h, ...) (out_side(h), fail((h), __VA_ARGS__))
 
 static int
 on_place(const struct hcopy *h, const struct os_stat *sb)
@@ -92,8 +108,9 @@ copy_bytes(struct hcopy *h, int in, int out, const char *rel)
 				    "passed --out-max-bytes", rel);
 		for (ssize_t off = 0, w; off < n; off += w)
 			if ((w = write(out, buf + off, (size_t)(n - off))) < 0)
-				return fail(h, "writing %s: %s", rel,
+				return OUT_FAIL(h, "writing %s: %s", rel,
 					    strerror(errno));
+		STEP();
 	}
 	return 0;
 }
@@ -145,15 +162,16 @@ copy_file(struct hcopy *h, int in, const struct os_stat *sb, int dstdir,
 	if (handoff_hook != NULL)
 		handoff_hook(rel);
 	out = os_create_at(dstdir, leaf, 0600);
+	STEP();
 	if (out < 0)
-		return fail(h, "creating %s: %s", rel, strerror(errno));
+		return OUT_FAIL(h, "creating %s: %s", rel, strerror(errno));
 	if (strv_push(&h->made, rel) < 0) {
 		close(out);
 		return fail(h, "out of memory");
 	}
 	rc = copy_bytes(h, in, out, rel);
 	if (rc == 0 && os_fchmod(out, sb->mode & 0777) != 0)
-		rc = fail(h, "chmod %s: %s", rel, strerror(errno));
+		rc = OUT_FAIL(h, "chmod %s: %s", rel, strerror(errno));
 	close(out);
 	return rc;
 }
@@ -167,14 +185,15 @@ dst_dir(struct hcopy *h, int dstdir, const char *leaf, const char *rel)
 	int fd;
 
 	if (os_mkdir_at(dstdir, leaf, 0755) == 0) {
+		STEP();
 		if (strv_push(&h->made, rel) < 0)
 			return fail(h, "out of memory");
 	} else if (errno != EEXIST) {
-		return fail(h, "mkdir %s: %s", rel, strerror(errno));
+		return OUT_FAIL(h, "mkdir %s: %s", rel, strerror(errno));
 	}
 	fd = os_open_read_at(dstdir, leaf, 1);
 	if (fd < 0)
-		return fail(h, "open %s: %s", rel, strerror(errno));
+		return OUT_FAIL(h, "open %s: %s", rel, strerror(errno));
 	return fd;
 }
 
@@ -288,7 +307,7 @@ open_artifact(struct hcopy *h, int root, const char *path, int *fd,
 			close(cur);
 		return fail(h, "out of memory");
 	}
-	for (p = dup_path; rc == 1; p = slash + 1) {
+	for (p = dup_path; rc == 1 && p != NULL; p = slash ? slash + 1 : NULL) {
 		int next;
 
 		slash = strchr(p, '/');
@@ -383,6 +402,41 @@ one_artifact(struct hcopy *h, int root, const char *path, int named)
 	return rc;
 }
 
+/* Is `in` the path `top` or below it ("d/x" below "d")? */
+static int
+below(const char *in, const char *top)
+{
+	size_t n = strlen(top);
+
+	return strncmp(in, top, n) == 0 && (in[n] == '\0' || in[n] == '/');
+}
+
+/* The i-th named artifact is copied by another: an earlier one names the
+ * same path, or any one names a directory above it.  It is still looked
+ * up (a named artifact must exist), never copied or counted twice. */
+static int
+covered(const struct strv *named, size_t i)
+{
+	for (size_t j = 0; j < named->n; j++)
+		if (j != i && below(named->v[i], named->v[j]) &&
+		    (j < i || strcmp(named->v[i], named->v[j]) != 0))
+			return 1;
+	return 0;
+}
+
+/* A covered artifact: it must exist, as any named one; nothing more. */
+static int
+seen_artifact(struct hcopy *h, int root, const char *path)
+{
+	struct os_stat sb;
+	int fd = -1, rc = open_artifact(h, root, path, &fd, &sb);
+
+	if (rc != 1)
+		return missing(h, root, path, 1);
+	close(fd);
+	return 0;
+}
+
 static int
 pass(struct hcopy *h, int root, const struct strv *named)
 {
@@ -393,7 +447,9 @@ pass(struct hcopy *h, int root, const struct strv *named)
 		return 0;
 	}
 	for (size_t i = 0; i < named->n; i++)
-		if (one_artifact(h, root, named->v[i], 1) < 0)
+		if ((covered(named, i) ?
+		     seen_artifact(h, root, named->v[i]) :
+		     one_artifact(h, root, named->v[i], 1)) < 0)
 			return -1;
 	return 0;
 }
@@ -437,16 +493,33 @@ static int
 open_out(struct hcopy *h, int ofd, const char *out, const char *name)
 {
 	if (sibling(ofd, name, "new", 1, h->stage, sizeof(h->stage)) != 0)
-		return fail(h, "cannot make a fresh directory beside %s in "
+		return OUT_FAIL(h, "cannot make a fresh directory beside %s in "
 			    "--out %s: %s", name, out, strerror(errno));
+	STEP();
 	h->outfd = os_open_read_at(ofd, h->stage, 1);
 	if (h->outfd < 0) {
 		int e = errno;
 
 		(void)os_unlink_at(ofd, h->stage, 1);
-		return fail(h, "opening %s in --out: %s", h->stage, strerror(e));
+		return OUT_FAIL(h, "opening %s in --out: %s", h->stage, strerror(e));
 	}
 	return 0;
+}
+
+/* The stage is this run's only copy and stays: renamed to
+ * .<name>.nova-kept-<pid>, a name no sweep of leftovers takes (h->stage
+ * names where it is).  Always 1, errno kept. */
+static int
+keep_stage(struct hcopy *h, int ofd, const char *name)
+{
+	char kept[300];
+	int e = errno;
+
+	if (sibling(ofd, name, "kept", 0, kept, sizeof(kept)) == 0 &&
+	    os_rename_at(ofd, h->stage, kept) == 0)
+		snprintf(h->stage, sizeof(h->stage), "%s", kept);
+	errno = e;
+	return 1;
 }
 
 /* The staged copy becomes <out>/<name>: an earlier one is moved aside
@@ -460,23 +533,27 @@ put_in_place(struct hcopy *h, int ofd, const char *out, const char *name)
 	struct os_stat sb;
 	int had = os_fstat_at(ofd, name, &sb) == 0;
 
+	STEP();
 	if (had && (sibling(ofd, name, "old", 0, old, sizeof(old)) != 0 ||
-		    os_rename_at(ofd, name, old) != 0))
+		    os_rename_at(ofd, name, old) != 0) && keep_stage(h, ofd, name))
 		return fail(h, "%s/%s holds an earlier run's artifacts and "
 			    "cannot be moved aside (%s): nothing was replaced; "
 			    "this run's artifacts are in %s/%s; run: rm -rf "
 			    "'%s/%s' && mv '%s/%s' '%s/%s'", out, name,
 			    strerror(errno), out, h->stage, out, name, out,
 			    h->stage, out, name);
+	STEP();
 	if (os_rename_at(ofd, h->stage, name) != 0) {
 		int e = errno;
 
 		if (had)
 			(void)os_rename_at(ofd, old, name);
+		keep_stage(h, ofd, name);
 		return fail(h, "this run's artifacts cannot be renamed into "
 			    "%s/%s (%s); they are in %s/%s", out, name,
 			    strerror(e), out, h->stage);
 	}
+	STEP();
 	h->replaced = had;
 	if (had && rmtree_at(ofd, old, 2 * RUN_OUT_DEPTH_TOP) != 0)
 		h->old_kept = 1;
@@ -513,6 +590,49 @@ copy_pass(struct hcopy *h, int root_fd, int out_fd, const char *out,
 		rc = put_in_place(h, ofd, out, name);
 	close(ofd);
 	return rc;
+}
+
+/* --out before anything is made: a sibling of <name> can be made and
+ * renamed in it (then removed), and it has `need` bytes free.  0, or -1
+ * with *why (heap) saying what is wrong. */
+int
+handoff_check_out(int out_fd, const char *out, const char *name,
+		  uint64_t need, char **why)
+{
+	struct hcopy h;
+	char a[300], b[320];
+	uint64_t avail = 0;
+	int made = 0, moved = 0;
+
+	memset(&h, 0, sizeof(h));
+	*why = NULL;
+	if (sibling(out_fd, name, "check", 1, a, sizeof(a)) != 0)
+		fail(&h, "--out %s cannot take the hand-off: a directory "
+		     "cannot be made in it (%s); nothing was run", out,
+		     strerror(errno));
+	else
+		made = 1;
+	if (made && snprintf(b, sizeof(b), "%s-r", a) > 0 &&
+	    os_rename_at(out_fd, a, b) != 0)
+		fail(&h, "--out %s cannot take the hand-off: a directory "
+		     "cannot be renamed in it (%s); nothing was run", out,
+		     strerror(errno));
+	else
+		moved = made;
+	if (made)
+		(void)os_unlink_at(out_fd, moved ? b : a, 1);
+	if (!h.failed && os_free_bytes(out_fd, &avail) == 0 && avail < need) {
+		char x[32], y[32];
+
+		snprintf(x, sizeof(x), "%llu", (unsigned long long)avail);
+		snprintf(y, sizeof(y), "%llu", (unsigned long long)need);
+		fail(&h, "--out %s has %s bytes free, under the %s the "
+		     "hand-off may write (the smaller of --out-max-bytes and "
+		     "--size); free some space or lower --out-max-bytes; "
+		     "nothing was run", out, x, y);
+	}
+	*why = h.why;
+	return h.failed ? -1 : 0;
 }
 
 /* <root>/work, checked: a directory on the root's device. */
@@ -571,6 +691,7 @@ handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
 		rc = copy_pass(&h, root_fd, out_fd, out, name, named);
 	st->bytes = h.total;
 	st->replaced = h.replaced;
+	st->out_error = h.out_error;
 	if (h.old_kept)
 		snprintf(st->old_kept, sizeof(st->old_kept), "%s", h.old);
 	strv_free(&h.made);

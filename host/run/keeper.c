@@ -313,6 +313,7 @@ flow_fork(struct runctx *c)
 		return -1;
 	}
 	run_signals_install();
+	c->caught = run_caught;
 	code = supervise_run(c, &s, sv[0]);
 	close(sv[0]);
 	return code;

@@ -29,6 +29,12 @@ on_stop(int sig)
 	g_caught = sig;
 }
 
+static int
+caught(void)
+{
+	return g_caught;
+}
+
 int
 flow_nofork_fits(const struct runctx *c)
 {
@@ -154,6 +160,7 @@ flow_nofork(struct runctx *c)
 	memset(&pol, 0, sizeof(pol));
 	s.caps_native = 1;
 	os_catch_stop_signals(on_stop);
+	c->caught = caught;
 	if (open_root(c) != 0)
 		return flow_finish(c, &s, run_refuse(&c->pr, NS_EXIT_REFUSED),
 				   0);

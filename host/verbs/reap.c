@@ -30,6 +30,7 @@ struct reapctx {
 	struct sbuf text;
 	int dry;
 	size_t volumes, remained;
+	const char *out; /* the --out a gone hand-off recorded, being swept */
 };
 
 /* ---- pure -------------------------------------------------------------- */
@@ -250,6 +251,57 @@ walk(struct reapctx *c)
 	return 0;
 }
 
+/* ---- what killed hand-offs left in --out --------------------------------- */
+
+static void
+out_rec_say(void *arg, const char *out, long pid, int opened)
+{
+	struct reapctx *c = arg;
+	struct sbuf b = {0};
+
+	c->out = out;
+	if (opened)
+		return;
+	if (out != NULL)
+		sbuf_addf(&b, "the hand-off of a tool that is gone (pid %ld) "
+			  "wrote to --out %s, which cannot be opened now: "
+			  "nothing was cleared there", pid, out);
+	run_note(b.s ? b.s : "the record of a hand-off whose tool is gone "
+		 "cannot be read: nothing was cleared");
+	sbuf_free(&b);
+}
+
+/* SANDBOX REAP out=<out>/<entry> pid=<p> deleted=yes|no, or
+ * restored=<out>/<name>|no when it was the only copy left. */
+static void
+out_sweep_say(void *arg, const char *entry, const char *name, long pid,
+	      int did)
+{
+	struct reapctx *c = arg;
+	struct sbuf path = {0}, to = {0};
+	char *p, *t = NULL;
+
+	sbuf_addf(&path, "%s/%s", c->out ? c->out : "?", entry);
+	p = out_field(path.s ? path.s : entry);
+	if (did == HANDOFF_SWEEP_RESTORED && !c->dry) {
+		sbuf_addf(&to, "%s/%s", c->out ? c->out : "?", name);
+		t = out_field(to.s ? to.s : name);
+		out_line(stderr, "SANDBOX REAP out=%s pid=%ld restored=%s",
+			 p ? p : "-", pid, t ? t : "-");
+	} else {
+		out_line(stderr, "SANDBOX REAP out=%s pid=%ld %s=%s", p ? p : "-",
+			 pid, did == HANDOFF_SWEEP_RESTORED ? "restored" :
+			 "deleted", did == HANDOFF_SWEEP_REMOVED && !c->dry ?
+			 "yes" : "no");
+	}
+	if (c->dry || did == HANDOFF_SWEEP_KEPT)
+		c->remained++;
+	free(p);
+	free(t);
+	sbuf_free(&path);
+	sbuf_free(&to);
+}
+
 /* ---- flags ----------------------------------------------------------------- */
 
 static const struct flagdef reap_flags[] = {
@@ -322,6 +374,10 @@ reap_run(struct reapctx *c)
 	run_step("list", t);
 	if (walk(c) != 0)
 		return NS_EXIT_REFUSED;
+	if (handoff_reap_records(c->dry, out_rec_say, out_sweep_say, c) != 0)
+		run_note("the tool's state directory cannot be listed: the "
+			 "leftovers of killed hand-offs in --out were not "
+			 "looked for");
 	out_line(stderr, "SANDBOX REAP OK volumes=%zu", c->volumes);
 	return c->remained ? NS_EXIT_LEAK : NS_EXIT_OK;
 }

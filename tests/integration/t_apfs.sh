@@ -201,3 +201,35 @@ expect_err '^SANDBOX REAP volume=nova-stuck procs=0 deleted=no$'
 expect_err '^SANDBOX LEAK name=nova-stuck volume=disk3s7 remedy="diskutil apfs deleteVolume disk3s7"$'
 unset FAKE_APFS_FAIL
 EOF
+
+t "run: a hand-off that fails writing into --out with nowhere else to go keeps the volume (LEAK, reap), the work in it" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "needs root to mount a small filesystem"
+fresh
+D=$(newdir)
+W1=$(newdir)
+W2=$(mktemp -d /var/tmp/nova-it-w.XXXXXX)
+at_end "rm -rf '$W2'"
+chown "$TUID:$TGID" "$W2"
+mount -t tmpfs -o size=1m,mode=0777 none "$D" || _fail "mount"
+at_end "umount '$D'"
+( for _ in $(seq 100); do grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break; sleep 0.1; done
+  head -c 2m /dev/zero > "$D/fill" 2>/dev/null; : ) &
+FILL=$!
+# HOME is no directory, /tmp and /var/tmp are above a --write: nowhere else
+run_as env HOME=/nonexistent "$NS" run --name kp --size 8m --out "$D" \
+	--out-max-bytes 512k --write "$W1" --write "$W2" -- /bin/sh -c \
+	'sleep 2; head -c 300000 /dev/zero > RESULT.md'
+wait "$FILL"
+expect_rc 3
+expect_err "^SANDBOX REFUSED reason=out_failed: writing RESULT.md: No space left on device; no other directory \(HOME, /var/tmp, /tmp\) could take the artifacts either: the place is kept with them \(the LEAK line below\); run: nova-sandbox help run\$"
+expect_err '^SANDBOX DONE name=kp exit=125 .* freed=0$'
+expect_err '^SANDBOX LEAK name=kp volume=disk3s7 remedy="nova-sandbox reap"$'
+expect_err "^SANDBOX NOTE the place was kept: it holds the only copy of this run's work, in $W/vol/nova-kp/work; "
+expect_no_err '^SANDBOX STEP name=delete'
+expect_eq "$(stat -c %s "$W/vol/nova-kp/work/RESULT.md")" 300000 "the work in the kept volume"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "fill " "no stage left in --out"
+run "$NS" reap
+expect_rc 0
+expect_err '^SANDBOX REAP volume=nova-kp procs=0 deleted=yes$'
+expect_absent "$W/vol/nova-kp"
+EOF

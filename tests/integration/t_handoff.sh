@@ -98,9 +98,13 @@ chmod 1777 "$D"
 mkdir "$D/hs-$$" && echo old > "$D/hs-$$/RESULT.md"
 tool --name "hs-$$" --size 8m --out "$D" -- /bin/sh -c 'echo new > RESULT.md'
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=out_failed: $D/hs-$$ holds an earlier run's artifacts and cannot be moved aside \(Operation not permitted\): nothing was replaced; this run's artifacts are in $D/\.hs-$$\.nova-new-[0-9]+; run: rm -rf "
+expect_err "^SANDBOX REFUSED reason=out_failed: $D/hs-$$ holds an earlier run's artifacts and cannot be moved aside \(Operation not permitted\): nothing was replaced; this run's artifacts are in $D/\.hs-$$\.nova-kept-[0-9]+; run: rm -rf "
 expect_eq "$(cat "$D/hs-$$/RESULT.md")" old "the earlier files stay"
-expect_eq "$(cat "$D"/.hs-$$.nova-new-*/RESULT.md)" new "this run's files are kept, staged"
+expect_eq "$(cat "$D"/.hs-$$.nova-kept-*/RESULT.md)" new "this run's files are kept, staged"
+# a later run leaves the kept copy alone (no sweep takes it)
+tool --name "hs2-$$" --size 8m --out "$D" -- /bin/true
+expect_rc 0
+expect_eq "$(cat "$D"/.hs-$$.nova-kept-*/RESULT.md)" new "the kept copy after a later run"
 EOF2
 
 # ---- H1: the --out the hand-off writes is the one checked before the run --
@@ -153,3 +157,164 @@ expect_eq "$(cat "$V/h3-$$/file")" precious "the link target's file"
 expect_absent "$V/h3-$$/RESULT.md"
 expect_eq "$(cat "$D.moved/h3-$$/RESULT.md")" new "the artifacts, in the directory opened before the run"
 EOF2
+
+# ---- issue 29: --out is asked before anything runs ------------------------
+
+t "an --out the user cannot write is refused before anything runs; control: a writable one hands off" <<'EOF'
+D=$(newdir)
+tool --name "hw-$$" --size 16m --out / -- /bin/sh -c "echo x > RESULT.md; touch '$D/ran'"
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_out: --out / cannot take the hand-off: a directory cannot be made in it \(Permission denied\); nothing was run; run: nova-sandbox help run$'
+expect_no_err '^SANDBOX (STEP|OK|DONE)'
+expect_absent "$D/ran"
+expect_eq "$(ls -A / | grep -c '\.nova-')" 0 "no check directory left in /"
+tool --name "hw-$$" --size 16m --out "$D" -- /bin/sh -c 'echo x > RESULT.md'
+expect_rc 0
+expect_eq "$(cat "$D/hw-$$/RESULT.md")" x "the hand-off"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "hw-$$ " "no check directory left"
+EOF
+
+t "an --out without room for the hand-off's margin is refused before anything runs; control: a margin that fits" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "needs root to mount a small filesystem"
+D=$(newdir)
+mount -t tmpfs -o size=1m,mode=0777 none "$D" || _fail "mount"
+at_end "umount '$D'"
+tool --name "hm-$$" --size 16m --out "$D" -- /bin/sh -c 'echo x > RESULT.md'
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_out: --out $D has [0-9]+ bytes free, under the 16777216 the hand-off may write \(the smaller of --out-max-bytes and --size\); free some space or lower --out-max-bytes; nothing was run; run: nova-sandbox help run\$"
+expect_no_err '^SANDBOX (STEP|OK|DONE)'
+tool --name "hm-$$" --size 16m --out "$D" --out-max-bytes 512k -- /bin/sh -c 'echo x > RESULT.md'
+expect_rc 0
+expect_eq "$(cat "$D/hm-$$/RESULT.md")" x "the hand-off"
+EOF
+
+# ---- issue 29: what a killed hand-off left in --out is cleared -------------
+
+# bg_as_user FILE CMD...: CMD in the background as the test user, its
+# stdout and stderr to FILE; its pid in BG
+bg_as_user() {
+	local f=$1
+	shift
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid="$TUID" --regid="$TGID" --clear-groups -- "$@" \
+			>"$f" 2>&1 </dev/null &
+	else
+		"$@" >"$f" 2>&1 </dev/null &
+	fi
+	BG=$!
+}
+
+# a pid that was ours and is gone
+dead_pid() {
+	local p
+	/bin/true & p=$!
+	wait "$p"
+	echo "$p"
+}
+
+t "leftovers of gone hand-offs: the next run clears them, restores an only copy, leaves a live one's" <<'EOF'
+D=$(newdir)
+P=$(dead_pid)
+mkdir -p "$D/hl-$$" "$D/.hl-$$.nova-new-$P/sub" "$D/.hl-$$.nova-old-$P" \
+	"$D/.ho-$$.nova-old-$P" "$D/.hl-$$.nova-check-$P-r" "$D/.hv-$$.nova-new-$$"
+echo current > "$D/hl-$$/RESULT.md"
+echo partial > "$D/.hl-$$.nova-new-$P/sub/f"
+echo older > "$D/.hl-$$.nova-old-$P/RESULT.md"
+echo only > "$D/.ho-$$.nova-old-$P/RESULT.md"
+[ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$D"
+tool --name "hn-$$" --size 8m --out "$D" -- /bin/sh -c 'echo new > RESULT.md'
+expect_rc 0
+expect_err "^SANDBOX NOTE --out $D: removed \.hl-$$\.nova-new-$P, left by a hand-off whose tool \(pid $P\) is gone\$"
+expect_err "^SANDBOX NOTE --out $D: removed \.hl-$$\.nova-old-$P, "
+expect_err "^SANDBOX NOTE --out $D: removed \.hl-$$\.nova-check-$P-r, "
+expect_err "^SANDBOX NOTE --out $D: \.ho-$$\.nova-old-$P was the only copy left of the earlier $D/ho-$$, moved aside by a hand-off whose tool \(pid $P\) is gone: renamed back to $D/ho-$$\$"
+expect_eq "$(ls -A "$D" | sort | tr '\n' ' ')" ".hv-$$.nova-new-$$ hl-$$ hn-$$ ho-$$ " "--out after the run"
+expect_eq "$(cat "$D/hl-$$/RESULT.md")" current "the current copy"
+expect_eq "$(cat "$D/ho-$$/RESULT.md")" only "the only copy, restored"
+expect_eq "$(cat "$D/hn-$$/RESULT.md")" new "the run's own hand-off"
+EOF
+
+t "a tool SIGKILLed during the copy: reap finds its --out and clears the partial copy; control: the earlier copy stays" <<'EOF'
+D=$(newdir)
+mkdir "$D/hk-$$" && echo earlier > "$D/hk-$$/RESULT.md"
+[ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$D"
+bg_as_user "$ERR.live" env PATH=/usr/bin:/bin "$NS" run --name "hk-$$" --size 300m \
+	--out "$D" --out-max-bytes 300m --artifact big -- \
+	/bin/sh -c 'head -c 200m /dev/zero > big'
+LIVE=$BG
+S=
+while kill -0 "$LIVE" 2>/dev/null; do
+	S=$(compgen -G "$D/.hk-$$.nova-new-*" | head -1)
+	[ -n "$S" ] && break
+done
+S=${S##*/}
+[ -n "$S" ] || _fail "the copy was not seen: $(cat "$ERR.live")"
+PID=${S##*-}
+kill -KILL "$PID"
+{ wait "$LIVE"; } 2>/dev/null
+for _ in $(seq 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.05; done
+grep -q '^SANDBOX DONE' "$ERR.live" && _fail "the tool finished before the kill"
+rm -f "$ERR.live"
+expect_present "$D/$S"
+run_as env PATH=/usr/bin:/bin "$NS" reap
+expect_rc 0
+expect_err "^SANDBOX REAP out=$D/$S pid=$PID deleted=yes\$"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "hk-$$ " "--out after reap"
+expect_eq "$(cat "$D/hk-$$/RESULT.md")" earlier "the earlier copy"
+run_as env PATH=/usr/bin:/bin "$NS" reap
+expect_rc 0
+expect_no_err '^SANDBOX REAP out='
+EOF
+
+# ---- issue 29: a stop signal during the hand-off --------------------------
+
+t "SIGTERM, SIGINT and SIGHUP during the hand-off: the copy is finished, then exit 128+N with a NOTE" <<'EOF'
+for sig in TERM INT HUP; do
+	D=$(newdir)
+	bg_as_user "$ERR.live" env PATH=/usr/bin:/bin "$NS" run --name "hg-$$" --size 300m \
+		--out "$D" --out-max-bytes 300m --artifact big -- \
+		/bin/sh -c 'head -c 200m /dev/zero > big'
+	LIVE=$BG
+	S=
+	while kill -0 "$LIVE" 2>/dev/null; do
+		S=$(compgen -G "$D/.hg-$$.nova-new-*" | head -1)
+		[ -n "$S" ] && break
+	done
+	[ -n "$S" ] || _fail "SIG$sig: the copy was not seen"
+	kill -"$sig" "${S##*-}"
+	wait "$LIVE"
+	RC=$?
+	cp "$ERR.live" "$ERR"
+	rm -f "$ERR.live"
+	want=$((128 + $(kill -l "$sig")))
+	expect_rc "$want"
+	expect_err "^SANDBOX NOTE SIG$sig came after the command ended: the hand-off to --out \(the command's work\) and the delete were finished first, then the run stops with exit $want\$"
+	expect_err "^SANDBOX OUT name=hg-$$ files=1 bytes=209715200\$"
+	expect_err "^SANDBOX DONE name=hg-$$ exit=$want "
+	expect_eq "$(stat -c %s "$D/hg-$$/big")" 209715200 "SIG$sig: the whole copy"
+	expect_eq "$(ls -A "$D" | tr '\n' ' ')" "hg-$$ " "SIG$sig: --out holds the one copy"
+	rm -rf "${D:?}/hg-$$"
+done
+EOF
+
+t "a hand-off that fails writing into --out (filled during the run): the artifacts go to a fresh directory in HOME, said; nothing lost" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "needs root to mount a small filesystem"
+D=$(newdir)
+mount -t tmpfs -o size=1m,mode=0777 none "$D" || _fail "mount"
+at_end "umount '$D'"
+at_end "rm -rf '$THOME'/nova-out-hf-$$-*"
+( for _ in $(seq 100); do grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break; sleep 0.1; done
+  head -c 2m /dev/zero > "$D/fill" 2>/dev/null; : ) &
+FILL=$!
+tool --name "hf-$$" --size 16m --out "$D" --out-max-bytes 512k -- /bin/sh -c \
+	'sleep 2; head -c 300000 /dev/zero > RESULT.md; echo x > usage.tsv'
+wait "$FILL"
+expect_rc 125
+[ "$(stat -c %s "$D/fill")" -gt 900000 ] || _fail "--out was not filled during the run"
+expect_err "^SANDBOX REFUSED reason=out_failed: writing RESULT.md: No space left on device; the artifacts were handed off to $THOME/nova-out-hf-$$-[0-9]+ instead \(files=2 bytes=300002\); run: nova-sandbox help run\$"
+S=$(compgen -G "$THOME/nova-out-hf-$$-*" | head -1)
+[ -n "$S" ] || _fail "no copy in HOME"
+expect_eq "$(stat -c %s "$S/RESULT.md")" 300000 "the copy in HOME"
+expect_eq "$(cat "$S/usage.tsv")" x "the copy in HOME"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "fill " "no stage left in --out"
+EOF

@@ -10,6 +10,7 @@
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "run/run.h"
@@ -887,6 +889,169 @@ test_handoff_growth(void)
 	free(why);
 }
 
+/* The same file named twice, or named and inside a named directory, is
+ * copied and counted once (issue 29 item 7). */
+static void
+test_handoff_duplicates(void)
+{
+	static const char *const twice[] = { "twice", "twice", NULL };
+	static const char *const nested[] = { "d/ok", "d", "d/ok", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	put("twice", "result\n");
+	CU_ASSERT_EQUAL(copy(twice, 1 << 20, &st, &why), 0);
+	CU_ASSERT_EQUAL(st.files, 1);
+	CU_ASSERT_EQUAL(st.bytes, 7); /* "result\n" */
+	free(why);
+	why = NULL;
+	clean_out();
+	CU_ASSERT_EQUAL(copy(nested, 1 << 20, &st, &why), 0);
+	CU_ASSERT_EQUAL(st.files, 1);
+	CU_ASSERT_EQUAL(st.bytes, 3);
+	CU_ASSERT(out_exists("d/ok"));
+	free(why);
+	clean_out();
+}
+
+/* An artifact whose last part is missing: refused, nothing written (and,
+ * under UBSan, no pointer made from NULL: issue 29 item 8). */
+static void
+test_handoff_last_part_missing(void)
+{
+	static const char *const n[] = { "d/nothere", NULL };
+	struct handoff_stats st;
+	char *why = NULL;
+
+	CU_ASSERT_EQUAL(copy(n, 1 << 20, &st, &why), -1);
+	CU_ASSERT(why && strstr(why, "d/nothere is not in the place") != NULL);
+	CU_ASSERT(!out_exists(""));
+	free(why);
+}
+
+/* ---- a hand-off killed at every step, then swept (issue 29 item 1) ---- */
+
+static int kill_at, steps_seen;
+
+static void
+kill_hook(void)
+{
+	if (++steps_seen == kill_at)
+		raise(SIGKILL);
+}
+
+/* <outd> holds exactly "job", and job is whole: the earlier run's one
+ * file, or this run's big (200 KiB) and d/ok; nothing else. */
+static int
+out_whole(void)
+{
+	char p[256];
+	struct stat sb;
+	struct dirent *e;
+	DIR *d = opendir(outd);
+	int n = 0, job = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			n++;
+			job += strcmp(e->d_name, "job") == 0;
+		}
+	closedir(d);
+	if (n != 1 || job != 1)
+		return 0;
+	if (out_exists("earlier"))
+		return !out_exists("big") && !out_exists("d");
+	snprintf(p, sizeof(p), "%s/job/big", outd);
+	return stat(p, &sb) == 0 && sb.st_size == 200 * 1024 &&
+	       out_exists("d/ok") && !out_exists("earlier");
+}
+
+static void
+test_handoff_killed_every_step(void)
+{
+	static const char *const n[] = { "big", "d/ok", NULL };
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, was;
+	char p[256];
+	FILE *f;
+	int done = 0;
+
+	snprintf(p, sizeof(p), "%s/big", place);
+	f = fopen(p, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (int i = 0; i < 200 * 1024; i++)
+		fputc('a' + i % 26, f);
+	fclose(f);
+	sigaction(SIGCHLD, &dfl, &was);
+	for (kill_at = 1; !done && kill_at < 100; kill_at++) {
+		struct handoff_stats st;
+		char *why = NULL;
+		int status = 0, ofd;
+		pid_t pid;
+
+		clean_out();
+		snprintf(p, sizeof(p), "%s/job", outd);
+		CU_ASSERT_EQUAL_FATAL(mkdir(p, 0755), 0);
+		snprintf(p, sizeof(p), "%s/job/earlier", outd);
+		f = fopen(p, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		fclose(f);
+		pid = fork();
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0) {
+			handoff_step_hook = kill_hook;
+			_exit(copy(n, 1 << 20, &st, &why) == 0 ? 0 : 1);
+		}
+		CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+		done = !WIFSIGNALED(status);
+		if (done)
+			CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		ofd = open(outd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		CU_ASSERT(handoff_sweep(ofd, NULL, 0, NULL, NULL) >= 0);
+		close(ofd);
+		if (!out_whole())
+			fprintf(stderr, "\n  killed at step %d: --out not whole "
+				"after the sweep\n", kill_at);
+		CU_ASSERT(out_whole());
+	}
+	sigaction(SIGCHLD, &was, NULL);
+	CU_ASSERT(done);
+	CU_ASSERT(kill_at > 8); /* 4 blocks of big alone are 4 steps */
+	clean_out();
+}
+
+/* The names a hand-off leaves, and nothing else, are leftovers. */
+static void
+test_handoff_leftover_names(void)
+{
+	static const struct { const char *e; int ok; long pid; } v[] = {
+		{ ".job.nova-new-12", 1, 12 },
+		{ ".a.b.nova-old-7-3", 1, 7 },
+		{ ".j.nova-new-1.nova-old-99", 1, 99 },
+		{ ".job.nova-check-5-r", 1, 5 },
+		{ "job.nova-new-12", 0, 0 },
+		{ ".job.nova-new-", 0, 0 },
+		{ ".job.nova-new-0", 0, 0 },
+		{ ".job.nova-new-12x", 0, 0 },
+		{ ".job.nova-tmp-12", 0, 0 },
+		{ "..nova-new-12", 0, 0 },
+		{ ".-x.nova-new-12", 0, 0 },
+	};
+	char name[64];
+	const char *kind;
+	long pid;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		int rc = handoff_leftover_parse(v[i].e, name, sizeof(name),
+						&kind, &pid);
+
+		CU_ASSERT_EQUAL(rc, v[i].ok ? 0 : -1);
+		if (rc == 0)
+			CU_ASSERT_EQUAL(pid, v[i].pid);
+	}
+}
+
 /* A child of ours that waits for a signal (SIGTERM ignored or not);
  * SIGCHLD is ignored by the caller, so a dead one leaves no zombie. */
 static pid_t
@@ -972,6 +1137,10 @@ main(void)
 		{ "handoff: the depth cap before any byte", test_handoff_depth_cap },
 		{ "handoff: swapped for a link during the copy", test_handoff_swap_seam },
 		{ "handoff: growth past the cap removes the partial copy", test_handoff_growth },
+		{ "handoff: an artifact named twice is counted once", test_handoff_duplicates },
+		{ "handoff: an artifact's last part missing", test_handoff_last_part_missing },
+		{ "handoff: killed at every step, then swept", test_handoff_killed_every_step },
+		{ "handoff: the names of leftovers", test_handoff_leftover_names },
 		{ NULL, NULL }
 	};
 

@@ -7,6 +7,14 @@
 #include <stddef.h>
 #include <string.h>
 
+const char *
+os_stop_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+	    sig == SIGHUP ? "SIGHUP" : sig == SIGQUIT ? "SIGQUIT" :
+	    "a stop signal";
+}
+
 void
 os_catch_stop_signals(void (*fn)(int))
 {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -143,6 +144,17 @@ int
 os_fd_dup(int fd)
 {
 	return fcntl(fd, F_DUPFD_CLOEXEC, 3);
+}
+
+int
+os_free_bytes(int fd, uint64_t *bytes)
+{
+	struct statvfs sv;
+
+	if (fstatvfs(fd, &sv) != 0)
+		return -1;
+	*bytes = (uint64_t)sv.f_bavail * (uint64_t)sv.f_frsize;
+	return 0;
 }
 
 char *

@@ -99,6 +99,13 @@ os_signals_start(void)
 	/* no SIGCHLD: the wall's wait is the process model */
 }
 
+const char *
+os_stop_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGBREAK ? "SIGBREAK" :
+	    sig == SIGTERM ? "SIGTERM" : "a stop signal";
+}
+
 void
 os_catch_stop_signals(void (*fn)(int))
 {

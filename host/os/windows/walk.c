@@ -397,6 +397,25 @@ os_link_read_at(int dirfd, const char *name)
 }
 
 int
+os_free_bytes(int fd, uint64_t *bytes)
+{
+	char *p = os_fd_real_path(fd);
+	ULARGE_INTEGER avail;
+	BOOL ok;
+
+	if (p == NULL)
+		return -1;
+	ok = GetDiskFreeSpaceExA(p, &avail, NULL, NULL);
+	free(p);
+	if (!ok) {
+		errno = EIO;
+		return -1;
+	}
+	*bytes = (uint64_t)avail.QuadPart;
+	return 0;
+}
+
+int
 os_fd_dup(int fd)
 {
 	HANDLE h = handle_of(fd), d = NULL;
