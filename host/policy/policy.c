@@ -1146,13 +1146,14 @@ other_owner(void *arg, const char *name)
 	struct os_stat st;
 
 	return os_fstat_at(l->fd, name, &st) == 0 && st.uid != l->uid &&
-	       st.uid != 0;
+	       st.uid != 0 && st.uid != os_euid();
 }
 
 /* Is the command's directory one others share: group- or world-writable,
  * sticky, another user's, or holding another user's file (/tmp, a shared
- * drop directory)?  root is no other user here: a directory of root's
- * nobody else may write is the administrator's, like the system roots.
+ * drop directory)?  root is no other user here (a directory of root's
+ * nobody else may write is the administrator's, like the system roots),
+ * nor the caller (run's root, a test's owner of a tree).
  * Its reason (static), or NULL. */
 static const char *
 dir_shared(const struct rpath *dir, uint32_t uid)
@@ -1167,7 +1168,7 @@ dir_shared(const struct rpath *dir, uint32_t uid)
 		return "sticky (a directory others share, like /tmp)";
 	if (st.mode & (S_IWGRP | S_IWOTH))
 		return "writable by others";
-	if (st.uid != uid && st.uid != 0)
+	if (st.uid != uid && st.uid != 0 && st.uid != os_euid())
 		return "another user's";
 	/* listed through a descriptor opened to read it (the walk's is
 	 * O_PATH), beneath the walk's own */
