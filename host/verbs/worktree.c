@@ -39,7 +39,7 @@
 #define WT_GUID_LEN 32
 #define WT_HEAD_LEN 40
 #define WT_RECORD_MAX 4096
-#define WT_RM_DEPTH 1024
+#define WT_RM_DEPTH 512 /* one descriptor a level: inside the default 1024 open files */
 #define WT_PR_MAX 2147483647ull
 
 
@@ -1220,13 +1220,13 @@ move_aside(struct wt *w, const char *guid, const char *path, char **why)
 	if (os_rename_at(w->scratch.fd, guid, aside) != 0) {
 		*why = str_fmt("%s could not be deleted (%s) nor moved aside: "
 			       "%s", path, e == ELOOP ? "nested deeper than "
-			       "1024 directories" : strerror(e),
+			       "512 directories" : strerror(e),
 			       strerror(errno));
 		return -1;
 	}
 	t = str_fmt("%s could not be deleted (%s): moved aside to %s/%s, "
 		    "remove it by hand (rm -rf)", path, e == ELOOP ? "nested "
-		    "deeper than 1024 directories" : strerror(e),
+		    "deeper than 512 directories" : strerror(e),
 		    w->scratch.path, aside);
 	note(w, t);
 	free(t);

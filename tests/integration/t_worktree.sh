@@ -391,7 +391,7 @@ asu sh -c "cd '$p' && i=0 && while [ \$i -lt 1100 ]; do mkdir d && cd d && i=\$(
 mat 5
 expect_rc 0
 expect_out "^WORKTREE OK path=$p head=$H5\$"
-expect_err "^WORKTREE NOTE $p could not be deleted \(nested deeper than 1024 directories\): moved aside to $D/scratch/\.nova-stuck-[0-9a-f]{32}-[0-9a-f]{8}, remove it by hand \(rm -rf\)\$"
+expect_err "^WORKTREE NOTE $p could not be deleted \(nested deeper than 512 directories\): moved aside to $D/scratch/\.nova-stuck-[0-9a-f]{32}-[0-9a-f]{8}, remove it by hand \(rm -rf\)\$"
 expect_absent "$p/d"
 EOF
 
