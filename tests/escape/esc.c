@@ -942,23 +942,34 @@ a_io_uring(char **a)
 	return verdict(syscall(SYS_io_uring_setup, 4, &p), "io_uring_setup");
 }
 
+/* The address of unix socket name (abstract: in the abstract namespace,
+ * @name): its length, or 0 when the name is too long. */
+static socklen_t
+unix_addr(const char *name, int abstract, struct sockaddr_un *sa)
+{
+	size_t n = strlen(name);
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (n + 2 > sizeof(sa->sun_path))
+		return 0;
+	memcpy(sa->sun_path + (abstract ? 1 : 0), name, n);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+			   (abstract ? 1 : 0));
+}
+
 static int
 a_unix_connect(const char *name, int abstract)
 {
 	struct sockaddr_un sa;
-	size_t n = strlen(name);
+	socklen_t len = unix_addr(name, abstract, &sa);
 	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (s < 0)
 		return denied("socket AF_UNIX");
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (n + 2 > sizeof(sa.sun_path))
+	if (len == 0)
 		return broken("name too long");
-	memcpy(sa.sun_path + (abstract ? 1 : 0), name, n);
-	return verdict(connect(s, (struct sockaddr *)&sa,
-			       (socklen_t)(offsetof(struct sockaddr_un, sun_path)
-					   + n + (abstract ? 1 : 0))),
+	return verdict(connect(s, (struct sockaddr *)&sa, len),
 		       abstract ? "connect abstract" : "connect pathname");
 }
 
@@ -983,20 +994,15 @@ static int
 a_abstract_listen(char **a)
 {
 	struct sockaddr_un sa;
-	size_t n = strlen(a[0]);
+	socklen_t len = unix_addr(a[0], 1, &sa);
 	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	time_t end = time(NULL) + strtol(a[2], NULL, 10);
 
 	if (s < 0)
 		return denied("socket AF_UNIX");
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	if (n + 2 > sizeof(sa.sun_path))
+	if (len == 0)
 		return broken("name too long");
-	memcpy(sa.sun_path + 1, a[0], n);
-	if (bind(s, (struct sockaddr *)&sa,
-		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1)) != 0 ||
-	    listen(s, 8) != 0)
+	if (bind(s, (struct sockaddr *)&sa, len) != 0 || listen(s, 8) != 0)
 		return denied("bind abstract");
 	if (ready(a[1]) != 0)
 		return 2;
