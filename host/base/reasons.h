@@ -12,6 +12,7 @@
 	X(ALLOW_ANY, "allow_any") \
 	X(ALLOW_PORT, "allow_port") \
 	X(APPLY_FAILED, "apply_failed") \
+	X(ARGS_TOO_LONG, "args_too_long") \
 	X(AS_ROOT, "as_root") \
 	X(BAD_ADDRESS, "bad_address") \
 	X(BAD_ARTIFACT, "bad_artifact") \

@@ -66,6 +66,9 @@ void os_module_close(void *handle);
 /* The absolute path of the running binary into buf (n bytes): 0, or -1
  * when it cannot be found or does not fit. */
 int os_self_exe(char *buf, size_t n);
+/* Where os_self_exe looks, and what to do when it fails, for the
+ * refusal ("/proc/self/exe cannot be read: mount /proc ..."). */
+const char *os_self_exe_hint(void);
 /* The canonical name of the directory path names (links followed), as
  * the kernel knows the inode it reached: one open and one look at the
  * descriptor, not one readlink per component.  Heap, or NULL (errno set)

@@ -27,6 +27,12 @@ os_self_exe(char *buf, size_t n)
 	return buf[0] == '/' ? 0 : -1;
 }
 
+const char *
+os_self_exe_hint(void)
+{
+	return "it reads /proc/self/exe, which cannot be read: is /proc mounted? (mount -t proc proc /proc)";
+}
+
 char *
 os_real_dir(const char *path)
 {
