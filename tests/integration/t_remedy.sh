@@ -45,7 +45,7 @@ expect_eq "$(grep -c '^SANDBOX REFUSED' "$ERR")" 8 "eight refusals, one line eac
 expect_eq "$(grep -c "run: nova-sandbox run --name rv-" "$ERR")" 1 "one fixed line, after them"
 L=$(sed -n 's/^SANDBOX NOTE one line fixes .*; run: //p' "$ERR")
 paste_line "$L" "<n>m=64m" "<n>g=1g" "<n>=64" "<1..100>=50" "disk<n>=disk1"
-expect_no_err 'REFUSED reason=bad_\(size\|timeout\|max_procs\|max_mem\|cpu\|place\|scratch\)'
+expect_no_err 'REFUSED reason=bad_(size|timeout|max_procs|max_mem|cpu|place|scratch)'
 EOF
 
 for c in "--size 8x|bad_size|<n>m=64m" "--timeout soon|bad_timeout|<n>m=5m" \
@@ -212,6 +212,57 @@ expect_rc 125
 paste_line "$(line_of bad_read)"
 expect_rc 0
 expect_no_err 'REFUSED'
+EOF
+
+# ---- bounds: refusals grow linearly (issue 29) ------------------------------
+
+t "2,000 missing --read: 20 listed, then a count, one line after them; small and quick, not 2,000 command lines" <<'EOF'
+setup
+A=()
+for i in $(seq 2000); do A+=(--read "$W/nope$i"); done
+s=$(date +%s%N)
+wrap "${A[@]}" --write "$W" -- /bin/true
+e=$(date +%s%N)
+expect_rc 125
+expect_eq "$(grep -c '^SANDBOX REFUSED reason=bad_read: ' "$ERR")" 20 "twenty problems listed"
+expect_err '^SANDBOX NOTE 1980 more problems are not listed \(the first 20 are\): bad_read; fix the ones listed'
+expect_err '^SANDBOX NOTE (one line fixes the 20 problems above|the fixed command line would be [0-9]* bytes, more than the 65536)'
+expect_no_err '^SANDBOX REFUSED .*; run: nova-sandbox'
+b=$(wc -c < "$ERR")
+[ "$b" -lt 200000 ] || _fail "stderr is $b bytes"
+[ $(((e - s) / 1000000)) -lt 5000 ] || _fail "the refusal took $(((e - s) / 1000000)) ms"
+EOF
+
+t "a fixed line over 65,536 bytes is not printed; the problem is, with a NOTE saying why" <<'EOF'
+setup
+X=$(head -c 70000 /dev/zero | tr '\0' x)
+wrap --read "$W/nope" --write "$W" -- /bin/echo "$X"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_read: --read $W/nope does not exist; none is created: name an existing directory; or leave it out\$"
+expect_err '^SANDBOX NOTE the fixed command line would be [0-9]* bytes, more than the 65536 a line of the tool holds: fix the flags named above'
+expect_no_err "$X"
+EOF
+
+t "args_too_long: more than 4,096 words or 1 MiB before -- is refused at once; the command's words are not counted (the control)" <<'EOF'
+setup
+A=()
+for i in $(seq 4097); do A+=(--net-deny); done
+wrap "${A[@]}" --write "$W" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=args_too_long: 4099 words of [0-9]* bytes before the command: the tool takes at most 4096 words and 1048576 bytes of its own: .*; run: nova-sandbox help$'
+expect_eq "$(grep -c 'REFUSED' "$ERR")" 1 "one line, nothing parsed"
+E=()
+for i in $(seq 10); do E+=(--env "K$i=$(head -c 110000 /dev/zero | tr '\0' v)"); done
+wrap "${E[@]}" --write "$W" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=args_too_long: 22 words of [0-9]* bytes'
+wrap policy "${A[@]}" --write "$W"
+expect_rc 2
+expect_err '^SANDBOX REFUSED reason=args_too_long: '
+# the control: 5,000 words of the command's own run
+wrap --write "$W" -- /bin/sh -c 'echo $#' sh $(seq 5000)
+expect_rc 0
+expect_out '^5000$'
 EOF
 
 # ---- the egress verbs --------------------------------------------------------
