@@ -268,10 +268,11 @@ if [ -x /usr/bin/git ]; then
 	mapfile -t gout < "$work/git"
 	GITROWS=1
 fi
-# refusals (issue 29): k missing --read paths, every one refused; the time
+# refusals (issue 29): k missing --read paths (2,000: 4,002 words, below
+# the 4,096 of args_too_long), every one refused; the time
 # and the output must grow linearly with k (one fixed line after the
 # problems, at most 20 listed, then a count), never with k squared
-RK=(100 1000 4000)
+RK=(100 500 2000)
 RR=$([ "$quick" = 1 ] && echo 3 || echo 15)
 rmed=() rbytes=()
 for k in "${RK[@]}"; do
@@ -366,7 +367,7 @@ goal "wrap / bwrap --ro-bind / /" "${med[$I_WRAP]}" "${med[$I_BWRAP]:-}" "${cpu[
 goal "1,000 --read: wrap / floor with 1,000 rules" "${med[$I_W1000]}" "${med[$I_F1000]}" "${cpu[$I_W1000]}" "${cpu[$I_F1000]}" 1.3
 goal "run / bare" "${med[$I_RUN]}" "${med[$I_BARE]}" "${cpu[$I_RUN]}" "${cpu[$I_BARE]}" 3.0
 goal "build-like: walled / unwalled" "${bm[2]}" "${bm[0]}" "${bc[2]}" "${bc[0]}" 1.02
-goal "refuse: 4,000 / 1,000 problems (linear: 4)" "${rmed[2]}" "${rmed[1]}" "" "" 6
+goal "refuse: 2,000 / 500 problems (linear: 4)" "${rmed[2]}" "${rmed[1]}" "" "" 6
 
 # ---- where the wrap's time goes --------------------------------------
 # The bench's phase build ($B/phases, make bench-phases) stops after each
