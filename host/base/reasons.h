@@ -56,6 +56,7 @@
 	X(DENY_AFTER_ACCEPT, "deny_after_accept") \
 	X(DROP_FAILED, "drop_failed") \
 	X(EXPLAIN_UNAVAILABLE, "explain_unavailable") \
+	X(FD_LIMIT, "fd_limit") \
 	X(HOME_OUTSIDE, "home_outside") \
 	X(LANDLOCK_ABI_UNKNOWN, "landlock_abi_unknown") \
 	X(LIVE_MISMATCH, "live_mismatch") \

@@ -141,3 +141,54 @@ expect_no_err 'bad_out'
 expect_err '^EGRESS STEP name=resolve state=start'
 expect_eq "$(ls -A "$D")" "pol.txt" "nothing left beside --out"
 EOF
+
+# ---- out of file descriptors (item 4) ----------------------------------------
+
+# the caller's line as the test user under `ulimit -n $1`, HOME inside $W
+ulimited() {
+	local n=$1
+	shift
+	run_as env HOME="$W/home" PATH=/usr/bin:/bin sh -c 'ulimit -n "$0" && exec "$@"' "$n" "$@"
+}
+fd_setup() {
+	W=$(newdir)
+	mkdir -p "$W/home"
+	[ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$W/home"
+}
+
+t "ulimit -n 16: the bare wrap names EMFILE, the limit and ulimit -n, not 'out of memory' or a path" <<'EOF'
+fd_setup
+for n in 12 16 20; do
+	ulimited "$n" "$NS" --write "$W" -- /bin/true
+	expect_rc 125
+	expect_err "^SANDBOX REFUSED reason=fd_limit: out of file descriptors: the tool could not make one it needs \(EMFILE: this process's limit, ulimit -n, is $n; .*; run: ulimit -n 1024 && nova-sandbox --write $W -- /bin/true\$"
+	expect_eq "$(grep -c 'REFUSED' "$ERR")" 1 "the one cause, alone"
+	expect_no_err 'out of memory|cannot be resolved|cannot be found|cannot be made'
+done
+# the control: the line it prints, pasted, runs
+L=$(sed -n 's/^SANDBOX REFUSED reason=fd_limit: .*; run: //p' "$ERR")
+run_as env HOME="$W/home" PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "$L"
+expect_rc 0
+expect_err '^SANDBOX DONE exit=0 '
+EOF
+
+t "ulimit -n 16: run names EMFILE, not --tmp, HOME or /bin/sh; 64 runs (the control)" <<'EOF'
+fd_setup
+ulimited 16 "$NS" run --name "in8-$$" --size 8m -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=fd_limit: out of file descriptors: .*ulimit -n, is 16; .*; run: ulimit -n 1024 && nova-sandbox run --name in8-$$ --size 8m -- /bin/true\$"
+expect_no_err 'reason=(bad_write|home_outside|not_found|not_executable|sandbox_failed)'
+ulimited 64 "$NS" run --name "in8-$$" --size 8m -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX DONE name=in8-$$ exit=0 "
+EOF
+
+t "2,000 --read /usr under ulimit -n 1024: fd_limit with ulimit -n 2048, not bad_write" <<'EOF'
+fd_setup
+A=()
+for i in $(seq 2000); do A+=(--read /usr); done
+ulimited 1024 "$NS" "${A[@]}" --write "$W" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=fd_limit: .*ulimit -n, is 1024; .*; run: ulimit -n 2048 && nova-sandbox --read /usr '
+expect_no_err 'reason=bad_write'
+EOF
