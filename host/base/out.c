@@ -450,20 +450,15 @@ compose(const struct refusal *rf, const char *remedy, int tag,
 	return sbuf_take(&b);
 }
 
-/* The fixed line a refusal carries in its text, or NULL. */
-static const char *
-line_in(const struct refusal *rf)
-{
-	return rf->remedy != NULL && *rf->remedy == '\0' ?
-	       remedy_located(rf->text) : NULL;
-}
-
-/* The fixed line a refusal of r carries, when r keeps the caller's line
- * it was fixed on (remedy_keep), or NULL. */
+/* The fixed line a refusal of r carries in its text, when r keeps the
+ * caller's line it was fixed on (remedy_keep), or NULL. */
 static const char *
 line_of(const struct refusals *r, size_t i)
 {
-	return r->line.args != NULL ? line_in(&r->v[i]) : NULL;
+	const struct refusal *rf = &r->v[i];
+
+	return r->line.args != NULL && rf->remedy != NULL &&
+	       *rf->remedy == '\0' ? remedy_located(rf->text, &r->line) : NULL;
 }
 
 /* How many of r's listed refusals carry a fixed line; *first the first. */

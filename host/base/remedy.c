@@ -302,24 +302,28 @@ word_eq(const struct word *a, const struct word *b)
 }
 
 /* A line that points at the help ("nova-sandbox help run", "... -h"):
- * no fixed line of the caller's. */
+ * no fixed line of the caller's, unless the caller's own line ends so
+ * too (`-- ls -h`). */
 static int
-help_line(const struct words *w)
+help_line(const struct words *w, const struct cmdline *base)
 {
 	static const char *const help[] = { "help", "-h", "--help", NULL };
 	const struct word *last = &w->v[w->n - 1];
+	const char *own = base != NULL && base->args != NULL && base->n > 0 ?
+	    base->args[base->n - 1] : "";
 
+	if (w->n > 1 && w->v[1].n == 4 && memcmp(w->v[1].p, "help", 4) == 0)
+		return 1;
 	for (size_t i = 0; help[i] != NULL; i++)
-		if ((last->n == strlen(help[i]) &&
-		     memcmp(last->p, help[i], last->n) == 0) ||
-		    (w->n > 1 && w->v[1].n == 4 &&
-		     memcmp(w->v[1].p, "help", 4) == 0))
+		if (last->n == strlen(help[i]) &&
+		    memcmp(last->p, help[i], last->n) == 0 &&
+		    strcmp(own, help[i]) != 0)
 			return 1;
 	return 0;
 }
 
 const char *
-remedy_located(const char *text)
+remedy_located(const char *text, const struct cmdline *base)
 {
 	const char *p = text;
 	struct words w = {0};
@@ -331,7 +335,7 @@ remedy_located(const char *text)
 		if (split_words(p, &w) < 0)
 			break; /* no memory: print the text whole */
 		if (!w.bad && w.n > 0) {
-			int help = help_line(&w);
+			int help = help_line(&w, base);
 
 			free(w.v);
 			return help ? NULL : p;
@@ -450,7 +454,8 @@ remedy_combine(const struct refusals *r, size_t upto, struct sbuf *out)
 	for (size_t i = 0; rc == 0 && i < upto && i < REFUSALS_LISTED &&
 	     i < r->n; i++) {
 		const char *l = r->v[i].remedy != NULL &&
-		    *r->v[i].remedy == '\0' ? remedy_located(r->v[i].text) :
+		    *r->v[i].remedy == '\0' ?
+		    remedy_located(r->v[i].text, &r->line) :
 		    NULL;
 
 		if (l == NULL)

@@ -80,8 +80,9 @@ int remedy_wanted(const struct refusals *r);
 /* Where the fixed command line of a refusal's text begins (just after
  * its "run: "), or NULL when the text carries none: the first "run: "
  * after which the rest of the text is shell words as remedy_cmdline
- * prints them. */
-const char *remedy_located(const char *text);
+ * prints them, not a pointer at the help ("nova-sandbox help run",
+ * "... -h", unless `base`, the caller's line, ends so too). */
+const char *remedy_located(const char *text, const struct cmdline *base);
 
 /* The one line that fixes the problems r->v[0..upto) carry lines for,
  * each fix applied to r's kept line (remedy_keep) word by word: 1 with
