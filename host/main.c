@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c -- the nova-sandbox entry: who we are, then the dispatch of
  * reference section 1 "Dispatch order".  Only main() exits. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 static char exe_buf[OS_PATH_MAX];
 static char dir_buf[OS_PATH_MAX];
+static int self_errno; /* why os_self_exe failed */
 
 /* Our own binary and its directory. */
 static void
@@ -21,8 +23,11 @@ find_self(struct hostrun *hr)
 {
 	char *slash;
 
-	if (os_self_exe(exe_buf, sizeof(exe_buf)) != 0)
+	errno = 0;
+	if (os_self_exe(exe_buf, sizeof(exe_buf)) != 0) {
+		self_errno = errno ? errno : ENOENT;
 		return;
+	}
 	memcpy(dir_buf, exe_buf, strlen(exe_buf) + 1);
 	slash = strrchr(dir_buf, '/');
 	if (slash == NULL)
@@ -46,6 +51,54 @@ refuse_line(const char *tok, const char *text, int code)
 {
 	out_refused("SANDBOX", tok, text, NULL);
 	return code;
+}
+
+/* SPEC section 3 "Lines": the tool's own words (those before a "--")
+ * are refused past these, at once, before any is parsed: a refusal for
+ * each of them would be read by no one. */
+#define ARGS_MAX_WORDS 4096
+#define ARGS_MAX_BYTES (1024 * 1024)
+
+/* args_too_long: 1 (refused, the line printed) when the words before the
+ * first "--" are more than ARGS_MAX_WORDS or ARGS_MAX_BYTES. */
+static int
+args_too_long(int argc, char **argv)
+{
+	size_t bytes = 0;
+	int n = 0;
+	char text[256];
+
+	for (; n < argc && strcmp(argv[n], "--") != 0; n++)
+		bytes += strlen(argv[n]) + 1;
+	if (n <= ARGS_MAX_WORDS && bytes <= ARGS_MAX_BYTES)
+		return 0;
+	snprintf(text, sizeof(text), "%d words of %zu bytes before the "
+		 "command: the tool takes at most %d words and %d bytes of its "
+		 "own: name fewer flags (the command's words after -- are not "
+		 "counted)", n, bytes, ARGS_MAX_WORDS, ARGS_MAX_BYTES);
+	out_refused("SANDBOX", REASON_ARGS_TOO_LONG, text, "nova-sandbox help");
+	return 1;
+}
+
+/* The exit of an args_too_long refusal: as the verb refuses. */
+static int
+args_exit(const char *verb)
+{
+	return verb[0] == '-' || strcmp(verb, "run") == 0 ||
+	       strcmp(verb, "reap") == 0 ? NS_EXIT_REFUSED : NS_EXIT_USAGE;
+}
+
+/* The binary was not found: what it is read from, named, with the
+ * error (/proc not mounted, on linux). */
+static int
+refuse_self(int e)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "cannot find its own binary, beside "
+		 "which the module directory is: %s (%s); run: nova-sandbox "
+		 "help", os_self_exe_hint(), strerror(e));
+	return refuse_line(REASON_SANDBOX_FAILED, text, NS_EXIT_REFUSED);
 }
 
 /* The verb table: every verb word, its entry and whether the refusal of an
@@ -154,9 +207,9 @@ main(int argc, char **argv)
 		return refuse_line(REASON_NO_COMMAND, "no arguments: name a verb, "
 				   "or --write <dir> -- <command>; run: "
 				   "nova-sandbox help", NS_EXIT_USAGE);
+	if (args_too_long(argc - 1, argv + 1))
+		return args_exit(argv[1]);
 	if (hr.exe == NULL)
-		return refuse_line(REASON_SANDBOX_FAILED, "cannot find "
-				   "its own binary, beside which the module "
-				   "directory is; run: nova-sandbox help", NS_EXIT_REFUSED);
+		return refuse_self(self_errno);
 	return dispatch(&hr, argc - 1, argv + 1);
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "base/remedy.h"
 
 /* Decode one UTF-8 sequence at s (n bytes left).  Returns its length and
  * sets *cp, or 0 when the byte at s starts no valid sequence (overlong
@@ -412,14 +413,28 @@ probe_own_token(const char *tok)
 
 /* One refusal's text as printed: the text, in the probe's form the token
  * in parentheses before the remedy, then the remedy: the refusal's own,
- * else `remedy`; none when the text carries it (REMEDY_IN_TEXT). */
+ * else `remedy`; none when the text carries it (REMEDY_IN_TEXT).  `cut`
+ * (not NULL): where the text's fixed line begins; the text is printed
+ * up to its "run: " and the line left to the one line after the list. */
 static char *
-compose(const struct refusal *rf, const char *remedy, int tag)
+compose(const struct refusal *rf, const char *remedy, int tag,
+	const char *cut)
 {
 	struct sbuf b = {0};
 	const char *rm = rf->remedy != NULL ? rf->remedy : remedy;
 	const char *run = NULL;
 
+	if (cut != NULL) {
+		size_t n = (size_t)(cut - rf->text) - 5; /* "run: " */
+
+		/* "...; or leave it out; " / "... (net=nopromise), " */
+		while (n > 0 && strchr(" ;,", rf->text[n - 1]) != NULL)
+			n--;
+		sbuf_addn(&b, rf->text, n);
+		if (tag)
+			sbuf_addf(&b, " (%s)", rf->reason);
+		return sbuf_take(&b);
+	}
 	if (tag && rm != NULL && *rm == '\0')
 		run = strstr(rf->text, "; run:"); /* the tag goes before it */
 	if (run != NULL) {
@@ -435,28 +450,123 @@ compose(const struct refusal *rf, const char *remedy, int tag)
 	return sbuf_take(&b);
 }
 
+/* The fixed line a refusal of r carries in its text, when r keeps the
+ * caller's line it was fixed on (remedy_keep), or NULL. */
+static const char *
+line_of(const struct refusals *r, size_t i)
+{
+	const struct refusal *rf = &r->v[i];
 
+	return r->line.args != NULL && rf->remedy != NULL &&
+	       *rf->remedy == '\0' ? remedy_located(rf->text, &r->line) : NULL;
+}
+
+/* How many of r's listed refusals carry a fixed line; *first the first. */
+static size_t
+lines_carried(const struct refusals *r, size_t listed, const char **first)
+{
+	size_t k = 0;
+
+	*first = NULL;
+	for (size_t i = 0; i < listed; i++) {
+		const char *l = line_of(r, i);
+
+		if (l != NULL && k++ == 0)
+			*first = l;
+	}
+	return k;
+}
+
+/* "NOTE <n> more problems are not listed (<tok>, ...)": the tokens of
+ * r->v[from..], each once. */
+static int
+more_line(FILE *f, const char *prefix, const struct refusals *r,
+	  size_t from)
+{
+	struct sbuf b = {0};
+	int rc;
+
+	sbuf_addf(&b, "%zu more problems are not listed (the first %zu are):",
+		  r->n - from, from);
+	for (size_t i = from; i < r->n; i++) {
+		size_t j = from;
+
+		while (j < i && strcmp(r->v[j].reason, r->v[i].reason) != 0)
+			j++;
+		if (j == i)
+			sbuf_addf(&b, "%s %s", i > from ? "," : "",
+				  r->v[i].reason);
+	}
+	sbuf_add(&b, "; fix the ones listed and run the command again to "
+		 "see them");
+	rc = b.s ? text_line(f, prefix, "NOTE ", b.s) : -1;
+	sbuf_free(&b);
+	return rc;
+}
+
+/* After a list of problems: the one line that fixes them all (those a
+ * flag fixes), else the first one's; none longer than REMEDY_LINE_MAX. */
+static int
+fix_line(FILE *f, const char *prefix, const struct refusals *r,
+	 size_t listed, size_t k, const char *first)
+{
+	struct sbuf l = {0}, b = {0};
+	int rc = remedy_combine(r, listed, &l), all = rc == 1;
+
+	if (rc < 0 || (!all && sbuf_add(&l, first) < 0)) {
+		sbuf_free(&l);
+		return -1;
+	}
+	if (l.len > REMEDY_LINE_MAX)
+		sbuf_addf(&b, "the fixed command line would be %zu bytes, more "
+			  "than the %d a line of the tool holds: fix the "
+			  "flags named above and run the command again",
+			  l.len, REMEDY_LINE_MAX);
+	else if (all)
+		sbuf_addf(&b, "one line fixes the %zu problem%s above that "
+			  "carr%s a fix; run: %s", k, k == 1 ? "" : "s",
+			  k == 1 ? "ies" : "y", l.s);
+	else
+		sbuf_addf(&b, "the fixes of the problems above touch the same "
+			  "flags: this line fixes the first (it then names "
+			  "the next fix); run: %s", l.s);
+	rc = b.s ? text_line(f, prefix, "NOTE ", b.s) : -1;
+	sbuf_free(&b);
+	sbuf_free(&l);
+	return rc;
+}
 
 int
 out_refusals(FILE *f, const char *prefix, const struct refusals *r,
 	     const char *remedy, int paren)
 {
-	int rc = 0;
+	size_t listed = r->n < REFUSALS_LISTED ? r->n : REFUSALS_LISTED, k;
+	const char *first;
+	int rc = 0, one;
 
 	if (refusals_failed(r))
 		return out_refused_oom(f, prefix);
-	for (size_t i = 0; i < r->n; i++) {
+	k = lines_carried(r, listed, &first);
+	/* one problem keeps its fixed line (one that fits); more get one
+	 * line, after them */
+	one = k == 0 || (r->n == 1 && strlen(first) <= REMEDY_LINE_MAX);
+	for (size_t i = 0; i < listed; i++) {
 		const char *tok = r->v[i].reason;
 		int tag = paren && !probe_own_token(tok);
-		char *t = compose(&r->v[i], remedy, tag);
-		struct sbuf k = {0};
+		char *t = compose(&r->v[i], remedy, tag,
+				  one ? NULL : line_of(r, i));
+		struct sbuf kb = {0};
 
-		sbuf_addf(&k, "REFUSED reason=%s: ", tag ? REASON_CHECK : tok);
-		if (k.s == NULL || text_line(f, prefix, k.s,
-					     t ? t : "out of memory") != 0)
+		sbuf_addf(&kb, "REFUSED reason=%s: ", tag ? REASON_CHECK : tok);
+		if (kb.s == NULL || text_line(f, prefix, kb.s,
+					      t ? t : "out of memory") != 0)
 			rc = -1;
-		sbuf_free(&k);
+		sbuf_free(&kb);
 		free(t);
 	}
+	if (r->n > listed && more_line(f, prefix, r, listed) != 0)
+		rc = -1;
+	if (!one && fix_line(f, prefix, r, listed, k, first) != 0)
+		rc = -1;
 	return rc;
 }

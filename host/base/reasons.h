@@ -12,6 +12,7 @@
 	X(ALLOW_ANY, "allow_any") \
 	X(ALLOW_PORT, "allow_port") \
 	X(APPLY_FAILED, "apply_failed") \
+	X(ARGS_TOO_LONG, "args_too_long") \
 	X(AS_ROOT, "as_root") \
 	X(BAD_ADDRESS, "bad_address") \
 	X(BAD_ARTIFACT, "bad_artifact") \
@@ -55,6 +56,7 @@
 	X(DENY_AFTER_ACCEPT, "deny_after_accept") \
 	X(DROP_FAILED, "drop_failed") \
 	X(EXPLAIN_UNAVAILABLE, "explain_unavailable") \
+	X(FD_LIMIT, "fd_limit") \
 	X(HOME_OUTSIDE, "home_outside") \
 	X(LANDLOCK_ABI_UNKNOWN, "landlock_abi_unknown") \
 	X(LIVE_MISMATCH, "live_mismatch") \

@@ -13,12 +13,7 @@
 
 #include "base/util.h"
 
-/* The command line as the caller typed it. */
-struct cmdline {
-	const char *verb;    /* "run", "policy", "egress plan"; NULL: bare */
-	char *const *args;   /* the words after the verb; NULL: not known */
-	size_t n;            /* how many */
-};
+/* struct cmdline, the command line as the caller typed it: base/util.h. */
 
 /* The line of `verb` and the NULL-terminated `args` (NULL: none known). */
 struct cmdline cmdline_of(const char *verb, char *const *args);
@@ -73,5 +68,26 @@ int remedy_refuse_lead(struct refusals *r, const char *tok,
  * Nothing without a line.  0 or -1 (r is then marked failed). */
 int remedy_append(struct refusals *r, size_t from, const struct cmdline *c,
 		  const struct cmdfix *f, const char *lead);
+
+/* r's refusals are fixed on c: kept (the first kept stays) for the one
+ * line the printer builds that fixes them all (remedy_combine). */
+void remedy_keep(struct refusals *r, const struct cmdline *c);
+
+/* 1 while r's next refusal is still listed (REFUSALS_LISTED) and so
+ * wants its fixed line built; 0 past it: the line would never print. */
+int remedy_wanted(const struct refusals *r);
+
+/* Where the fixed command line of a refusal's text begins (just after
+ * its "run: "), or NULL when the text carries none: the first "run: "
+ * after which the rest of the text is shell words as remedy_cmdline
+ * prints them, not a pointer at the help ("nova-sandbox help run",
+ * "... -h", unless `base`, the caller's line, ends so too). */
+const char *remedy_located(const char *text, const struct cmdline *base);
+
+/* The one line that fixes the problems r->v[0..upto) carry lines for,
+ * each fix applied to r's kept line (remedy_keep) word by word: 1 with
+ * the line in `out`; 0 when there is no kept line or two fixes touch the
+ * same words (the caller then prints the first fix alone); -1 ENOMEM. */
+int remedy_combine(const struct refusals *r, size_t upto, struct sbuf *out);
 
 #endif

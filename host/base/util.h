@@ -75,12 +75,31 @@ struct refusal {
 };
 #define REMEDY_IN_TEXT ""
 
+/* The command line as the caller typed it (base/remedy.h builds it
+ * fixed). */
+struct cmdline {
+	const char *verb;    /* "run", "policy", "egress plan"; NULL: bare */
+	char *const *args;   /* the words after the verb; NULL: not known */
+	size_t n;            /* how many */
+};
+
+/* SPEC section 3 "Lines": a printer lists at most REFUSALS_LISTED
+ * problems (a count stands for the rest, and no fixed line is built for
+ * them), and prints no fixed command line longer than REMEDY_LINE_MAX
+ * bytes. */
+#define REFUSALS_LISTED 20
+#define REMEDY_LINE_MAX 65536
+
 struct refusals {
 	struct refusal *v;
 	size_t n;
 	size_t cap;
 	int oom;    /* an add failed: the list is incomplete and prints as
 		       the one REFUSED_OOM line, never as a shorter list */
+	/* the caller's line the refusals' fixed lines were built from
+	 * (remedy_keep): the printer builds the one line that fixes them
+	 * all from it (args NULL: none) */
+	struct cmdline line;
 };
 
 /* What a printer prints, alone, for a failed list (after "<PREFIX> "). */

@@ -123,6 +123,10 @@ void egress_plan_free(struct egress_plan *p);
  * fsynced and renamed over path; on any failure nothing is left and path
  * is untouched.  A symlink at path is replaced, never followed.  0, or -1
  * with *why (heap) set. */
+/* Before any name is resolved: can the plan be written to path (its
+ * directory exists, path is not a directory, a file can be made beside
+ * it; the one made is removed)?  0, or -1 with *why (heap). */
+int egress_check_out(const char *path, char **why);
 int egress_write_plan(const char *path, const char *text, size_t len,
 		      char **why);
 

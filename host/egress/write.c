@@ -123,3 +123,26 @@ egress_write_plan(const char *path, const char *text, size_t len, char **why)
 	close(t.dir);
 	return rc;
 }
+
+int
+egress_check_out(const char *path, char **why)
+{
+	struct wtarget t = { -1, NULL, "" };
+	struct stat st;
+	int fd, rc = 0;
+
+	*why = NULL;
+	if (open_parent(path, &t, why) < 0)
+		return -1;
+	if (fstatat(t.dir, t.base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		rc = fail(why, "it is a directory; name a file", 0);
+	} else if ((fd = open_tmp(&t, why)) < 0) {
+		rc = -1;
+	} else {
+		close(fd);
+		unlinkat(t.dir, t.tmp, 0);
+	}
+	close(t.dir);
+	return rc;
+}

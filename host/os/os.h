@@ -68,7 +68,16 @@ void os_module_close(void *handle);
 
 /* The absolute path of the running binary into buf (n bytes): 0, or -1
  * when it cannot be found or does not fit. */
+/* EMFILE or ENFILE when a descriptor the layer made failed for it (the
+ * process's limit, or the system's table, was full), else 0: a refusal
+ * then names that cause, not its consequence. */
+int os_fd_exhausted(void);
+/* The process's descriptor limit (RLIMIT_NOFILE's soft one), or -1. */
+long os_fd_limit(void);
 int os_self_exe(char *buf, size_t n);
+/* Where os_self_exe looks, and what to do when it fails, for the
+ * refusal ("/proc/self/exe cannot be read: mount /proc ..."). */
+const char *os_self_exe_hint(void);
 /* The canonical name of the directory path names (links followed), as
  * the kernel knows the inode it reached: one open and one look at the
  * descriptor, not one readlink per component.  Heap, or NULL (errno set)

@@ -83,7 +83,8 @@ refuse_line(struct build *b, const char *tok, const char *text,
 	struct sbuf s = {0};
 	int rc;
 
-	if (b->in->remedy_args == NULL)
+	/* past the listed problems no line: it would never print */
+	if (b->in->remedy_args == NULL || !remedy_wanted(b->r))
 		return ADD(b->r, tok, "%s", text);
 	rc = sbuf_addf(&s, "%s; run: ", text);
 	rc = rc ? rc : remedy_line(&s, b, flag, match, value, add);
@@ -1870,6 +1871,11 @@ policy_build(const struct policy_input *in, struct policy *pol,
 
 	if (local.roots == NULL)
 		local.roots = &none;
+	if (in->remedy_args != NULL) {
+		struct cmdline c = build_line(&b);
+
+		remedy_keep(r, &c); /* the one line after the list is fixed on it */
+	}
 	b.uid = in->as_uid != NULL ? *in->as_uid : (uid_t)os_euid();
 	paths_cache_reset();
 	memset(pol, 0, sizeof(*pol));

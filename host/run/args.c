@@ -92,7 +92,7 @@ static const struct flagspec rspec = {
 	.tok_unknown = REASON_BAD_FLAG,
 	.tok_positional = REASON_NO_COMMAND,
 	.tok_value = REASON_NO_COMMAND,
-	.opts = FO_DASHDASH,
+	.opts = FO_DASHDASH | FO_ONCE,
 	.remedy_on = FR_UNKNOWN,
 	.argv_off = ROFF(argv),
 	.saw_off = ROFF(saw_dashdash),
@@ -299,6 +299,10 @@ rfix(struct rstate *s, const char *tok, const char *flag, const char *bad,
 #define FORM_N "<n>"
 #define FORM_DIR "</abs/dir>"
 
+/* --max-mem's floor (SPEC section 13): below it a command's tree would be
+ * ended as a runaway before it could start. */
+#define RUN_MAX_MEM_MIN (16ULL << 20)
+
 static void
 check_size(struct rstate *s, const char *v, const char *tok,
 	   const char *flag, uint64_t *out)
@@ -417,6 +421,7 @@ static void
 validate(struct rstate *s, struct run_args *a)
 {
 	unsigned long long mp = 256;
+	uint64_t mm = 0;
 	const char *why;
 
 	if (a->name == NULL || run_valid_name(a->name) != 0)
@@ -438,6 +443,12 @@ validate(struct rstate *s, struct run_args *a)
 	a->max_procs = mp;
 	a->max_mem = 8ULL << 30;
 	check_size(s, a->max_mem_s, REASON_BAD_MAX_MEM, "--max-mem", &a->max_mem);
+	if (a->max_mem_s != NULL && run_parse_size(a->max_mem_s, &mm) == 0 &&
+	    mm < RUN_MAX_MEM_MIN)
+		rfix(s, REASON_BAD_MAX_MEM, "--max-mem", a->max_mem_s, FORM_BIG,
+		     "--max-mem wants at least 16m, the least a command's tree "
+		     "needs to start (a shell, the C library, the tool's init), "
+		     "got %s", a->max_mem_s);
 	job_memory(a);
 	if (a->timeout_s != NULL &&
 	    run_parse_duration(a->timeout_s, &a->timeout_ms) != 0)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/out.h"
+#include "wall/session.h"
 #include "run/lines.h"
 
 uint64_t
@@ -37,6 +38,7 @@ run_note(const char *text)
 int
 run_refuse(struct refusals *r, int code)
 {
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
 	refusals_free(r);
 	return code;

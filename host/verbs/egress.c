@@ -234,6 +234,12 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 	if (a->out == NULL)
 		efix(r, a, REASON_NO_COMMAND, "--out", NULL, "<file>",
 		     "egress plan writes the plan to --out <file>; name it");
+	else if (egress_check_out(a->out, &why) < 0) /* before any DNS */
+		efix(r, a, REASON_BAD_OUT, "--out", a->out, "<file>", "--out %s "
+		     "cannot be written: %s (its directory must exist)",
+		     a->out, why ? why : "-");
+	free(why);
+	why = NULL;
 	if (a->policy == NULL)
 		efix(r, a, REASON_BAD_POLICY, "--policy", NULL, "<file>",
 		     "--policy wants the allowlist file, "

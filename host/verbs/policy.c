@@ -42,8 +42,9 @@ json_refused(const struct refusals *r)
 }
 
 static int
-refused(const struct refusals *r, int json)
+refused(struct refusals *r, int json)
 {
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	if (json)
 		return json_refused(r);
 	out_refusals(stderr, "POLICY", r, POLICY_REMEDY, 0);

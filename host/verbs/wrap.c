@@ -304,6 +304,7 @@ refused(struct wallctx *w, const char *tok, const char *text)
 {
 	if (w->r.n == 0)
 		refusals_add(&w->r, tok, "%s", text);
+	wall_fd_cause(&w->r); /* out of descriptors: the one cause */
 	out_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
 	return NS_EXIT_REFUSED;
 }
@@ -490,6 +491,7 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	if (rc != 0) {
 		if (rc < 0)
 			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
+		wall_fd_cause(&r); /* out of descriptors: the one cause */
 		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		code = refusals_all(&r, REASON_NOT_FOUND) ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED;
 	} else {

@@ -166,7 +166,7 @@ wall_spec(unsigned verb, struct flagspec *s)
 	s->tok_positional = verb == ARGV_PROBE ? REASON_CHECK :
 	    verb == ARGV_CHECK ? REASON_BAD_FLAG : REASON_NO_COMMAND;
 	s->tok_value = verb == ARGV_PROBE ? REASON_CHECK : REASON_NO_COMMAND;
-	s->opts = FO_DASHDASH | FO_VALUE_NOT_DD | FO_SKIP_VALUE;
+	s->opts = FO_DASHDASH | FO_VALUE_NOT_DD | FO_SKIP_VALUE | FO_ONCE;
 	s->remedy_on = FR_UNKNOWN | FR_POSITIONAL | FR_BOOL | FR_FOREIGN;
 	s->argv_off = OFF(argv);
 	s->saw_off = OFF(saw_dashdash);

@@ -371,6 +371,48 @@ squatted(const struct ns_host *h, const char *name, const char *file)
 		   path, path);
 }
 
+/* The name's lock file could not be made: its path and why (a read-only
+ * or foreign run-name directory names the directory to fix). */
+static int
+unreserved(const struct ns_host *h, const char *name, const char *file,
+	   int dfd, int e)
+{
+	char base[PATH_MAX], path[PATH_MAX + 128], fix[PATH_MAX + 192] = "";
+	const char *below = "";
+
+	close(dfd);
+	if (state_where(h, base, sizeof(base), &below) != NS_OK)
+		return NS_E_SYSTEM;
+	snprintf(path, sizeof(path), "%s/%s", base, below);
+	if (e == EACCES || e == EPERM || e == EROFS)
+		snprintf(fix, sizeof(fix), "; make the run-name directory "
+			 "writable by you (chmod u+w %s)", path);
+	return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot reserve "
+		   "the name %s: its lock file %s/%s cannot be made: %s%s",
+		   name, path, file, strerror(e), fix);
+}
+
+static int opt_id(const struct ns_host *h, const char *key, unsigned *out);
+
+/* The uid and gid options, checked for every caller (a root-started run
+ * uses them; any caller's config names them wrong the same way). */
+static int
+check_ids(const struct ns_host *h)
+{
+	static const char *const keys[] = { "uid", "gid", NULL };
+	unsigned id;
+
+	for (size_t i = 0; keys[i] != NULL; i++)
+		if (opt_id(h, keys[i], &id) != 0)
+			return say(h, NS_E_REFUSED, "bad_config", "nsplace: "
+				   "[nsplace] %s = %s: the options uid and gid "
+				   "want a number 1..2147483647, the ids a "
+				   "root-started run's command gets (0, root, "
+				   "never); fix or remove it in the config file",
+				   keys[i], h->option(h->cookie, keys[i]));
+	return NS_OK;
+}
+
 static int
 nsp_create(const struct ns_host *h, const struct ns_place_req *req,
 	   struct ns_place *out)
@@ -382,6 +424,8 @@ nsp_create(const struct ns_host *h, const struct ns_place_req *req,
 	if (strlen(req->name) >= sizeof(st->name))
 		return say(h, NS_E_REFUSED, "no_name", "nsplace: the name is "
 			   "longer than %zu bytes", sizeof(st->name) - 1);
+	if (check_ids(h) != NS_OK)
+		return NS_E_REFUSED;
 	if (state_open(h, 1, &dfd) < 0)
 		return NS_E_SYSTEM;
 	lock_file(req->name, file, sizeof(file));
@@ -396,13 +440,8 @@ nsp_create(const struct ns_host *h, const struct ns_place_req *req,
 			   "is live on this machine (it holds the lock on %s); "
 			   "pick another --name", req->name, file);
 	}
-	if (fd < 0) {
-		int e = errno;
-
-		close(dfd);
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
-			   "reserve the name %s: %s", req->name, strerror(e));
-	}
+	if (fd < 0)
+		return unreserved(h, req->name, file, dfd, errno);
 	st = calloc(1, sizeof(*st));
 	if (st == NULL) {
 		close(fd);
@@ -492,6 +531,9 @@ opt_id(const struct ns_host *h, const char *key, unsigned *out)
 	*out = NSP_NOBODY;
 	if (v == NULL)
 		return 0;
+	/* digits only: strtoul would take "-5" (as a huge number) */
+	if (*v < '0' || *v > '9')
+		return -1;
 	errno = 0;
 	n = strtoul(v, &end, 10);
 	if (errno || end == v || *end || n == 0 || n > 0x7fffffffUL)

@@ -268,6 +268,30 @@ if [ -x /usr/bin/git ]; then
 	mapfile -t gout < "$work/git"
 	GITROWS=1
 fi
+# refusals (issue 29): k missing --read paths (2,000: 4,002 words, below
+# the 4,096 of args_too_long), every one refused; the time
+# and the output must grow linearly with k (one fixed line after the
+# problems, at most 20 listed, then a count), never with k squared
+RK=(100 500 2000)
+RR=$([ "$quick" = 1 ] && echo 3 || echo 15)
+rmed=() rbytes=()
+for k in "${RK[@]}"; do
+	ra=()
+	for ((i = 1; i <= k; i++)); do ra+=(--read "$work/nope/$i"); done
+	ts=()
+	for ((j = 0; j < RR; j++)); do
+		rc=0
+		t0=$(date +%s%N)
+		"${as_user[@]}" "$NS" "${ra[@]}" --write "$W" -- /bin/true \
+			>/dev/null 2>"$work/refuse.err" || rc=$?
+		t1=$(date +%s%N)
+		[ "$rc" = 125 ] && grep -q '^SANDBOX REFUSED reason=bad_read: ' "$work/refuse.err" ||
+			die "the refusal row ($k --read) was not refused bad_read (exit $rc)"
+		ts+=($(((t1 - t0) / 1000)))
+	done
+	rmed+=("$(printf '%s\n' "${ts[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')")
+	rbytes+=("$(wc -c < "$work/refuse.err")")
+done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
@@ -314,6 +338,14 @@ if [ "$GITROWS" = 1 ]; then
 	[ -n "$EXPLAIN_NOTE" ] && printf '  %-32s %s\n' "${glabels[2]}" "$EXPLAIN_NOTE"
 fi
 
+echo
+echo "refusals: k missing --read paths, each refused (exit 125), $RR rounds; median wall"
+printf '  %-32s %9s %9s %11s\n' row "wall us" "stderr" "us/problem"
+for j in "${!RK[@]}"; do
+	printf '  %-32s %9s %9s %11s\n' "refuse, ${RK[$j]} --read" "${rmed[$j]}" \
+		"${rbytes[$j]}" "$(ratio "${rmed[$j]}" "${RK[$j]}")"
+done
+
 # ---- the goals of issue 9 ---------------------------------------------
 echo
 echo "goals (issue 9), from the runs above; a goal is a figure, never a failure"
@@ -335,6 +367,7 @@ goal "wrap / bwrap --ro-bind / /" "${med[$I_WRAP]}" "${med[$I_BWRAP]:-}" "${cpu[
 goal "1,000 --read: wrap / floor with 1,000 rules" "${med[$I_W1000]}" "${med[$I_F1000]}" "${cpu[$I_W1000]}" "${cpu[$I_F1000]}" 1.3
 goal "run / bare" "${med[$I_RUN]}" "${med[$I_BARE]}" "${cpu[$I_RUN]}" "${cpu[$I_BARE]}" 3.0
 goal "build-like: walled / unwalled" "${bm[2]}" "${bm[0]}" "${bc[2]}" "${bc[0]}" 1.02
+goal "refuse: 2,000 / 500 problems (linear: 4)" "${rmed[2]}" "${rmed[1]}" "" "" 6
 
 # ---- where the wrap's time goes --------------------------------------
 # The bench's phase build ($B/phases, make bench-phases) stops after each

@@ -76,7 +76,9 @@ t "a bad --env or --env-deny is refused, every one at once, no value echoed, not
 setup
 wrap -- --env "1X=$SECRET" --env HOME=/ --env-deny 'A=B' --env-deny '' -- /bin/true
 expect_rc 125
-expect_err '^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, KEY a letter or _ then letters, digits or _, got the KEY "1X" \(a VALUE is never printed\); run: nova-sandbox .*--env .HOME=<VALUE>. --env-deny A=B --env-deny .. -- /bin/true$'
+expect_err '^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, KEY a letter or _ then letters, digits or _, got the KEY "1X" \(a VALUE is never printed\)$'
+# the one line after them: every bad --env and --env-deny left out
+expect_err '^SANDBOX NOTE one line fixes the 4 problems above that carry a fix; run: nova-sandbox --write [^ ]* -- /bin/true$'
 expect_err '^SANDBOX REFUSED reason=bad_env: --env HOME: HOME, TMPDIR, TMP, TEMP and TMPPREFIX are the wall.s'
 expect_eq "$(grep -c 'reason=bad_env: --env-deny wants a name PATTERN' "$ERR")" 2 "two --env-deny refusals"
 expect_no_err "$SECRET"
@@ -148,8 +150,9 @@ setup
 O=$(newdir)
 run_as env -i HOME="$O" PATH=/usr/bin:/bin "$NS" --write "$W" --env "API_TOKEN=$SECRET" --env=X_KEY="$SECRET" --cwd "$O" -- /bin/true
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=home_outside: .*nova-sandbox --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_cwd: --cwd $O is not inside a --write, --read or --read-noexec; run: nova-sandbox --read $O --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true "
+expect_err "^SANDBOX REFUSED reason=home_outside: HOME $O is outside every --write"
+expect_err "^SANDBOX REFUSED reason=bad_cwd: --cwd $O is not inside a --write, --read or --read-noexec\$"
+expect_err "^SANDBOX NOTE one line fixes the 2 problems above that carry a fix; run: mkdir -p $W/home && HOME=$W/home nova-sandbox --read $O --write $W --env 'API_TOKEN=<VALUE>' '--env=X_KEY=<VALUE>' --cwd $O -- /bin/true\$"
 expect_no_err "$SECRET"
 EOF2
 

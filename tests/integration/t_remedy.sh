@@ -32,20 +32,20 @@ paste_line() {
 
 # ---- run's value checks ------------------------------------------------
 
-t "run: every bad value at once, each with its own fixed line" <<'EOF'
+t "run: every bad value at once, each a line of its own, then the one line that fixes them all" <<'EOF'
 setup
 wrap run --name "rv-$$" --size 8x --timeout soon --max-procs 0 --max-mem lots --cpu 0 --place x --scratch /s --container d -- /bin/true
 expect_rc 125
-A="--name rv-$$"
-expect_err "^SANDBOX REFUSED reason=bad_size: .*; run: nova-sandbox run $A --size '<n>m' --timeout soon --max-procs 0 --max-mem lots --cpu 0 --place x --scratch /s --container d -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_timeout: .*; run: nova-sandbox run $A --size 8x --timeout '<n>m' --max-procs 0 .* -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_max_procs: .*; run: nova-sandbox run $A --size 8x --timeout soon --max-procs '<n>' --max-mem lots .* -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_max_mem: .*; run: nova-sandbox run $A .* --max-mem '<n>g' --cpu 0 .* -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_cpu: .*; run: nova-sandbox run $A .* --cpu '<1\.\.100>' --place x .* -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_place: .*; run: nova-sandbox run $A .* --place job --scratch /s .* -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_scratch: .*; run: nova-sandbox run $A .* --place x --container d -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=no_container: .*; run: nova-sandbox run $A .* --scratch /s --container 'disk<n>' -- /bin/true\$"
+for tok in bad_size bad_timeout bad_max_procs bad_max_mem bad_cpu bad_place bad_scratch no_container; do
+	expect_err "^SANDBOX REFUSED reason=$tok: "
+done
+expect_no_err '^SANDBOX REFUSED .*run: nova-sandbox run'
+expect_err "^SANDBOX NOTE one line fixes the 8 problems above that carry a fix; run: nova-sandbox run --name rv-$$ --size '<n>m' --timeout '<n>m' --max-procs '<n>' --max-mem '<n>g' --cpu '<1\.\.100>' --place job --container 'disk<n>' -- /bin/true\$"
 expect_eq "$(grep -c '^SANDBOX REFUSED' "$ERR")" 8 "eight refusals, one line each"
+expect_eq "$(grep -c "run: nova-sandbox run --name rv-" "$ERR")" 1 "one fixed line, after them"
+L=$(sed -n 's/^SANDBOX NOTE one line fixes .*; run: //p' "$ERR")
+paste_line "$L" "<n>m=64m" "<n>g=1g" "<n>=64" "<1..100>=50" "disk<n>=disk1"
+expect_no_err 'REFUSED reason=bad_(size|timeout|max_procs|max_mem|cpu|place|scratch)'
 EOF
 
 for c in "--size 8x|bad_size|<n>m=64m" "--timeout soon|bad_timeout|<n>m=5m" \
@@ -61,7 +61,10 @@ t "run $flagv: $reason's fixed line pastes and runs (the control)" <<EOF
 setup
 O=\$(newdir)
 F=\$(echo "$flagv" | sed "s|ODIR|\$O|")
-wrap run --name "rp-\$\$" --size 64m \$F -- /bin/true
+# a value flag is named once (given twice it is refused): --size 8x
+# stands alone
+S="--size 64m"; case "$flagv" in --size*) S= ;; esac
+wrap run --name "rp-\$\$" \$S \$F -- /bin/true
 expect_rc 125
 expect_err '^SANDBOX REFUSED reason=$reason: '
 L=\$(line_of $reason)
@@ -82,16 +85,18 @@ t "run: a missing --name and --size are added first, in their form" <<'EOF'
 setup
 wrap run -- /bin/true
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=no_name: .*; run: nova-sandbox run --name '<name>' -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_size: .*; run: nova-sandbox run --size '<n>m' -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=no_name: "
+expect_err "^SANDBOX REFUSED reason=bad_size: "
+expect_err "^SANDBOX NOTE one line fixes the 2 problems above that carry a fix; run: nova-sandbox run --name '<name>' --size '<n>m' -- /bin/true\$"
 EOF
 
 t "run: --artifact, --out and a count without --out: the form in place" <<'EOF'
 setup
 wrap run --name "ra-$$" --size 64m --out rel --artifact ../x -- /bin/true
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=no_out: --out wants an absolute directory, got rel; run: nova-sandbox run --name ra-$$ --size 64m --out '</abs/dir>' --artifact ../x -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_artifact: .*; run: nova-sandbox run --name ra-$$ --size 64m --out rel --artifact '<path/in/work>' -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=no_out: --out wants an absolute directory, got rel\$"
+expect_err "^SANDBOX REFUSED reason=bad_artifact: "
+expect_err "^SANDBOX NOTE one line fixes the 2 problems above that carry a fix; run: nova-sandbox run --name ra-$$ --size 64m --out '</abs/dir>' --artifact '<path/in/work>' -- /bin/true\$"
 wrap run --name "ra-$$" --size 64m --artifact a -- /bin/touch a
 expect_err "^SANDBOX REFUSED reason=no_out: .*; run: nova-sandbox run --out '</abs/dir>' --name ra-$$ --size 64m --artifact a -- /bin/touch a\$"
 O=$(newdir)
@@ -116,16 +121,17 @@ expect_no_err 'REFUSED'
 expect_eq "$(cat "$W/home/uid" 2>/dev/null)" "$TUID" "the command's uid"
 EOF
 
-t "bare form: --status-fd, --env, --env-deny, --toolchain, --acl, a switch: every one at once, each line fixed; the values of --env masked" <<'EOF'
+t "bare form: --status-fd, --env, --env-deny, --toolchain, --acl, a switch: every one at once, one line each, then the one fixed line; the values of --env masked" <<'EOF'
 setup
 wrap --write "$W" --status-fd 99 --env "1X=$SECRET" --env "K=$SECRET" --env-deny 'A=B' --toolchain cobol --acl foo --net-deny=maybe -- /bin/true
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=bad_status_fd: --status-fd wants an open, writable descriptor of 3 or above, got 99 \(not open\); or leave it out \(the lines go to stderr\); run: nova-sandbox --write $W --env '1X=<VALUE>' --env 'K=<VALUE>' --env-deny A=B --toolchain cobol --acl foo --net-deny=maybe -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, .*; run: nova-sandbox --write $W --status-fd 99 --env 'K=<VALUE>' --env-deny A=B --toolchain cobol --acl foo --net-deny=maybe -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_env: --env-deny wants .*; run: nova-sandbox --write $W --status-fd 99 --env '1X=<VALUE>' --env 'K=<VALUE>' --toolchain cobol --acl foo --net-deny=maybe -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_toolchain: .*; run: nova-sandbox --write $W --status-fd 99 --env '1X=<VALUE>' --env 'K=<VALUE>' --env-deny A=B --acl foo --net-deny=maybe -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=no_command: --acl wants tool or caller, got foo; run: nova-sandbox --write $W .* --acl '<tool\|caller>' --net-deny=maybe -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=no_command: --net-deny wants true or false, got maybe; run: nova-sandbox --write $W .* --acl foo '--net-deny=<true\|false>' -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_status_fd: --status-fd wants an open, writable descriptor of 3 or above, got 99 \(not open\); or leave it out \(the lines go to stderr\)\$"
+expect_err "^SANDBOX REFUSED reason=bad_env: --env wants KEY or KEY=VALUE, "
+expect_err "^SANDBOX REFUSED reason=bad_env: --env-deny wants "
+expect_err "^SANDBOX REFUSED reason=bad_toolchain: "
+expect_err "^SANDBOX REFUSED reason=no_command: --acl wants tool or caller, got foo\$"
+expect_err "^SANDBOX REFUSED reason=no_command: --net-deny wants true or false, got maybe\$"
+expect_err "^SANDBOX NOTE one line fixes the 6 problems above that carry a fix; run: nova-sandbox --write $W --env 'K=<VALUE>' --acl '<tool\|caller>' '--net-deny=<true\|false>' -- /bin/true\$"
 expect_no_err "$SECRET"
 expect_absent "$W/.nova-sandbox-tmp"
 EOF
@@ -201,8 +207,9 @@ setup
 mkdir "$W/d" && { [ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$W/d"; }
 wrap --write "$W" --read "$W" --read-noexec "$W/d" --read "$W/d" -- /bin/true
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=bad_read: --read and --write both name $W: name it once, with the one flag that grants what the command needs \(--write grants reading and executing too\); run: nova-sandbox --write $W --read-noexec $W/d --read $W/d -- /bin/true\$"
-expect_err "^SANDBOX REFUSED reason=bad_read: --read and --read-noexec both name $W/d: .*; run: nova-sandbox --write $W --read $W --read-noexec $W/d -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_read: --read and --write both name $W: name it once, with the one flag that grants what the command needs \(--write grants reading and executing too\)\$"
+expect_err "^SANDBOX REFUSED reason=bad_read: --read and --read-noexec both name $W/d: "
+expect_err "^SANDBOX NOTE one line fixes the 2 problems above that carry a fix; run: nova-sandbox --write $W --read-noexec $W/d -- /bin/true\$"
 wrap --write "$W" --read "$W" -- /bin/true
 expect_rc 125
 paste_line "$(line_of bad_read)"
@@ -210,18 +217,70 @@ expect_rc 0
 expect_no_err 'REFUSED'
 EOF
 
+# ---- bounds: refusals grow linearly (issue 29) ------------------------------
+
+t "2,000 missing --read: 20 listed, then a count, one line after them; small and quick, not 2,000 command lines" <<'EOF'
+setup
+A=()
+for i in $(seq 2000); do A+=(--read "$W/nope$i"); done
+s=$(date +%s%N)
+wrap "${A[@]}" --write "$W" -- /bin/true
+e=$(date +%s%N)
+expect_rc 125
+expect_eq "$(grep -c '^SANDBOX REFUSED reason=bad_read: ' "$ERR")" 20 "twenty problems listed"
+expect_err '^SANDBOX NOTE 1980 more problems are not listed \(the first 20 are\): bad_read; fix the ones listed'
+expect_err '^SANDBOX NOTE (one line fixes the 20 problems above|the fixed command line would be [0-9]* bytes, more than the 65536)'
+expect_no_err '^SANDBOX REFUSED .*; run: nova-sandbox'
+b=$(wc -c < "$ERR")
+[ "$b" -lt 200000 ] || _fail "stderr is $b bytes"
+[ $(((e - s) / 1000000)) -lt 5000 ] || _fail "the refusal took $(((e - s) / 1000000)) ms"
+EOF
+
+t "a fixed line over 65,536 bytes is not printed; the problem is, with a NOTE saying why" <<'EOF'
+setup
+X=$(head -c 70000 /dev/zero | tr '\0' x)
+wrap --read "$W/nope" --write "$W" -- /bin/echo "$X"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_read: --read $W/nope does not exist; none is created: name an existing directory; or leave it out\$"
+expect_err '^SANDBOX NOTE the fixed command line would be [0-9]* bytes, more than the 65536 a line of the tool holds: fix the flags named above'
+expect_no_err "$X"
+EOF
+
+t "args_too_long: more than 4,096 words or 1 MiB before -- is refused at once; the command's words are not counted (the control)" <<'EOF'
+setup
+A=()
+for i in $(seq 4097); do A+=(--net-deny); done
+wrap "${A[@]}" --write "$W" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=args_too_long: 4099 words of [0-9]* bytes before the command: the tool takes at most 4096 words and 1048576 bytes of its own: .*; run: nova-sandbox help$'
+expect_eq "$(grep -c 'REFUSED' "$ERR")" 1 "one line, nothing parsed"
+E=()
+for i in $(seq 10); do E+=(--env "K$i=$(head -c 110000 /dev/zero | tr '\0' v)"); done
+wrap "${E[@]}" --write "$W" -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=args_too_long: 22 words of [0-9]* bytes'
+wrap policy "${A[@]}" --write "$W"
+expect_rc 2
+expect_err '^SANDBOX REFUSED reason=args_too_long: '
+# the control: 5,000 words of the command's own run
+wrap --write "$W" -- /bin/sh -c 'echo $#' sh $(seq 5000)
+expect_rc 0
+expect_out '^5000$'
+EOF
+
 # ---- the egress verbs --------------------------------------------------------
 
-t "egress plan: every bad or missing value at once, each with its fixed line (the form in place)" <<'EOF'
+t "egress plan: every bad or missing value at once, then the one fixed line (the forms in place)" <<'EOF'
 D=$(newdir)
 printf 'github.com\napi.github.com\nobjects.githubusercontent.com\napi.anthropic.com\n' > "$D/pol.txt"
 run "$NS" egress plan --policy "$D/pol.txt" --resolver 10.0.0.1 --bench-cidr 10.0.0.0/8 --uid x --model-host evil.example --out "$D/p"
 expect_rc 2
 A="--policy $D/pol.txt --resolver 10.0.0.1 --bench-cidr 10.0.0.0/8"
-expect_err "^EGRESS REFUSED reason=no_name: .*; run: nova-sandbox egress plan --run '<id>' $A --uid x --model-host evil.example --out $D/p\$"
-expect_err "^EGRESS REFUSED reason=bad_uid: .*; run: nova-sandbox egress plan $A --uid '<n>' --model-host evil.example --out $D/p\$"
-expect_err "^EGRESS REFUSED reason=bad_model_host: .*; run: nova-sandbox egress plan $A --uid x --model-host '<host>' --out $D/p\$"
-expect_err "^EGRESS REFUSED reason=bad_resolver: .*; run: nova-sandbox egress plan --policy $D/pol.txt --resolver '<ip>' --bench-cidr 10.0.0.0/8 --uid x --model-host evil.example --out $D/p\$"
+for tok in no_name bad_uid bad_model_host bad_resolver; do
+	expect_err "^EGRESS REFUSED reason=$tok: "
+done
+expect_no_err '^EGRESS REFUSED .*; run: nova-sandbox egress plan'
+expect_err "^EGRESS NOTE one line fixes the 4 problems above that carry a fix; run: nova-sandbox egress plan --run '<id>' --policy $D/pol.txt --resolver '<ip>' --bench-cidr 10.0.0.0/8 --uid '<n>' --model-host '<host>' --out $D/p\$"
 expect_absent "$D/p"
 run "$NS" egress plan --run r1 --policy "$D/pol.txt" --resolver 10.0.0.1 --model-host api.anthropic.com
 expect_err "^EGRESS REFUSED reason=no_command: egress plan writes the plan to --out <file>; name it; run: nova-sandbox egress plan --out '<file>' --run r1 .*\$"
@@ -258,8 +317,13 @@ EOF
 # the refusal tokens of $ERR, one a line
 tokens_of() { sed -n 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\):.*/\1/p' "$ERR"; }
 # every "<token>\t<line>" of $ERR that carries a run: line
+# (a refusal of one problem ends with its line; more than one: the one
+# line after them, "NOTE one line fixes ...", token "all", or the first
+# problem's line when the fixes touch the same flags, token "first")
 lines_of() {
-	sed -n 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\): .*; run: \(.*\)$/\1\t\2/p' "$ERR" |
+	sed -n -e 's/^[A-Z]* REFUSED reason=\([a-z_0-9]*\): .*; run: \(.*\)$/\1\t\2/p' \
+		-e 's/^[A-Z]* NOTE one line fixes the [0-9]* problems\{0,1\} above that carr[a-z]* a fix; run: \(.*\)$/all\t\1/p' \
+		-e 's/^[A-Z]* NOTE the fixes of the problems above touch the same flags: .*; run: \(.*\)$/first\t\1/p' "$ERR" |
 		grep -v $'\tnova-sandbox\( [a-z]*\)\? \?\(help\|--help\)$'
 }
 # paste L (its forms filled from $FILL) as the caller: sh -c in $CWD,

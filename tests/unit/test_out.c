@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/out.h"
+#include "base/remedy.h"
 #include "wall/statusfd.h"
 
 struct esc {
@@ -283,6 +284,102 @@ test_refusals_remedy_field(void)
 	refusals_free(&r);
 }
 
+/* Issue 29: more than one problem with a fixed line prints each problem
+ * without it, then ONE line with every fix applied to the caller's line;
+ * fixes of the same words fall back to the first; past REFUSALS_LISTED a
+ * count; no line over REMEDY_LINE_MAX. */
+static void
+test_refusals_one_line(void)
+{
+	static char *args[] = { "--read", "/a", "--read", "/b", "--size",
+		"8x", "--write", "/w", "--", "/bin/true", NULL };
+	struct cmdline c = cmdline_of(NULL, args);
+	struct refusals r = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	remedy_refuse_lead(&r, REASON_BAD_READ, NULL, &c, &(struct cmdfix){
+			   "--read", "/a", NULL, NULL, 0 }, "; or leave it "
+			   "out; run: ", "--read /a does not exist");
+	remedy_refuse_lead(&r, REASON_BAD_READ, NULL, &c, &(struct cmdfix){
+			   "--read", "/b", NULL, NULL, 0 }, "; or leave it "
+			   "out; run: ", "--read /b does not exist");
+	remedy_refuse(&r, REASON_BAD_SIZE, NULL, &c, &(struct cmdfix){
+		      "--size", NULL, "<n>m", NULL, 0 }, "--size wants a size");
+	refusals_addr(&r, REASON_NO_NAME, NULL, "no name");
+	CU_ASSERT_EQUAL(out_refusals(f, "SANDBOX", &r, "nova-sandbox help",
+				     0), 0);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf,
+	    "SANDBOX REFUSED reason=bad_read: --read /a does not exist; or "
+	    "leave it out\n"
+	    "SANDBOX REFUSED reason=bad_read: --read /b does not exist; or "
+	    "leave it out\n"
+	    "SANDBOX REFUSED reason=bad_size: --size wants a size\n"
+	    "SANDBOX REFUSED reason=no_name: no name; run: nova-sandbox help\n"
+	    "SANDBOX NOTE one line fixes the 3 problems above that carry a "
+	    "fix; run: nova-sandbox --size '<n>m' --write /w -- /bin/true\n");
+	free(buf);
+	refusals_free(&r);
+
+	/* two fixes of the same word: the first one's line */
+	f = open_memstream(&buf, &len);
+	remedy_refuse(&r, REASON_BAD_SIZE, NULL, &c, &(struct cmdfix){
+		      "--size", NULL, "<n>m", NULL, 0 }, "--size wants a size");
+	remedy_refuse(&r, REASON_BAD_SIZE, NULL, &c, &(struct cmdfix){
+		      "--size", NULL, NULL, NULL, 0 }, "--size is too big");
+	out_refusals(f, "SANDBOX", &r, NULL, 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\nSANDBOX NOTE the fixes of the "
+	    "problems above touch the same flags: this line fixes the first "
+	    "(it then names the next fix); run: nova-sandbox --read /a --read "
+	    "/b --size '<n>m' --write /w -- /bin/true\n"));
+	free(buf);
+	refusals_free(&r);
+
+	/* past REFUSALS_LISTED: a count; no line is built for the rest */
+	f = open_memstream(&buf, &len);
+	for (int i = 0; i < REFUSALS_LISTED + 5; i++)
+		remedy_refuse(&r, i < REFUSALS_LISTED ? REASON_BAD_READ :
+			      REASON_BAD_SIZE, NULL, &c, &(struct cmdfix){
+			      "--read", "/a", NULL, NULL, 0 }, "problem %d", i);
+	CU_ASSERT_PTR_NULL(strstr(r.v[REFUSALS_LISTED].text, "run:"));
+	out_refusals(f, "SANDBOX", &r, NULL, 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "REFUSED reason=bad_read: problem "
+				      "19\nSANDBOX NOTE 5 more problems are not "
+				      "listed (the first 20 are): bad_size; "));
+	CU_ASSERT_PTR_NULL(strstr(buf, "problem 20"));
+	free(buf);
+	refusals_free(&r);
+}
+
+/* No fixed line longer than REMEDY_LINE_MAX: one problem too. */
+static void
+test_refusals_line_cap(void)
+{
+	static char big[REMEDY_LINE_MAX + 10];
+	static char *args[] = { "--read", "/a", "--", "/bin/echo", big, NULL };
+	struct cmdline c = cmdline_of(NULL, args);
+	struct refusals r = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(big, 'x', sizeof(big) - 1);
+	remedy_refuse(&r, REASON_BAD_READ, NULL, &c, &(struct cmdfix){
+		      "--read", "/a", NULL, NULL, 0 }, "--read /a is missing");
+	out_refusals(f, "SANDBOX", &r, NULL, 0);
+	fclose(f);
+	CU_ASSERT_TRUE(len < 1024);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "SANDBOX REFUSED reason=bad_read: "
+				      "--read /a is missing\nSANDBOX NOTE the "
+				      "fixed command line would be "));
+	free(buf);
+	refusals_free(&r);
+}
+
 /* out_refused and out_note print one escaped line each on stderr. */
 static void
 test_refused_and_note(void)
@@ -344,6 +441,10 @@ main(void)
 		{ "refusal list: the probe's form", test_refusals_probe_paren },
 		{ "refusal list: the remedy is the refusal's",
 		  test_refusals_remedy_field },
+		{ "refusal list: one fixed line after the problems",
+		  test_refusals_one_line },
+		{ "refusal list: no line over REMEDY_LINE_MAX",
+		  test_refusals_line_cap },
 		{ "out_refused and out_note", test_refused_and_note },
 		{ "out_kv", test_kv },
 		{ NULL, NULL }

@@ -33,6 +33,12 @@ os_self_exe(char *buf, size_t n)
 	return 0;
 }
 
+const char *
+os_self_exe_hint(void)
+{
+	return "_NSGetExecutablePath and realpath did not name it";
+}
+
 char *
 os_real_dir(const char *path)
 {

@@ -42,7 +42,7 @@ one_pid(int procfd, const char *pid, const struct stat *want)
 		int fd;
 
 		snprintf(name, sizeof(name), "%s/%s", pid, links[i]);
-		fd = openat(procfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = posix_fd(openat(procfd, name, O_PATH | O_DIRECTORY | O_CLOEXEC));
 		if (fd < 0) {
 			if (errno == EACCES || errno == EPERM)
 				continue;
@@ -76,14 +76,14 @@ os_dir_in_use_at(int parent, const char *name, unsigned *unseen)
 	int procfd, rc = 0, fd;
 
 	*unseen = 0;
-	fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = posix_fd(openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 	if (fd < 0)
 		return -1;
 	rc = fstat(fd, &want);
 	close(fd);
 	if (rc != 0)
 		return -1;
-	procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	procfd = posix_fd(open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 	if (procfd < 0)
 		return -1;
 	d = fdopendir(procfd);

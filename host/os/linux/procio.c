@@ -5,6 +5,7 @@
  * whole, close-on-exec from its first moment), sigtimedwait on a blocked
  * SIGCHLD, and prctl's child subreaper and parent-death signal. */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,13 +20,13 @@
 int
 os_pipe(int fds[2])
 {
-	return pipe2(fds, O_CLOEXEC);
+	return posix_fd(pipe2(fds, O_CLOEXEC));
 }
 
 int
 os_msg_pair(int sv[2])
 {
-	return socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv);
+	return posix_fd(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv));
 }
 
 int

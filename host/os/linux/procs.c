@@ -5,6 +5,7 @@
  * /proc/<pid>/fd and VmSwap.  The parsers are pure and unit-tested
  * (os/linux/linux.h, tests/unit/test_linux_procs.c). */
 #include "os/os.h"
+#include "os/posix/posix.h"
 #include "os/linux/linux.h"
 
 #include <dirent.h>
@@ -148,7 +149,7 @@ all_digits(const char *s)
 static int
 read_small(int dirfd, const char *path, char *buf, size_t size)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = posix_fd(openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
 	ssize_t got;
 
 	if (fd < 0)
@@ -168,7 +169,7 @@ os_procs(int (*fn)(void *arg, const struct os_proc *p), void *arg)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned long long pg = page > 0 ? (unsigned long long)page : 4096;
-	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = posix_fd(open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 	char path[64], text[STAT_MAX];
 	struct os_proc p;
 	struct dirent *e;
@@ -332,7 +333,7 @@ scan_fds(struct memscan *m, int procfd, pid_t pid)
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%d/fd", (int)pid);
-	fd = openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = posix_fd(openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 	if (fd < 0) {
 		m->blind |= denied(errno);
 		return 0;
@@ -420,7 +421,7 @@ os_proc_memory(const int64_t *pids, size_t n,
 {
 	struct memscan m;
 	struct sysinfo si;
-	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int procfd = posix_fd(open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 	int rc = 0, swap;
 
 	memset(out, 0, sizeof(*out));

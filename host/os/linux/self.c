@@ -2,6 +2,7 @@
 /* self.c -- this process on Linux: its binary, whether it is set-id, the
  * signals that ask it to stop. */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,11 +28,17 @@ os_self_exe(char *buf, size_t n)
 	return buf[0] == '/' ? 0 : -1;
 }
 
+const char *
+os_self_exe_hint(void)
+{
+	return "it reads /proc/self/exe, which cannot be read: is /proc mounted? (mount -t proc proc /proc)";
+}
+
 char *
 os_real_dir(const char *path)
 {
 	char link[32], buf[PATH_MAX];
-	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC), e;
+	int fd = posix_fd(open(path, O_PATH | O_DIRECTORY | O_CLOEXEC)), e;
 	ssize_t len;
 
 	if (fd < 0)

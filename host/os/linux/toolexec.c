@@ -9,7 +9,7 @@
 int
 posix_tool_open(const char *path)
 {
-	return open(path, O_PATH | O_CLOEXEC);
+	return posix_fd(open(path, O_PATH | O_CLOEXEC));
 }
 
 void
@@ -17,7 +17,7 @@ posix_tool_exec(int fd, const char *path, char *const argv[],
 		char *const envp[])
 {
 	/* not close-on-exec: a script's interpreter opens it as /dev/fd/N */
-	int run = dup(fd);
+	int run = posix_fd(dup(fd));
 
 	(void)path;
 	if (run >= 0)

@@ -22,8 +22,8 @@ posix_beneath(int fd, const struct stat *want, int max_depth)
 			hit = 1;
 			break;
 		}
-		pfd = openat(fd, "..", posix_dir_search | O_DIRECTORY |
-				       O_CLOEXEC);
+		pfd = posix_fd(openat(fd, "..", posix_dir_search | O_DIRECTORY |
+				       O_CLOEXEC));
 		if (pfd < 0)
 			break;
 		if (fstat(pfd, &up) != 0 ||

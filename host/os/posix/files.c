@@ -65,15 +65,15 @@ int
 os_open_own_at(int dirfd, const char *dirpath, const char *name)
 {
 	(void)dirpath;
-	return openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-		      O_NONBLOCK);
+	return posix_fd(openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		      O_NONBLOCK));
 }
 
 int
 os_dir_names(int dirfd, const char *dirpath,
 	     int (*fn)(void *arg, const char *name), void *arg)
 {
-	int fd2 = dup(dirfd), rc = 0;
+	int fd2 = posix_fd(dup(dirfd)), rc = 0;
 	DIR *dir = fd2 < 0 ? NULL : fdopendir(fd2);
 	struct dirent *de;
 

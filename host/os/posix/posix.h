@@ -13,6 +13,11 @@
 /* How a directory is opened only to walk from it (never read): O_PATH
  * where there is one, else O_RDONLY (a directory that must be searchable
  * is readable enough). */
+/* Every descriptor the layer makes passes through here: rc as it is
+ * (errno kept); a failure for EMFILE or ENFILE is remembered for
+ * os_fd_exhausted (the cause a refusal then names). */
+int posix_fd(int rc);
+
 extern const int posix_dir_search;
 /* How an entry is opened only to be looked at or held as a rule, a link
  * opened as the link itself, never followed: O_PATH|O_NOFOLLOW; darwin

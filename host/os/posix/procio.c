@@ -19,6 +19,7 @@
  * mask change and the sleep are one step) and a handler that does
  * nothing, so the signal interrupts it. */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,7 +48,7 @@ cloexec2(int fds[2])
 int
 os_pipe(int fds[2])
 {
-	if (pipe(fds) != 0)
+	if (posix_fd(pipe(fds)) != 0)
 		return -1;
 	return cloexec2(fds);
 }
@@ -55,7 +56,7 @@ os_pipe(int fds[2])
 int
 os_msg_pair(int sv[2])
 {
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+	if (posix_fd(socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) != 0)
 		return -1;
 	if (cloexec2(sv) != 0)
 		return -1;

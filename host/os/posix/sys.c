@@ -6,14 +6,44 @@
  * arguments and environment as the kernel gave them, and where a
  * private temporary directory may go.  Shared by linux and darwin. */
 #include "os/os.h"
+#include "os/posix/posix.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h> /* getenv */
 #include <stdio.h> /* renameat */
 #include <string.h>
+#include <limits.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <unistd.h>
+
+/* EMFILE or ENFILE, once a descriptor could not be made for it */
+static int fd_short;
+
+int
+posix_fd(int rc)
+{
+	if (rc < 0 && (errno == EMFILE || errno == ENFILE))
+		fd_short = errno;
+	return rc;
+}
+
+int
+os_fd_exhausted(void)
+{
+	return fd_short;
+}
+
+long
+os_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	return rl.rlim_cur > (rlim_t)LONG_MAX ? LONG_MAX : (long)rl.rlim_cur;
+}
 
 int
 os_fsync(int fd)
@@ -30,14 +60,14 @@ os_replace_at(int dirfd, const char *from, const char *to)
 int
 os_dir_reopen(int fd)
 {
-	return openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return posix_fd(openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 }
 
 int
 os_dir_lock_at(int dirfd, const char *name, int *lockfd)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_CLOEXEC), e;
+	int fd = posix_fd(openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC)), e;
 
 	*lockfd = -1;
 	if (fd < 0)

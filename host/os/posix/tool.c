@@ -104,7 +104,7 @@ child(const struct tool *t, int cwd_fd, char *const argv[],
 	int e, nul;
 
 	setsid(); /* a group to kill, and no terminal to prompt on */
-	nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	nul = posix_fd(open("/dev/null", O_RDONLY | O_CLOEXEC));
 	if (nul < 0 || dup2(nul, 0) < 0 || dup2(outp[1], 1) < 0 ||
 	    dup2(errp[1], 2) < 0)
 		goto fail;
@@ -206,7 +206,7 @@ reap(pid_t pid, int kill_now, uint64_t deadline, int *timed_out)
 static int
 pipe_cloexec(int p[2])
 {
-	if (pipe(p) != 0)
+	if (posix_fd(pipe(p)) != 0)
 		return -1;
 	if (fcntl(p[0], F_SETFD, FD_CLOEXEC) != 0 ||
 	    fcntl(p[1], F_SETFD, FD_CLOEXEC) != 0) {

@@ -94,7 +94,7 @@ walk_up(int dfd, uid_t me, char **why)
 			close(dfd);
 			return OS_TRUST_UNSAFE;
 		}
-		pfd = openat(dfd, "..", posix_dir_search | O_DIRECTORY | O_CLOEXEC);
+		pfd = posix_fd(openat(dfd, "..", posix_dir_search | O_DIRECTORY | O_CLOEXEC));
 		if (pfd < 0 || fstat(pfd, &pst) < 0)
 			break;
 		close(dfd);
@@ -138,7 +138,7 @@ check_parents(const char *path, const struct stat *fst, uid_t me,
 	if (dir == NULL)
 		return OS_TRUST_UNSAFE;
 	up_name(dir);
-	dfd = open(dir, posix_dir_search | O_DIRECTORY | O_CLOEXEC);
+	dfd = posix_fd(open(dir, posix_dir_search | O_DIRECTORY | O_CLOEXEC));
 	if (dfd < 0) {
 		*why = str_fmt("cannot open directory %s: %s", dir, strerror(errno));
 		free(dir);
@@ -186,6 +186,6 @@ os_trust_fd(int fd, const char *path, int want_regular, char **why)
 int
 os_open_own(const char *path, int want_dir)
 {
-	return open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
-				  (want_dir ? O_DIRECTORY : 0));
+	return posix_fd(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK |
+				  (want_dir ? O_DIRECTORY : 0)));
 }

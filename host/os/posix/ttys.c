@@ -37,7 +37,7 @@ os_tty_probe(int fd, uint64_t *dev, struct os_stat *st, int *acc)
 int
 os_ctty_dev(uint64_t *dev)
 {
-	int fd = open(DEVTTY, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	int fd = posix_fd(open(DEVTTY, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
 	int rc;
 
 	if (fd < 0)
@@ -50,5 +50,5 @@ os_ctty_dev(uint64_t *dev)
 int
 os_open_nofollow(const char *path)
 {
-	return open(path, posix_walk_open | O_CLOEXEC);
+	return posix_fd(open(path, posix_walk_open | O_CLOEXEC));
 }

@@ -59,14 +59,14 @@ os_walk_root(const char *p)
 		errno = EINVAL;
 		return -1;
 	}
-	return open("/", posix_dir_search | O_DIRECTORY | O_CLOEXEC);
+	return posix_fd(open("/", posix_dir_search | O_DIRECTORY | O_CLOEXEC));
 }
 
 int
 os_walk_at(int dirfd, const char *name, int want_dir)
 {
-	return openat(dirfd, name, posix_walk_open | O_CLOEXEC |
-					   (want_dir ? O_DIRECTORY : 0));
+	return posix_fd(openat(dirfd, name, posix_walk_open | O_CLOEXEC |
+					   (want_dir ? O_DIRECTORY : 0)));
 }
 
 static void
@@ -143,7 +143,7 @@ os_link_read(int fd)
 int
 os_fd_dup(int fd)
 {
-	return fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	return posix_fd(fcntl(fd, F_DUPFD_CLOEXEC, 3));
 }
 
 int
@@ -176,21 +176,21 @@ os_mkdir_at(int dirfd, const char *name, unsigned mode)
 int
 os_open_read_at(int dirfd, const char *name, int want_dir)
 {
-	return openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-				   O_CLOEXEC | (want_dir ? O_DIRECTORY : 0));
+	return posix_fd(openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+				   O_CLOEXEC | (want_dir ? O_DIRECTORY : 0)));
 }
 
 int
 os_open_readdir(const char *path)
 {
-	return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return posix_fd(open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
 }
 
 int
 os_create_at(int dirfd, const char *name, unsigned mode)
 {
-	return openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-				   O_CLOEXEC, (mode_t)mode);
+	return posix_fd(openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+				   O_CLOEXEC, (mode_t)mode));
 }
 
 int
@@ -299,13 +299,13 @@ os_ip_loopback(const char *host, int v6)
 int
 os_walk_parent(int fd)
 {
-	return openat(fd, "..", posix_dir_search | O_DIRECTORY | O_CLOEXEC);
+	return posix_fd(openat(fd, "..", posix_dir_search | O_DIRECTORY | O_CLOEXEC));
 }
 
 int
 os_open_dir(const char *path)
 {
-	return open(path, posix_dir_search | O_DIRECTORY | O_CLOEXEC);
+	return posix_fd(open(path, posix_dir_search | O_DIRECTORY | O_CLOEXEC));
 }
 
 const char *const *

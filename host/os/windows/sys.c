@@ -28,6 +28,18 @@ handle_of(int fd)
 }
 
 int
+os_fd_exhausted(void)
+{
+	return 0; /* handles: no per-process descriptor table to run out of */
+}
+
+long
+os_fd_limit(void)
+{
+	return -1;
+}
+
+int
 os_fsync(int fd)
 {
 	HANDLE h = handle_of(fd);
