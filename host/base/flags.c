@@ -358,14 +358,15 @@ store(struct walk *w, const struct flagdef *f, const char *v, int sw)
 			w->nomem = 1;
 	} else {
 		memcpy(&old, at, sizeof(old));
-		/* both values named: the caller picks one (issue 29) */
+		/* both values named: the caller picks one (issue 29); a
+		 * flag problem, so the verb's unknown-flag token */
 		if (old != NULL && (w->s->opts & FO_ONCE) && w->s->line)
-			refuse_fix(w, w->s->tok_value, f, (struct cmdfix){
+			refuse_fix(w, w->s->tok_unknown, f, (struct cmdfix){
 				   NULL, v, NULL, NULL, 0 }, "--%s is given "
 				   "twice (%s, then %s); name it once",
 				   f->name, old, v);
 		else if (old != NULL && (w->s->opts & FO_ONCE))
-			refuse(w, w->s->tok_value, NULL, "--%s is given twice "
+			refuse(w, w->s->tok_unknown, NULL, "--%s is given twice "
 			       "(%s, then %s); name it once", f->name, old, v);
 		else
 			memcpy(at, &v, sizeof(v));

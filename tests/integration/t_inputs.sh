@@ -23,9 +23,9 @@ t "run: --name, --size and --out given twice are refused naming both values; not
 W=$(newdir); O=$(newdir)
 tool run --name "in1-$$" --size 8m --out "$W" --out "$O" --name "in2-$$" --size 16m -- /bin/touch "$W/ran"
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=no_command: --out is given twice \($W, then $O\); name it once"
-expect_err "^SANDBOX REFUSED reason=no_command: --name is given twice \(in1-$$, then in2-$$\); name it once"
-expect_err "^SANDBOX REFUSED reason=no_command: --size is given twice \(8m, then 16m\); name it once"
+expect_err "^SANDBOX REFUSED reason=bad_flag: --out is given twice \($W, then $O\); name it once"
+expect_err "^SANDBOX REFUSED reason=bad_flag: --name is given twice \(in1-$$, then in2-$$\); name it once"
+expect_err "^SANDBOX REFUSED reason=bad_flag: --size is given twice \(8m, then 16m\); name it once"
 expect_err "^SANDBOX NOTE one line fixes the 3 problems above that carry a fix; run: nova-sandbox run --name in1-$$ --size 8m --out $W -- /bin/touch $W/ran\$"
 expect_absent "$W/ran"
 EOF
@@ -42,7 +42,7 @@ t "the bare form: --cwd given twice is refused naming both; --read twice is not 
 W=$(newdir); mkdir -p "$W/home"; [ "$(id -u)" != 0 ] || chown "$TUID:$TGID" "$W/home"
 run_as env HOME="$W/home" PATH=/usr/bin:/bin "$NS" --write "$W" --cwd "$W" --cwd /usr -- /bin/true
 expect_rc 125
-expect_err "^SANDBOX REFUSED reason=no_command: --cwd is given twice \($W, then /usr\); name it once; run: nova-sandbox --write $W --cwd $W -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_flag: --cwd is given twice \($W, then /usr\); name it once; run: nova-sandbox --write $W --cwd $W -- /bin/true\$"
 run_as env HOME="$W/home" PATH=/usr/bin:/bin "$NS" --write "$W" --read /usr --read /etc --cwd "$W" -- /bin/true
 expect_rc 0
 expect_no_err 'REFUSED'

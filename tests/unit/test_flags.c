@@ -190,7 +190,7 @@ test_missing_and_repeated(void)
 	CU_ASSERT_EQUAL(p.r.n, 1);
 	CU_ASSERT_STRING_EQUAL(p.a.val, "a");
 	CU_ASSERT_EQUAL(p.a.list.n, 2);
-	is(&p, 0, "no_value", "--val is given twice (a, then b); name it once");
+	is(&p, 0, "bad_flag", "--val is given twice (a, then b); name it once");
 	done(&p);
 }
 
