@@ -62,7 +62,7 @@ t_real_dir(void)
 		 (int)(slash - dll), dll);
 	r = os_real_dir(in);
 	if (r == NULL || strchr(r, '\\') != NULL ||
-	    strstr(r, "/build-win/lib/nova-sandbox/1") == NULL ||
+	    strstr(r, "/lib/nova-sandbox/1") == NULL || r[strlen(r) - 1] != '1' ||
 	    strstr(r, "..") != NULL) {
 		free(r);
 		return fail("real dir of %s", in);

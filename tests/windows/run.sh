@@ -52,6 +52,17 @@ timeout 120 wineboot -i </dev/null >/dev/null 2>&1 ||
 timeout 60 wine winecfg -v win10 </dev/null >/dev/null 2>&1 ||
 	{ echo "windows suite: winecfg -v win10 failed" >&2; exit 1; }
 
+# The module and the host run from the prefix's C: drive, as an installed
+# tool would: Wine gives a file of another Unix user than the caller
+# (root's /home, /work, /) an owner no trust check accepts (S-1-5-7), so
+# as an ordinary user every Z: path above the build tree is refused; as
+# root Wine calls root's files the caller's.  The copies are the build's.
+stage=$WINEPREFIX/drive_c/nsbuild
+mkdir -p "$stage"
+cp -R "$WB/bin" "$WB/lib" "$stage/"
+wdll='C:\nsbuild\lib\nova-sandbox\1\jobobject.dll'
+whost='C:\nsbuild\bin\nova-sandbox.exe'
+
 rc=0
 # one program, its closing line's name first: its lines shown indented and
 # appended to $log; rc=1 unless it exited 0 with "<name>: ... 0 failed"
@@ -77,18 +88,18 @@ lap() {
 lap "wineboot and winecfg"
 : >"$log"
 mkdir -p "$WINEPREFIX/drive_c/ostest"
-one "windows suite" "$exe" "$(winpath "$dll")" "$(winpath "$child")" "$(winpath "$conf")"
-one "windows os layer" "$ostest" "$(winpath "$dll")" 'C:\ostest'
+one "windows suite" "$exe" "$wdll" "$(winpath "$child")" "$(winpath "$conf")"
+one "windows os layer" "$ostest" "$wdll" 'C:\ostest'
 one "windows tool runner" "$tooltest" "$(winpath "$fake")" 'C:\tooltest'
 echo "  the host, nova-sandbox.exe:"
 . "$here/host.sh"
 jchild=$(winpath "$child")
 jhost=$jchild
-host_suite "$(winpath "$hostexe")"
+host_suite "$whost"
 lap "the host"
 echo "  the host's tool runner: worktree and --go with fake git, gh, go:"
 . "$here/host_tools.sh"
-host_tools "$(winpath "$hostexe")"
+host_tools "$whost"
 lap "the host's tools"
 
 got=$(sed -n 's/^SKIP \(.*\) -- .*/\1/p' "$log" | sort)
