@@ -900,13 +900,15 @@ note_end(const struct runctx *c, const struct sv *s, int code, int full)
 {
 	struct end_facts f;
 	char text[512];
+	int sig = c->caught != NULL ? c->caught() : 0;
 
 	memset(&f, 0, sizeof(f));
 	f.code = code;
 	if (s->timed_out && code == NS_EXIT_TIMEOUT)
 		f.killed = NS_TERM_TIMEOUT;
-	else if (s->signalled)
-		f.killed = NS_TERM_SIGNAL;
+	else if (s->signalled || (sig > 0 && code == NS_EXIT_SIGNAL + sig))
+		f.killed = NS_TERM_SIGNAL; /* the keeper's end can come before
+					      the supervisor's tick sees it */
 	else if (s->capped)
 		f.killed = NS_TERM_CAP;
 	f.timeout = c->a->timeout_s;
