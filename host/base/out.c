@@ -253,23 +253,6 @@ out_status_fd(void)
 	return g_status_fd;
 }
 
-/* Every byte of p, retrying short writes and EINTR. */
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int
 out_line(FILE *f, const char *fmt, ...)
 {
@@ -293,7 +276,7 @@ out_line(FILE *f, const char *fmt, ...)
 		/* whatever the stream still buffers goes first; then the
 		 * whole line in one write(2), so that lines of the tool's
 		 * processes sharing the descriptor never interleave */
-		rc = fflush(f) == 0 && write_all(fd, b.s, b.len) == 0 ? 0 : -1;
+		rc = fflush(f) == 0 && fd_write_all(fd, b.s, b.len) == 0 ? 0 : -1;
 	}
 	sbuf_free(&b);
 	return rc;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Room for `want` elements of `elem` bytes; -1 (nothing changed) when that
  * size overflows or realloc fails. */
@@ -444,4 +445,25 @@ str_glob(const char *pat, const char *s)
 	while (*pat == '*')
 		pat++;
 	return *pat == '\0';
+}
+
+int
+fd_write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n > 0) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }

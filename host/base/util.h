@@ -36,6 +36,10 @@ void strv_free(struct strv *sv);
 /* 1 when an append failed (the vector is short), else 0. */
 int strv_failed(const struct strv *sv);
 
+/* Write every byte of p to fd, retrying short writes and EINTR: 0, or -1
+ * with errno (a write of 0 bytes is an error). */
+int fd_write_all(int fd, const void *p, size_t n);
+
 /* A heap string builder. */
 struct sbuf {
 	char *s;

@@ -387,22 +387,6 @@ tcc_load(int dfd, const char *name, uint64_t key, uint32_t uid,
 	return rc;
 }
 
-static int
-write_all(int fd, const char *s, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, s, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		s += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /* ---- stale files -----------------------------------------------------------
  * One file per key: a PATH or a venv of another project is another file,
  * so switching between them asks nothing again.  A file not written for
@@ -461,7 +445,7 @@ tcc_store(int dfd, const char *name, const struct tcc_record *r)
 		 rnd[7]);
 	fd = os_create_at(dfd, tmp, 0600);
 	if (fd >= 0) {
-		rc = write_all(fd, text, strlen(text)) == 0 && os_fsync(fd) == 0
+		rc = fd_write_all(fd, text, strlen(text)) == 0 && os_fsync(fd) == 0
 			     ? 0 : -1;
 		if (close(fd) != 0)
 			rc = -1;

@@ -10,8 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -77,6 +79,28 @@ fz_argv_free(char **argv)
 	for (size_t k = 0; argv[k] != NULL; k++)
 		free(argv[k]);
 	free(argv);
+}
+
+/* A private directory beside the harness's binary (under the build tree,
+ * which the tool's own-file checks accept, unlike /tmp): "<dir of the
+ * binary>/<prefix>-XXXXXX" made with mkdtemp into out (PATH_MAX).
+ * Aborts when it cannot. */
+static inline void
+fz_private_dir(const char *prefix, char *out)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		abort();
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	snprintf(out, PATH_MAX, "%s/%s-XXXXXX", exe, prefix);
+	if (mkdtemp(out) == NULL)
+		abort();
 }
 
 #endif

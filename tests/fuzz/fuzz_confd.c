@@ -74,21 +74,9 @@ cleanup(void)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
 	(void)argc;
 	(void)argv;
-	if (n <= 0)
-		abort();
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash != NULL)
-		*slash = '\0';
-	snprintf(dir, sizeof(dir), "%s/fuzz-confd-XXXXXX", exe);
-	if (mkdtemp(dir) == NULL)
-		abort();
+	fz_private_dir("fuzz-confd", dir);
 	snprintf(path, sizeof(path), "%s/fuzz.conf", dir);
 	dirfd_ = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd_ < 0 || mkdirat(dirfd_, "conf.d", 0755) != 0)

@@ -71,21 +71,9 @@ self_test(void)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
 	(void)argc;
 	(void)argv;
-	if (n <= 0)
-		abort();
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash != NULL)
-		*slash = '\0';
-	snprintf(dir, sizeof(dir), "%s/fuzz-config-XXXXXX", exe);
-	if (mkdtemp(dir) == NULL)
-		abort();
+	fz_private_dir("fuzz-config", dir);
 	snprintf(path, sizeof(path), "%s/fuzz.conf", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
 		  0600);

@@ -60,21 +60,9 @@ cleanup(void)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
 	(void)argc;
 	(void)argv;
-	if (n <= 0)
-		abort();
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash != NULL)
-		*slash = '\0';
-	snprintf(base, sizeof(base), "%s/fuzz-handoff-XXXXXX", exe);
-	if (mkdtemp(base) == NULL)
-		abort();
+	fz_private_dir("fuzz-handoff", base);
 	basefd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (basefd < 0)
 		abort();

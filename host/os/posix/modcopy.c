@@ -25,22 +25,6 @@ unchanged(const struct stat *a, const struct stat *b)
 	       a->st_size == b->st_size && am == bm && ac == bc;
 }
 
-static int
-write_all(int to, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(to, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Copy from offset 0 to the end: the bytes copied, or -1 with errno. */
 static off_t
 copy_all(int from, int to)
@@ -57,7 +41,7 @@ copy_all(int from, int to)
 			return -1;
 		if (n == 0)
 			return off;
-		if (write_all(to, buf, (size_t)n) != 0)
+		if (fd_write_all(to, buf, (size_t)n) != 0)
 			return -1;
 		off += n;
 	}
