@@ -132,17 +132,17 @@ endif
 # host/ is rooms (docs/ARCHITECTURE.md): every room's files, and of os/ only
 # the layer of the platform this builds for.
 HOST_OS   ?= $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,$(UNAME_S)))
-HOST_ROOMS := base os conf module policy egress wall run verbs
-# The host's process model (host/run/reaper.h): subreaper (Linux,
-# run/reaper.c: a child subreaper, PR_SET_PDEATHSIG) or pgroup
-# (run/pgreaper.c: the command's process group; darwin, which has
+HOST_ROOMS := base os proc conf module policy egress wall run verbs
+# The host's process model (host/proc/reaper.h): subreaper (Linux,
+# proc/reaper.c: a child subreaper, PR_SET_PDEATHSIG) or pgroup
+# (proc/pgreaper.c: the command's process group; darwin, which has
 # neither).  PROCMODEL=pgroup on Linux builds the darwin model with the
 # generic os/posix/procio.c (no pipe2, SOCK_SEQPACKET or sigtimedwait):
 # the pgmodel test build (make pgmodel, tests/integration/t_pgmodel.sh).
 PROCMODEL ?= $(if $(filter darwin,$(HOST_OS)),pgroup,subreaper)
 HOST_OS_GENERIC ?= $(if $(filter pgroup,$(PROCMODEL)),procio.c)
-HOST_MODEL_OUT := $(if $(filter pgroup,$(PROCMODEL)),host/run/reaper.c,\
-	host/run/pgreaper.c)
+HOST_MODEL_OUT := $(if $(filter pgroup,$(PROCMODEL)),host/proc/reaper.c,\
+	host/proc/pgreaper.c)
 # os/posix/: the part of the os layer every POSIX platform shares; a file
 # of the platform's layer replaces the os/posix/ file of the same name
 # (os/linux/procio.c: pipe2, SOCK_SEQPACKET, sigtimedwait, prctl), except
@@ -154,9 +154,11 @@ HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),$(filter-out \
 	$(patsubst host/os/$(HOST_OS)/%,host/os/posix/%,$(HOST_OS_PLAT)),\
 	$(wildcard host/os/posix/*.c)))
 # host/verbs/unbuilt.c is the refusal of the verbs a platform leaves out
-# (the Windows list below), and host/run/noreaper.c the Windows half of
-# the wrap's process model; never built beside the real ones.
-HOST_UNBUILT := host/verbs/unbuilt.c host/run/noreaper.c $(HOST_MODEL_OUT)
+# (the Windows list below), host/proc/noreaper.c the Windows half of
+# the wrap's process model and host/run/nokeeper.c the refusal of run's
+# forked flow there; never built beside the real ones.
+HOST_UNBUILT := host/verbs/unbuilt.c host/run/nokeeper.c \
+	host/proc/noreaper.c $(HOST_MODEL_OUT)
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c)) $(HOST_OS_PLAT) $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -487,7 +489,7 @@ $(B)/tests/bench/egress_plan: tests/bench/egress_plan.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) $(HOST_INC) -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
 
-# the cap tick's cost over a tree it starts (host/run/caps.c)
+# the cap tick's cost over a tree it starts (host/proc/caps.c)
 $(B)/tests/bench/caps_tick: tests/bench/caps_tick.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) $(HOST_INC) -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
@@ -567,18 +569,18 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # left out here, room by room, and host/verbs/unbuilt.c refuses it at run
 # time (no_sandbox, naming the platform): the egress room and verb
 # (nftables) and probe (Landlock's walled steps).  The host's own reaper
-# and cap counter (run/reaper.c: subreaper, waitpid, SIGCHLD; run/caps.c:
+# and cap counter (proc/reaper.c: subreaper, waitpid, SIGCHLD; proc/caps.c:
 # /proc) and run's forked flow (run/keeper.c, run/supervise.c) are left
-# out too: host/run/noreaper.c stands in, the wall's wait()/terminate()
-# with its own caps are the process model there (run/reaper.h) and run
+# out too: host/proc/noreaper.c stands in, the wall's wait()/terminate()
+# with its own caps are the process model there (proc/reaper.h) and run
 # takes the no-fork flow (run/nofork.c).  host/os/windows/compat.h is
 # forced in: the POSIX types the rooms name (uid_t), types only.  -Wno-format: mingw's gcc checks a
 # format(printf) attribute against Microsoft's printf (no %zu), while
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
-	host/verbs/probe_step.c host/run/reaper.c host/run/pgreaper.c \
-	host/run/reaptick.c host/run/caps.c host/run/keeper.c \
+	host/verbs/probe_step.c host/proc/reaper.c host/proc/pgreaper.c \
+	host/proc/reaptick.c host/proc/caps.c host/run/keeper.c \
 	host/run/supervise.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \

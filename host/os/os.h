@@ -259,7 +259,7 @@ void os_sigchld_block(void);
 void os_sigchld_wait(long long ns);
 /* Make this process the one its descendants' orphans come back to (Linux
  * PR_SET_CHILD_SUBREAPER): 0, or -1 (ENOSYS: darwin and Windows have no
- * such thing; the process model there is run/pgreaper.c's group). */
+ * such thing; the process model there is proc/pgreaper.c's group). */
 int os_subreaper(void);
 /* Have the kernel SIGKILL this process when its parent dies (Linux
  * PR_SET_PDEATHSIG): 0, or -1 (ENOSYS: elsewhere a parent's end is seen
@@ -285,7 +285,7 @@ int os_procs(int (*fn)(void *arg, const struct os_proc *p), void *arg);
  * processes os_procs lists.  0, or -1. */
 int os_task_total(uint64_t *tasks);
 
-/* Memory the resident sets do not show (the memory cap, run/caps.c). */
+/* Memory the resident sets do not show (the memory cap, proc/caps.c). */
 #define OS_FD_PER_PROC 4096   /* descriptors looked at per process */
 #define OS_FD_PER_COUNT 65536 /* ... and per os_proc_memory call */
 struct os_memuse {

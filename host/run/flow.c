@@ -20,9 +20,9 @@
 #include "policy/ttys.h"
 #include "wall/explain.h"
 #include "wall/session.h"
-#include "run/caps.h"
+#include "proc/caps.h"
 #include "run/flow.h"
-#include "run/reaper.h"
+#include "proc/reaper.h"
 
 
 /* ---- loading -------------------------------------------------------- */

@@ -15,7 +15,7 @@
 #include "module/loader.h"
 #include "policy/policy.h"
 #include "wall/session.h"
-#include "run/caps.h"
+#include "proc/caps.h"
 #include "run/lines.h"
 #include "run/run.h"
 

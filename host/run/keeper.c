@@ -19,9 +19,9 @@
 #include "os/os.h"
 #include "wall/explain.h"
 #include "wall/session.h"
-#include "run/caps.h"
+#include "proc/caps.h"
 #include "run/flow.h"
-#include "run/reaper.h"
+#include "proc/reaper.h"
 
 /* ---- the init (the host's first process in the place's PID namespace) -- */
 
@@ -122,7 +122,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 
 	/* die with the keeper, and keep the command's tree: the subreaper
 	 * an orphan comes back to (not the namespace's pid 1, the place's
-	 * anchor), or a process group of its own (run/reaper.h) */
+	 * anchor), or a process group of its own (proc/reaper.h) */
 	reaper_init_start(link);
 	if (getppid() != keeper || reaper_parent_gone())
 		_exit(NS_EXIT_REFUSED);

@@ -19,7 +19,7 @@
 #include "os/os.h"
 #include "wall/explain.h"
 #include "run/flow.h"
-#include "run/reaper.h"
+#include "proc/reaper.h"
 
 static volatile sig_atomic_t g_caught; /* the last stop signal caught */
 

@@ -26,7 +26,7 @@
 #include "base/out.h"
 #include "os/os.h"
 #include "wall/session.h"
-#include "run/caps.h"
+#include "proc/caps.h"
 #include "run/flow.h"
 #include "run/run.h"
 

@@ -8,7 +8,7 @@
 #include "base/flags.h"
 #include "base/out.h"
 #include "wall/session.h"
-#include "run/reaper.h"
+#include "proc/reaper.h"
 #include "verbs/verbs.h"
 
 /* Per-user counts the command, running as the user, can exhaust until it

@@ -17,8 +17,8 @@
 #include "wall/explain.h"
 #include "wall/session.h"
 #include "wall/statusfd.h"
-#include "run/caps.h"
-#include "run/reaper.h"
+#include "proc/caps.h"
+#include "proc/reaper.h"
 #include "verbs/verbs.h"
 
 #define BARE_REMEDY "nova-sandbox help"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* caps_tick.c -- the cost of one cap count (host/run/caps.c caps_measure: the
+/* caps_tick.c -- the cost of one cap count (host/proc/caps.c caps_measure: the
  * /proc walk, the members' descriptors and status, the watched roots),
  * over a tree of N processes that this program starts (each holding a
  * memfd and a few descriptors), and of the old count (caps_count: the walk
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/caps.h"
+#include "proc/caps.h"
 
 static double
 now_us(void)

@@ -439,9 +439,9 @@ cd /
 "$HERE/egress.sh" "$B"
 echo
 if [ "$quick" = 1 ]; then
-	echo "caps_tick (host/run/caps.c: the cost of one cap count), 20 processes, 5 rounds:"
+	echo "caps_tick (host/proc/caps.c: the cost of one cap count), 20 processes, 5 rounds:"
 	"$B/tests/bench/caps_tick" 20 5 | sed 's/^/  /'
 else
-	echo "caps_tick (host/run/caps.c: the cost of one cap count):"
+	echo "caps_tick (host/proc/caps.c: the cost of one cap count):"
 	"$B/tests/bench/caps_tick" | sed 's/^/  /'
 fi

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# t_pgmodel.sh -- darwin's process model (host/run/pgreaper.c: no
+# t_pgmodel.sh -- darwin's process model (host/proc/pgreaper.c: no
 # subreaper, no parent-death signal, no sigtimedwait) built and run on
 # Linux: `make pgmodel` builds $NOVA_B/tests/pgmodel/bin/nova-sandbox with
 # PROCMODEL=pgroup and the generic os/posix/procio.c (a stream for the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* test_caps.c -- the process and memory caps (host/run/caps.c): the tree walk
+/* test_caps.c -- the process and memory caps (host/proc/caps.c): the tree walk
  * over fabricated (pid, ppid, rss, state) tables, with and without the
  * process group of the process-group model (caps_group), the cap decision,
  * the RUNAWAY text, the RLIMIT_NPROC value; the linux layer's
@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "os/linux/linux.h"
-#include "run/caps.h"
+#include "proc/caps.h"
 
 static const struct caps_limits deflt = { CAPS_PROCS, CAPS_MEM, NULL };
 

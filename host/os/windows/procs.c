@@ -2,8 +2,8 @@
 /* procs.c -- the tool's own processes on Windows (os/os.h "the tool's own
  * processes"): run's keeper channel, the SIGCHLD wait, the subreaper and
  * the parent-death signal belong to the forked flow (run/keeper.c,
- * run/supervise.c, run/reaper.c), which the Windows build leaves out
- * (run/noreaper.c, run/nofork.c): each says ENOSYS, never pretends.  The
+ * run/supervise.c, proc/reaper.c), which the Windows build leaves out
+ * (proc/noreaper.c, run/nofork.c): each says ENOSYS, never pretends.  The
  * random source is the C runtime's rand_s (RtlGenRandom). */
 #define _CRT_RAND_S
 #include "os/os.h"

@@ -1,32 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /* reaper.h -- the host's own process model for the command it starts,
  * one of three, chosen by the Makefile (PROCMODEL):
- *   run/reaper.c    Linux: the tool is a child subreaper with SIGCHLD
+ *   proc/reaper.c    Linux: the tool is a child subreaper with SIGCHLD
  *                   blocked and waited for, reaps the command and the
  *                   orphans with waitpid(-1), counts the tree's caps every
- *                   second (run/caps.c) and kills every leftover at the
+ *                   second (proc/caps.c) and kills every leftover at the
  *                   end; run's keeper and init die with their parent
  *                   (PR_SET_PDEATHSIG);
- *   run/pgreaper.c  POSIX without a subreaper (darwin; make PROCMODEL=
+ *   proc/pgreaper.c  POSIX without a subreaper (darwin; make PROCMODEL=
  *                   pgroup on Linux, the pgmodel test build): the command
  *                   runs in a process group the tool sweeps (its orphans
  *                   stay in the group while they do not leave it), the
  *                   SIGCHLD wait is os_sigchld_wait's pselect, and run's
  *                   keeper and init see their parent's end as EOF;
- *   run/noreaper.c  Windows: no waitpid, no subreaper, no signals to a
+ *   proc/noreaper.c  Windows: no waitpid, no subreaper, no signals to a
  *                   process: reaper_here() is 0 and the wall's
  *                   wait()/terminate() are the whole process model: the
  *                   wrap then needs a wall that waits for its whole tree,
  *                   ends it, and keeps the caps itself
  *                   (NS_WALL_CAPS_NATIVE); no other reaper_ call is made
  *                   there. */
-#ifndef NS_HOST_REAPER_H
-#define NS_HOST_REAPER_H
+#ifndef NS_HOST_PROC_REAPER_H
+#define NS_HOST_PROC_REAPER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "run/caps.h"
+#include "proc/caps.h"
 
 /* 1 when this platform has the host's reaper, 0 when the wall's wait is
  * the only process model. */
@@ -46,7 +46,7 @@ const char *reaper_gap(void);
  * child was never reaped (it was lost). */
 int reaper_reap(int64_t child, int *st);
 /* (Re)start the one-second tick reaper_tick keeps (both POSIX models
- * share it and reaper_reap: run/reaptick.c). */
+ * share it and reaper_reap: proc/reaptick.c). */
 void reaper_tick_start(void);
 /* Sleep until a SIGCHLD, a caught signal or a second past the last tick;
  * 1 when that second has passed (count the caps now), else 0. */

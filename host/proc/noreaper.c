@@ -5,15 +5,14 @@
  * the wall's wait() and terminate() alone, with the caps kept by the wall
  * (NS_WALL_CAPS_NATIVE); run takes run/nofork.c's flow.  The other calls
  * are never made there (the callers ask reaper_here() or
- * flow_nofork_fits() first); each does nothing, or refuses, and says so.
- * Built only where run/reaper.c and run/keeper.c are not (the Makefile's
- * Windows list). */
-#include "run/reaper.h"
+ * flow_nofork_fits() first); each does nothing and says so.
+ * Built only where proc/reaper.c and run/keeper.c are not (the Makefile's
+ * Windows list; run/nokeeper.c refuses run's forked flow there). */
+#include "proc/reaper.h"
 
 #include <string.h>
 
 #include "os/os.h"
-#include "run/flow.h"
 
 int
 reaper_here(void)
@@ -96,21 +95,8 @@ reaper_gap(void)
 	return NULL; /* the wall's job owns the tree */
 }
 
-/* ---- run's forked flow (run/keeper.c) --------------------------------- */
+/* ---- run's forked flow (run/keeper.c, not built here): never called - */
 
-int
-flow_fork(struct runctx *c)
-{
-	refusals_add(&c->pr, REASON_NO_SANDBOX, "on %s run needs a place "
-		     "without enter() and a wall that waits for, ends and caps "
-		     "its own tree (wait, terminate, NS_WALL_CAPS_NATIVE): "
-		     "there is no fork for a keeper; %s or %s is not one",
-		     os_platform(), c->pm.ops.name, c->w.mod.ops.name);
-	(void)run_refuse(&c->pr, NS_EXIT_REFUSED);
-	return -1;
-}
-
-/* run/keeper.c is not built here: never called */
 int
 reaper_keeper_link(int *init_end, int *keeper_end)
 {

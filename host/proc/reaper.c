@@ -2,8 +2,8 @@
 /* reaper.c -- the host's own process model on Linux (reaper.h): the
  * wrap's subreaper, waitpid(-1), the SIGCHLD tick and the caps counter.
  * Where there is no subreaper (darwin; make PROCMODEL=pgroup on Linux)
- * run/pgreaper.c stands in. */
-#include "run/reaper.h"
+ * proc/pgreaper.c stands in. */
+#include "proc/reaper.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -7,7 +7,7 @@
  * The wrap.  An orphan of the command is reparented to init (launchd),
  * not to the tool, so the tool cannot follow it by its parent; it stays
  * in its process group until it leaves it (setsid, setpgid), so the tree
- * is the group (run/caps.c caps_group: the group's processes, and every
+ * is the group (proc/caps.c caps_group: the group's processes, and every
  * descendant of the tool or of one of them):
  *   - where the caller gave the tool a group of its own (a shell's job:
  *     the tool leads its group, a session leader too) the command is born
@@ -36,7 +36,7 @@
  * parent's end as EOF: the keeper on its socket to the supervisor, the
  * init on a pipe whose other end only the keeper holds; either then ends
  * the run's group. */
-#include "run/reaper.h"
+#include "proc/reaper.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/caps.h"
+#include "proc/caps.h"
 
 #include "base/out.h"
 #include "os/os.h"
@@ -167,7 +167,7 @@ mark_pass(struct caps_table *t, pid_t root)
 /* Mark every process of the group g_group.pgid but root and what was
  * there before the command (g_group.skip by pid and start, and their
  * descendants): the command's tree where no subreaper keeps its orphans
- * (run/pgreaper.c).  mark_pass then adds their descendants. */
+ * (proc/pgreaper.c).  mark_pass then adds their descendants. */
 static void
 mark_group(struct caps_table *t, pid_t root)
 {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* reaptick.c -- what both POSIX process models (run/reaper.c, the
- * subreaper; run/pgreaper.c, the process group) share: reaping every
+/* reaptick.c -- what both POSIX process models (proc/reaper.c, the
+ * subreaper; proc/pgreaper.c, the process group) share: reaping every
  * child there is, the one-second tick of the caps' count, and the write
  * roots the memory cap watches.  Not built
- * where the host has no fork (Windows: run/noreaper.c). */
-#include "run/reaper.h"
+ * where the host has no fork (Windows: proc/noreaper.c). */
+#include "proc/reaper.h"
 
 #include <errno.h>
 #include <sys/wait.h>

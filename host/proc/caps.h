@@ -10,10 +10,10 @@
  * caps_read_proc() is the only reader (os_procs: /proc on Linux, sysctl
  * on darwin), caps_runaway() and caps_limit_nproc() the only effects.
  * Where the process model keeps the command in a process group instead of
- * under a subreaper (run/pgreaper.c: darwin), caps_group() adds that
+ * under a subreaper (proc/pgreaper.c: darwin), caps_group() adds that
  * group's processes to every tree. */
-#ifndef NS_HOST_CAPS_H
-#define NS_HOST_CAPS_H
+#ifndef NS_HOST_PROC_CAPS_H
+#define NS_HOST_PROC_CAPS_H
 
 #include <stddef.h>
 #include <sys/types.h>
@@ -115,7 +115,7 @@ int caps_text(struct sbuf *b, enum caps_over over,
 unsigned long long caps_files_term(unsigned long long seen, int blind,
 				   unsigned long long shmem_growth);
 
-/* The command's tree by process group (run/pgreaper.c): every tree is
+/* The command's tree by process group (proc/pgreaper.c): every tree is
  * then also group pgid's processes, but those before (the entries of
  * `before` in that group, by pid and start: a pipeline's other programs)
  * and their descendants; pgid 0 turns it off.  0, or -1 (no memory). */
