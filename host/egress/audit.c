@@ -4,7 +4,7 @@
  * (docs/SPEC-SANDBOX.md "Egress", invariants). */
 #include <string.h>
 
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 
 #define MAXRULES 16384
 

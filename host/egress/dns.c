@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 #include "os/os.h"
 
 #define DNS_TIMEOUT_MS 10000

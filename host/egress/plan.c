@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 
 struct deny_range {
 	const char *cidr;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 
 const char *const egress_base_names[] = { "github.com", "api.github.com",
 	"objects.githubusercontent.com", NULL };

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 #include "os/os.h"
 
 #define TMP_TRIES 16

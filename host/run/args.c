@@ -12,7 +12,7 @@
 #include "os/os.h"
 #include "policy/envpol.h"
 #include "policy/toolchain.h"
-#include "run/run.h"
+#include "run/runargs.h"
 #include "wall/statusfd.h"
 
 #define ROFF(m) offsetof(struct run_args, m)

@@ -22,6 +22,7 @@
 #include "wall/session.h"
 #include "proc/caps.h"
 #include "run/flow.h"
+#include "run/handoff.h"
 #include "proc/reaper.h"
 
 

@@ -17,7 +17,7 @@
 #include "wall/session.h"
 #include "proc/caps.h"
 #include "run/lines.h"
-#include "run/run.h"
+#include "run/runargs.h"
 
 /* keeper -> supervisor: 'R' ready (+ the root descriptor), 'P' prepared,
  * 'I' init started (val = its pid), 'F' refused (val = the exit code).

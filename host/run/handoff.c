@@ -27,7 +27,8 @@
 
 #include "os/os.h"
 #include "policy/rmtree.h"
-#include "run/run.h"
+#include "run/handoff.h"
+#include "run/runargs.h"
 
 void (*handoff_hook)(const char *rel);
 void (*handoff_step_hook)(void);

@@ -3,7 +3,7 @@
  * sections 8 and 9: they print their own usage, not the flag table). */
 #include <stdio.h>
 
-#include "run/run.h"
+#include "run/runargs.h"
 
 static const char *const run_text[] = {
 	"usage: nova-sandbox run --name <n> --size <8g> [--timeout <30m>] [--read <dir>]...",

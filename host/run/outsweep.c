@@ -18,7 +18,8 @@
 #include "os/os.h"
 #include "policy/ownfiles.h"
 #include "policy/rmtree.h"
-#include "run/run.h"
+#include "run/handoff.h"
+#include "run/runargs.h"
 
 static const char *const kinds[] = { "new", "old", "check", NULL };
 

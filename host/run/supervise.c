@@ -28,7 +28,7 @@
 #include "wall/session.h"
 #include "proc/caps.h"
 #include "run/flow.h"
-#include "run/run.h"
+#include "run/runargs.h"
 
 static volatile sig_atomic_t g_target; /* init's pid, once known */
 static volatile sig_atomic_t g_sig;    /* the last caught signal */

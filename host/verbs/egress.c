@@ -16,7 +16,7 @@
 #include "base/out.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 #include "wall/args.h"
 #include "verbs/verbs.h"
 

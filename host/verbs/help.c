@@ -7,7 +7,7 @@
 
 #include "base/exit.h"
 #include "wall/args.h"
-#include "run/run.h"
+#include "run/runargs.h"
 #include "verbs/verbs.h"
 
 static const char *const banner[] = {

@@ -16,7 +16,9 @@
 #include "os/os.h"
 #include "wall/args.h"
 #include "run/lines.h"
-#include "run/run.h"
+#include "run/handoff.h"
+#include "run/runargs.h"
+#include "verbs/reap.h"
 #include "verbs/verbs.h"
 
 #define REAP_MAX_HOLDERS 4096

@@ -8,7 +8,7 @@
 #include "base/out.h"
 #include "run/flow.h"
 #include "wall/statusfd.h"
-#include "run/run.h"
+#include "run/runargs.h"
 #include "verbs/verbs.h"
 
 int

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 
 static int
 table_lookup(void *ctx, const struct ns_egress_addr *res, const char *name,

@@ -10,7 +10,7 @@
  * Run longer: see tests/fuzz/README. */
 #include "fuzz_common.h"
 
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 
 #define QID 0x1234u
 #define QNAME "example.com"
@@ -43,7 +43,7 @@ parse(const uint8_t *m, size_t len, const unsigned char *q, size_t qlen,
 	int rc = egress_dns_parse(m, len, q, qlen, out, max, &n, &why);
 
 	if (n > max || (rc < 0 && why == NULL))
-		abort();	/* the contract of egress.h */
+		abort();	/* the contract of egress/allowlist.h */
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		if (out[i].fam != fam || out[i].plen != (fam == 4 ? 32 : 128))
 			abort();	/* only addresses of the asked type */

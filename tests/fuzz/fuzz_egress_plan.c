@@ -16,7 +16,7 @@
 
 #include "base/out.h"
 #include "wall/args.h"
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 
 static void
 round_trip(const char *line, size_t len)

@@ -31,7 +31,8 @@
 
 #include "base/util.h"
 #include "policy/rmtree.h"
-#include "run/run.h"
+#include "run/handoff.h"
+#include "run/runargs.h"
 
 static char base[PATH_MAX];
 static int basefd = -1;

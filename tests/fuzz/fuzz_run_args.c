@@ -10,7 +10,7 @@
 
 #include "base/out.h"
 #include "wall/args.h"
-#include "run/run.h"
+#include "run/runargs.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "common/cu_run.h"
-#include "egress/egress.h"
+#include "egress/allowlist.h"
 
 static int
 fake_lookup(void *ctx, const struct ns_egress_addr *res, const char *name,

@@ -23,8 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/run.h"
+#include "run/handoff.h"
+#include "run/runargs.h"
 #include "run/flow.h"
+#include "verbs/reap.h"
 
 /* ---- parser --------------------------------------------------------- */
 

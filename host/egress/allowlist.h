@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* egress.h -- the platform-independent half of the egress wall: the
+/* allowlist.h -- the platform-independent half of the egress wall: the
  * reviewed allowlist (infra/image/egress.txt), the plan (resolve, pin,
  * render) and the auditor that `check --plan` and `check --live` share.
  * Nothing here touches the kernel; the module does (api/ns_backend.h,
  * struct ns_egress_ops).  Reference: docs/SPEC-SANDBOX.md "Egress". */
-#ifndef NS_HOST_EGRESS_H
-#define NS_HOST_EGRESS_H
+#ifndef NS_HOST_EGRESS_ALLOWLIST_H
+#define NS_HOST_EGRESS_ALLOWLIST_H
 
 #include <stddef.h>
 

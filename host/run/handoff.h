@@ -1,77 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* run.h -- the `run` and `reap` verbs (reference sections 8 and 9): the
- * flag parser and validators (pure), the handoff (--out) and the shared
- * constants.  The flow itself is host/run/flow.c; reap is host/verbs/reap.c. */
-#ifndef NS_HOST_RUN_H
-#define NS_HOST_RUN_H
+/* handoff.h -- run's hand-off of the artifacts into --out (run/handoff.c)
+ * and the leftovers of killed hand-offs (run/outsweep.c), which `reap`
+ * clears too. */
+#ifndef NS_HOST_RUN_HANDOFF_H
+#define NS_HOST_RUN_HANDOFF_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "base/util.h"
-
-#define RUN_OUT_MAX_DEFAULT (64ULL << 20) /* --out-max-bytes: 64 MiB */
-#define RUN_OUT_FILES_DEFAULT 10000       /* --out-max-files */
-#define RUN_OUT_FILES_TOP (1ULL << 24)    /* its largest value */
-#define RUN_OUT_DEPTH_DEFAULT 32          /* --out-max-depth */
-#define RUN_OUT_DEPTH_TOP 255             /* 3 descriptors a level */
-#define RUN_GRACE_MS 2000                 /* SIGTERM -> SIGKILL */
-#define RUN_NAME_MAX 32
-#define RUN_REMEDY "run: nova-sandbox run --name <n> --size <8g> " \
-	"[--timeout <30m>] [--read <dir>]... [--write <cache dir>]... " \
-	"[--net-deny] [--out <dir> [--artifact <relpath>]...] -- <command> " \
-	"<args...>"
-#define REAP_REMEDY "run: nova-sandbox reap [--dry-run]"
-
-struct run_args {
-	const char *name, *size_s, *timeout_s, *container, *max_procs_s;
-	const char *max_mem_s, *out, *out_max_s, *scratch, *place, *memory_s;
-	const char *cpu, *out_files_s, *out_depth_s;
-	const char *status_fd_s;  /* --status-fd */
-	struct strv reads;
-	struct strv artifacts;
-	struct strv argv;     /* after "--" */
-	struct strv writes;   /* --write: outside the place, kept */
-	struct strv env_keep, env_deny, toolchains;
-	int go, explain, net_deny, env_clear, env_inherit;
-	int saw_dashdash;
-	int help;             /* -h/--help/help before "--" */
-	/* parsed values (valid when run_validate returned 0) */
-	uint64_t size;
-	uint64_t timeout_ms;  /* 0: none */
-	uint64_t max_procs;
-	uint64_t max_mem;
-	uint64_t out_max;
-	uint64_t out_max_files;
-	uint64_t out_max_depth;
-	int status_fd;        /* --status-fd, -1 when not given */
-	/* the Windows job's flags (reference section 8) */
-	int job_flags;        /* this platform takes them (os_run_job_flags) */
-	uint64_t memory;      /* --memory in bytes, 0 when not given */
-	uint32_t cpu_percent; /* --cpu 1..100, 0 when not given */
-};
-
-/* Parse and validate the words after "run": every problem into r (reason
- * tokens of reference section 8).  Returns 0 clean, 1 refusals, -1 ENOMEM.
- * a->help set means: print the usage, nothing else. */
-int run_parse(int argc, char **argv, struct run_args *a, struct refusals *r);
-/* The same as on a platform that takes the job's flags (job_flags 1:
- * Windows) or not (0): run_parse is this with os_run_job_flags(); the
- * unit tests take both sides on any platform. */
-int run_parse_on(int argc, char **argv, struct run_args *a,
-		 struct refusals *r, int job_flags);
-void run_args_free(struct run_args *a);
-
-/* Validators (0 ok, -1 bad). */
-int run_valid_name(const char *s);
-/* digits[.frac][k|m|g|t][b]; 1024-based; > 0. */
-int run_parse_size(const char *s, uint64_t *bytes);
-/* A Go duration ("1h30m", "2.5s", "300ms"), > 0, into milliseconds
- * (rounded up to 1 ms). */
-int run_parse_duration(const char *s, uint64_t *ms);
-/* Relative, non-empty, no "", "." or ".." element. */
-int run_valid_artifact(const char *s);
 
 /* ---- handoff ---------------------------------------------------------- */
 
@@ -172,32 +109,5 @@ int handoff_copy(int root_fd, int out_fd, const char *out, const char *name,
  * opened for reading (what handoff_copy takes).  The descriptor, or -1
  * with errno (EXDEV: not on the root's device). */
 int handoff_open_work(int root_fd);
-
-/* ---- reap (pure parts) ------------------------------------------------ */
-
-/* One line of place.list(): "name=<n> id=<id> root=<root> owner=<pid>
- * start=<rest of line>" (root= may be absent: a 1.0 module).  Pointers
- * into `line`, which is modified.  0, or -1 when malformed. */
-struct reap_entry {
-	char *name, *id, *root, *start;
-	long owner;   /* -1: no (or a garbage) owner marker */
-};
-int reap_parse_line(char *line, struct reap_entry *e);
-
-/* Is the owner live?  alive: kill(owner, 0) found it (or EPERM);
- * start_rc: 0 when `now` holds its start time, else unreadable.  A pid
- * alive with an unreadable start counts as live; a missing marker or a
- * changed start time (a recycled pid) is an orphan. */
-int reap_is_live(const struct reap_entry *e, int alive, int start_rc,
-		 const char *now);
-
-/* After SIGTERM to a place's holders: wait until every one of them is
- * gone (polling), at most ms.  pid 1, pids below and the calling process
- * are never waited for (never signalled).  The number still alive. */
-size_t reap_grace(const int64_t *pids, size_t n, unsigned ms);
-
-/* The usage texts (host/run/help.c). */
-int run_usage(void);
-int reap_usage(void);
 
 #endif
