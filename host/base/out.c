@@ -353,6 +353,34 @@ out_refused(const char *prefix, const char *reason, const char *text,
 	return rc;
 }
 
+static const char *const out_kinds[OUT_KINDS] = {
+	[OUT_OK] = "OK", [OUT_DONE] = "DONE", [OUT_STEP] = "STEP",
+	[OUT_LEAK] = "LEAK", [OUT_REAP] = "REAP", [OUT_REAP_OK] = "REAP OK",
+	[OUT_OUT] = "OUT", [OUT_TIMEOUT] = "TIMEOUT",
+	[OUT_RUNAWAY] = "RUNAWAY", [OUT_DENIED] = "DENIED",
+	[OUT_PLAN] = "PLAN", [OUT_CHECK] = "CHECK",
+};
+
+int
+out_kind(FILE *f, const char *prefix, enum out_kind kind, const char *fmt,
+	 ...)
+{
+	struct sbuf b = {0};
+	va_list ap;
+	int rc;
+
+	if ((unsigned)kind >= OUT_KINDS)
+		return -1;
+	va_start(ap, fmt);
+	rc = sbuf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	if (rc == 0)
+		rc = out_line(f, "%s %s%s%s", prefix, out_kinds[kind],
+			      b.len ? " " : "", b.s ? b.s : "");
+	sbuf_free(&b);
+	return rc;
+}
+
 int
 out_note(const char *prefix, const char *text)
 {

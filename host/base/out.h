@@ -51,6 +51,28 @@ int out_refusals(FILE *f, const char *prefix, const struct refusals *r,
 /* Shell-quote one argument so it pastes back as itself. */
 int out_shell_quote(struct sbuf *b, const char *s);
 
+/* The line kinds of reference section 3 "Lines": every one is spelled
+ * here (out.c's table), never at a call site. */
+enum out_kind {
+	OUT_OK,       /* <P> OK <fields>: the verb's start (or its success) */
+	OUT_DONE,     /* <P> DONE <fields>: the walled command's end */
+	OUT_STEP,     /* <P> STEP name=<step> state=start|done [ms=] */
+	OUT_LEAK,     /* <P> LEAK name= volume= remedy="" */
+	OUT_REAP,     /* <P> REAP <fields>: one thing reap cleared */
+	OUT_REAP_OK,  /* <P> REAP OK <fields>: reap's end */
+	OUT_OUT,      /* <P> OUT <fields>: run's hand-off */
+	OUT_TIMEOUT,  /* <P> TIMEOUT after= name= */
+	OUT_RUNAWAY,  /* <P> RUNAWAY <fields>: a cap was passed */
+	OUT_DENIED,   /* <P> DENIED path= op= remedy="" [warn=] */
+	OUT_PLAN,     /* <P> PLAN <fields>: egress's plan */
+	OUT_CHECK,    /* <P> CHECK <fields>: egress's live check */
+	OUT_KINDS
+};
+/* "<prefix> <KIND> <fields>" as one line to f (out_line): the fields are
+ * the caller's, already escaped (out_kv, out_field). */
+int out_kind(FILE *f, const char *prefix, enum out_kind kind,
+	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 /* Print one whole line (a '\n' is added) to f: what f buffers is flushed,
  * then the line leaves in one write(2) of the complete line (the tool's
  * processes share fd 2: a line is never split around another's).  A line

@@ -62,6 +62,9 @@ int reaper_over_cap(const struct caps_limits *l);
 int reaper_kill_all(unsigned gone_ms, size_t *left);
 /* Send sig to pid (a command the wall cannot end itself). */
 void reaper_signal(int64_t pid, int sig);
+/* kill(2) as it is: sig to pid, or to every process the tool may signal
+ * but itself when pid is -1 (run's init in the place's PID namespace). */
+void reaper_kill(int64_t pid, int sig);
 /* The --write roots on a memory filesystem, by their descriptors, as the
  * memory cap's watch (caps_watch_fd, caps_watch_shmem): 0, or -1. */
 int reaper_watch(struct caps_watch *watch, const int *fds, size_t n);

@@ -7,12 +7,19 @@
 #include "proc/reaper.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 
 #include "os/os.h"
 
 static struct timespec g_next; /* the next count of the caps */
+
+void
+reaper_kill(int64_t pid, int sig)
+{
+	kill((pid_t)pid, sig);
+}
 
 void
 reaper_tick_start(void)

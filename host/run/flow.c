@@ -19,6 +19,7 @@
 #include "policy/toolchain.h"
 #include "policy/ttys.h"
 #include "wall/explain.h"
+#include "wall/lifecycle.h"
 #include "wall/session.h"
 #include "proc/caps.h"
 #include "run/flow.h"
@@ -588,33 +589,6 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	return rc;
 }
 
-static const char *
-base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-/* deletes= goes on with each --write outside the place (field-escaped,
- * a comma as \x2c: the list's separator). */
-static int
-add_cache_deletes(struct sbuf *b, const struct strv *writes)
-{
-	for (size_t i = 0; i < writes->n; i++) {
-		char *f = out_field(writes->v[i]);
-
-		if (f == NULL || sbuf_add(b, ",") < 0)
-			return free(f), -1;
-		for (const char *p = f; *p; p++)
-			if ((*p == ',' ? sbuf_add(b, "\\x2c") :
-			     sbuf_addn(b, p, 1)) < 0)
-				return free(f), -1;
-		free(f);
-	}
-	return 0;
-}
-
 /* Where the command's environment started (the OK line's env=): clean,
  * run's default; inherit, --env-inherit; clear, --env-clear. */
 static const char *
@@ -626,58 +600,17 @@ run_env_word(const struct run_args *a)
 void
 flow_ok_line(struct runctx *c, const struct policy *pol)
 {
-	struct sbuf b = {0};
-	char *n = out_field(c->a->name), *cwd = out_field(pol->cwd);
-	char *b64 = out_b64url(pol->cwd), *cmd = out_field(base_name(pol->command));
-	char *root = out_field(c->place.root), *abi = out_field(c->w.facts.abi);
-
-	if (n && cwd && b64 && cmd && root && abi &&
-	    sbuf_addf(&b, "SANDBOX OK name=%s place=%s backend=%s abi=%s", n,
-		      c->pm.ops.name, c->w.mod.ops.name, abi) == 0 &&
-	    (c->w.facts.used[0] == '\0' ||
-	     sbuf_addf(&b, " used=%s", c->w.facts.used) == 0) &&
-	    sbuf_addf(&b, " read=%zu write=%zu net=%s cwd=%s cwdb64=%s "
-		      "ancestors=%zu cmd=%s gpu=none env-dropped=%zu env=%s",
-		      pol->reads.n, pol->writes.n, wall_net_word(pol->net_deny),
-		      cwd, b64, pol->ancestors, cmd, policy_env_dropped(pol),
-		      run_env_word(c->a)) == 0 &&
-	    ttys_field(&b, &pol->ttys) == 0 &&
-	    sbuf_addf(&b, " deletes=%s", root) == 0 &&
-	    add_cache_deletes(&b, &c->writes) == 0)
-		out_line(stderr, "%s", b.s);
-	sbuf_free(&b);
-	free(n);
-	free(cwd);
-	free(b64);
-	free(cmd);
-	free(root);
-	free(abi);
+	(void)wall_ok_line(&c->w, pol, &(struct wall_ok){ WALL_OK_RUN,
+			   c->a->name, c->pm.ops.name, run_env_word(c->a),
+			   c->place.root, &c->writes });
 }
 
 void
 flow_notes(struct runctx *c, const struct policy *pol)
 {
-	struct sbuf names = {0};
-
-	for (size_t i = 0; i < pol->dropped.n; i++)
-		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
-	if (pol->dropped.n) {
-		struct sbuf t = {0};
-
-		sbuf_addf(&t, "dropped from the child's environment: %s; "
-			  POLICY_DROPPED_WHY, names.s);
-		run_note(t.s ? t.s : "");
-		sbuf_free(&t);
-	}
-	sbuf_free(&names);
-	(void)envpol_notes(&pol->envrep, c->a->env_clear ? ENV_CLEAR :
-			   c->a->env_inherit ? ENV_INHERIT : ENV_CLEAN,
-			   c->a->env_deny.n, run_note);
-	for (size_t i = 0; i < pol->notes.n; i++)
-		run_note(pol->notes.v[i]); /* caller paths through links */
-	if (c->w.facts.used[0] != '\0' && c->w.facts.clamp[0] != '\0')
-		run_note(c->w.facts.clamp);
-	wall_print_notes(&c->w, "SANDBOX");
+	wall_policy_notes(&c->w, pol, c->a->env_clear ? ENV_CLEAR :
+			  c->a->env_inherit ? ENV_INHERIT : ENV_CLEAN,
+			  c->a->env_deny.n);
 }
 
 /* ---- the supervisor ------------------------------------------------------ */

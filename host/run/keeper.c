@@ -18,6 +18,7 @@
 #include "base/out.h"
 #include "os/os.h"
 #include "wall/explain.h"
+#include "wall/lifecycle.h"
 #include "wall/session.h"
 #include "proc/caps.h"
 #include "run/flow.h"
@@ -25,33 +26,16 @@
 
 /* ---- the init (the host's first process in the place's PID namespace) -- */
 
-static volatile sig_atomic_t g_cmd;
-static volatile sig_atomic_t g_own_ns; /* the init is in the place's PID ns */
-static volatile sig_atomic_t g_relayed; /* a signal went to the command */
-static volatile sig_atomic_t g_wall_ends; /* the wall has terminate() */
-static volatile sig_atomic_t g_pending;   /* a signal for terminate() */
-
+/* The stop signals the supervisor relays go to the command (every
+ * process of the run when the init is in the place's PID namespace), or
+ * to the wall's terminate() (wall/lifecycle.h); the mask the keeper
+ * inherited is cleared. */
 static void
-relay(int sig)
-{
-	int saved = errno;
-
-	if (g_wall_ends && g_cmd > 0)
-		g_pending = sig; /* the wait loop asks the wall */
-	else if (g_own_ns)
-		kill(-1, sig); /* every process of the run (not pid 1, not us) */
-	else if (g_cmd > 0)
-		kill((pid_t)g_cmd, sig);
-	g_relayed = g_cmd > 0;
-	errno = saved;
-}
-
-static void
-relay_install(void)
+relay_install(int own_ns)
 {
 	sigset_t none;
 
-	os_catch_stop_signals(relay);
+	wall_fwd_install(own_ns ? WALL_FWD_ALL : WALL_FWD_PID);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
@@ -63,21 +47,21 @@ relay_install(void)
  * the timeout and the caps, and ends the run's tree.  The exit code as
  * wait_exit_code() would give it. */
 static int
-init_wall_wait(struct runctx *c, void *state, struct wall_end *end)
+init_wall_wait(struct runctx *c, void *state, struct wall_end *end,
+	       int own_ns)
 {
 	int rc;
 
 	while ((rc = wall_wait_tick(&c->w, state, &end->proc, 1000,
 				    &end->exit)) == 0) {
-		int sig = g_pending;
+		int sig = wall_fwd_take();
 
 		if (reaper_parent_gone())
 			kill(0, SIGKILL); /* the keeper is gone: the group */
 		if (sig == 0)
 			continue;
-		g_pending = 0;
 		if (wall_end_tree(&c->w, state, &end->proc, NS_TERM_SIGNAL) != 0)
-			kill(g_own_ns ? -1 : (pid_t)end->proc.pid, sig);
+			kill(own_ns ? -1 : (pid_t)end->proc.pid, sig);
 	}
 	if (rc < 0)
 		return NS_EXIT_REFUSED;
@@ -99,7 +83,7 @@ init_finish(struct runctx *c, const struct ns_policy *view, void *state,
 	end->code = code;
 	/* a signal the supervisor relayed (the caller's, or its --timeout's
 	 * SIGTERM: the init cannot tell them apart) */
-	end->killed = g_relayed ? NS_TERM_SIGNAL : 0;
+	end->killed = wall_fwd_forwarded() ? NS_TERM_SIGNAL : 0;
 	end->verb_says_end = 1; /* the supervisor, which knows why */
 	if (end->exit.struct_size == 0) {
 		end->exit.struct_size = sizeof(end->exit);
@@ -116,7 +100,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
 	struct wall_end end;
-	int st, code = NS_EXIT_REFUSED;
+	int st, own_ns, code = NS_EXIT_REFUSED;
 
 	memset(&end, 0, sizeof(end));
 
@@ -128,22 +112,19 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 		_exit(NS_EXIT_REFUSED);
 	/* a parent outside our PID namespace reads as 0: the place made one
 	 * (its pid 1 may be the place's own, e.g. nsplace's /proc anchor) */
-	g_own_ns = keeper == 0;
-	relay_install();
+	own_ns = keeper == 0;
+	relay_install(own_ns);
 	end.start_ns = explain_now_ns();
-	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch, &proc) !=
-	    NS_OK || proc.pid <= 0) {
+	if (wall_spawn(&c->w, state, view, &launch, &proc) != 0) {
 		refusals_add(&c->w.r, REASON_SANDBOX_FAILED, "the command could "
 			     "not be started inside the wall");
 		run_refuse(&c->w.r, NS_EXIT_REFUSED);
 		_exit(NS_EXIT_REFUSED);
 	}
-	g_wall_ends = c->w.mod.wall.terminate != NULL &&
-		      c->w.mod.wall.wait != NULL;
-	g_cmd = (sig_atomic_t)proc.pid;
+	wall_fwd_spawned(&c->w, proc.pid);
 	end.proc = proc;
-	if (c->w.mod.wall.wait != NULL)
-		code = init_wall_wait(c, state, &end);
+	if (wall_can_wait(&c->w))
+		code = init_wall_wait(c, state, &end, own_ns);
 	else if (reaper_init_wait((pid_t)proc.pid, &st) == 0) {
 		code = wait_exit_code(st);
 		explain_exit_of_status(st, &end.exit);
@@ -206,7 +187,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	policy_view(&pol, &view);
 	wall_view_extras(&view, c->a->explain, c->a->max_procs, c->a->max_mem,
 			 (long long)c->a->timeout_ms);
-	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK)
+	if (wall_prepare(&c->w, &view, &state) != 0)
 		keeper_fail(sock, &c->w.r, NS_EXIT_REFUSED);
 	policy_close_fds(&pol); /* the ruleset is built: only the cwd's stays */
 	if (kmsg_send(sock, 'P', 0, -1) != 0 || kmsg_recv(sock, &m, &fd) != 0 ||
@@ -233,8 +214,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 		_exit(NS_EXIT_REFUSED);
 	/* the module rules: release() once the run's init has ended, in the
 	 * process that called prepare() */
-	if (c->w.mod.wall.release != NULL)
-		c->w.mod.wall.release(&c->w.hs.host, state);
+	wall_release(&c->w, state);
 	_exit(wait_exit_code(st));
 }
 

@@ -18,6 +18,7 @@
 #include "base/out.h"
 #include "os/os.h"
 #include "wall/explain.h"
+#include "wall/lifecycle.h"
 #include "run/flow.h"
 #include "proc/reaper.h"
 
@@ -41,8 +42,7 @@ flow_nofork_fits(const struct runctx *c)
 	const struct wallctx *w = &c->w;
 
 	return !reaper_here() && c->pm.place.enter == NULL &&
-	       w->mod.wall.wait != NULL && w->mod.wall.terminate != NULL &&
-	       wall_has_feature(w, NS_WALL_CAPS_NATIVE);
+	       wall_keeps_tree(w);
 }
 
 /* The place's root, opened as the forked keeper opens it (the module may
@@ -126,8 +126,7 @@ run_walled(struct runctx *c, struct sv *s, struct ns_policy *view,
 	memset(&end, 0, sizeof(end));
 	end.proc.struct_size = sizeof(end.proc);
 	end.start_ns = explain_now_ns();
-	if (c->w.mod.wall.spawn(&c->w.hs.host, state, view, &launch,
-				&end.proc) != NS_OK || end.proc.pid <= 0) {
+	if (wall_spawn(&c->w, state, view, &launch, &end.proc) != 0) {
 		refusals_add(&c->w.r, REASON_SANDBOX_FAILED, "the command could "
 			     "not be started inside the wall");
 		return run_refuse(&c->w.r, NS_EXIT_REFUSED);
@@ -180,7 +179,7 @@ flow_nofork(struct runctx *c)
 			 (long long)c->a->timeout_ms);
 	wall_view_job(&c->w, &view, c->a->job_flags ? c->a->cpu_percent : 0,
 		      NS_ACL_TOOL);
-	if (c->w.mod.wall.prepare(&c->w.hs.host, &view, &state) != NS_OK) {
+	if (wall_prepare(&c->w, &view, &state) != 0) {
 		code = run_refuse(&c->w.r, NS_EXIT_REFUSED);
 		policy_free(&pol);
 		return flow_finish(c, &s, code, 0);
@@ -194,8 +193,7 @@ flow_nofork(struct runctx *c)
 	run_step("run", t);
 	/* release() once the command and its tree have ended, in the process
 	 * that called prepare() (the ABI's rule) */
-	if (c->w.mod.wall.release != NULL)
-		c->w.mod.wall.release(&c->w.hs.host, state);
+	wall_release(&c->w, state);
 	policy_free(&pol);
 	return flow_finish(c, &s, code, ran);
 }

@@ -12,7 +12,7 @@
  *               the policy and prepares the wall, prints SANDBOX OK;
  *   init        the keeper's child (in the place's PID namespace when enter
  *               made one; pid 2 under nsplace, whose /proc anchor is 1):
- *               wall.spawn, relays signals, exits with the command's
+ *               the wall's spawn, relays signals, exits with the command's
  *               status. */
 #include <errno.h>
 #include <fcntl.h>

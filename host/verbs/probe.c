@@ -15,6 +15,7 @@
 #include "base/out.h"
 #include "os/os.h"
 #include "wall/explain.h"
+#include "wall/lifecycle.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
 
@@ -291,7 +292,7 @@ wait_code(struct probe *p, const struct ns_policy *v,
 	int st;
 
 	memset(&end, 0, sizeof(end));
-	if (p->w.mod.wall.wait != NULL) {
+	if (wall_can_wait(&p->w)) {
 		/* the wall waits itself (ABI 1.2; --explain's tracer takes
 		 * its stops there): the host never waitpid()s meanwhile */
 		if (wall_wait_end(&p->w, p->state, proc, 1000, &end.exit) != 0)
@@ -338,8 +339,7 @@ spawn_step(struct probe *p, const char *name, const char *path)
 		v.envp = (const char *const *)env.v;
 		int64_t start = explain_now_ns();
 
-		if (p->w.mod.wall.spawn(&p->w.hs.host, p->state, &v, &l,
-					&proc) == NS_OK && proc.pid > 0)
+		if (wall_spawn(&p->w, p->state, &v, &l, &proc) == 0)
 			code = wait_code(p, &v, &proc, start);
 	}
 	close(fds[0]);
@@ -409,8 +409,7 @@ prepare_and_run(struct probe *p)
 
 	policy_view(&p->pol, &p->view);
 	wall_view_extras(&p->view, p->explain, 0, 0, 0);
-	if (p->w.mod.wall.prepare(&p->w.hs.host, &p->view, &p->state) !=
-	    NS_OK) {
+	if (wall_prepare(&p->w, &p->view, &p->state) != 0) {
 		if (p->w.r.n == 0)
 			refusals_add(&p->w.r, REASON_NO_SANDBOX, "the wall could "
 				     "not be prepared");
@@ -422,8 +421,7 @@ prepare_and_run(struct probe *p)
 	code = run_steps(p);
 	if (code == 0 && !p->json)
 		ok_line(p);
-	if (p->w.mod.wall.release != NULL)
-		p->w.mod.wall.release(&p->w.hs.host, p->state);
+	wall_release(&p->w, p->state);
 	return code;
 }
 

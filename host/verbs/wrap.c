@@ -13,8 +13,8 @@
 #include "base/bench.h"
 #include "base/out.h"
 #include "os/os.h"
-#include "policy/ttys.h"
 #include "wall/explain.h"
+#include "wall/lifecycle.h"
 #include "wall/session.h"
 #include "wall/statusfd.h"
 #include "proc/caps.h"
@@ -22,27 +22,6 @@
 #include "verbs/verbs.h"
 
 #define BARE_REMEDY "nova-sandbox help"
-
-static volatile sig_atomic_t g_child;
-static volatile sig_atomic_t g_pending;
-
-static volatile sig_atomic_t g_wall_ends; /* the wall has terminate() */
-static volatile sig_atomic_t g_forwarded; /* a signal went to the command */
-
-/* Forward to the command only: no process group of our own (rule 12).
- * A wall with terminate() is asked from the wait loop instead. */
-static void
-on_signal(int sig)
-{
-	int saved = errno;
-
-	if (g_child > 0 && !g_wall_ends) {
-		reaper_signal((int64_t)g_child, sig);
-		g_forwarded = 1;
-	} else
-		g_pending = sig;
-	errno = saved;
-}
 
 /* What the wait for the command learns: how it ended and whether the
  * tool ended the tree (ns_finish, ABI 1.2). */
@@ -125,15 +104,15 @@ wall_wait_once(struct waited *wt, int *code)
 static int
 wall_wait_loop(struct waited *wt, int *code)
 {
-	int capped = -1, rc;
+	int capped = -1, rc, sig;
 
 	for (;;) {
 		rc = wall_wait_once(wt, code);
 		if (rc != 0)
 			return rc < 0 ? NS_EXIT_REFUSED : 0;
-		if (g_pending && wall_terminate(wt, NS_TERM_SIGNAL) != 0)
-			reaper_signal((int64_t)wt->proc->pid, g_pending);
-		g_pending = 0;
+		sig = wall_fwd_take();
+		if (sig && wall_terminate(wt, NS_TERM_SIGNAL) != 0)
+			reaper_signal((int64_t)wt->proc->pid, sig);
 		if (over_cap(wt, &capped))
 			return *code = capped, 0;
 	}
@@ -166,7 +145,7 @@ wait_child(struct waited *wt)
 	size_t left = 0;
 	int code = -1, capped = -1;
 
-	if (wt->w->mod.wall.wait != NULL) {
+	if (wall_can_wait(wt->w)) {
 		int rc = wall_wait_loop(wt, &code);
 
 		if (rc != 0 || code == CAPS_STATUS)
@@ -196,64 +175,6 @@ wait_child(struct waited *wt)
 	return code;
 }
 
-static const char *
-base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-
-	return s ? s + 1 : p;
-}
-
-static int
-add_deletes(struct sbuf *b, const struct strv *writes)
-{
-	if (writes->n == 0)
-		return sbuf_add(b, "-");
-	for (size_t i = 0; i < writes->n; i++) {
-		char *f = out_field(writes->v[i]);
-
-		if (f == NULL || (i && sbuf_add(b, ",") < 0))
-			return free(f), -1;
-		for (const char *c = f; *c; c++)
-			if ((*c == ',' ? sbuf_add(b, "\\x2c") :
-			     sbuf_addn(b, c, 1)) < 0)
-				return free(f), -1;
-		free(f);
-	}
-	return 0;
-}
-
-static int
-ok_line(const struct wallctx *w, const struct policy *pol)
-{
-	struct sbuf b = {0};
-	char *cwd = out_field(pol->cwd), *b64 = out_b64url(pol->cwd);
-	char *cmd = out_field(base_name(pol->command));
-	char *be = out_field(w->mod.ops.name), *abi = out_field(w->facts.abi);
-	int rc = -1;
-
-	if (cwd && b64 && cmd && be && abi &&
-	    sbuf_addf(&b, "SANDBOX OK backend=%s abi=%s", be, abi) == 0 &&
-	    (w->facts.used[0] == '\0' ||
-	     sbuf_addf(&b, " used=%s", w->facts.used) == 0) &&
-	    sbuf_addf(&b, " read=%zu read-noexec=%zu write=%zu net=%s cwd=%s "
-		      "cwdb64=%s ancestors=%zu cmd=%s gpu=%s env-dropped=%zu",
-		      pol->reads.n, pol->reads_noexec.n, pol->writes.n,
-		      wall_net_word(pol->net_deny), cwd, b64, pol->ancestors,
-		      cmd, pol->gpu ? pol->gpu : "none",
-		      policy_env_dropped(pol)) == 0 &&
-	    ttys_field(&b, &pol->ttys) == 0 && sbuf_add(&b, " deletes=") == 0 &&
-	    add_deletes(&b, &pol->writes) == 0)
-		rc = out_line(stderr, "%s", b.s);
-	sbuf_free(&b);
-	free(cwd);
-	free(b64);
-	free(cmd);
-	free(be);
-	free(abi);
-	return rc;
-}
-
 static void
 note(const char *fmt, ...)
 {
@@ -268,35 +189,16 @@ note(const char *fmt, ...)
 }
 
 static void
-note_text(const char *text)
-{
-	out_note("SANDBOX", text);
-}
-
-static void
 notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 {
-	struct sbuf names = {0};
-
 	/* a wall that changes the security of the write roots for a run
 	 * takes --acl (NS_WALL_ACL_CALLER, ABI 1.3: jobobject's labels);
 	 * for any other the tool changes no ACL either way */
 	if (a->acl != NULL && !wall_has_feature(w, NS_WALL_ACL_CALLER))
 		note("--acl %s is accepted and ignored on %s; the wall is "
 		     "the same without it", a->acl, os_platform());
-	for (size_t i = 0; i < pol->dropped.n; i++)
-		sbuf_addf(&names, "%s%s", i ? " " : "", pol->dropped.v[i]);
-	if (pol->dropped.n)
-		note("dropped from the child's environment: %s; "
-		     POLICY_DROPPED_WHY, names.s);
-	sbuf_free(&names);
-	(void)envpol_notes(&pol->envrep, a->env_clear, a->env_deny_n,
-			   note_text);
-	for (size_t i = 0; i < pol->notes.n; i++)
-		note("%s", pol->notes.v[i]); /* caller paths through links */
-	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
-		note("%s", w->facts.clamp);
-	wall_print_notes(w, "SANDBOX");
+	wall_policy_notes(w, pol, a->env_clear ? ENV_CLEAR : ENV_INHERIT,
+			  a->env_deny_n);
 }
 
 static int
@@ -315,7 +217,7 @@ refused(struct wallctx *w, const char *tok, const char *text)
 static void
 parent_setup(const struct caps_limits *caps)
 {
-	os_catch_stop_signals(on_signal);
+	wall_fwd_install(WALL_FWD_HOLD);
 	if (reaper_here())
 		reaper_setup(caps);
 }
@@ -326,9 +228,7 @@ parent_setup(const struct caps_limits *caps)
 static int
 wall_owns_tree(struct wallctx *w)
 {
-	if (reaper_here() || (w->mod.wall.wait != NULL &&
-			      w->mod.wall.terminate != NULL &&
-			      wall_has_feature(w, NS_WALL_CAPS_NATIVE)))
+	if (reaper_here() || wall_keeps_tree(w))
 		return 0;
 	refusals_add(&w->r, REASON_NO_SANDBOX, "on %s the wall must wait for "
 		     "its whole tree, end it and keep the caps itself (wait, "
@@ -391,15 +291,12 @@ run_walled(struct wallctx *w, struct policy *pol,
 	BENCH_PHASE(BENCH_SPAWN);
 	memset(&end, 0, sizeof(end));
 	end.start_ns = explain_now_ns();
-	g_wall_ends = w->mod.wall.terminate != NULL;
-	rc = w->mod.wall.spawn(&w->hs.host, state, view, &launch, &proc);
-	reaper_spawned(rc == NS_OK ? proc.pid : 0);
-	if (rc != NS_OK || proc.pid <= 0)
+	rc = wall_spawn(w, state, view, &launch, &proc);
+	reaper_spawned(rc == 0 ? proc.pid : 0);
+	if (rc != 0)
 		return refused(w, REASON_SANDBOX_FAILED, "the command could not "
 			       "be started inside the wall");
-	g_child = (sig_atomic_t)proc.pid;
-	if (g_pending && !g_wall_ends)
-		reaper_signal((int64_t)proc.pid, g_pending);
+	wall_fwd_spawned(w, proc.pid);
 	code = wait_child(&wt);
 	end.proc = proc;
 	end.end_ns = explain_now_ns();
@@ -409,12 +306,14 @@ run_walled(struct wallctx *w, struct policy *pol,
 		end.exit.how = NS_END_CODE;
 		end.exit.code = code;
 	}
-	end.killed = wt.killed ? wt.killed : g_forwarded ? NS_TERM_SIGNAL : 0;
+	end.killed = wt.killed ? wt.killed :
+		     wall_fwd_forwarded() ? NS_TERM_SIGNAL : 0;
 	end.code = code;
 	wall_finish(w, "SANDBOX", view, state, &end);
 	remove_tmp(pol);
-	cmd = out_field(base_name(pol->command));
-	out_line(stderr, "SANDBOX DONE exit=%d cmd=%s", code, cmd ? cmd : "-");
+	cmd = wall_cmd_field(pol);
+	out_kind(stderr, "SANDBOX", OUT_DONE, "exit=%d cmd=%s", code,
+		 cmd ? cmd : "-");
 	free(cmd);
 	return code;
 }
@@ -432,7 +331,7 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	wall_view_job(w, &view, 0, a->acl != NULL &&
 		      strcmp(a->acl, "caller") == 0 ? NS_ACL_CALLER :
 		      NS_ACL_TOOL);
-	if (w->mod.wall.prepare(&w->hs.host, &view, &state) != NS_OK) {
+	if (wall_prepare(w, &view, &state) != 0) {
 		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
 		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "
 			       "prepared");
@@ -445,14 +344,15 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 			       "cannot be watched for the cap");
 	else {
 		notes(w, a, pol);
-		if (ok_line(w, pol) != 0)
+		if (wall_ok_line(w, pol, &(struct wall_ok){ WALL_OK_WRAP, NULL,
+						  NULL, NULL, NULL,
+						  &pol->writes }) != 0)
 			code = NS_EXIT_REFUSED;
 		else
 			code = run_walled(w, pol, &view, state, &watch);
 	}
 	reaper_watch_free(&watch);
-	if (w->mod.wall.release != NULL)
-		w->mod.wall.release(&w->hs.host, state);
+	wall_release(w, state);
 	(void)policy_remove_tmp(pol); /* a path that did not run too */
 	return code;
 }

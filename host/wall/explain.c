@@ -388,36 +388,6 @@ wall_has_feature(const struct wallctx *w, uint32_t bit)
 	return (w->mod.wall.features & bit) != 0; /* zeroed beyond its size */
 }
 
-static void
-call_finish(struct wallctx *w, const char *prefix, void *state,
-	    const struct wall_end *e, struct denials *d)
-{
-	struct ns_finish fin;
-	int rc;
-
-	memset(&fin, 0, sizeof(fin));
-	fin.struct_size = sizeof(fin);
-	fin.proc = e->proc;
-	fin.start_ns = e->start_ns;
-	fin.end_ns = e->end_ns;
-	fin.exit = e->exit;
-	fin.killed = e->killed;
-	w->hs.denials = d;
-	rc = w->mod.wall.finish(&w->hs.host, state, &fin);
-	w->hs.denials = NULL;
-	wall_print_notes(w, prefix);
-	for (size_t i = 0; i < w->r.n; i++)
-		out_note(prefix, w->r.v[i].text);
-	refusals_free(&w->r);
-	if (rc != NS_OK) {
-		char *t = str_fmt("the wall's finish() failed (status %d); the "
-				  "exit code is the command's", rc);
-
-		out_note(prefix, t ? t : "the wall's finish() failed");
-		free(t);
-	}
-}
-
 /* A signal a program raises on itself when it crashes or gives up: one
  * that fails an unexpected call (a refused one) may end so. */
 static int
@@ -522,8 +492,8 @@ weigh_against(const struct ns_policy *view, struct strv *homes,
 	return strv_failed(homes) || strv_failed(reads) ? -1 : 0;
 }
 
-static void
-print_denials(const char *prefix, const struct ns_policy *view,
+void
+explain_denials(const char *prefix, const struct ns_policy *view,
 	      const struct denials *d)
 {
 	struct strv homes = {0}, reads = {0};
@@ -536,30 +506,6 @@ print_denials(const char *prefix, const struct ns_policy *view,
 	(void)explain_print(stderr, prefix, d, &cx);
 	strv_free(&homes);
 	strv_free(&reads);
-}
-
-void
-wall_finish(struct wallctx *w, const char *prefix,
-	    const struct ns_policy *view, void *state,
-	    const struct wall_end *e)
-{
-	struct denials d = {0};
-	struct end_facts f;
-	char text[512];
-
-	if (w->mod.wall.finish != NULL)
-		call_finish(w, prefix, state, e, &d);
-	print_denials(prefix, view, &d);
-	denials_free(&d);
-	if (e->verb_says_end)
-		return;
-	memset(&f, 0, sizeof(f));
-	f.code = e->code;
-	f.killed = e->killed;
-	f.explain = (view->flags & NS_POLICY_EXPLAIN) != 0;
-	f.names = wall_has_feature(w, NS_WALL_EXPLAIN);
-	if (explain_end_note(&f, text, sizeof(text)))
-		out_note(prefix, text);
 }
 
 void
@@ -598,35 +544,3 @@ wall_explain_refused(const struct wallctx *w, int explain, struct refusals *r)
 		       < 0 ? -1 : 1;
 }
 
-int
-wall_wait_tick(struct wallctx *w, void *state, const struct ns_proc *proc,
-	       int64_t tick_ms, struct ns_exit *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->struct_size = sizeof(*out);
-	out->how = NS_END_RUNNING;
-	if (w->mod.wall.wait(&w->hs.host, state, proc, tick_ms, out) != NS_OK)
-		return -1;
-	return out->how != NS_END_RUNNING;
-}
-
-int
-wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
-	      int64_t tick_ms, struct ns_exit *out)
-{
-	int rc;
-
-	while ((rc = wall_wait_tick(w, state, proc, tick_ms, out)) == 0)
-		;
-	return rc < 0 ? -1 : 0;
-}
-
-int
-wall_end_tree(struct wallctx *w, void *state, const struct ns_proc *proc,
-	      uint32_t why)
-{
-	if (w->mod.wall.terminate == NULL)
-		return -1;
-	return w->mod.wall.terminate(&w->hs.host, state, proc, why) == NS_OK ?
-		       0 : -1;
-}

@@ -124,29 +124,9 @@ struct end_facts {
  * the --explain hint.  1 with the text in buf, 0 for no NOTE. */
 int explain_end_note(const struct end_facts *f, char *buf, size_t n);
 
-/* Wait for the command through the wall's own wait() (ABI 1.2; only when
- * w's wall has one), tick_ms a call (-1: no limit), until it says how the
- * command ended: 0 with *out filled, -1 when wait() failed. */
-int wall_wait_end(struct wallctx *w, void *state, const struct ns_proc *proc,
-		  int64_t tick_ms, struct ns_exit *out);
-
-/* One call of the wall's wait(): 1 when the command ended (*out says
- * how), 0 when tick_ms ran out first, -1 when wait() failed. */
-int wall_wait_tick(struct wallctx *w, void *state, const struct ns_proc *proc,
-		   int64_t tick_ms, struct ns_exit *out);
-
-/* End the command's tree through the wall's terminate() (why: NS_TERM_*):
- * 0 when the wall did, -1 when it has none or it failed (the caller then
- * signals by pid). */
-int wall_end_tree(struct wallctx *w, void *state, const struct ns_proc *proc,
-		  uint32_t why);
-
-/* Call finish() when the wall's table covers it and it is set, then print
- * the module's notes, the denials and (unless e->verb_says_end) the end
- * NOTE, explain_end_note, with prefix (stderr).
- * Never changes the exit code. */
-void wall_finish(struct wallctx *w, const char *prefix,
-		 const struct ns_policy *view, void *state,
-		 const struct wall_end *e);
+/* The denials d as DENIED lines with their remedies and warn= (weighed
+ * against the caller's homes and view's --read roots), on stderr. */
+void explain_denials(const char *prefix, const struct ns_policy *view,
+		     const struct denials *d);
 
 #endif
