@@ -321,7 +321,7 @@ check_size(struct rstate *s, const char *v, const char *tok,
 
 /* The Windows job's flags (reference section 8): refused or parsed; off
  * Windows (a->job_flags 0) --scratch and --place wsb are refused, the
- * rest only validated (flow.c's NOTE says they are ignored). */
+ * rest only validated (steps.c's NOTE says they are ignored). */
 static void
 check_windows(struct rstate *s, struct run_args *a)
 {
@@ -356,7 +356,7 @@ check_windows(struct rstate *s, struct run_args *a)
 
 /* Windows: --memory is the job's memory limit, as --max-mem is; one job
  * has one limit, so given both the smaller applies, and --memory alone
- * replaces --max-mem's default (flow.c says which in a NOTE). */
+ * replaces --max-mem's default (steps.c says which in a NOTE). */
 static void
 job_memory(struct run_args *a)
 {

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* flow.h -- the `run` verb's flow: run/flow.c (the steps every platform
- * shares), run/keeper.c (the forked keeper, init and supervisor, POSIX)
+/* flow.h -- the `run` verb's flow: run/dispatch.c (run_flow: the order
+ * of the steps and the choice of a flow), run/steps.c (the steps every
+ * platform shares), run/keeper.c (the forked keeper, init and
+ * supervisor, POSIX; run/nokeeper.c refuses it where there is no fork)
  * with run/supervise.c (the supervisor's wait, signals and the keeper
  * channel), run/nofork.c (no fork: Windows) and run/decide.c (the pure
  * decisions both use).  Internal to the host. */
@@ -90,6 +92,13 @@ struct runctx {
 	uint64_t t0;
 };
 
+/* Before anything is made: every check of the words and the world
+ * (refusals into r): 1 when there is one, else 0. */
+int flow_preflight(struct runctx *c, struct refusals *r);
+/* What killed hand-offs left in --out, cleared before the run. */
+void flow_sweep_out(struct runctx *c);
+/* The place exists: what the caller cannot see in it (refusals into r). */
+void flow_hidden_check(struct runctx *c, struct refusals *r);
 /* The run's policy for the place (its root the one write, work/ the
  * working directory, home/ the home, tmp/), with the own-files check:
  * policy_build's codes. */
@@ -104,10 +113,10 @@ void flow_create_done(struct runctx *c);
 int flow_finish(struct runctx *c, struct sv *s, int code, int ran);
 
 /* The forked flow (run/keeper.c; where the host has no fork, run/
- * noreaper.c's refuses): the run's exit code, or -1 when it could not
+ * nokeeper.c's refuses): the run's exit code, or -1 when it could not
  * start (then flow_finish). */
 int flow_fork(struct runctx *c);
-/* Does the no-fork flow fit (run/nofork.c): a place without enter() and
+/* Does the no-fork flow fit (run/nofork.c; decided in run/steps.c): a place without enter() and
  * a wall that waits for, ends and caps its own tree (wait, terminate,
  * NS_WALL_CAPS_NATIVE)?  It runs where the host has no reaper (reaper.h);
  * elsewhere the forked flow does. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* keeper.c -- `run`'s forked flow (POSIX; run/flow.c the steps around
+/* keeper.c -- `run`'s forked flow (POSIX; run/steps.c the steps around
  * it): the keeper (place.enter, the policy, the wall's prepare, SANDBOX
  * OK), the init (the wall's spawn, relaying signals, the command's status)
  * and the supervisor (the timeout, the caps, the keeper's messages).

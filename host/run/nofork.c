@@ -3,7 +3,7 @@
  * a place without enter() and a wall that waits for, ends and caps its own
  * tree (wait, terminate, NS_WALL_CAPS_NATIVE: jobobject.dll), the tool is
  * the keeper, the init and the supervisor at once, between the steps
- * run/flow.c shares with the forked flow: it opens the place's root,
+ * run/steps.c shares with the forked flow: it opens the place's root,
  * builds the run's policy (flow_policy), prepares the wall, says OK
  * (flow_notes, flow_ok_line), spawns the command through the wall, waits
  * on the wall's wait() a second at a time with the --timeout and the
@@ -34,15 +34,6 @@ static int
 caught(void)
 {
 	return g_caught;
-}
-
-int
-flow_nofork_fits(const struct runctx *c)
-{
-	const struct wallctx *w = &c->w;
-
-	return !reaper_here() && c->pm.place.enter == NULL &&
-	       wall_keeps_tree(w);
 }
 
 /* The place's root, opened as the forked keeper opens it (the module may

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* supervise.c -- the supervisor's primitives for `run` (reference section
  * 8): keeper messages, steps and lines, signals, deadlines and caps, the
- * kill of every descendant.  run/flow.c strings them together.
+ * kill of every descendant.  run/steps.c strings them together.
  *
  * Three processes (docs/ABI.md "The place role"):
  *   supervisor  the tool; never walled: times out, forwards signals,

@@ -2,7 +2,7 @@
 /* run.c -- `nova-sandbox run` (reference section 8): one command in a
  * disposable place, walled there, and the place taken away on every path
  * out.  Five steps: look, create, run, kill, delete.  The flags are
- * run/args.c, the flow run/flow.c, the supervisor run/supervise.c. */
+ * run/args.c, the flow run/steps.c, the supervisor run/supervise.c. */
 #include <string.h>
 
 #include "base/out.h"

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* flow.c -- the steps of `run` every platform shares: load the wall and
- * the place, resolve the reads, look, create, the policy and the lines of
- * the run, then kill, handoff, measure and delete.  What runs the command
- * in between is run/keeper.c (the keeper, the init and the supervisor:
- * forks, POSIX) or run/nofork.c (no fork: a place without enter() and a
- * wall that waits for, ends and caps its own tree; Windows). */
+/* steps.c -- the steps of `run` every platform shares: load the wall and
+ * the place, resolve the reads, the policy and the lines of the run, then
+ * kill, handoff, measure and delete.  run/dispatch.c orders them; what
+ * runs the command in between is run/keeper.c (the keeper, the init and
+ * the supervisor: forks, POSIX) or run/nofork.c (no fork: a place without
+ * enter() and a wall that waits for, ends and caps its own tree;
+ * Windows), each calling back only into this file. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -228,6 +229,13 @@ run_scratch(struct runctx *c, struct refusals *r)
 	free(res);
 }
 
+int
+flow_nofork_fits(const struct runctx *c)
+{
+	return !reaper_here() && c->pm.place.enter == NULL &&
+	       wall_keeps_tree(&c->w);
+}
+
 /* Where the host has no fork (reaper_here() 0: Windows) run is the
  * no-fork flow (run/nofork.c) or nothing: its place and wall must fit it.
  * Before anything is made. */
@@ -429,8 +437,8 @@ run_out(struct runctx *c, struct refusals *r)
 }
 
 /* Everything that can refuse before anything is made. */
-static int
-preflight(struct runctx *c, struct refusals *r)
+int
+flow_preflight(struct runctx *c, struct refusals *r)
 {
 	int rc;
 
@@ -492,8 +500,8 @@ preflight(struct runctx *c, struct refusals *r)
 
 /* ---- the place's hidden directory ------------------------------------- */
 
-static void
-hidden_check(struct runctx *c, struct refusals *r)
+void
+flow_hidden_check(struct runctx *c, struct refusals *r)
 {
 	const char *hid = c->place.hidden, *cmd = c->a->argv.v[0];
 	char *real;
@@ -657,8 +665,8 @@ sweep_note(void *arg, const char *entry, const char *name, long pid, int did)
 
 /* What killed hand-offs left in --out, cleared once the run is accepted
  * (nothing is changed for a refused one). */
-static void
-sweep_out(struct runctx *c)
+void
+flow_sweep_out(struct runctx *c)
 {
 	if (c->out_fd >= 0)
 		(void)handoff_sweep(c->out_fd, NULL, 0, sweep_note, c);
@@ -941,94 +949,3 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 	return NS_EXIT_LEAK;
 }
 
-static int
-look_and_create(struct runctx *c)
-{
-	struct ns_place_req req = { sizeof(req), c->a->name, c->a->size,
-				    c->scratch };
-	int exists = 0;
-	uint64_t t = run_now_ms();
-
-	run_step("look", 0);
-	if (c->pm.place.look(&c->phs.host, c->a->name, &exists) != NS_OK)
-		return run_refuse(&c->pr, NS_EXIT_REFUSED);
-	run_step("look", t);
-	if (exists) {
-		remedy_refuse(&c->pr, REASON_VOLUME_EXISTS, NULL, c->phs.line,
-			      &(struct cmdfix){ "--name", NULL, "<name>", NULL,
-						0 }, "a place named %s already "
-			      "exists; nothing was made; pick another --name",
-			      c->a->name);
-		return run_refuse(&c->pr, NS_EXIT_REFUSED);
-	}
-	c->t0 = run_now_ms();
-	run_step("create", 0);
-	c->place.struct_size = sizeof(c->place);
-	c->place.root_fd = -1;
-	if (c->pm.place.create(&c->phs.host, &req, &c->place) != NS_OK)
-		return run_refuse(&c->pr, NS_EXIT_REFUSED);
-	c->created = 1;
-	return 0;
-}
-
-/* The place exists: from here every path ends in finish(). */
-static int
-run_created(struct runctx *c, struct refusals *r)
-{
-	struct sv s = SV_INIT;
-	int code;
-
-	hidden_check(c, r);
-	if (r->n) {
-		flow_create_done(c);
-		run_refuse(r, NS_EXIT_REFUSED);
-		return flow_finish(c, &s, NS_EXIT_REFUSED, 0);
-	}
-	code = flow_nofork_fits(c) ? flow_nofork(c) : flow_fork(c);
-	return code >= 0 ? code : flow_finish(c, &s, NS_EXIT_REFUSED, 0);
-}
-
-static void
-ctx_free(struct runctx *c)
-{
-	if (c->pm_loaded)
-		module_free(&c->pm);
-	wall_close(&c->w);
-	refusals_free(&c->pr);
-	sbuf_free(&c->ptext);
-	strv_free(&c->reads);
-	strv_free(&c->writes);
-	free(c->scratch);
-	if (c->out_fd >= 0)
-		close(c->out_fd);
-	free(c->out);
-	strv_free(&c->homes);
-	reaper_watch_free(&c->watch);
-}
-
-int
-run_flow(const struct hostrun *hr, struct run_args *a, char **args)
-{
-	struct runctx c;
-	struct refusals r = {0};
-	int code;
-
-	memset(&c, 0, sizeof(c));
-	c.out_fd = -1;
-	c.hr = hr;
-	c.a = a;
-	c.args = args;
-	c.t0 = run_now_ms();
-	if (preflight(&c, &r) != 0) {
-		run_refuse(&r, NS_EXIT_REFUSED);
-		out_line(stderr, "%s", RUN_REMEDY);
-		ctx_free(&c);
-		return NS_EXIT_REFUSED;
-	}
-	sweep_out(&c);
-	code = look_and_create(&c);
-	if (code == 0)
-		code = run_created(&c, &r);
-	ctx_free(&c);
-	return code;
-}
