@@ -329,6 +329,8 @@ static const char *const out_kinds[OUT_KINDS] = {
 	[OUT_OUT] = "OUT", [OUT_TIMEOUT] = "TIMEOUT",
 	[OUT_RUNAWAY] = "RUNAWAY", [OUT_DENIED] = "DENIED",
 	[OUT_PLAN] = "PLAN", [OUT_CHECK] = "CHECK",
+	[OUT_REMOVED] = "REMOVED", [OUT_MODULE] = "MODULE",
+	[OUT_OPTION] = "OPTION", [OUT_CONFIG] = "CONFIG",
 };
 
 int
@@ -345,10 +347,30 @@ out_kind(FILE *f, const char *prefix, enum out_kind kind, const char *fmt,
 	rc = sbuf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	if (rc == 0)
-		rc = out_line(f, "%s %s%s%s", prefix, out_kinds[kind],
-			      b.len ? " " : "", b.s ? b.s : "");
+		rc = out_line(f, "%s%s%s%s%s", prefix ? prefix : "",
+			      prefix ? " " : "", out_kinds[kind],
+			      b.len && b.s[0] != ' ' ? " " : "",
+			      b.s ? b.s : "");
 	sbuf_free(&b);
 	return rc;
+}
+
+int
+out_version(const char *fields)
+{
+	return out_line(stdout, "nova-sandbox %s", fields);
+}
+
+int
+out_json(FILE *f, const char *obj)
+{
+	return out_line(f, "%s", obj ? obj : "{}");
+}
+
+int
+out_usage(FILE *f, const char *text)
+{
+	return out_line(f, "%s", text);
 }
 
 int

@@ -66,12 +66,26 @@ enum out_kind {
 	OUT_DENIED,   /* <P> DENIED path= op= remedy="" [warn=] */
 	OUT_PLAN,     /* <P> PLAN <fields>: egress's plan */
 	OUT_CHECK,    /* <P> CHECK <fields>: egress's live check */
+	OUT_REMOVED,  /* <P> REMOVED <fields>: a worktree removed */
+	OUT_MODULE,   /* MODULE <fields>: one module (modules, no prefix) */
+	OUT_OPTION,   /* OPTION <fields>: one option and where it was set */
+	OUT_CONFIG,   /* CONFIG file=<f>: one config file read */
 	OUT_KINDS
 };
-/* "<prefix> <KIND> <fields>" as one line to f (out_line): the fields are
- * the caller's, already escaped (out_kv, out_field). */
+/* "<prefix> <KIND> <fields>" (prefix NULL: "<KIND> <fields>") as one
+ * line to f (out_line): the fields are the caller's, already escaped
+ * (out_kv, out_field), after one space (a leading space of their own is
+ * that space).  0, or -1. */
 int out_kind(FILE *f, const char *prefix, enum out_kind kind,
 	     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The version line: "nova-sandbox <fields>" on stdout. */
+int out_version(const char *fields);
+/* A JSON object as one line to f (obj NULL: "{}", the object that could
+ * not be built). */
+int out_json(FILE *f, const char *obj);
+/* A usage line as it is: the verb's form after a refusal ("run:
+ * nova-sandbox run --name <n> ..."). */
+int out_usage(FILE *f, const char *text);
 
 /* Print one whole line (a '\n' is added) to f: what f buffers is flushed,
  * then the line leaves in one write(2) of the complete line (the tool's

@@ -709,7 +709,7 @@ caps_enforce_said(pid_t root, const struct caps_limits *l)
 	int over = caps_enforce(root, l, &b);
 
 	if (over && b.s != NULL)
-		out_line(stderr, "SANDBOX RUNAWAY %s", b.s);
+		out_kind(stderr, "SANDBOX", OUT_RUNAWAY, "%s", b.s);
 	sbuf_free(&b);
 	return over;
 }

@@ -14,7 +14,8 @@ run_timeout_line(const struct run_args *a)
 {
 	char *d = out_field(a->timeout_s), *n = out_field(a->name);
 
-	out_line(stderr, "SANDBOX TIMEOUT after=%s name=%s", d ? d : "-",
+	out_kind(stderr, "SANDBOX", OUT_TIMEOUT,
+		 "after=%s name=%s", d ? d : "-",
 		 n ? n : "-");
 	free(d);
 	free(n);

@@ -92,7 +92,7 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 	c.t0 = run_now_ms();
 	if (flow_preflight(&c, &r) != 0) {
 		run_refuse(&r, NS_EXIT_REFUSED);
-		out_line(stderr, "%s", RUN_REMEDY);
+		out_usage(stderr, RUN_REMEDY);
 		ctx_free(&c);
 		return NS_EXIT_REFUSED;
 	}

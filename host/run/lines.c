@@ -23,9 +23,11 @@ void
 run_step(const char *step, uint64_t since)
 {
 	if (since == 0)
-		out_line(stderr, "SANDBOX STEP name=%s state=start", step);
+		out_kind(stderr, "SANDBOX", OUT_STEP,
+			 "name=%s state=start", step);
 	else
-		out_line(stderr, "SANDBOX STEP name=%s state=done ms=%llu", step,
+		out_kind(stderr, "SANDBOX", OUT_STEP,
+			 "name=%s state=done ms=%llu", step,
 			 (unsigned long long)(run_now_ms() - since));
 }
 
@@ -49,7 +51,7 @@ run_leak_line(const char *name, const char *id, const char *remedy)
 {
 	char *n = out_field(name), *v = out_field(id), *rm = out_text(remedy);
 
-	out_line(stderr, "SANDBOX LEAK name=%s volume=%s remedy=\"%s\"",
+	out_kind(stderr, "SANDBOX", OUT_LEAK, "name=%s volume=%s remedy=\"%s\"",
 		 n ? n : "-", v ? v : "-", rm ? rm : "-");
 	free(n);
 	free(v);

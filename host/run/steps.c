@@ -793,7 +793,8 @@ handoff(struct runctx *c, int code)
 		sbuf_free(&nb);
 	}
 	n = out_field(c->a->name);
-	out_line(stderr, "SANDBOX OUT name=%s files=%zu bytes=%llu", n ? n : "-",
+	out_kind(stderr, "SANDBOX", OUT_OUT,
+		 "name=%s files=%zu bytes=%llu", n ? n : "-",
 		 st.files, (unsigned long long)st.bytes);
 	free(n);
 	return code;
@@ -805,7 +806,8 @@ done_line(const struct runctx *c, int code, uint64_t freed)
 	uint64_t ms = run_now_ms() - c->t0;
 	char *n = out_field(c->a->name);
 
-	out_line(stderr, "SANDBOX DONE name=%s exit=%d wall=%llu.%03llu "
+	out_kind(stderr, "SANDBOX", OUT_DONE,
+		 "name=%s exit=%d wall=%llu.%03llu "
 		 "freed=%llu", n ? n : "-", code, (unsigned long long)(ms / 1000),
 		 (unsigned long long)(ms % 1000), (unsigned long long)freed);
 	free(n);

@@ -145,7 +145,7 @@ json_out(const struct checkres *c)
 	sbuf_add(&b, ",\"hosts\":\"none\",\"note\":");
 	out_json_str(&b, c->note ? c->note : "");
 	sbuf_add(&b, "}}");
-	out_line(stdout, "%s", b.s ? b.s : "{}");
+	out_json(stdout, b.s);
 	sbuf_free(&b);
 }
 
@@ -155,7 +155,8 @@ line_out(const struct checkres *c)
 	char *b = out_field(c->backend), *a = out_field(c->abi);
 	char *n = out_text(c->note ? c->note : "");
 
-	out_line(stdout, "CHECK OK backend=%s abi=%s net=%s hosts=none note=%s",
+	out_kind(stdout, "CHECK", OUT_OK,
+		 "backend=%s abi=%s net=%s hosts=none note=%s",
 		 b ? b : "-", a ? a : "-", c->net, n ? n : "-");
 	free(b);
 	free(a);

@@ -147,7 +147,7 @@ static int
 cannot_run(const struct refusals *r, const char *remedy)
 {
 	print_refusals(r, NULL);
-	out_line(stderr, "%s", remedy);
+	out_usage(stderr, remedy);
 	return NS_EXIT_USAGE;
 }
 
@@ -278,10 +278,12 @@ step_line(void *ctx, int done, long ms)
 {
 	(void)ctx;
 	if (done)
-		out_line(stderr, "EGRESS STEP name=resolve state=done ms=%ld",
+		out_kind(stderr, "EGRESS", OUT_STEP,
+			 "name=resolve state=done ms=%ld",
 			 ms);
 	else
-		out_line(stderr, "EGRESS STEP name=resolve state=start");
+		out_kind(stderr, "EGRESS", OUT_STEP,
+			 "name=resolve state=start");
 }
 
 static int
@@ -303,7 +305,8 @@ plan_finish(struct eargs *a, struct egress_plan *p, struct refusals *r)
 	for (size_t i = 0; i < p->names.n; i++)
 		sbuf_addf(&nb, "%s%s", i ? "," : "", p->names.v[i]);
 	names = out_field(nb.s ? nb.s : "");
-	out_line(stderr, "EGRESS PLAN run=%s allow=%zu deny=%zu names=%s",
+	out_kind(stderr, "EGRESS", OUT_PLAN,
+		 "run=%s allow=%zu deny=%zu names=%s",
 		 a->run, p->allow, p->deny, names ? names : "-");
 	free(names);
 	sbuf_free(&nb);
@@ -455,7 +458,7 @@ check_line(const struct egress_audit *au, const char *source)
 {
 	char *t = out_field(au->table);
 
-	out_line(stderr, "EGRESS CHECK table=%s chains=%zu rules=%zu "
+	out_kind(stderr, "EGRESS", OUT_CHECK, "table=%s chains=%zu rules=%zu "
 		 "allow=%zu deny=%zu%s", t ? t : "-", au->chains, au->rules,
 		 au->allow, au->deny, source);
 	free(t);
@@ -600,17 +603,17 @@ egress_apply_verb(const struct hostrun *hr, struct eargs *a,
 		rc = rc == 1 ? said_no(r) : cannot_run(r, apply_remedy);
 		goto out;
 	}
-	out_line(stderr, "EGRESS STEP name=apply state=start");
+	out_kind(stderr, "EGRESS", OUT_STEP, "name=apply state=start");
 	t0 = now_ms();
 	st = e.m.egress.apply(&e.hs.host, a->run, plan.s, plan.len);
 	if (st != NS_OK) {
 		rc = mod_exit(st, r, apply_remedy);
 		goto out;
 	}
-	out_line(stderr, "EGRESS STEP name=apply state=done ms=%ld",
+	out_kind(stderr, "EGRESS", OUT_STEP, "name=apply state=done ms=%ld",
 		 now_ms() - t0);
 	egress_table_name(a->run, table, sizeof(table));
-	out_line(stderr, "EGRESS OK verb=apply run=%s table=%s", a->run,
+	out_kind(stderr, "EGRESS", OUT_OK, "verb=apply run=%s table=%s", a->run,
 		 table);
 out:
 	mod_close(&e);
@@ -639,7 +642,7 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 		rc = mod_exit(st, r, drop_remedy);
 	} else {
 		egress_table_name(a->run, table, sizeof(table));
-		out_line(stderr, "EGRESS OK verb=drop run=%s table=%s",
+		out_kind(stderr, "EGRESS", OUT_OK, "verb=drop run=%s table=%s",
 			 a->run, table);
 	}
 	mod_close(&e);

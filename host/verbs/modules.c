@@ -256,7 +256,6 @@ print_row(const struct modrow *row)
 	struct sbuf b = { 0 };
 	char *why = row->why ? out_text(row->why) : NULL;
 
-	sbuf_add(&b, "MODULE");
 	add_field(&b, "role", row->role);
 	add_field(&b, "file", row->m.file);
 	add_field(&b, "from", row->from);
@@ -267,7 +266,7 @@ print_row(const struct modrow *row)
 		add_field(&b, "refused", row->refused);
 	if (!row->available)
 		sbuf_addf(&b, " why=%s", why && *why ? why : "-");
-	out_line(stdout, "%s", b.s ? b.s : "MODULE");
+	out_kind(stdout, NULL, OUT_MODULE, "%s", b.s ? b.s : "");
 	free(why);
 	sbuf_free(&b);
 }
@@ -278,12 +277,11 @@ print_option(const struct config_opt *o)
 	struct sbuf b = { 0 };
 	char *from = str_fmt("%s:%u", o->file, o->line);
 
-	sbuf_add(&b, "OPTION");
 	add_field(&b, "module", o->section);
 	add_field(&b, "key", o->key);
 	add_field(&b, "value", o->value);
 	add_field(&b, "from", from);
-	out_line(stdout, "%s", b.s ? b.s : "OPTION");
+	out_kind(stdout, NULL, OUT_OPTION, "%s", b.s ? b.s : "");
 	sbuf_free(&b);
 	free(from);
 }
@@ -295,18 +293,17 @@ print_sources(const struct config *cfg)
 	for (size_t i = 0; i < cfg->files.n; i++) {
 		struct sbuf b = { 0 };
 
-		sbuf_add(&b, "CONFIG");
 		add_field(&b, "file", cfg->files.v[i]);
-		out_line(stdout, "%s", b.s ? b.s : "CONFIG");
+		out_kind(stdout, NULL, OUT_CONFIG, "%s", b.s ? b.s : "");
 		sbuf_free(&b);
 	}
 	if (cfg->moduledir_from != NULL) {
 		struct sbuf b = { 0 };
 
-		sbuf_add(&b, "OPTION module=nova-sandbox key=moduledir");
+		sbuf_add(&b, " module=nova-sandbox key=moduledir");
 		add_field(&b, "value", cfg->moduledir);
 		add_field(&b, "from", cfg->moduledir_from);
-		out_line(stdout, "%s", b.s ? b.s : "OPTION");
+		out_kind(stdout, NULL, OUT_OPTION, "%s", b.s ? b.s : "");
 		sbuf_free(&b);
 	}
 	for (size_t i = 0; i < cfg->n_opts; i++)
@@ -321,12 +318,11 @@ print_text(const struct config *cfg, const struct modlist *ml)
 	print_sources(cfg);
 	for (size_t i = 0; i < ml->n; i++)
 		print_row(&ml->v[i]);
-	sbuf_add(&b, "MODULES OK");
 	add_field(&b, "platform", cfg->platform);
 	add_field(&b, "config", cfg->path ? cfg->path : "defaults");
 	add_field(&b, "moduledir", cfg->moduledir);
 	add_field(&b, "wall", ml->wall ? ml->wall : "none");
-	out_line(stdout, "%s", b.s ? b.s : "MODULES OK");
+	out_kind(stdout, "MODULES", OUT_OK, "%s", b.s ? b.s : "");
 	sbuf_free(&b);
 }
 
@@ -428,7 +424,7 @@ print_json(const struct config *cfg, const struct modlist *ml, int code)
 		sbuf_add(&b, "}");
 	}
 	sbuf_add(&b, "]}");
-	out_line(stdout, "%s", b.s ? b.s : "{}");
+	out_json(stdout, b.s);
 	sbuf_free(&b);
 }
 

@@ -143,7 +143,7 @@ json_ok(const struct wallctx *w, const struct policy *pol,
 		out_json_str(&b, notes->v[i]);
 	}
 	sbuf_add(&b, "]}");
-	out_line(stdout, "%s", b.s ? b.s : "{}");
+	out_json(stdout, b.s);
 	sbuf_free(&b);
 }
 
@@ -157,7 +157,8 @@ lines_ok(const struct wallctx *w, const struct policy *pol,
 	fflush(stdout);
 	for (size_t i = 0; i < notes->n; i++)
 		out_note("POLICY", notes->v[i]);
-	out_line(stderr, "POLICY OK backend=%s read=%zu read-noexec=%zu "
+	out_kind(stderr, "POLICY", OUT_OK,
+		 "backend=%s read=%zu read-noexec=%zu "
 		 "write=%zu bytes=%zu gpu=%s", be ? be : "-", pol->reads.n,
 		 pol->reads_noexec.n, pol->writes.n, w->text.len,
 		 pol->gpu ? pol->gpu : "none");

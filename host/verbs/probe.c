@@ -90,7 +90,8 @@ step_line(struct probe *p, const char *name, const char *exp,
 		out_json_str(&p->items, path);
 		sbuf_add(&p->items, "}}");
 	} else {
-		out_line(stdout, "PROBE STEP name=%s expect=%s got=%s path=%s",
+		out_kind(stdout, "PROBE", OUT_STEP,
+			 "name=%s expect=%s got=%s path=%s",
 			 name, exp, got, f ? f : "-");
 	}
 	free(f);
@@ -125,7 +126,7 @@ json_end(struct probe *p, const char *status, int code)
 		sbuf_add(&b, "}");
 	}
 	sbuf_add(&b, "}");
-	out_line(stdout, "%s", b.s ? b.s : "{}");
+	out_json(stdout, b.s);
 	sbuf_free(&b);
 }
 
@@ -393,7 +394,8 @@ ok_line(struct probe *p)
 {
 	char *b = out_field(p->w.mod.ops.name), *a = out_field(p->w.facts.abi);
 
-	out_line(stdout, "PROBE OK backend=%s abi=%s steps=%zu passed=%zu "
+	out_kind(stdout, "PROBE", OUT_OK,
+		 "backend=%s abi=%s steps=%zu passed=%zu "
 		 "net=%s gpu=%s", b ? b : "-", a ? a : "-", p->steps,
 		 p->passed, wall_net_word(p->pol.net_deny),
 		 p->pol.gpu ? p->pol.gpu : "none");

@@ -100,7 +100,7 @@ reap_line(const char *name, size_t procs, int deleted)
 {
 	char *n = out_field(name);
 
-	out_line(stderr, "SANDBOX REAP volume=%s procs=%zu deleted=%s",
+	out_kind(stderr, "SANDBOX", OUT_REAP, "volume=%s procs=%zu deleted=%s",
 		 n ? n : "-", procs, deleted ? "yes" : "no");
 	free(n);
 }
@@ -288,10 +288,12 @@ out_sweep_say(void *arg, const char *entry, const char *name, long pid,
 	if (did == HANDOFF_SWEEP_RESTORED && !c->dry) {
 		sbuf_addf(&to, "%s/%s", c->out ? c->out : "?", name);
 		t = out_field(to.s ? to.s : name);
-		out_line(stderr, "SANDBOX REAP out=%s pid=%ld restored=%s",
+		out_kind(stderr, "SANDBOX", OUT_REAP,
+			 "out=%s pid=%ld restored=%s",
 			 p ? p : "-", pid, t ? t : "-");
 	} else {
-		out_line(stderr, "SANDBOX REAP out=%s pid=%ld %s=%s", p ? p : "-",
+		out_kind(stderr, "SANDBOX", OUT_REAP,
+			 "out=%s pid=%ld %s=%s", p ? p : "-",
 			 pid, did == HANDOFF_SWEEP_RESTORED ? "restored" :
 			 "deleted", did == HANDOFF_SWEEP_REMOVED && !c->dry ?
 			 "yes" : "no");
@@ -354,7 +356,7 @@ refuse_all(struct refusals *r, int remedy_line)
 {
 	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
 	if (remedy_line)
-		out_line(stderr, "%s", REAP_REMEDY);
+		out_usage(stderr, REAP_REMEDY);
 	refusals_free(r);
 	return NS_EXIT_REFUSED;
 }
@@ -380,7 +382,7 @@ reap_run(struct reapctx *c)
 		run_note("the tool's state directory cannot be listed: the "
 			 "leftovers of killed hand-offs in --out were not "
 			 "looked for");
-	out_line(stderr, "SANDBOX REAP OK volumes=%zu", c->volumes);
+	out_kind(stderr, "SANDBOX", OUT_REAP_OK, "volumes=%zu", c->volumes);
 	return c->remained ? NS_EXIT_LEAK : NS_EXIT_OK;
 }
 

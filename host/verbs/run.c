@@ -31,7 +31,7 @@ verb_run(const struct hostrun *hr, int argc, char **argv)
 		if (rc < 0)
 			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
 		run_refuse(&r, NS_EXIT_REFUSED);
-		out_line(stderr, "%s", RUN_REMEDY);
+		out_usage(stderr, RUN_REMEDY);
 		run_args_free(&a);
 		return NS_EXIT_REFUSED;
 	}

@@ -54,10 +54,13 @@ print_version(const struct hostrun *hr)
 	char *fp = out_field(plat), *ft = out_field(NS_TOOLCHAIN);
 	int rc = 2;
 
-	if (fv && fb && fp && ft &&
-	    out_line(stdout, "nova-sandbox %s %s/%s %s backend=%s platform=%s",
-		     fv, fp, os_arch(), ft, fb, fp) == 0)
+	char *line = fv && fb && fp && ft ?
+		     str_fmt("%s %s/%s %s backend=%s platform=%s", fv, fp,
+			     os_arch(), ft, fb, fp) : NULL;
+
+	if (line != NULL && out_version(line) == 0)
 		rc = 0;
+	free(line);
 	free(b);
 	free(fv);
 	free(fb);

@@ -269,9 +269,10 @@ print_one(FILE *f, const char *prefix, const struct denial_ent *e,
 	if (flag != NULL)
 		w = explain_warn(flag, dir, cx, warn, sizeof(warn));
 	if (p != NULL && rem != NULL && w >= 0)
-		rc = out_line(f, "%s DENIED path=%s op=%s remedy=\"%s\"%s%s",
-			      prefix, p, explain_op_word(e->op), rem,
-			      w > 0 ? " warn=" : "", w > 0 ? warn : "");
+		rc = out_kind(f, prefix, OUT_DENIED,
+			      "path=%s op=%s remedy=\"%s\"%s%s", p,
+			      explain_op_word(e->op), rem, w > 0 ? " warn=" : "",
+			      w > 0 ? warn : "");
 	free(p);
 	free(rem);
 	return rc;
@@ -349,8 +350,8 @@ explain_print(FILE *f, const char *prefix, const struct denials *d,
 	}
 	sbuf_free(&eg);
 	if (d->oom &&
-	    out_line(f, "%s NOTE out of memory: the denied paths above are "
-		     "incomplete", prefix) != 0)
+	    out_note_to(f, prefix, "out of memory: the denied paths above "
+			"are incomplete") != 0)
 		rc = -1;
 	return rc;
 }
