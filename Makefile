@@ -603,7 +603,7 @@ WIN_HOST_OS_OBJ := $(patsubst %.c,$(WB)/obj/%.o,\
 	$(sort $(wildcard host/os/windows/*.c)) host/base/util.c)
 $(WB)/tests/windows/ostest.exe: $(WIN_HOST_OS_OBJ)
 $(WB)/tests/windows/ostest.exe: WIN_TEST_OBJS = $(WIN_HOST_OS_OBJ)
-# the tool runner (base/tool.h, host/os/windows/tool.c) on its own, with
+# the tool runner (os/tool.h, host/os/windows/tool.c) on its own, with
 # tests/windows/fake_tool.c as the program it runs
 $(WB)/tests/windows/tooltest.exe: $(WIN_HOST_OS_OBJ)
 $(WB)/tests/windows/tooltest.exe: WIN_TEST_OBJS = $(WIN_HOST_OS_OBJ)

@@ -3,7 +3,9 @@
 # infra/check-layers.sh -- host/ is rooms, each including only itself and
 # the rooms below it (docs/ARCHITECTURE.md).  Fails, naming the file, line
 # and the include, when an #include climbs the order, reaches into a
-# module, or names a file by a relative path; when a file outside
+# module, or names a file by a relative path; when a room's header
+# declares a function a room above it defines (the header, the function,
+# the file that defines it); when a file outside
 # host/os/ tests for a platform; and when it reads the environment by
 # getenv() or environ (Windows: the C runtime's ANSI copy, where a
 # non-ASCII value is mangled; os_getenv and hostrun's env are UTF-8 --
@@ -70,5 +72,36 @@ for f in $(find host -name '*.[ch]' | sort); do
 	esac
 done
 
-[ $bad = 0 ] && echo "check-layers: host/ includes only downward ($ROOMS, main.c)"
+# A room's header declares only what its own room or a lower one defines:
+# a declaration whose definition sits in a higher room is an arrow that
+# runs up, hidden from the include check.  Definitions are read in the
+# house style (the name at the start of its line, then "("); declarations
+# are a header's unindented lines that open with a type and name a
+# function.
+defs="${TMPDIR:-/tmp}/layers-defs.$$"
+for f in $(find host -name '*.c' | sort); do
+	rel=${f#host/}
+	case $rel in */*) room=${rel%%/*} ;; *) room=top ;; esac
+	sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' "$f" | sed "s|\$| $room $f|"
+done >"$defs"
+for h in $(find host -name '*.h' | sort); do
+	rel=${h#host/}
+	case $rel in */*) room=${rel%%/*} ;; *) continue ;; esac
+	mine=$(rank "$room")
+	for fn in $(grep -v '^[[:space:]]' "$h" | grep -v '^\(#\|/\*\|\*\)' |
+		sed -n 's/^[A-Za-z_][A-Za-z0-9_ ]*[ *]\**\([a-z_][a-z0-9_]*\)(.*/\1/p' |
+		sort -u); do
+		grep "^$fn " "$defs" | while read -r _ droom df; do
+			if [ "$droom" = top ]; then r=100; else r=$(rank "$droom"); fi
+			if [ "$r" -gt "$mine" ]; then
+				echo "check-layers: $h declares $fn(), defined in $df: $droom/ is above $room/; declare it in $droom/, or define it in $room/ or below" >&2
+				echo x
+			fi
+		done
+	done
+done >"$defs.up"
+[ -s "$defs.up" ] && bad=1
+rm -f "$defs" "$defs.up"
+
+[ $bad = 0 ] && echo "check-layers: host/ includes only downward ($ROOMS, main.c), and no room's header declares what a room above it defines"
 exit $bad

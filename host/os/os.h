@@ -335,7 +335,7 @@ int os_dir_reopen(int fd);
  * them (POSIX exactly; Windows ignoring ASCII case: "Path" is PATH), or
  * NULL. */
 const char *os_env_get(char *const *env, const char *name);
-/* What a program started with a built environment (base/tool.h) needs of
+/* What a program started with a built environment (os/tool.h) needs of
  * the caller's on this platform besides what its caller lists: POSIX
  * none; Windows the system's variables (SystemRoot: Winsock and the
  * crypto providers fail without it; windir, SystemDrive, ProgramData,

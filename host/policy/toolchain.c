@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* toolchain.c -- --toolchain discovery (toolchain.h): one table of what
- * each toolchain is asked; each tool found and run through base/tool.h
+ * each toolchain is asked; each tool found and run through os/tool.h
  * (kept open from the moment it is found, argv only, a tree the deadline
  * ends whole), every file question asked of os/os.h so that discovery is
  * the same on every platform (Windows: ';' in PATH, drive roots,
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/tool.h"
+#include "os/tool.h"
 #include "os/os.h"
 #include "policy/ownfiles.h"
 #include "policy/paths.h"
@@ -676,7 +676,7 @@ refuse_tool(struct refusals *r, const char *name, const char *tool,
 			     path ? path : "", name) < 0 ? -1 : 1;
 }
 
-/* Run the found tool t with q's arguments (base/tool.h: the file kept
+/* Run the found tool t with q's arguments (os/tool.h: the file kept
  * open, argv only, its tree ended at the deadline), in the private
  * directory with d's environment: 0 with its output taken (and, raw not
  * NULL, a copy of it in *raw: heap, NULL when out of memory), 1 failed or

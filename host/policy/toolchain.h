@@ -6,7 +6,7 @@
  * unwalled as the caller -- only when the command could not have changed
  * it -- in an empty private directory with a minimal environment, stdin
  * /dev/null (NUL), its output captured, and its tree killed after
- * TOOLCHAIN_TIMEOUT_MS (base/tool.h).  Roots are only ever read roots. */
+ * TOOLCHAIN_TIMEOUT_MS (os/tool.h).  Roots are only ever read roots. */
 #ifndef NS_HOST_TOOLCHAIN_H
 #define NS_HOST_TOOLCHAIN_H
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
-#include "base/tool.h"
+#include "os/tool.h"
 #include "os/os.h"
 #include "policy/toolchain.h"
 #include "policy/ttys.h"

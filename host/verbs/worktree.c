@@ -2,7 +2,7 @@
 /* worktree.c -- `nova-sandbox worktree` (reference section 10): one pull
  * request's exact head in a scratch tree of its own, and --prune.
  *
- * git and gh are run through base/tool.h: found once on PATH and kept open,
+ * git and gh are run through os/tool.h: found once on PATH and kept open,
  * argv only, "--" before every operand that comes from outside, an
  * environment built here (the caller's GIT_* never reach git; the forge
  * token reaches gh only), a deadline per call.  The repository and the
@@ -24,7 +24,7 @@
 
 #include "base/flags.h"
 #include "base/out.h"
-#include "base/tool.h"
+#include "os/tool.h"
 #include "os/os.h"
 #include "policy/paths.h"
 #include "verbs/verbs.h"

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/tool.h"
+#include "os/tool.h"
 #include "verbs/verbs.h"
 
 static void

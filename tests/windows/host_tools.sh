@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/windows/host_tools.sh -- the real nova-sandbox.exe under Wine with
-# the programs it runs through its tool runner (base/tool.h,
+# the programs it runs through its tool runner (os/tool.h,
 # host/os/windows/tool.c): `worktree` (git and gh) and `run --go` /
 # `--toolchain go` (go).  There is no git, gh or go for Windows here:
 # fake_tool.exe copied as git.exe, gh.exe and go.exe stands in for each,

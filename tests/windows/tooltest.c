@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tooltest.c -- the host's tool runner on Windows (base/tool.h,
+/* tooltest.c -- the host's tool runner on Windows (os/tool.h,
  * host/os/windows/tool.c) under test, with fake_tool.exe as the program:
  * found on PATH by PATHEXT's order and held so it cannot be replaced,
  * argv carried exactly, exactly the environment given (sorted), the
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/tool.h"
+#include "os/tool.h"
 #include "os/os.h"
 #include "wt.h"
 

@@ -65,7 +65,7 @@ int posix_tty_dev(int fd, uint64_t *dev);
  * into buf (n bytes), for messages only: 0, or -1. */
 int posix_fd_path(int fd, char *buf, size_t n);
 
-/* ---- the tool runner (os/posix/tool.c, base/tool.h) -------------------- */
+/* ---- the tool runner (os/posix/tool.c, os/tool.h) -------------------- */
 
 /* Open the program file at path to keep it from tool_find to the last
  * run, close-on-exec, links followed: linux O_PATH (it is executed by this

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* tool.c -- base/tool.h on POSIX: an external program kept open from
+/* tool.c -- os/tool.h on POSIX: an external program kept open from
  * tool_find on, run by fork and the platform's exec of that file
  * (posix.h: linux fexecve of the O_PATH descriptor; darwin, which has no
  * fexecve, execve of the name after the file's identity is checked again),
  * argv only, exactly the environment given, in a session of its own (the
  * group the deadline kills), stdin /dev/null, stdout and stderr read by
  * poll until both close or the deadline passes. */
-#include "base/tool.h"
+#include "os/tool.h"
 #include "os/posix/posix.h"
 
 #include <errno.h>

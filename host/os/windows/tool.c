@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tool.c -- base/tool.h on Windows: an external program (git, gh, a
+/* tool.c -- os/tool.h on Windows: an external program (git, gh, a
  * toolchain's tool) found on PATH and held open from tool_find to
  * tool_free with no write or delete sharing, so that while it is kept it
  * can neither be written, replaced nor renamed (nor can a directory above
@@ -22,7 +22,7 @@
  * "Windows"): 0-255 itself, a crash status as 128 + the POSIX signal of
  * the same crash, a status saying the program could not start 125, the
  * deadline's kill 137, any other its low byte. */
-#include "base/tool.h"
+#include "os/tool.h"
 #include "os/os.h"
 
 #include <windows.h>

@@ -8,16 +8,16 @@
  *	if (tool_find("git", os_getenv("PATH"), &git) == 0)
  *		tool_run(&git, repo_fd, argv, envp, 60000, &res);
  *
- * The API is base's; the process part is the platform's, below the rooms
- * in os/ (docs/ARCHITECTURE.md): os/posix/tool.c (fork; linux executes the
+ * The API is os/'s, beside the part each platform defines
+ * (docs/ARCHITECTURE.md): os/posix/tool.c (fork; linux executes the
  * inode it opened, fexecve of an O_PATH descriptor; darwin, without
  * fexecve, the name after comparing its identity with the kept file; a
  * session of its own, killed as a group) and os/windows/tool.c (the file
  * held open without write or delete sharing, so it cannot be replaced or
  * renamed while kept; CreateProcessW of its final path; the C runtime's
  * quoting; a job object of its own, kill-on-close, ended whole). */
-#ifndef NS_HOST_TOOL_H
-#define NS_HOST_TOOL_H
+#ifndef NS_HOST_OS_TOOL_H
+#define NS_HOST_OS_TOOL_H
 
 #include <stddef.h>
 
