@@ -27,6 +27,7 @@
 #include "base/tool.h"
 #include "os/os.h"
 #include "policy/paths.h"
+#include "policy/rmtree.h"
 #include "verbs/verbs.h"
 #include "verbs/worktree.h"
 
@@ -1112,89 +1113,18 @@ record_write(const struct wt *w, const char *guid, const char *base,
 	return ok ? 0 : -1;
 }
 
-/* Where a deletion may go: the scratch's device and mount. */
-struct rmroot {
-	uint64_t dev;
-	unsigned long long mnt;
-	int has_mnt;
-};
-
-static int rm_at(int parent, const char *name, const struct rmroot *top,
-		 int depth);
-
+/* rmtree_at_how's status as the errno move_aside says (0 stays 0). */
 static int
-keep_name(void *arg, const char *name)
+tree_rm(const struct wt *w, const char *guid)
 {
-	return strv_push(arg, name) < 0 ? -1 : 0;
-}
+	int rc = rmtree_at_how(w->scratch.fd, guid, WT_RM_DEPTH + 1,
+			       RMTREE_OWN_MODES);
 
-/* Every entry of the directory open on fd, listed first, then each
- * removed (all are tried; -1 when one could not be). */
-static int
-rm_entries(int fd, const struct rmroot *top, int depth)
-{
-	struct strv names = {0};
-	int rc = os_dir_names(fd, NULL, keep_name, &names);
-
-	if (rc == 0 && strv_failed(&names)) {
-		errno = ENOMEM;
-		rc = -1;
-	}
-	for (size_t i = 0; rc == 0 && i < names.n; i++)
-		if (rm_at(fd, names.v[i], top, depth + 1) != 0)
-			rc = -1;
-	strv_free(&names);
-	return rc;
-}
-
-/* Remove the entry name of parent: a file or link is unlinked (a link is
- * never followed; Windows: a reparse point, a junction or a mounted
- * volume too, is removed as itself), a directory emptied through its own
- * descriptor first; a directory on another device or mount is never
- * entered. */
-static int
-rm_at(int parent, const char *name, const struct rmroot *top, int depth)
-{
-	struct os_stat st, fst;
-	unsigned long long mnt;
-	int fd, rc;
-
-	if (os_fstat_at(parent, name, &st) != 0)
-		return errno == ENOENT ? 0 : -1;
-	if (!S_ISDIR(st.mode))
-		return os_unlink_at(parent, name, 0) == 0 || errno == ENOENT ?
-			       0 : -1;
-	if (depth > WT_RM_DEPTH) {
-		errno = ELOOP; /* said as "nested too deep" by the caller */
-		return -1;
-	}
-	if (st.dev != top->dev) {
-		errno = EXDEV;
-		return -1;
-	}
-	fd = os_open_read_at(parent, name, 1);
-	if (fd < 0 && errno == EACCES && st.uid == os_euid() &&
-	    os_fchmod_at(parent, name, (st.mode & 07777) | 0700) == 0)
-		fd = os_open_read_at(parent, name, 1); /* a job's chmod 000 */
-	if (fd < 0)
-		return -1;
-	if (os_fstat(fd, &fst) != 0 || fst.dev != st.dev || fst.ino != st.ino) {
-		close(fd);
-		errno = EAGAIN; /* replaced while looked at */
-		return -1;
-	}
-	if (top->has_mnt && (os_mount_id(fd, &mnt) != 0 || mnt != top->mnt)) {
-		close(fd);
+	if (rc == RMTREE_TOO_DEEP)
+		errno = ELOOP; /* said as "nested too deep" */
+	else if (rc == RMTREE_MOUNT)
 		errno = EXDEV; /* a mount point, a bind mount too */
-		return -1;
-	}
-	if ((fst.mode & 0700) != 0700 && fst.uid == os_euid())
-		os_fchmod(fd, (fst.mode & 07777) | 0700);
-	rc = rm_entries(fd, top, depth);
-	close(fd);
-	if (rc == 0 && os_unlink_at(parent, name, 1) != 0 && errno != ENOENT)
-		rc = -1;
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 /* A tree that could not be deleted (nested deeper than WT_RM_DEPTH, an
@@ -1238,8 +1168,6 @@ move_aside(struct wt *w, const char *guid, const char *path, char **why)
 static int
 tree_remove(struct wt *w, const char *guid, char **why)
 {
-	struct os_stat sst;
-	struct rmroot top;
 	char *path = tree_path(w, guid);
 	char *args[] = { "git", "worktree", "remove", "--force", "--", path,
 			 NULL };
@@ -1247,13 +1175,9 @@ tree_remove(struct wt *w, const char *guid, char **why)
 	int rc;
 
 	*why = NULL;
-	if (path == NULL || os_fstat(w->scratch.fd, &sst) != 0) {
-		free(path);
+	if (path == NULL)
 		return -1;
-	}
-	top.dev = sst.dev;
-	top.has_mnt = os_mount_id(w->scratch.fd, &top.mnt) == 0;
-	if (rm_at(w->scratch.fd, guid, &top, 0) != 0 &&
+	if (tree_rm(w, guid) != 0 &&
 	    move_aside(w, guid, path, why) != 0) {
 		free(path);
 		return -1;
