@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "policy/build.h"
 
 /* ---- HOME --------------------------------------------------------- */

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/os.h"
 #include "policy/build.h"
 
 /* ---- paste-able remedies (base/remedy.h) -------------------------- */

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "os/os.h"
 #include "policy/rmtree.h"
 #include "policy/build.h"
 

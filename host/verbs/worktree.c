@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "verbs/verbs.h"
 #include "verbs/worktree.h"
 #include "verbs/wt.h"

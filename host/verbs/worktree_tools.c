@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "os/os.h"
 #include "verbs/worktree.h"
 
 /* ---- the environments and what is never printed ----------------------- */

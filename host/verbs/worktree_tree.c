@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/out.h"
+#include "os/os.h"
 #include "policy/rmtree.h"
 #include "verbs/worktree.h"
 
