@@ -75,6 +75,14 @@ void jo_note(const struct ns_host *h, const char *fmt, ...)
 /* The creation time of a process as FILETIME 100 ns units, 0 if unknown. */
 uint64_t jo_proc_start(HANDLE proc);
 
+/* jo_cmd.c: the command checked and its line quoted (*cmdline, heap);
+ * the environment block of exactly pol->envp (*out, heap); NS_OK or a
+ * refusal said through the host */
+int jo_check_command(const struct ns_host *h, const struct ns_policy *pol,
+		     wchar_t **cmdline);
+int jo_make_env(const struct ns_host *h, const struct ns_policy *pol,
+		wchar_t **out);
+
 extern const struct ns_wall_ops jo_wall_ops;
 extern const struct ns_place_ops jo_place_ops;
 
