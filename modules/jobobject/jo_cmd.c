@@ -52,7 +52,7 @@ jo_check_command(const struct ns_host *h, const struct ns_policy *pol,
 	int rc;
 
 	if (GetSystemWindowsDirectoryW(wsys, MAX_PATH) > 0)
-		jo_utf8(wsys, sys, sizeof(sys));
+		nk_utf8(wsys, sys, sizeof(sys));
 	if (jo_is_wsl(pol->command, sys))
 		return jo_refuse(h, NS_E_REFUSED, "no_sandbox",
 				 "%s runs Linux programs outside the job "
@@ -67,7 +67,7 @@ jo_check_command(const struct ns_host *h, const struct ns_policy *pol,
 	rc = jo_cmdline(pol->argv, jo_is_batch(pol->command), line, cap, &bad);
 	if (rc == JO_CMD_OK) {
 		*cmdline = malloc(JO_CMDLINE_MAX * sizeof(wchar_t));
-		if (*cmdline == NULL || jo_wide(line, *cmdline,
+		if (*cmdline == NULL || nk_wide(line, *cmdline,
 						JO_CMDLINE_MAX) != 0)
 			rc = JO_CMD_TOO_LONG;
 	}
@@ -125,7 +125,7 @@ entry_name(const wchar_t *e, char *out, size_t cap)
 		n = sizeof(name) / sizeof(name[0]) - 1;
 	memcpy(name, e, n * sizeof(wchar_t));
 	name[n] = L'\0';
-	if (jo_utf8(name, out, cap) != 0)
+	if (nk_utf8(name, out, cap) != 0)
 		snprintf(out, cap, "?");
 }
 
@@ -156,7 +156,7 @@ jo_make_env(const struct ns_host *h, const struct ns_policy *pol,
 		size_t cap = strlen(pol->envp[i]) + 1; /* units <= bytes */
 
 		v[i] = malloc(cap * sizeof(wchar_t));
-		if (v[i] == NULL || jo_wide(pol->envp[i], v[i], cap) != 0) {
+		if (v[i] == NULL || nk_wide(pol->envp[i], v[i], cap) != 0) {
 			free(tmp);
 			free_entries(v, n);
 			return jo_refuse(h, NS_E_REFUSED, "sandbox_failed",

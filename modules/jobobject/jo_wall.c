@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "banned.h"
+#include "common/nk_module.h"
 
 #define JO_MAX_LABELS 64
 
@@ -221,7 +222,7 @@ labels_restore(const struct ns_host *h, struct jo_state *s)
 		if (e != ERROR_SUCCESS && h != NULL) {
 			char p[JO_PATH] = "?";
 
-			jo_utf8(l->path + 4, p, sizeof(p));
+			nk_utf8(l->path + 4, p, sizeof(p));
 			jo_note(h, "the low label on %s could not be restored "
 				   "(error %lu): icacls \"%s\" /setintegritylevel "
 				   "(OI)(CI)medium", p, e, p);
@@ -882,16 +883,10 @@ jo_release(const struct ns_host *h, void *state)
 }
 
 
-const struct ns_wall_ops jo_wall_ops = {
-	.struct_size = sizeof(struct ns_wall_ops),
-	.shape = NS_SHAPE_CONTAINER,
-	.facts = jo_facts,
-	.prepare = jo_prepare,
-	.render = jo_render,
-	.spawn = jo_spawn,
-	.release = jo_release,
-	.features = NS_WALL_CAPS_NATIVE | NS_WALL_CAPS_CPU | NS_WALL_ACL_CALLER,
-	.finish = jo_finish,
-	.wait = jo_wait,
-	.terminate = jo_terminate,
-};
+const struct ns_wall_ops jo_wall_ops =
+	NK_WALL_OPS(NS_SHAPE_CONTAINER, jo_facts, jo_prepare, jo_render,
+		    jo_spawn, jo_release,
+		    .features = NS_WALL_CAPS_NATIVE | NS_WALL_CAPS_CPU |
+				NS_WALL_ACL_CALLER,
+		    .finish = jo_finish, .wait = jo_wait,
+		    .terminate = jo_terminate);
