@@ -210,17 +210,21 @@ $(B)/.flags: FORCE
 # everywhere), <m>_SUFFIX (.so unless set; seatbelt is seatbelt.dylib, the
 # name the darwin config uses), <m>_TEST_SO := 1 (a portable core: also
 # built as $(B)/tests/modules/<m>.so on every platform, with <m>_TEST_DEFS,
-# for the integration tests' fakes -- never installed) and <m>_TEST_DEFS.
+# for the integration tests' fakes -- never installed), <m>_TEST_DEFS, and
+# <m>_KIT: the files of the module kit it links (modules/common/<name>.c,
+# built hidden into the module like its own sources: never exported, not
+# part of the ABI; docs/ARCHITECTURE.md "modules/common").
 # A module off its platform is not built into $(B)/lib/nova-sandbox and
 # not installed, whatever MODULES says; its suites and test artifact still
 # build where it has <m>_TEST_SO.
-MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi -Iinfra
+MOD_CFLAGS = $(ALLCFLAGS) -fPIC -fvisibility=hidden -Iapi -Iinfra -Imodules
 # A module for another platform (<m>_PLATFORMS without this uname -s) and
 # without <m>_TEST_SO builds only its <m>_PORTABLE_SRC here, for its own
 # suites (jobobject: the Win32 parts cannot compile elsewhere).
 MOD_LDFLAGS := $(if $(filter Darwin,$(UNAME_S)),,-Wl,-z,defs)
 define module_rules
 include modules/$(1)/module.mk
+$(1)_SRC += $$($(1)_KIT:%=modules/common/%.c)
 $(1)_SUFFIX ?= .so
 $(1)_HERE := $$(if $$($(1)_PLATFORMS),$$(filter $(UNAME_S),$$($(1)_PLATFORMS)),yes)
 $(1)_OBJ := $$($(1)_SRC:%.c=$(B)/obj/%.pic.o)
@@ -351,13 +355,24 @@ $(1)_TEST_SRC := $$(sort $$(wildcard modules/$(1)/tests/test_*.c))
 $(1)_TEST_BIN := $$($(1)_TEST_SRC:modules/$(1)/tests/%.c=$(B)/tests/modules/$(1)/%)
 $(B)/tests/modules/$(1)/%: modules/$(1)/tests/%.c $(UNIT_COMMON) $$($(1)_SUITE_OBJ)
 	@mkdir -p $$(@D)
-	$$(CC) $$(ALLCFLAGS) $$($(1)_TEST_DEFS) -Iapi -Iinfra -Imodules/$(1) -Itests/unit \
+	$$(CC) $$(ALLCFLAGS) $$($(1)_TEST_DEFS) -Iapi -Iinfra -Imodules -Imodules/$(1) -Itests/unit \
 		$$(CUNIT_CFLAGS) $(LDFLAGS) -o $$@ $$< \
 		$(UNIT_COMMON) $$($(1)_SUITE_OBJ) $$($(1)_LIBS) $$(CUNIT_LIBS)
 UNIT_BIN += $$($(1)_TEST_BIN)
 endif
 endef
 $(foreach m,$(MODULES),$(eval $(call module_test_rules,$(m))))
+
+# the module kit's own suites (modules/common/tests/), with the kit's
+# portable files
+NK_TEST_SRC := $(sort $(wildcard modules/common/tests/test_*.c))
+NK_TEST_BIN := $(NK_TEST_SRC:modules/common/tests/%.c=$(B)/tests/modules/common/%)
+NK_TEST_OBJ := $(B)/obj/modules/common/nk_run.pic.o
+$(B)/tests/modules/common/%: modules/common/tests/%.c $(UNIT_COMMON) $(NK_TEST_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALLCFLAGS) -Iapi -Iinfra -Imodules -Itests/unit $(CUNIT_CFLAGS) \
+		$(LDFLAGS) -o $@ $< $(UNIT_COMMON) $(NK_TEST_OBJ) $(CUNIT_LIBS)
+UNIT_BIN += $(NK_TEST_BIN)
 
 check-unit: all $(UNIT_BIN)
 	@tests/run-unit.sh $(B) $(UNIT_BIN)
@@ -517,7 +532,8 @@ bench-phases:
 WB        ?= build-win
 WIN_CC    ?= x86_64-w64-mingw32-gcc
 WIN_CFLAGS := -std=c11 $(WARN) -O2 -g -D_WIN32_WINNT=0x0A00 -DUNICODE \
-              -D_UNICODE -D__USE_MINGW_ANSI_STDIO=1 -Ihost -Iapi -Iinfra -MMD -MP
+              -D_UNICODE -D__USE_MINGW_ANSI_STDIO=1 -Ihost -Iapi -Iinfra -Imodules \
+              -MMD -MP
 WIN_LDFLAGS := -static-libgcc -Wl,--no-undefined -Wl,--dynamicbase \
                -Wl,--nxcompat -Wl,--high-entropy-va
 WIN_MODULES := $(foreach m,$(MODULES),$(if $(filter Windows,$($(m)_PLATFORMS)),$(m)))

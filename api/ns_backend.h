@@ -4,55 +4,8 @@
  * backend modules.  This is the only header a module author needs; it is
  * installed as <nova-sandbox/ns_backend.h> and is self-contained C99/C11.
  *
- * CHANGELOG (append-only; every minor adds members at the END of a struct)
- *   1.0  first stable ABI: ns_backend_ops with the wall, egress and place
- *        role tables; ns_host services note/refuse/text/option.
- *   1.1  place role: ns_place_ops.enter/holders/proc_start (all OPTIONAL),
- *        ns_place.root_fd and ns_place.hidden; list() lines gain root=.
- *        A 1.0 place table (no enter) is a place the host creates and
- *        walls in the normal way (a volume visible to everyone).
- *   1.1+ (no minor bump: found by struct_size, never required)
- *        ns_policy.rule_fds and ns_policy.cwd_fd: the descriptor each
- *        rule's path was resolved to, and the working directory's (both
- *        pointers: NULL, as a zeroed member reads, means none).  A
- *        module reads them only when pol->struct_size covers them
- *        (NS_POLICY_HAS_FDS) and otherwise opens rules[i].path itself, so
- *        a module built against this header still loads in a 1.1 host and
- *        a 1.0/1.1 module ignores them.
- *   1.2  denials and process control, for every wall shape:
- *        - abi_minor now means the LOWEST host minor the module needs
- *          (NS_MODULE_REQUIRES_MINOR, default: the header's minor), and
- *          ns_backend_ops.built_minor says which header it was built
- *          with: a wall built with this header that uses nothing new
- *          defines NS_MODULE_REQUIRES_MINOR 0 and loads in a 1.0 or 1.1
- *          host, which checks abi_minor as it always did;
- *        - ns_wall_ops.features, finish (OPTIONAL: after the command's
- *          tree is gone and before DONE, with the process, its times and
- *          a platform-neutral exit), wait and terminate (OPTIONAL: on a
- *          handle, for a wall that owns the process);
- *        - ns_host.denial: a structured denial the host de-duplicates,
- *          maps to the flag that would allow it, and prints;
- *        - ns_policy: the caps (processes, memory, timeout) and
- *          NS_POLICY_EXPLAIN;
- *        - the rules a module lives by, below, written down.
- *        Every 1.2 member is size-discovered: a 1.2 host loads 1.0 and
- *        1.1 modules unchanged, and a module reads a 1.2 member of a
- *        struct the host passed only when its struct_size covers it.
- *   1.3  the Windows job's flags (`run --cpu/--memory/--scratch`, the bare
- *        form's `--acl`), for any wall or place that can keep them:
- *        - ns_policy.cpu_percent (NS_POLICY_HAS_CPU): a CPU rate cap, kept
- *          by a wall with NS_WALL_CAPS_CPU;
- *        - ns_policy.acl (NS_ACL_TOOL, NS_ACL_CALLER): who prepares the
- *          security of the write roots, honoured by a wall with
- *          NS_WALL_ACL_CALLER;
- *        - ns_place_req.parent (NS_PLACE_REQ_HAS_PARENT): the directory
- *          a place makes its scratch in, taken by a place whose
- *          ns_place_ops.features has NS_PLACE_PARENT;
- *        - ns_place_ops.features and .reserved.
- *        The host passes a 1.3 value only to a module whose features bit
- *        says it keeps it, and refuses the flag otherwise (a cap, a
- *        directory or an ACL promise is never dropped silently): a 1.2
- *        module loads and runs unchanged and never sees them.
+ * CHANGELOG: docs/ABI.md section 11, "Changelog" (append-only; every minor
+ * adds members at the END of a struct).
  *
  * COMPATIBILITY RULES (enforced by the host before any module function runs)
  *   - the module exports ONE data symbol, NS_BACKEND_SYMBOL ("ns_backend_v1"),

@@ -57,7 +57,7 @@ for f in $srcs; do
 	inc="-I$tmp/inc -Iapi -Iinfra"
 	case $f in
 	host/*) inc="$inc -Ihost $inicf" ;;
-	modules/*) m=${f#modules/}; inc="$inc -Imodules/${m%%/*}" ;;
+	modules/*) m=${f#modules/}; inc="$inc -Imodules -Imodules/${m%%/*}" ;;
 	esac
 	ok=1
 	# shellcheck disable=SC2086

@@ -24,6 +24,7 @@
 #include <iniparser.h>
 
 #include "os/os.h"
+#include "conf/cload.h"
 
 #ifndef NS_SYSCONFDIR
 #define NS_SYSCONFDIR "/usr/local/etc"
@@ -33,7 +34,6 @@
 #endif
 
 #define CONFIG_MAX_BYTES (1024 * 1024)
-#define CONFIG_MAX_DROPINS 256
 
 struct pdefault {
 	const char *platform;
@@ -52,27 +52,6 @@ static const char *const platform_names[] = { "linux", "darwin", "windows",
 					      NULL };
 static const char *const platform_keys[] = { "wall", "egress", "place", NULL };
 static const char *const main_keys[] = { "moduledir", NULL };
-
-/* One file read: its bytes and iniparser's dictionary of them. */
-struct cfile {
-	const char *shown; /* the file as messages name it (cfg->files) */
-	char *text;        /* the file's bytes, NUL-terminated */
-	size_t len;
-	dictionary *d;     /* NULL: refused before parsing */
-	int skip;          /* refused in a way that hides its sections */
-};
-
-/* The state of one load; shown/text/len/d are the file in hand. */
-struct cload {
-	struct config *cfg;
-	struct refusals *r;
-	const char *shown; /* the file as messages name it */
-	char *text;        /* the file's bytes, NUL-terminated */
-	size_t len;
-	dictionary *d;
-	struct strv stems; /* module stems named in any platform section */
-	int nomem;
-};
 
 static void
 use_file(struct cload *cl, const struct cfile *f)
@@ -115,8 +94,8 @@ join_list(const char *const *list)
 }
 
 /* One bad_config refusal "<file>:<line>: <text>" (no line when 0). */
-__attribute__((format(printf, 3, 4))) static void
-bad(struct cload *cl, unsigned line, const char *fmt, ...)
+void
+conf_bad(struct cload *cl, unsigned line, const char *fmt, ...)
 {
 	struct sbuf b = { 0 };
 	va_list ap;
@@ -135,152 +114,6 @@ bad(struct cload *cl, unsigned line, const char *fmt, ...)
 	sbuf_free(&b);
 }
 
-/* ---- the locator ------------------------------------------------------ */
-
-static void
-trim(const char **s, size_t *n)
-{
-	while (*n && isspace((unsigned char)**s)) {
-		(*s)++;
-		(*n)--;
-	}
-	while (*n && isspace((unsigned char)(*s)[*n - 1]))
-		(*n)--;
-}
-
-static int
-same_ci(const char *s, size_t n, const char *want)
-{
-	return strlen(want) == n && strncasecmp(s, want, n) == 0;
-}
-
-/* One physical line: is it the header of `sec`?  Is it `key =`?  *cur
- * tracks whether the current section is `sec`. */
-static int
-line_matches(const char *s, size_t n, const char *sec, const char *key,
-	     int *cur)
-{
-	const char *eq;
-
-	trim(&s, &n);
-	if (n && s[0] == '[') {
-		const char *end = memchr(s, ']', n);
-		size_t k = end ? (size_t)(end - s - 1) : n - 1;
-
-		s++;
-		trim(&s, &k);
-		*cur = same_ci(s, k, sec);
-		return *cur && key == NULL;
-	}
-	if (key == NULL || !*cur || n == 0 || s[0] == ';' || s[0] == '#')
-		return 0;
-	eq = memchr(s, '=', n);
-	if (eq == NULL)
-		return 0;
-	n = (size_t)(eq - s);
-	trim(&s, &n);
-	return same_ci(s, n, key);
-}
-
-/* The line of the nth (0-based) `[sec]` header (key NULL) or `key =` line
- * in [sec]; 0 when there is none.  Keys outside a section: sec "". */
-static unsigned
-locate(const struct cload *cl, const char *sec, const char *key,
-       unsigned nth)
-{
-	const char *p = cl->text, *end = cl->text + cl->len;
-	unsigned line = 0;
-	int cur = sec[0] == '\0';
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		line++;
-		if (line_matches(p, n, sec, key, &cur) && nth-- == 0)
-			return line;
-		p += n + 1;
-	}
-	return 0;
-}
-
-/* The name inside a `[...]` header line, as iniparser reads it (NULL
- * when the line is not a header). */
-static const char *
-header_name(const char *s, size_t n, size_t *len)
-{
-	const char *end;
-
-	trim(&s, &n);
-	if (n < 2 || s[0] != '[' || s[n - 1] != ']')
-		return NULL;
-	end = memchr(s, ']', n);
-	*len = (size_t)(end - s - 1);
-	s++;
-	trim(&s, len);
-	return s;
-}
-
-/* iniparser keeps "[a:b]" as the key "b" of [a], with no value: the
- * header would erase that key, and its own keys pose as options of [a].
- * Refuse each one; 1 when there was one (the rest cannot be trusted). */
-static int
-check_colon_headers(struct cload *cl)
-{
-	const char *p = cl->text, *end = cl->text + cl->len;
-	unsigned line = 0;
-	int found = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), k = 0;
-		const char *name = header_name(p, n, &k);
-		char *low;
-
-		line++;
-		p += n + 1;
-		if (name == NULL || memchr(name, ':', k) == NULL)
-			continue;
-		found = 1;
-		low = str_ndup(name, k);
-		for (char *c = low; c != NULL && *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-		if (low == NULL)
-			cl->nomem = 1;
-		else
-			bad(cl, line, "section [%s] has a ':'; a section name "
-			    "is [nova-sandbox], a platform or a module's stem, "
-			    "with no ':'", low);
-		free(low);
-	}
-	return found;
-}
-
-/* iniparser reads lines as C strings: a NUL hid the rest of its line
- * (silently at the start, as "too long" mid-line).  Say each one. */
-static int
-check_nul_bytes(struct cload *cl)
-{
-	const char *p = cl->text, *end = cl->text + cl->len;
-	unsigned line = 0;
-	int found = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *z = memchr(p, '\0', n);
-
-		line++;
-		if (z != NULL) {
-			bad(cl, line, "a NUL byte at column %zu; a config is "
-			    "text, with no NUL bytes", (size_t)(z - p) + 1);
-			found = 1;
-		}
-		p += n + 1;
-	}
-	return found;
-}
-
 /* ---- opening and reading ---------------------------------------------- */
 
 static int
@@ -290,7 +123,7 @@ read_all(struct cload *cl, int fd)
 	size_t got = 0;
 
 	if (fstat(fd, &st) < 0 || st.st_size > CONFIG_MAX_BYTES) {
-		bad(cl, 0, "cannot be read or is larger than %d bytes",
+		conf_bad(cl, 0, "cannot be read or is larger than %d bytes",
 		    CONFIG_MAX_BYTES);
 		return 1;
 	}
@@ -319,16 +152,16 @@ open_config(struct cload *cl, const char *path)
 	fd = os_open_own(path, 0);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			bad(cl, 0, "no such config file; name an existing file "
+			conf_bad(cl, 0, "no such config file; name an existing file "
 			    "or unset NOVA_SANDBOX_CONFIG for the defaults");
 		else if (errno == ELOOP)
-			bad(cl, 0, "is a symbolic link; name the file itself");
+			conf_bad(cl, 0, "is a symbolic link; name the file itself");
 		else
-			bad(cl, 0, "cannot open: %s", strerror(errno));
+			conf_bad(cl, 0, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	if (os_trust_fd(fd, path, 1, &why) != OS_TRUST_OK) {
-		bad(cl, 0, "config refused: %s", why ? why : "unsafe");
+		conf_bad(cl, 0, "config refused: %s", why ? why : "unsafe");
 		free(why);
 		close(fd);
 		return -1;
@@ -372,12 +205,12 @@ say_syntax(struct cload *cl)
 	unsigned line = ini_err_line();
 
 	if (strstr(ini_err_text, "syntax error") != NULL)
-		bad(cl, line, "syntax error; a line is [section], "
+		conf_bad(cl, line, "syntax error; a line is [section], "
 		    "key = value, or a ; comment");
 	else if (strstr(ini_err_text, "too long") != NULL)
-		bad(cl, line, "line too long");
+		conf_bad(cl, line, "line too long");
 	else
-		bad(cl, line, "cannot be parsed");
+		conf_bad(cl, line, "cannot be parsed");
 }
 
 static int
@@ -445,7 +278,7 @@ add_entry(struct cload *cl, const char *key, const char *e, unsigned line,
 	struct sbuf b = { 0 };
 
 	if (at < out->n) {
-		bad(cl, line, "%s %s is named a second time (first at %s); "
+		conf_bad(cl, line, "%s %s is named a second time (first at %s); "
 		    "a module serves a role once: remove one of the two",
 		    key, e, from->v[at]);
 		return;
@@ -460,15 +293,15 @@ static int
 check_entry(struct cload *cl, const char *sec, const char *key,
 	    const char *e, size_t n)
 {
-	unsigned line = locate(cl, sec, key, 0);
+	unsigned line = conf_locate(cl, sec, key, 0);
 
 	if (n == 0) {
-		bad(cl, line, "%s in [%s] has an empty entry; name module "
+		conf_bad(cl, line, "%s in [%s] has an empty entry; name module "
 		    "files separated by commas", key, sec);
 		return -1;
 	}
 	if (os_has_sep(e, n) && !os_is_absolute(e)) {
-		bad(cl, line, "%s in [%s]: \"%.*s\" is neither a bare file "
+		conf_bad(cl, line, "%s in [%s]: \"%.*s\" is neither a bare file "
 		    "name (looked up in the module directory) nor an absolute "
 		    "path", key, sec, (int)n, e);
 		return -1;
@@ -481,7 +314,7 @@ static void
 parse_list(struct cload *cl, const char *sec, const char *key,
 	   const char *val, struct strv *out, struct strv *from)
 {
-	unsigned line = locate(cl, sec, key, 0);
+	unsigned line = conf_locate(cl, sec, key, 0);
 
 	const char *p = val;
 
@@ -490,7 +323,7 @@ parse_list(struct cload *cl, const char *sec, const char *key,
 		const char *e = p;
 		char *c;
 
-		trim(&e, &n);
+		conf_trim(&e, &n);
 		if (check_entry(cl, sec, key, e, n) == 0) {
 			c = str_ndup(e, n);
 			if (c == NULL)
@@ -551,22 +384,22 @@ set_moduledir(struct cload *cl)
 {
 	const char *val = iniparser_getstring(cl->d, "nova-sandbox:moduledir",
 					      NULL);
-	unsigned line = locate(cl, "nova-sandbox", "moduledir", 0);
+	unsigned line = conf_locate(cl, "nova-sandbox", "moduledir", 0);
 	char *real;
 
 	if (val == NULL)
 		return;
 	if (cl->cfg->moduledir_from != NULL) {
-		bad(cl, line, "moduledir is set a second time (first at %s); "
+		conf_bad(cl, line, "moduledir is set a second time (first at %s); "
 		    "set it in one file", cl->cfg->moduledir_from);
 		return;
 	}
 	if (!os_is_absolute(val)) {
-		bad(cl, line, "moduledir \"%s\" is not an absolute path", val);
+		conf_bad(cl, line, "moduledir \"%s\" is not an absolute path", val);
 		return;
 	}
 	if (!os_is_dir(val) || (real = os_real_dir(val)) == NULL) {
-		bad(cl, line, "moduledir \"%s\" is not an existing directory",
+		conf_bad(cl, line, "moduledir \"%s\" is not an existing directory",
 		    val);
 		return;
 	}
@@ -582,11 +415,11 @@ set_moduledir(struct cload *cl)
 static void
 check_dup(struct cload *cl, const char *sec, const char *key)
 {
-	unsigned first = locate(cl, sec, key, 0);
-	unsigned again = locate(cl, sec, key, 1);
+	unsigned first = conf_locate(cl, sec, key, 0);
+	unsigned again = conf_locate(cl, sec, key, 1);
 
 	if (again)
-		bad(cl, again, "key \"%s\" in [%s] is set twice (first at "
+		conf_bad(cl, again, "key \"%s\" in [%s] is set twice (first at "
 		    "line %u); set it once", key, sec, first);
 }
 
@@ -596,7 +429,7 @@ unknown_key(struct cload *cl, const char *sec, const char *key,
 {
 	char *keys = join_list(allowed);
 
-	bad(cl, locate(cl, sec, key, 0), "unknown key \"%s\" in [%s]; the "
+	conf_bad(cl, conf_locate(cl, sec, key, 0), "unknown key \"%s\" in [%s]; the "
 	    "keys of [%s] are %s", key, sec, sec, keys ? keys : "");
 	free(keys);
 }
@@ -612,7 +445,7 @@ keep_opt(struct cload *cl, const char *sec, const char *key)
 	for (size_t i = 0; i < cfg->n_opts; i++)
 		if (strcmp(cfg->opts[i].section, sec) == 0 &&
 		    strcmp(cfg->opts[i].key, key) == 0) {
-			bad(cl, locate(cl, sec, key, 0), "key \"%s\" in [%s] is "
+			conf_bad(cl, conf_locate(cl, sec, key, 0), "key \"%s\" in [%s] is "
 			    "set a second time (first at %s:%u); set it in one "
 			    "file", key, sec, cfg->opts[i].file,
 			    cfg->opts[i].line);
@@ -630,7 +463,7 @@ keep_opt(struct cload *cl, const char *sec, const char *key)
 	o->key = strdup(key);
 	val = iniparser_getstring(cl->d, full, "");
 	o->value = strdup(val != NULL ? val : "");
-	o->line = locate(cl, sec, key, 0);
+	o->line = conf_locate(cl, sec, key, 0);
 	o->file = strdup(cl->shown);
 	cfg->n_opts++;
 	if (!o->section || !o->key || !o->value || !o->file)
@@ -673,7 +506,7 @@ unknown_section(struct cload *cl, const char *sec)
 {
 	char *stems = join_list((const char *const *)cl->stems.v);
 
-	bad(cl, locate(cl, sec, NULL, 0), "unknown section [%s]; the sections "
+	conf_bad(cl, conf_locate(cl, sec, NULL, 0), "unknown section [%s]; the sections "
 	    "are [nova-sandbox], [linux], [darwin], [windows] and one per "
 	    "module named in them (here: %s)", sec,
 	    stems && *stems ? stems : "none");
@@ -701,7 +534,7 @@ check_sectionless(struct cload *cl)
 		const char *k = cl->d->key[i];
 
 		if (k != NULL && k[0] == ':')
-			bad(cl, locate(cl, "", k + 1, 0), "key \"%s\" is "
+			conf_bad(cl, conf_locate(cl, "", k + 1, 0), "key \"%s\" is "
 			    "outside any section; put it under [%s]", k + 1,
 			    os_platform());
 	}
@@ -860,7 +693,7 @@ pick_path(const char *explicit_path)
 }
 
 /* Read an open, trusted file into f (closing fd): 0 parsed, 1 refused. */
-static int
+int
 read_file(struct cload *cl, struct cfile *f, int fd)
 {
 	int rc;
@@ -880,162 +713,6 @@ read_file(struct cload *cl, struct cfile *f, int fd)
 	}
 	keep_file(cl, f);
 	return rc;
-}
-
-/* The conf.d directory beside the main file (or the system one). */
-static char *
-dropdir_of(const char *main_path)
-{
-	const char *slash;
-
-	if (main_path == NULL)
-		return strdup(NS_SYSCONFDIR "/nova-sandbox/conf.d");
-	slash = os_last_sep(main_path);
-	return str_fmt("%.*s/conf.d", (int)(slash ? slash - main_path : 0),
-		       main_path);
-}
-
-static int
-by_bytes(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* A drop-in's name: <something>.conf, not hidden (editor and dpkg
- * leftovers such as x.conf~ or x.conf.dpkg-old are not drop-ins). */
-static int
-is_dropin(const char *name)
-{
-	size_t n = strlen(name);
-
-	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".conf") == 0;
-}
-
-static int
-one_name(void *arg, const char *name)
-{
-	struct strv *names = arg;
-
-	if (is_dropin(name))
-		(void)strv_push(names, name); /* a failure sticks */
-	return 0;
-}
-
-/* The names of the drop-ins in dirfd, in byte order; 0, 1 refused. */
-static int
-list_dropins(struct cload *cl, int dirfd, struct strv *names)
-{
-	if (os_dir_names(dirfd, cl->shown, one_name, names) != 0) {
-		bad(cl, 0, "cannot list: %s", strerror(errno));
-		return 1;
-	}
-	if (strv_failed(names))
-		cl->nomem = 1;
-	if (names->n > CONFIG_MAX_DROPINS) {
-		bad(cl, 0, "holds %zu drop-ins; at most %d are read", names->n,
-		    CONFIG_MAX_DROPINS);
-		return 1;
-	}
-	if (names->n > 1)
-		qsort(names->v, names->n, sizeof(names->v[0]), by_bytes);
-	return 0;
-}
-
-/* Open conf.d (absent: -2, nothing to read), checked on its descriptor. */
-static int
-open_dropdir(struct cload *cl, const char *dir)
-{
-	char *why = NULL;
-	int fd = os_open_own(dir, 1);
-
-	cl->shown = dir;
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -2;
-		/* O_DIRECTORY wins over O_NOFOLLOW: a link says ENOTDIR; the
-		 * name is looked at again only to word the refusal */
-		if (errno == ELOOP ||
-		    (errno == ENOTDIR && os_path_kind(dir) == OS_PATH_LINK))
-			bad(cl, 0, "is a symbolic link; conf.d is a directory "
-			    "itself");
-		else if (errno == ENOTDIR)
-			bad(cl, 0, "is not a directory; conf.d holds drop-in "
-			    "files");
-		else
-			bad(cl, 0, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (os_trust_fd(fd, dir, 0, &why) != OS_TRUST_OK) {
-		bad(cl, 0, "conf.d refused: %s", why ? why : "unsafe");
-		free(why);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* One drop-in, opened relative to conf.d and checked on its descriptor. */
-static int
-open_dropin(struct cload *cl, int dirfd, const char *name)
-{
-	char *why = NULL;
-	int fd = os_open_own_at(dirfd, cl->cfg->dropdir, name);
-
-	if (fd < 0) {
-		if (errno == ELOOP)
-			bad(cl, 0, "is a symbolic link; a drop-in is a file "
-			    "in conf.d itself");
-		else
-			bad(cl, 0, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (os_trust_fd(fd, cl->shown, 1, &why) != OS_TRUST_OK) {
-		bad(cl, 0, "drop-in refused: %s", why ? why : "unsafe");
-		free(why);
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Open and read every drop-in of conf.d into files[*n...]. */
-static void
-read_dropins(struct cload *cl, struct cfile **files, size_t *n)
-{
-	struct config *cfg = cl->cfg;
-	struct strv names = { 0 };
-	int dirfd = open_dropdir(cl, cfg->dropdir);
-
-	if (dirfd < 0 || list_dropins(cl, dirfd, &names) != 0) {
-		if (dirfd >= 0)
-			close(dirfd);
-		strv_free(&names);
-		return;
-	}
-	for (size_t i = 0; i < names.n && !cl->nomem; i++) {
-		struct cfile *nv = realloc(*files, (*n + 1) * sizeof(*nv));
-		char *full = str_fmt("%s/%s", cfg->dropdir, names.v[i]);
-		int fd;
-
-		if (nv == NULL || full == NULL || strv_push(&cfg->files, full)) {
-			if (nv != NULL)
-				*files = nv;
-			free(full);
-			cl->nomem = 1;
-			break;
-		}
-		free(full);
-		*files = nv;
-		memset(&nv[*n], 0, sizeof(nv[*n]));
-		nv[*n].shown = cfg->files.v[cfg->files.n - 1];
-		cl->shown = nv[*n].shown;
-		fd = open_dropin(cl, dirfd, names.v[i]);
-		if (fd >= 0)
-			read_file(cl, &nv[*n], fd);
-		(*n)++;
-	}
-	close(dirfd);
-	strv_free(&names);
 }
 
 /* The main file (when there is one) into files[0]. */

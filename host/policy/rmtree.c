@@ -38,7 +38,7 @@ same_mount(const struct where *a, const struct where *b)
 }
 
 static int rm_at(int dfd, const char *leaf, const struct where *up,
-		 unsigned max_depth);
+		 unsigned max_depth, unsigned how);
 
 static int
 keep_name(void *arg, const char *name)
@@ -48,7 +48,8 @@ keep_name(void *arg, const char *name)
 
 /* Every entry of the directory open on fd (at `here`), depth first. */
 static int
-rm_entries(int fd, const struct where *here, unsigned max_depth)
+rm_entries(int fd, const struct where *here, unsigned max_depth,
+	   unsigned how)
 {
 	struct strv names = {0};
 	int rc = os_dir_names(fd, NULL, keep_name, &names), saved;
@@ -58,15 +59,47 @@ rm_entries(int fd, const struct where *here, unsigned max_depth)
 		rc = -1;
 	}
 	for (size_t i = 0; rc == 0 && i < names.n; i++)
-		rc = rm_at(fd, names.v[i], here, max_depth);
+		rc = rm_at(fd, names.v[i], here, max_depth, how);
 	saved = errno;
 	strv_free(&names);
 	errno = saved;
 	return rc;
 }
 
+/* The directory leaf of dfd (sb: what os_fstat_at said) opened, with
+ * RMTREE_OWN_MODES a chmod 000 the user made undone; -1 with errno, also
+ * when the directory was replaced while it was looked at. */
 static int
-rm_at(int dfd, const char *leaf, const struct where *up, unsigned max_depth)
+open_dir(int dfd, const char *leaf, const struct os_stat *sb,
+	 struct os_stat *ds, unsigned how)
+{
+	int own = (how & RMTREE_OWN_MODES) && sb->uid == os_euid();
+	int fd = os_open_read_at(dfd, leaf, 1), saved;
+
+	if (fd < 0 && errno == EACCES && own &&
+	    os_fchmod_at(dfd, leaf, (sb->mode & 07777) | 0700) == 0)
+		fd = os_open_read_at(dfd, leaf, 1);
+	if (fd < 0)
+		return -1;
+	if (os_fstat(fd, ds) != 0)
+		saved = errno;
+	else if (ds->dev != sb->dev || ds->ino != sb->ino)
+		saved = EAGAIN; /* replaced while looked at */
+	else
+		saved = 0;
+	if (saved != 0) {
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (own && (ds->mode & 0700) != 0700)
+		os_fchmod(fd, (ds->mode & 07777) | 0700);
+	return fd;
+}
+
+static int
+rm_at(int dfd, const char *leaf, const struct where *up, unsigned max_depth,
+      unsigned how)
 {
 	struct os_stat sb, ds;
 	struct where here;
@@ -75,34 +108,28 @@ rm_at(int dfd, const char *leaf, const struct where *up, unsigned max_depth)
 	if (os_fstat_at(dfd, leaf, &sb) != 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(sb.mode))
-		return os_unlink_at(dfd, leaf, 0);
+		return os_unlink_at(dfd, leaf, 0) == 0 || errno == ENOENT ? 0 : -1;
 	if (max_depth == 0)
 		return RMTREE_TOO_DEEP;
-	if ((fd = os_open_read_at(dfd, leaf, 1)) < 0)
+	if ((fd = open_dir(dfd, leaf, &sb, &ds, how)) < 0)
 		return -1;
-	if (os_fstat(fd, &ds) != 0) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-		return -1;
-	}
 	where_of(fd, &ds, &here);
 	if (!same_mount(&here, up)) {
 		close(fd);
 		return RMTREE_MOUNT; /* what is mounted there stays whole */
 	}
-	rc = rm_entries(fd, &here, max_depth - 1);
+	rc = rm_entries(fd, &here, max_depth - 1, how);
 	saved = errno;
 	close(fd);
 	if (rc != 0) {
 		errno = saved;
 		return rc < -1 ? rc : -1;
 	}
-	return os_unlink_at(dfd, leaf, 1);
+	return os_unlink_at(dfd, leaf, 1) == 0 || errno == ENOENT ? 0 : -1;
 }
 
 int
-rmtree_at(int dfd, const char *leaf, unsigned max_depth)
+rmtree_at_how(int dfd, const char *leaf, unsigned max_depth, unsigned how)
 {
 	struct os_stat ds;
 	struct where top;
@@ -110,5 +137,11 @@ rmtree_at(int dfd, const char *leaf, unsigned max_depth)
 	if (os_fstat(dfd, &ds) != 0)
 		return -1;
 	where_of(dfd, &ds, &top);
-	return rm_at(dfd, leaf, &top, max_depth);
+	return rm_at(dfd, leaf, &top, max_depth, how);
+}
+
+int
+rmtree_at(int dfd, const char *leaf, unsigned max_depth)
+{
+	return rmtree_at_how(dfd, leaf, max_depth, 0);
 }

@@ -17,4 +17,12 @@
 #define RMTREE_MOUNT (-3)
 int rmtree_at(int dfd, const char *leaf, unsigned max_depth);
 
+/* rmtree_at, and with RMTREE_OWN_MODES a directory the effective user
+ * owns but may not enter or empty (a job's chmod 000 or 0500) is given
+ * u+rwx first (os_fchmod_at, then os_fchmod on its descriptor): the
+ * worktree verb's trees, which a job wrote. */
+#define RMTREE_OWN_MODES 1u
+int rmtree_at_how(int dfd, const char *leaf, unsigned max_depth,
+		  unsigned how);
+
 #endif

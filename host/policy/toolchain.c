@@ -21,9 +21,9 @@
 #include "policy/policy.h"
 #include "policy/rmtree.h"
 #include "policy/tccache.h"
+#include "policy/tcdisc.h"
 
 #define MAXARGS 6
-#define MAXHOPS 40
 
 enum tq_kind {
 	TQ_LINES,     /* each output line is a root */
@@ -80,30 +80,6 @@ static const struct tchain chains[] = {
 	}, 0 },
 };
 
-/* One discovery: what the tools must not touch, where they run. */
-struct disc {
-	const struct tchain *c;
-	const struct toolchain_ctx *x;
-	struct strv wcanon;        /* each --write, canonical */
-	struct os_stat *wid;       /* ... and its identity (ino 0: none) */
-	char *home;                /* the caller's HOME (Windows USERPROFILE),
-				      canonical, or NULL */
-	char *state;               /* the tool's state directory */
-	char *priv;                /* the private empty directory, or NULL */
-	int priv_fd;               /* priv held open (os_walk_at), or -1 */
-	struct strv env;           /* the tools' whole environment */
-	const char *tool;          /* the tool being asked, for messages */
-	struct toolchain_found *f;
-	struct refusals *r;
-	int cache_fd;              /* the state directory, or -1: no answer
-				      is read or kept */
-	struct tcc_record kept;    /* the answers kept by an earlier call */
-	struct tcc_record now;     /* this call's, to keep */
-	int kept_ok;               /* the kept answers still hold (no earlier
-				      question of this call missed) */
-	size_t asked;              /* tools run by this call */
-};
-
 static const struct tchain *
 chain_of(const char *name)
 {
@@ -130,205 +106,6 @@ toolchain_check(const struct strv *names, const struct cmdline *line,
 	return r->n > before;
 }
 
-/* ---- where the command could write -------------------------------------- */
-
-/* realpath of p, or a copy of p when it cannot be resolved (heap). */
-static char *
-canon(const char *p)
-{
-	char *real = os_real_path(p);
-
-	return real != NULL ? real : strdup(p);
-}
-
-/* Is p a root ("/", "C:/", "//server/share/")? */
-static int
-is_root(const char *p)
-{
-	size_t n = os_root_len(p);
-
-	return n > 0 && n >= strlen(p);
-}
-
-/* The directory above p opened (os_open_dir) and p's last component in
- * *leaf; -1 for a root (or a name ending in a separator). */
-static int
-parent_of(const char *p, const char **leaf)
-{
-	const char *s = os_last_sep(p);
-	char *dir;
-	int fd;
-
-	if (is_root(p) || s == NULL || s[1] == '\0')
-		return -1;
-	if ((dir = path_dirname(p)) == NULL)
-		return -1;
-	fd = os_open_dir(dir);
-	free(dir);
-	*leaf = s + 1;
-	return fd;
-}
-
-/* p's status, a link at its end not followed (lstat): asked of its
- * directory (fstatat AT_SYMLINK_NOFOLLOW; Windows the entry opened as a
- * reparse point), so a link is looked at on every platform.  0, or -1. */
-static int
-lnstat(const char *p, struct os_stat *st)
-{
-	const char *leaf;
-	int dfd, rc, e;
-
-	if (is_root(p))
-		return os_stat_path(p, st);
-	if ((dfd = parent_of(p, &leaf)) < 0)
-		return -1;
-	rc = os_fstat_at(dfd, leaf, st);
-	e = errno;
-	close(dfd);
-	errno = e;
-	return rc;
-}
-
-/* The --write (index) that p (canonical) or its identity st is inside or
- * is, or -1. */
-static int
-in_write(const struct disc *d, const char *p, const struct os_stat *st)
-{
-	for (size_t i = 0; i < d->wcanon.n; i++) {
-		if (policy_inside(p, d->wcanon.v[i]))
-			return (int)i;
-		if (st != NULL && d->wid[i].ino != 0 &&
-		    d->wid[i].dev == st->dev && d->wid[i].ino == st->ino)
-			return (int)i;
-	}
-	return -1;
-}
-
-/* Can another user than root and us change st (a root-owned sticky
- * directory, /tmp, lets no one replace what is ours in it)?  Windows: the
- * owner SID and the DACL as os_fstat spells them. */
-static int
-changeable(const struct os_stat *st, uint32_t me)
-{
-	if (st->uid != 0 && st->uid != me)
-		return 1;
-	if ((st->mode & 022) == 0)
-		return 0;
-	return !(S_ISDIR(st->mode) && (st->mode & OS_S_ISVTX) && st->uid == 0);
-}
-
-/* real (canonical) and every directory above it: 0 outside every --write
- * and changeable by no other user; 1 inside --write *w; 2 changeable
- * (*why, heap); -1 ENOMEM. */
-static int
-placed(const struct disc *d, const char *real, int *w, char **why)
-{
-	char *p = strdup(real);
-	uint32_t me = os_ruid();
-	int rc = 0;
-
-	while (rc == 0 && p != NULL) {
-		struct os_stat st;
-		char *up;
-
-		if (lnstat(p, &st) != 0) {
-			*why = str_fmt("%s cannot be checked (%s)", p,
-				       strerror(errno));
-			rc = 2;
-		} else if ((*w = in_write(d, p, &st)) >= 0) {
-			rc = 1;
-		} else if (changeable(&st, me)) {
-			*why = str_fmt("%s (owner uid %u, mode %04o) could be "
-				       "changed by another user", p,
-				       (unsigned)st.uid,
-				       (unsigned)(st.mode & 07777));
-			rc = 2;
-		}
-		if (rc == 2 && *why == NULL)
-			rc = -1;
-		if (rc != 0 || is_root(p))
-			break;
-		up = path_dirname(p);
-		free(p);
-		p = up;
-	}
-	if (p == NULL)
-		rc = -1;
-	free(p);
-	return rc;
-}
-
-/* What the link at path holds (heap), or NULL: not a link, or unread. */
-static char *
-link_of(const char *path)
-{
-	struct os_stat st;
-	const char *leaf;
-	int dfd = parent_of(path, &leaf);
-	char *l = NULL;
-
-	if (dfd < 0)
-		return NULL;
-	if (os_fstat_at(dfd, leaf, &st) == 0 && OS_S_ISLNK(st.mode))
-		l = os_link_read_at(dfd, leaf);
-	close(dfd);
-	return l;
-}
-
-/* The tool t found on PATH: every link from its PATH name to its file,
- * each link's directory and the file itself, as placed() says; the file
- * must be the one t->fd holds. */
-static int
-tool_placed(const struct disc *d, const struct tool *t, int *w, char **why)
-{
-	struct os_stat st, fst;
-	char *cur = strdup(t->path), *real;
-	int rc = 0;
-
-	if (cur == NULL)
-		return -1;
-	for (int hop = 0; hop < MAXHOPS; hop++) {
-		char *dir = path_dirname(cur), *rdir, *link = NULL, *next = NULL;
-
-		if (dir == NULL) {
-			free(cur);
-			return -1;
-		}
-		rdir = canon(dir);
-		free(dir);
-		if (rdir == NULL) {
-			free(cur);
-			return -1;
-		}
-		rc = placed(d, rdir, w, why);
-		if (rc == 0)
-			link = link_of(cur);
-		if (link != NULL)
-			next = os_is_absolute(link) ? strdup(link) :
-			       str_fmt("%s/%s", rdir, link);
-		free(link);
-		free(rdir);
-		if (next == NULL)
-			break; /* the file, or a verdict, is reached */
-		free(cur);
-		cur = next;
-	}
-	free(cur);
-	if (rc != 0)
-		return rc;
-	real = os_real_path(t->path);
-	if (real == NULL || os_stat_path(real, &st) != 0 ||
-	    os_fstat(t->fd, &fst) != 0 || st.dev != fst.dev ||
-	    st.ino != fst.ino) {
-		free(real);
-		*why = str_fmt("%s changed while it was checked", t->path);
-		return *why ? 2 : -1;
-	}
-	rc = placed(d, real, w, why);
-	free(real);
-	return rc;
-}
-
 /* ---- the tools' environment and directory -------------------------------- */
 
 /* The caller's PATH without its relative entries and those inside a
@@ -345,12 +122,12 @@ safe_path(struct disc *d, struct sbuf *out)
 
 		if (e == NULL)
 			return -1;
-		c = os_is_absolute(e) ? canon(e) : NULL;
+		c = os_is_absolute(e) ? tc_canon(e) : NULL;
 		if (os_is_absolute(e) && c == NULL) {
 			free(e);
 			return -1;
 		}
-		if (c != NULL && in_write(d, c, NULL) >= 0) {
+		if (c != NULL && tc_in_write(d, c, NULL) >= 0) {
 			if (!strv_contains(&d->f->skipped_path, e))
 				strv_push(&d->f->skipped_path, e);
 		} else if (c != NULL) {
@@ -418,11 +195,11 @@ tool_env(struct disc *d)
 			return -1;
 		v = os_env_get(d->x->env, name);
 		if (v != NULL && os_is_absolute(v)) {
-			if ((c = canon(v)) == NULL) {
+			if ((c = tc_canon(v)) == NULL) {
 				free(name);
 				return -1;
 			}
-			if (in_write(d, c, NULL) < 0 &&
+			if (tc_in_write(d, c, NULL) < 0 &&
 			    strv_pushf(&d->env, "%s=%s", name, v) < 0)
 				rc = -1;
 			free(c);
@@ -492,10 +269,10 @@ make_priv(struct disc *d)
 
 		if (base == NULL)
 			continue;
-		if ((b = canon(base)) == NULL)
+		if ((b = tc_canon(base)) == NULL)
 			return -1;
 		rc = os_stat_path(b, &st) != 0 || !S_ISDIR(st.mode) ||
-		     in_write(d, b, &st) >= 0 ? 1 : priv_in(d, b);
+		     tc_in_write(d, b, &st) >= 0 ? 1 : priv_in(d, b);
 		free(b);
 		if (rc <= 0)
 			return rc;
@@ -549,7 +326,7 @@ inside_os_root(const char *p, const char *const *os_roots)
 static const char *
 too_broad(const struct disc *d, const char *real, const char **what)
 {
-	if (is_root(real))
+	if (tc_is_root(real))
 		return *what = "everything", "";
 	if (d->home != NULL && policy_inside(d->home, real))
 		return *what = "HOME", d->home;
@@ -790,10 +567,10 @@ cache_open(struct disc *d)
 		return 0;
 	/* made when missing, then judged by the name it has now */
 	rc = tcc_dir_open(d->state, os_ruid(), &d->cache_fd, &why);
-	if (rc == 0 && (real = canon(d->state)) == NULL)
+	if (rc == 0 && (real = tc_canon(d->state)) == NULL)
 		rc = -1;
 	if (rc == 0)
-		rc = placed(d, real, &w, &why);
+		rc = tc_placed(d, real, &w, &why);
 	free(real);
 	if (rc == 1 && w >= 0 &&
 	    (why = str_fmt("it is inside --write %s, where the command could "
@@ -926,7 +703,7 @@ disc_init(struct disc *d)
 	if (d->wid == NULL)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		char *c = canon(w->v[i]);
+		char *c = tc_canon(w->v[i]);
 
 		if (c == NULL || strv_push(&d->wcanon, c) < 0) {
 			free(c);
@@ -938,12 +715,12 @@ disc_init(struct disc *d)
 	}
 	home = os_env_get(d->x->env, os_home_var());
 	if (home != NULL && os_is_absolute(home) &&
-	    (d->home = canon(home)) == NULL)
+	    (d->home = tc_canon(home)) == NULL)
 		return -1;
 	if ((d->state = ownfiles_state_dir(os_ruid())) == NULL)
 		return -1;
 	{
-		char *c = canon(d->state);
+		char *c = tc_canon(d->state);
 
 		if (c == NULL)
 			return -1;

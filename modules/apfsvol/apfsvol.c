@@ -17,21 +17,14 @@
  * Portable POSIX C: it builds on Linux, where its suite drives it against
  * fake tools (modules/apfsvol/tests/fakes/). */
 #include "av.h"
+#include "common/nk_module.h"
 
 static const char *const av_options[] = {
 	"diskutil", "lsof", "ps", "volumes", "lockfile", "lock_wait",
 	"timeout", NULL
 };
 
-NS_BACKEND_DEFINE = {
-	NS_BACKEND_HEADER,
-	.roles = NS_ROLE_PLACE,
-	.name = "apfsvol",
-	.version = "0.1.0",
-	.summary = "macOS place: one APFS volume per run (diskutil), deleted "
-		   "by identifier",
-	.options = av_options,
-	.wall = NULL,
-	.egress = NULL,
-	.place = &av_place_ops,
-};
+NK_DESCRIPTOR(NS_ROLE_PLACE, "apfsvol",
+	      "macOS place: one APFS volume per run (diskutil), deleted "
+	      "by identifier",
+	      av_options, .place = &av_place_ops);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "common/nk_say.h"
 #include "ns_backend.h"
 
 #define AV_MARKER ".nova-sandbox-owner"
@@ -39,8 +40,9 @@ struct av_run {
 
 /* av_cfg.c */
 int av_cfg_load(const struct ns_host *h, struct av_cfg *c);
-void av_refuse(const struct ns_host *h, const char *reason, const char *fmt,
-	       ...) __attribute__((format(printf, 3, 4)));
+/* a refusal, formatted (modules/common/nk_say.h) */
+#define av_refuse(h, reason, ...) \
+	((void)nk_say((h), 0, (reason), __VA_ARGS__))
 int av_valid_name(const char *name);
 int av_valid_id(const char *id);
 int av_under_root(const struct av_cfg *c, const char *path);

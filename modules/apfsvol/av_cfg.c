@@ -12,18 +12,6 @@
 #define AV_LOCK_WAIT_DEFAULT 900u /* 15 minutes, as the original */
 #define AV_TIMEOUT_DEFAULT 300u
 
-void
-av_refuse(const struct ns_host *h, const char *reason, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	h->refuse(h->cookie, reason, buf);
-}
-
 static int
 abs_option(const struct ns_host *h, const char *key, const char *def,
 	   const char **out)

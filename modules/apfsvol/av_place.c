@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "av.h"
+#include "common/nk_module.h"
 
 static const char *const av_dirs[] = { "work", "home", "tmp" };
 
@@ -338,14 +339,7 @@ av_proc_start_op(const struct ns_host *h, int64_t pid, char *out,
 	return av_proc_start(h, &c, (long)pid, out, outlen);
 }
 
-const struct ns_place_ops av_place_ops = {
-	.struct_size = sizeof(struct ns_place_ops),
-	.look = av_look,
-	.create = av_create,
-	.used = av_used,
-	.destroy = av_destroy,
-	.list = av_list,
-	.enter = NULL,
-	.holders = av_holders_op,
-	.proc_start = av_proc_start_op,
-};
+const struct ns_place_ops av_place_ops =
+	NK_PLACE_OPS(av_look, av_create, av_used, av_destroy, av_list,
+		     .enter = NULL, .holders = av_holders_op,
+		     .proc_start = av_proc_start_op);

@@ -8,3 +8,4 @@ apfsvol_SRC := $(sort $(wildcard modules/apfsvol/*.c))
 apfsvol_LIBS :=
 apfsvol_PLATFORMS := Darwin
 apfsvol_TEST_SO := 1
+apfsvol_KIT := nk_run nk_say

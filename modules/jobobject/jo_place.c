@@ -15,6 +15,7 @@
 
 #include "banned.h"
 #include "jo_win.h"
+#include "common/nk_module.h"
 
 #define JO_MARKER L".nova-sandbox-owner"
 #define JO_WPATH JO_WMAX /* UTF-16 units of a path inside a scratch */
@@ -44,7 +45,7 @@ temp_base(const struct ns_host *h, char *out, size_t cap)
 		if (n > 0 && n <= MAX_PATH)
 			memcpy(w, s, (n + 1) * sizeof(wchar_t));
 	}
-	if (wcspbrk(w, L" \t") != NULL || jo_utf8(w, out, cap) != 0)
+	if (wcspbrk(w, L" \t") != NULL || nk_utf8(w, out, cap) != 0)
 		return jo_refuse(h, NS_E_REFUSED, "volume_failed",
 				 "the temp directory's path holds a space and "
 				 "has no short name; set TMP to a directory "
@@ -583,7 +584,7 @@ list_one(const struct ns_host *h, const char *base, const wchar_t *wname)
 	uint32_t pid;
 	uint64_t st;
 
-	if (jo_utf8(wname, name, sizeof(name)) != 0 ||
+	if (nk_utf8(wname, name, sizeof(name)) != 0 ||
 	    jo_scratch_name_ok(name + 5) != 0)
 		return;
 	snprintf(root, sizeof(root), "%s%s", base, name);
@@ -668,13 +669,7 @@ jo_proc_start_op(const struct ns_host *h, int64_t pid, char *out,
 	return NS_OK;
 }
 
-const struct ns_place_ops jo_place_ops = {
-	.struct_size = sizeof(struct ns_place_ops),
-	.look = jo_look,
-	.create = jo_create,
-	.used = jo_used,
-	.destroy = jo_destroy,
-	.list = jo_list,
-	.proc_start = jo_proc_start_op,
-	.features = NS_PLACE_PARENT,
-};
+const struct ns_place_ops jo_place_ops =
+	NK_PLACE_OPS(jo_look, jo_create, jo_used, jo_destroy, jo_list,
+		     .proc_start = jo_proc_start_op,
+		     .features = NS_PLACE_PARENT);

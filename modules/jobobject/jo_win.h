@@ -7,6 +7,8 @@
 #include <windows.h>
 
 #include "jo_core.h"
+#include "common/nk_say.h"
+#include "common/nk_utf16.h"
 #include "ns_backend.h"
 
 #define JO_PATH 512 /* UTF-8 bytes of a path the module keeps */
@@ -35,11 +37,6 @@ struct jo_api {
 };
 const struct jo_api *jo_api(void);
 
-/* UTF-8 -> UTF-16 into a buffer of cap units; -1 when it does not fit or
- * is not UTF-8.  The reverse likewise. */
-int jo_wide(const char *s, wchar_t *out, size_t cap);
-int jo_utf8(const wchar_t *s, char *out, size_t cap);
-
 #define JO_WMAX 32768 /* UTF-16 units of the longest Windows path */
 
 /* A path the host gave (UTF-8, '/' or '\\') for the Win32 calls: an
@@ -66,14 +63,22 @@ wchar_t *jo_final(HANDLE h);
  * with their "\\\\?\\" prefixes dropped. */
 int jo_same_path(const wchar_t *a, const wchar_t *b);
 
-/* host->refuse with a format; returns st. */
-int jo_refuse(const struct ns_host *h, int st, const char *reason,
-	      const char *fmt, ...) __attribute__((format(gnu_printf, 4, 5)));
-void jo_note(const struct ns_host *h, const char *fmt, ...)
-	__attribute__((format(gnu_printf, 2, 3)));
+/* host->refuse with a format, returning st; host->note likewise
+ * (modules/common/nk_say.h) */
+#define jo_refuse(h, st, reason, ...) \
+	nk_say((h), (st), (reason), __VA_ARGS__)
+#define jo_note(h, ...) ((void)nk_say((h), 0, NULL, __VA_ARGS__))
 
 /* The creation time of a process as FILETIME 100 ns units, 0 if unknown. */
 uint64_t jo_proc_start(HANDLE proc);
+
+/* jo_cmd.c: the command checked and its line quoted (*cmdline, heap);
+ * the environment block of exactly pol->envp (*out, heap); NS_OK or a
+ * refusal said through the host */
+int jo_check_command(const struct ns_host *h, const struct ns_policy *pol,
+		     wchar_t **cmdline);
+int jo_make_env(const struct ns_host *h, const struct ns_policy *pol,
+		wchar_t **out);
 
 extern const struct ns_wall_ops jo_wall_ops;
 extern const struct ns_place_ops jo_place_ops;

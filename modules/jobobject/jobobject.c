@@ -15,20 +15,12 @@
 
 #include "banned.h"
 #include "jo_win.h"
+#include "common/nk_module.h"
 
-static const char *const jo_options[] = { NULL };
-
-NS_BACKEND_DEFINE = {
-	NS_BACKEND_HEADER,
-	.roles = NS_ROLE_WALL | NS_ROLE_PLACE,
-	.name = "jobobject",
-	.version = "0.1.0",
-	.summary = "Windows: a Job Object and a low-integrity restricted "
-		   "token, with a per-run scratch directory as one unit",
-	.options = jo_options,
-	.wall = &jo_wall_ops,
-	.place = &jo_place_ops,
-};
+NK_DESCRIPTOR(NS_ROLE_WALL | NS_ROLE_PLACE, "jobobject",
+	      "Windows: a Job Object and a low-integrity restricted "
+	      "token, with a per-run scratch directory as one unit",
+	      NK_NO_OPTIONS, .wall = &jo_wall_ops, .place = &jo_place_ops);
 
 #define RESOLVE(dll, fn)                                                    \
 	do {                                                                \
@@ -67,24 +59,6 @@ jo_api(void)
 	return &a;
 }
 
-int
-jo_wide(const char *s, wchar_t *out, size_t cap)
-{
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, out,
-				    (int)cap);
-
-	return n > 0 ? 0 : -1;
-}
-
-int
-jo_utf8(const wchar_t *s, char *out, size_t cap)
-{
-	int n = WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, s, -1, out,
-				    (int)cap, NULL, NULL);
-
-	return n > 0 ? 0 : -1;
-}
-
 /* ---- paths ----------------------------------------------------------- */
 
 static int
@@ -101,19 +75,9 @@ drive_or_unc(const wchar_t *w)
 static wchar_t *
 wide_of(const char *path)
 {
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1,
-				    NULL, 0);
-	wchar_t *w;
+	wchar_t *w = nk_wide_alloc(path, JO_WMAX);
 
-	if (n <= 0 || n > JO_WMAX)
-		return NULL;
-	w = malloc((size_t)n * sizeof(wchar_t));
-	if (w == NULL || MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path,
-					     -1, w, n) != n) {
-		free(w);
-		return NULL;
-	}
-	for (wchar_t *p = w; *p; p++)
+	for (wchar_t *p = w; p != NULL && *p; p++)
 		if (*p == L'/')
 			*p = L'\\';
 	return w;
@@ -166,8 +130,8 @@ int
 jo_upath(const char *path, char *out, size_t cap)
 {
 	wchar_t *w = wide_of(path), *f = w ? full_of(w) : NULL;
-	int rc = f != NULL ? jo_utf8(f, out, cap) :
-		 w != NULL ? jo_utf8(w, out, cap) : -1;
+	int rc = f != NULL ? nk_utf8(f, out, cap) :
+		 w != NULL ? nk_utf8(w, out, cap) : -1;
 
 	free(w);
 	free(f);
@@ -286,32 +250,6 @@ jo_same_path(const wchar_t *a, const wchar_t *b)
 }
 
 /* ---- lines ----------------------------------------------------------- */
-
-int
-jo_refuse(const struct ns_host *h, int st, const char *reason,
-	  const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	h->refuse(h->cookie, reason, buf);
-	return st;
-}
-
-void
-jo_note(const struct ns_host *h, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	h->note(h->cookie, buf);
-}
 
 uint64_t
 jo_proc_start(HANDLE proc)

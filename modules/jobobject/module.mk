@@ -8,3 +8,4 @@ jobobject_SRC := $(sort $(wildcard modules/jobobject/*.c))
 jobobject_PORTABLE_SRC := modules/jobobject/jo_core.c
 jobobject_LIBS :=
 jobobject_WIN_LIBS := -ladvapi32
+jobobject_KIT := nk_say nk_utf16

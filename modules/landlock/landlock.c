@@ -34,10 +34,9 @@
 #include "ll_table.h"
 #include "ll_audit.h"
 #include "ll_trace.h"
+#include "common/nk_module.h"
 
 static const char *const optional_roots[] = { NULL };
-static const char *const options[] = { NULL };
-
 #define HOST_SIZE_1_0 (offsetof(struct ns_host, option) + sizeof(void *))
 #define FACTS_SIZE_1_0 (offsetof(struct ns_wall_facts, why) + 256)
 
@@ -294,34 +293,19 @@ ll_release(const struct ns_host *host, void *state)
 	free(st);
 }
 
-static const struct ns_wall_ops wall_ops = {
-	.struct_size = sizeof(struct ns_wall_ops),
-	.shape = NS_SHAPE_RESTRICT_SELF,
-	.read_roots = ll_read_roots, /* ll_table.c: roots and devices */
-	.write_files = ll_write_files,
-	.optional_roots = optional_roots,
-	.system_prefixes = ll_system_prefixes,
-	.resolver_conf = "/etc/resolv.conf",
-	.facts = ll_facts,
-	.prepare = ll_prepare,
-	.render = ll_render_op,
-	.spawn = ll_spawn,
-	.release = ll_release,
-	.features = NS_WALL_EXPLAIN,
-	.finish = ll_finish,
-	.wait = ll_wait,
-	.terminate = NULL, /* the host signals the tree by pid */
-};
+static const struct ns_wall_ops wall_ops =
+	NK_WALL_OPS(NS_SHAPE_RESTRICT_SELF, ll_facts, ll_prepare, ll_render_op,
+		    ll_spawn, ll_release,
+		    /* ll_table.c: roots and devices */
+		    .read_roots = ll_read_roots, .write_files = ll_write_files,
+		    .optional_roots = optional_roots,
+		    .system_prefixes = ll_system_prefixes,
+		    .resolver_conf = "/etc/resolv.conf",
+		    .features = NS_WALL_EXPLAIN, .finish = ll_finish,
+		    .wait = ll_wait,
+		    .terminate = NULL /* the host signals the tree by pid */);
 
-NS_BACKEND_DEFINE = {
-	NS_BACKEND_HEADER,
-	.roles = NS_ROLE_WALL,
-	.name = "landlock",
-	.version = "0.1.0",
-	.summary = "Linux wall: Landlock ruleset + nested scope layer + "
-		   "seccomp, restrict-self-then-fork",
-	.options = options,
-	.wall = &wall_ops,
-	.egress = NULL,
-	.place = NULL,
-};
+NK_DESCRIPTOR(NS_ROLE_WALL, "landlock",
+	      "Linux wall: Landlock ruleset + nested scope layer + "
+	      "seccomp, restrict-self-then-fork",
+	      NK_NO_OPTIONS, .wall = &wall_ops);

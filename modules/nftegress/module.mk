@@ -7,3 +7,4 @@ nftegress_SRC := modules/nftegress/nftegress.c modules/nftegress/ne_codec.c \
 	modules/nftegress/ne_nl.c modules/nftegress/ne_plan.c
 nftegress_LIBS := -lnftnl -lmnl
 nftegress_PLATFORMS := Linux
+nftegress_KIT := nk_say

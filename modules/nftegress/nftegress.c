@@ -26,6 +26,8 @@
 
 #include "ns_backend.h"
 #include "ne.h"
+#include "common/nk_module.h"
+#include "common/nk_say.h"
 
 struct pline {
 	struct ns_egress_line l;
@@ -39,21 +41,8 @@ struct plan {
 	char table[80];
 };
 
-static void
-say(const struct ns_host *h, const char *tok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-say(const struct ns_host *h, const char *tok, const char *fmt, ...)
-{
-	char buf[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	h->refuse(h->cookie, tok, buf);
-}
+/* a refusal (or, reason NULL, a note), formatted: modules/common/nk_say.h */
+#define say(h, tok, ...) ((void)nk_say((h), 0, (tok), __VA_ARGS__))
 
 /* ---- ready: CAP_NET_ADMIN in this network namespace ------------------ */
 
@@ -513,23 +502,10 @@ ne_drop(const struct ns_host *h, const char *run)
 	return NS_E_SYSTEM;
 }
 
-static const struct ns_egress_ops egress_ops = {
-	.struct_size = sizeof(struct ns_egress_ops),
-	.ready = ne_ready,
-	.apply = ne_apply,
-	.read_live = ne_read_live,
-	.drop = ne_drop,
-};
+static const struct ns_egress_ops egress_ops =
+	NK_EGRESS_OPS(ne_ready, ne_apply, ne_read_live, ne_drop);
 
-static const char *const no_options[] = { NULL };
-
-NS_BACKEND_DEFINE = {
-	NS_BACKEND_HEADER,
-	.roles = NS_ROLE_EGRESS,
-	.name = "nftegress",
-	.version = "0.1.0",
-	.summary = "the egress allowlist as one nftables table (libnftnl, "
-		   "one netlink batch)",
-	.options = no_options,
-	.egress = &egress_ops,
-};
+NK_DESCRIPTOR(NS_ROLE_EGRESS, "nftegress",
+	      "the egress allowlist as one nftables table (libnftnl, "
+	      "one netlink batch)",
+	      NK_NO_OPTIONS, .egress = &egress_ops);

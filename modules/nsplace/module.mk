@@ -4,3 +4,4 @@
 nsplace_SRC := $(sort $(wildcard modules/nsplace/*.c))
 nsplace_LIBS :=
 nsplace_PLATFORMS := Linux
+nsplace_KIT := nk_say

@@ -50,6 +50,8 @@
 #include <unistd.h>
 
 #include "ns_backend.h"
+#include "common/nk_module.h"
+#include "common/nk_say.h"
 
 #define NSP_MOUNT "/tmp"
 #define NSP_NOBODY 65534u
@@ -61,22 +63,8 @@ struct nsp_state {
 	char name[64];
 };
 
-static int
-say(const struct ns_host *h, int st, const char *reason, const char *fmt,
-    ...) __attribute__((format(printf, 4, 5)));
-
-static int
-say(const struct ns_host *h, int st, const char *reason, const char *fmt, ...)
-{
-	char text[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	h->refuse(h->cookie, reason, text);
-	return st;
-}
+/* a refusal (or, reason NULL, a note), formatted: modules/common/nk_say.h */
+#define say(h, st, reason, ...) nk_say((h), (st), (reason), __VA_ARGS__)
 
 /* ---- the name lock ---------------------------------------------------
  *
@@ -787,25 +775,13 @@ nsp_list(const struct ns_host *h)
 	return NS_OK;
 }
 
-static const struct ns_place_ops nsp_place = {
-	.struct_size = sizeof(struct ns_place_ops),
-	.look = nsp_look,
-	.create = nsp_create,
-	.used = nsp_used,
-	.destroy = nsp_destroy,
-	.list = nsp_list,
-	.enter = nsp_enter,
-};
+static const struct ns_place_ops nsp_place =
+	NK_PLACE_OPS(nsp_look, nsp_create, nsp_used, nsp_destroy, nsp_list,
+		     .enter = nsp_enter);
 
 static const char *const nsp_options[] = { "uid", "gid", NULL };
 
-NS_BACKEND_DEFINE = {
-	NS_BACKEND_HEADER,
-	.roles = NS_ROLE_PLACE,
-	.name = "nsplace",
-	.version = "0.1.0",
-	.summary = "a size-capped tmpfs in private mount and PID namespaces, "
-		   "gone with the run",
-	.options = nsp_options,
-	.place = &nsp_place,
-};
+NK_DESCRIPTOR(NS_ROLE_PLACE, "nsplace",
+	      "a size-capped tmpfs in private mount and PID namespaces, "
+	      "gone with the run",
+	      nsp_options, .place = &nsp_place);

@@ -9,3 +9,4 @@ seatbelt_PLATFORMS := Darwin
 seatbelt_SUFFIX := .dylib
 seatbelt_TEST_SO := 1
 seatbelt_TEST_DEFS := -DSB_TESTING
+seatbelt_KIT := nk_run nk_say

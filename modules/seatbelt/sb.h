@@ -133,10 +133,8 @@ struct sb_run {
 };
 /* Run argv[0] (absolute) with envp (NULL: the caller's), stdin /dev/null,
  * cwd_fd (>= 0: fchdir there first), stdout kept, stderr kept apart or
- * merged into out, killed after timeout_ms.  0 ran to an exit, -1 not. */
-void sb_child_signals(void);
-/* One line: newlines and tabs become spaces, trailing spaces go. */
-void sb_flatten(char *s);
+ * merged into out, killed after timeout_ms (modules/common/nk_run.h, its
+ * signals reset).  0 ran to an exit, -1 not. */
 int sb_exec(char *const *argv, char *const *envp, int cwd_fd, int merge,
 	    unsigned timeout_ms, struct sb_run *r);
 

@@ -37,7 +37,10 @@
 #include <unistd.h>
 
 #include "banned.h"
+#include "common/nk_run.h"
 #include "sb.h"
+#include "common/nk_module.h"
+#include "common/nk_say.h"
 
 #define SB_TOOL "/usr/bin/sandbox-exec"
 #define SB_LOG "/usr/bin/log"
@@ -86,24 +89,8 @@ static const char *const system_prefixes[] = {
 	"/private/var/select", "/dev", NULL
 };
 
-static void
-say(const struct ns_host *h, const char *reason, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
-say(const struct ns_host *h, const char *reason, const char *fmt, ...)
-{
-	char buf[1536];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (reason != NULL)
-		h->refuse(h->cookie, reason, buf);
-	else if (h->note != NULL)
-		h->note(h->cookie, buf);
-}
+/* a refusal (or, reason NULL, a note), formatted: modules/common/nk_say.h */
+#define say(h, reason, ...) ((void)nk_say((h), 0, (reason), __VA_ARGS__))
 
 static int
 host_ok(const struct ns_host *h)
@@ -206,7 +193,7 @@ preflight(const struct ns_host *h, const struct sb_state *st,
 	}
 	rc = sb_exec(argv, (char *const *)pol->envp, -1, 0, SB_PREFLIGHT_MS, r);
 	f = rc == 0 ? sb_fail_of(r->status, r->err) : SB_FAIL_OTHER;
-	sb_flatten(r->err);
+	nk_flatten(r->err);
 	if (f != SB_FAIL_NONE) {
 		if (rc != 0)
 			say(h, "sandbox_failed", "%s (preflight of the profile "
@@ -411,7 +398,7 @@ child(struct child_ctx *c)
 	const struct ns_policy *pol = c->pol;
 	int e, cwd = NS_POLICY_HAS_FDS(pol) && pol->cwd_fd ? *pol->cwd_fd : -1;
 
-	sb_child_signals();
+	nk_child_signals();
 	if ((cwd >= 0 ? fchdir(cwd) : chdir(pol->cwd)) != 0 ||
 	    child_fds(c) != 0)
 		goto fail;
@@ -549,7 +536,7 @@ sb_finish(const struct ns_host *h, void *state, const struct ns_finish *fin)
 	if (query_log(st, fin, r) != 0 || r->status != 0) {
 		char why[sizeof(r->err) + 32];
 
-		sb_flatten(r->err);
+		nk_flatten(r->err);
 		if (r->status >= 0)
 			snprintf(why, sizeof(why), "exit %d%s%s", r->status,
 				 r->err[0] ? ": " : "", r->err);
@@ -571,34 +558,19 @@ sb_finish(const struct ns_host *h, void *state, const struct ns_finish *fin)
 	return NS_OK;
 }
 
-static const struct ns_wall_ops wall_ops = {
-	.struct_size = sizeof(struct ns_wall_ops),
-	.shape = NS_SHAPE_HELPER,
-	.read_roots = read_roots,
-	.write_files = write_files,
-	.optional_roots = optional_roots,
-	.system_prefixes = system_prefixes,
-	.resolver_conf = NULL, /* /private/etc is a root already */
-	.facts = sb_facts,
-	.prepare = sb_prepare,
-	.render = sb_render,
-	.spawn = sb_spawn,
-	.release = sb_release,
-	.features = 0, /* no --explain: the log is read after any failure */
-	.finish = sb_finish,
-	.wait = NULL,      /* the host waits for the pid: it IS the command */
-	.terminate = NULL, /* the host signals the tree by pid */
-};
+static const struct ns_wall_ops wall_ops =
+	NK_WALL_OPS(NS_SHAPE_HELPER, sb_facts, sb_prepare, sb_render, sb_spawn,
+		    sb_release,
+		    .read_roots = read_roots, .write_files = write_files,
+		    .optional_roots = optional_roots,
+		    .system_prefixes = system_prefixes,
+		    .resolver_conf = NULL, /* /private/etc is a root already */
+		    /* no --explain: the log is read after any failure */
+		    .features = 0, .finish = sb_finish,
+		    .wait = NULL,      /* the host waits for the pid: it IS the command */
+		    .terminate = NULL /* the host signals the tree by pid */);
 
-NS_BACKEND_DEFINE = {
-	NS_BACKEND_HEADER,
-	.roles = NS_ROLE_WALL,
-	.name = "seatbelt",
-	.version = "0.1.0",
-	.summary = "macOS wall: a generated SBPL profile through "
-		   "/usr/bin/sandbox-exec, every path a -D parameter",
-	.options = options,
-	.wall = &wall_ops,
-	.egress = NULL,
-	.place = NULL,
-};
+NK_DESCRIPTOR(NS_ROLE_WALL, "seatbelt",
+	      "macOS wall: a generated SBPL profile through "
+	      "/usr/bin/sandbox-exec, every path a -D parameter",
+	      options, .wall = &wall_ops);

@@ -3,7 +3,7 @@
  * offset and size of ABI 1.0, 1.1, 1.2 and 1.3 on LP64 (x86_64, aarch64; the pins
  * are in abi_pins.h, cross-checked by tests/abi/run.sh) at compile time,
  * and the constants and size macros at run time.  A change here is an ABI
- * change: members are only ever appended (see the header's CHANGELOG). */
+ * change: members are only ever appended (docs/ABI.md §11, the changelog). */
 #include <CUnit/Basic.h>
 
 #include "common/cu_run.h"

@@ -8,7 +8,6 @@
 #include <CUnit/Basic.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -23,6 +22,7 @@
 
 #include "av.h"
 #include "common/cu_run.h"
+#include "common/cu_tree.h"
 #include "common/fake_host.h"
 
 extern const struct ns_backend_ops ns_backend_v1;
@@ -55,14 +55,6 @@ copy_file(const char *from, const char *to)
 	bad |= n < 0;
 	close(in);
 	return (close(out) != 0 || bad) ? -1 : 0;
-}
-
-static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(p) : unlink(p);
 }
 
 /* <exe dir>/apfs-XXXXXX with bin/ vol/ state/ */
@@ -103,7 +95,7 @@ suite_init(void)
 static int
 suite_clean(void)
 {
-	return nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return cu_rm_tree(top);
 }
 
 /* A fresh world per test: empty vol/ and state/, no log, default options. */
@@ -113,8 +105,8 @@ fresh(void)
 	char p[PATH_MAX + 16];
 
 	snprintf(p, sizeof(p), "%s/state", top);
-	nftw(vols, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	nftw(p, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	cu_rm_tree(vols);
+	cu_rm_tree(p);
 	mkdir(vols, 0755);
 	mkdir(p, 0755);
 	unlink(log_path);

@@ -6,7 +6,6 @@
  * sandbox-exec and log (tests/fakes/).  Built with -DSB_TESTING. */
 #include <CUnit/Basic.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 
 #include "sb.h"
 #include "common/cu_run.h"
+#include "common/cu_tree.h"
 #include "common/fake_host.h"
 
 extern const struct ns_backend_ops ns_backend_v1;
@@ -109,14 +109,6 @@ balanced(const char *t)
 /* ---- set-up ---------------------------------------------------------------- */
 
 static int
-rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(p) : unlink(p);
-}
-
-static int
 suite_init(void)
 {
 	char tmpl[] = "/tmp/sbtest.XXXXXX";
@@ -135,7 +127,7 @@ suite_init(void)
 static int
 suite_clean(void)
 {
-	return nftw(top, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return cu_rm_tree(top);
 }
 
 /* ---- the profile ---------------------------------------------------------- */

@@ -95,11 +95,17 @@ rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 	return remove(p);
 }
 
+int
+cu_rm_tree(const char *dir)
+{
+	return nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void
 cu_tree_remove(void)
 {
 	if (base[0] != '\0')
-		nftw(base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		cu_rm_tree(base);
 	for (size_t i = 0; i < nkept; i++)
 		free(kept[i]);
 	free(kept);

@@ -21,6 +21,9 @@ void cu_mkdir(const char *rel);
 void cu_mkfile(const char *rel, mode_t mode);
 /* A symbolic link at rel pointing at target (as given). */
 void cu_mklink(const char *target, const char *rel);
+/* Remove dir and everything below it, depth first, no link followed (any
+ * directory: a suite's own scratch too).  nftw's status. */
+int cu_rm_tree(const char *dir);
 /* Remove the tree and forget every path cu_path returned. */
 void cu_tree_remove(void);
 
