@@ -75,14 +75,19 @@ done
 # A room's header declares only what its own room or a lower one defines:
 # a declaration whose definition sits in a higher room is an arrow that
 # runs up, hidden from the include check.  Definitions are read in the
-# house style (the name at the start of its line, then "("); declarations
+# house style (the name at the start of its line, then "("; static ones,
+# whose type line opens with "static", are left out); declarations
 # are a header's unindented lines that open with a type and name a
 # function.
 defs="${TMPDIR:-/tmp}/layers-defs.$$"
 for f in $(find host -name '*.c' | sort); do
 	rel=${f#host/}
 	case $rel in */*) room=${rel%%/*} ;; *) room=top ;; esac
-	sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' "$f" | sed "s|\$| $room $f|"
+	# a static definition (its type on the line before) is the file's own
+	awk -v room="$room" -v f="$f" '
+		/^[A-Za-z_][A-Za-z0-9_]*\(/ && prev !~ /^static/ {
+			n = $0; sub(/\(.*/, "", n); print n, room, f }
+		{ prev = $0 }' "$f"
 done >"$defs"
 for h in $(find host -name '*.h' | sort); do
 	rel=${h#host/}
