@@ -187,6 +187,12 @@ int os_pid_alive(int64_t pid);
  * to a process that is not a console's own: -1, ENOSYS) or end it (hard
  * 1: SIGKILL; Windows TerminateProcess with 137).  0, or -1 with errno. */
 int os_pid_stop(int64_t pid, int hard);
+/* Keep directory dirfd reachable after the tool ends: a detached process
+ * (a session of its own, stdio on /dev/null, keepfd its descriptor 3 and
+ * nothing else) whose working directory it is, until SIGTERM or SIGKILL
+ * ends it (POSIX: /proc/<pid>/cwd on Linux).  *pid its pid.  0, or -1
+ * with errno (Windows: ENOSYS, run's places there outlive the tool). */
+int os_hold_dir(int dirfd, int keepfd, int64_t *pid);
 
 struct os_stat; /* below, with the policy's walk */
 /* The file process pid (0: this process) executes: *st its status.  0,

@@ -81,6 +81,9 @@ struct runctx {
 	int unsaved;          /* the hand-off failed writing and nothing
 			       * else took the artifacts: the place holds
 			       * the only copy */
+	int64_t held;         /* ... and a holder process keeps the place,
+			       * which would die with the tool (keephold.c),
+			       * open: its pid, else 0 */
 	int (*caught)(void);  /* the stop signal the flow's handler caught
 			       * last (0 none), once it is installed */
 	struct strv homes;    /* the caller's homes (home guard) */

@@ -302,6 +302,21 @@ out_sweep_say(void *arg, const char *entry, const char *name, long pid,
 	sbuf_free(&to);
 }
 
+/* SANDBOX REAP kept=<name> pid=<p> released=yes|no: a place a run kept
+ * with the only copy of its work (run/keephold.c). */
+static void
+kept_say(void *arg, const char *name, long pid, int released)
+{
+	struct reapctx *c = arg;
+	char *n = out_field(name);
+
+	out_line(stderr, "SANDBOX REAP kept=%s pid=%ld released=%s",
+		 n ? n : "-", pid, released ? "yes" : "no");
+	if (!released)
+		c->remained++;
+	free(n);
+}
+
 /* ---- flags ----------------------------------------------------------------- */
 
 static const struct flagdef reap_flags[] = {
@@ -378,6 +393,10 @@ reap_run(struct reapctx *c)
 		run_note("the tool's state directory cannot be listed: the "
 			 "leftovers of killed hand-offs in --out were not "
 			 "looked for");
+	if (keephold_reap(c->dry, kept_say, c) != 0)
+		run_note("the tool's state directory cannot be listed: the "
+			 "places runs kept with the only copy of their work "
+			 "were not looked for");
 	out_line(stderr, "SANDBOX REAP OK volumes=%zu", c->volumes);
 	return c->remained ? NS_EXIT_LEAK : NS_EXIT_OK;
 }
