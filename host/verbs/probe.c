@@ -36,13 +36,17 @@ struct probe {
 	size_t steps, passed;
 	struct sbuf items; /* JSON items */
 	struct strv why;   /* JSON refusals */
+	struct cmdline line; /* the caller's, for fd_limit's remedy */
 };
 
 /* ---- output ------------------------------------------------------- */
 
 static void
-say_refusals(struct probe *p, const struct refusals *r)
+say_refusals(struct probe *p, struct refusals *r)
 {
+	if (os_fd_exhausted() && r->line.args == NULL && p->line.verb != NULL)
+		remedy_keep(r, &p->line);
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	if (!p->json) {
 		out_refusals(stderr, "PROBE", r, PROBE_REMEDY, 1);
 		return;
@@ -449,6 +453,7 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 	int rc = args_parse(ARGV_PROBE, argc - 1, argv + 1, &p->a, &p->r);
 
 	p->json = p->a.json;
+	p->line = cmdline_of("probe", argv + 1);
 	if (refused_root(p, argv))
 		return NS_EXIT_USAGE;
 	if (rc != 0) {

@@ -15,6 +15,7 @@
 #include "module/loader.h"
 #include "os/os.h"
 #include "wall/args.h"
+#include "wall/session.h"
 #include "run/lines.h"
 #include "run/run.h"
 #include "verbs/verbs.h"
@@ -365,6 +366,7 @@ setup(struct reapctx *c, const struct hostrun *hr)
 static int
 refuse_all(struct refusals *r, int remedy_line)
 {
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
 	if (remedy_line)
 		out_line(stderr, "%s", REAP_REMEDY);
@@ -418,10 +420,13 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 	spec.line = &line;
 	if (flags_parse(&spec, argc - 1, argv + 1, &c, &r) != 0)
 		return refuse_all(&r, 1);
-	if (setup(&c, hr) != 0)
+	if (setup(&c, hr) != 0) {
+		if (os_fd_exhausted())
+			remedy_keep(&c.r, &line); /* fd_limit's line */
 		code = refuse_all(&c.r, 0);
-	else
+	} else {
 		code = reap_run(&c);
+	}
 	if (c.loaded)
 		module_free(&c.pm);
 	config_free(&c.cfg);

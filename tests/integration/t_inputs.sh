@@ -192,3 +192,30 @@ expect_rc 125
 expect_err '^SANDBOX REFUSED reason=fd_limit: .*ulimit -n, is 1024; .*; run: ulimit -n 2048 && nova-sandbox --read /usr '
 expect_no_err 'reason=bad_write'
 EOF
+
+# every other verb that makes descriptors: "<exit> <prefix> <limits> <verb line>"
+FD_VERBS='2 PROBE 5,8,16 probe --write @W
+2 CHECK 4,5 check
+2 MODULES 4,5,7 modules
+125 SANDBOX 4,5 reap'
+
+t "a low ulimit -n: probe, check, modules and reap name fd_limit with the limit and ulimit -n, not a wall 'not available' or 'out of memory'; control: 1024 passes" <<'EOF'
+fd_setup
+while read -r code pre limits line; do
+	line=${line//@W/$W}
+	for n in ${limits//,/ }; do
+		# shellcheck disable=SC2086
+		ulimited "$n" "$NS" $line
+		expect_rc "$code"
+		expect_err "^$pre REFUSED reason=[a-z_]+: out of file descriptors: the tool could not make one it needs \(EMFILE: this process's limit, ulimit -n, is $n; .*; run: ulimit -n 1024 && nova-sandbox $line\$"
+		expect_err '(reason=fd_limit|\(fd_limit\); run:)'
+		expect_eq "$(grep -c 'REFUSED' "$ERR")" 1 "$line at $n: the one cause, alone"
+		expect_no_err 'out of memory|cannot be resolved|cannot be found|cannot be made|available=no|unsafe_owner_or_mode'
+		expect_no_out '^(MODULE |MODULES OK|CHECK OK|PROBE STEP)'
+	done
+	# shellcheck disable=SC2086
+	ulimited 1024 "$NS" $line
+	expect_no_err 'fd_limit'
+done <<<"$FD_VERBS"
+expect_absent "$W/.nova-sandbox-tmp"
+EOF
