@@ -72,6 +72,10 @@ void os_module_close(void *handle);
  * process's limit, or the system's table, was full), else 0: a refusal
  * then names that cause, not its consequence. */
 int os_fd_exhausted(void);
+/* rc as given; when it is < 0 and errno EMFILE or ENFILE, remembered
+ * for os_fd_exhausted: for a descriptor a room makes itself (a socket, a
+ * plan's temporary file). */
+int os_fd_made(int rc);
 /* The process's descriptor limit (RLIMIT_NOFILE's soft one), or -1. */
 long os_fd_limit(void);
 int os_self_exe(char *buf, size_t n);

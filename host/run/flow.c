@@ -434,6 +434,7 @@ preflight(struct runctx *c, struct refusals *r)
 
 	wall_line(&c->w, "run", c->args);
 	c->phs.line = &c->w.line;
+	run_line_set(&c->w.line);
 	rc = wall_open(&c->w, c->hr, "SANDBOX");
 
 	if (rc != 0) {
@@ -1061,7 +1062,13 @@ run_created(struct runctx *c, struct refusals *r)
 		return flow_finish(c, &s, NS_EXIT_REFUSED, 0);
 	}
 	code = flow_nofork_fits(c) ? flow_nofork(c) : flow_fork(c);
-	return code >= 0 ? code : flow_finish(c, &s, NS_EXIT_REFUSED, 0);
+	if (code >= 0)
+		return code;
+	refusals_add(r, REASON_SANDBOX_FAILED, "the run's processes could not "
+		     "be started: %s", strerror(errno)); /* said, not silent */
+	flow_create_done(c);
+	run_refuse(r, NS_EXIT_REFUSED);
+	return flow_finish(c, &s, NS_EXIT_REFUSED, 0);
 }
 
 static void

@@ -246,8 +246,8 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 static int
 control(struct probe *p)
 {
-	int fd = open(p->outside, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		      O_CLOEXEC, 0600);
+	int fd = os_fd_made(open(p->outside, O_WRONLY | O_CREAT | O_TRUNC |
+				 O_NOFOLLOW | O_CLOEXEC, 0600));
 	int ok = fd >= 0 && write(fd, "nova", 4) == 4;
 
 	if (fd >= 0) {
@@ -332,7 +332,7 @@ spawn_step(struct probe *p, const char *name, const char *path)
 		return -2;
 	for (size_t i = 0; i < sizeof(nonce); i++)
 		snprintf(hex + 2 * i, 3, "%02x", nonce[i]);
-	dn = open("/dev/null", O_RDWR | O_CLOEXEC);
+	dn = os_fd_made(open("/dev/null", O_RDWR | O_CLOEXEC));
 	wrote = write(fds[1], nonce, sizeof(nonce)) == (ssize_t)sizeof(nonce);
 	if (close(fds[1]) == 0 && wrote && dn >= 0 &&
 	    child_env(p, hex, &env) == 0) {

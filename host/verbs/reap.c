@@ -32,6 +32,7 @@ struct reapctx {
 	int dry;
 	size_t volumes, remained;
 	const char *out; /* the --out a gone hand-off recorded, being swept */
+	char **args;     /* the caller's words after `reap` (fd_limit's line) */
 };
 
 /* ---- pure -------------------------------------------------------------- */
@@ -386,6 +387,7 @@ reap_run(struct reapctx *c)
 		if (c->r.n == 0)
 			refusals_add(&c->r, REASON_VOLUME_FAILED, "the place module "
 				     "could not list its places");
+		wall_fd_keep(&c->r, "reap", c->args); /* fd_limit's line */
 		return refuse_all(&c->r, 0);
 	}
 	run_step("list", t);
@@ -420,9 +422,9 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 	spec.line = &line;
 	if (flags_parse(&spec, argc - 1, argv + 1, &c, &r) != 0)
 		return refuse_all(&r, 1);
+	c.args = argv + 1;
 	if (setup(&c, hr) != 0) {
-		if (os_fd_exhausted())
-			remedy_keep(&c.r, &line); /* fd_limit's line */
+		wall_fd_keep(&c.r, "reap", c.args); /* fd_limit's line */
 		code = refuse_all(&c.r, 0);
 	} else {
 		code = reap_run(&c);

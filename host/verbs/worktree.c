@@ -27,6 +27,7 @@
 #include "base/tool.h"
 #include "os/os.h"
 #include "policy/paths.h"
+#include "wall/session.h"
 #include "verbs/verbs.h"
 #include "verbs/worktree.h"
 
@@ -867,8 +868,10 @@ check_scratch(struct wt *w, struct refusals *r)
 /* Every refusal of r printed, its text redacted first (a word of the
  * caller's argv may hold a token too), then the remedy line. */
 static int
-refuse_all(const struct wt *w, struct refusals *r)
+refuse_all(const struct wt *w, struct refusals *r, char **argv)
 {
+	wall_fd_keep(r, "worktree", argv + 1);
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	for (size_t i = 0; !refusals_failed(r) && i < r->n; i++) {
 		char *safe = redact(w, r->v[i].text);
 
@@ -2018,9 +2021,9 @@ verb_worktree(const struct hostrun *hr, int argc, char **argv)
 	    tool_find("gh", pathvar, &w.gh) < 0 ||
 	    validate(&w, argc - 1, argv + 1, &r) != 0) {
 		refusals_oom(&r);
-		code = refuse_all(&w, &r);
+		code = refuse_all(&w, &r, argv);
 	} else if (r.n > 0) {
-		code = refuse_all(&w, &r);
+		code = refuse_all(&w, &r, argv);
 	} else {
 		code = w.a.prune ? prune(&w) : materialise(&w);
 	}
