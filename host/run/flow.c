@@ -1074,8 +1074,7 @@ run_created(struct runctx *c, struct refusals *r)
 static void
 ctx_free(struct runctx *c)
 {
-	if (c->pm_loaded)
-		module_free(&c->pm);
+	module_free(&c->pm); /* a refused load leaves its names too */
 	wall_close(&c->w);
 	refusals_free(&c->pr);
 	sbuf_free(&c->ptext);

@@ -25,7 +25,6 @@
 struct reapctx {
 	struct config cfg;
 	struct module pm;
-	int loaded;
 	struct hostsvc hs;
 	struct refusals r;
 	struct sbuf text;
@@ -359,7 +358,6 @@ setup(struct reapctx *c, const struct hostrun *hr)
 	if (config_load(hr->config_path, hr->exe_dir, &c->cfg, &c->r) != 0)
 		return -1;
 	rc = loader_select_place(&c->cfg, &c->pm, &c->r);
-	c->loaded = rc == 0 || rc == 2;
 	c->hs.stem = c->pm.stem;
 	return rc == 0 ? 0 : -1;
 }
@@ -429,8 +427,7 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 	} else {
 		code = reap_run(&c);
 	}
-	if (c.loaded)
-		module_free(&c.pm);
+	module_free(&c.pm); /* a refused load leaves its names too */
 	config_free(&c.cfg);
 	refusals_free(&c.r);
 	sbuf_free(&c.text);
