@@ -98,18 +98,6 @@ struct kept_walk {
 	struct strv dirs;
 };
 
-static int
-kept_collect(void *arg, const char *entry)
-{
-	struct kept_walk *w = arg;
-
-	if (strncmp(entry, "kept-", 5) == 0 && entry[5] >= '1' &&
-	    entry[5] <= '9' && strspn(entry + 5, "0123456789") ==
-	    strlen(entry + 5) && strv_push(&w->dirs, entry) < 0)
-		return -2;
-	return 0;
-}
-
 /* The holder's pid and run name from <dir>/holder; 0 or -1. */
 static int
 kept_read(int sfd, const char *dir, long long *pid, char *name, size_t n)
@@ -192,21 +180,13 @@ kept_one(struct kept_walk *w, const char *dir)
 int
 keephold_reap(int dry, keephold_say say, void *arg)
 {
-	char *state = ownfiles_state_dir(os_euid());
 	struct kept_walk w = { -1, dry, say, arg, {0} };
-	int rc;
+	int rc = run_state_list("kept-", &w.sfd, &w.dirs);
 
-	w.sfd = state ? os_open_readdir(state) : -1;
-	free(state);
-	if (w.sfd < 0)
-		return errno == ENOENT ? 0 : -1;
-	rc = os_dir_names(w.sfd, NULL, kept_collect, &w);
-	if (rc == 0 && !strv_failed(&w.dirs))
-		for (size_t i = 0; i < w.dirs.n; i++)
-			kept_one(&w, w.dirs.v[i]);
-	else
-		rc = -1;
+	for (size_t i = 0; rc == 0 && i < w.dirs.n; i++)
+		kept_one(&w, w.dirs.v[i]);
 	strv_free(&w.dirs);
-	close(w.sfd);
+	if (w.sfd >= 0)
+		close(w.sfd);
 	return rc;
 }

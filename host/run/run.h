@@ -142,6 +142,10 @@ typedef void (*handoff_rec_say)(void *arg, const char *out, long pid,
 int handoff_reap_records(int dry, handoff_rec_say rsay,
 			 handoff_sweep_say say, void *arg);
 
+/* The entries <prefix><pid> of the caller's state directory (the
+ * run-name directory: reap's records), *dirfd open on it.  0 (no
+ * directory: *dirfd -1, no names), or -1 when it cannot be listed. */
+int run_state_list(const char *prefix, int *dirfd, struct strv *names);
 /* A place kept when it holds the only copy of the run's work and would
  * die with the tool (run/keephold.c): a holder process keeps root_fd
  * open (os_hold_dir) until reap stops it; <state>/kept-<pid>/ says which
