@@ -197,6 +197,10 @@ int os_pid_stop(int64_t pid, int hard);
  * ends it (POSIX: /proc/<pid>/cwd on Linux).  *pid its pid.  0, or -1
  * with errno (Windows: ENOSYS, run's places there outlive the tool). */
 int os_hold_dir(int dirfd, int keepfd, int64_t *pid);
+/* A name the caller can use to reach process pid's working directory
+ * (Linux /proc/<pid>/cwd): 0 with it in buf, or -1 (ENOSYS: the
+ * platform has none). */
+int os_pid_cwd_name(int64_t pid, char *buf, size_t n);
 
 struct os_stat; /* below, with the policy's walk */
 /* The file process pid (0: this process) executes: *st its status.  0,

@@ -109,7 +109,7 @@ static const char *const run_text[] = {
 	"a fresh nova-out-<name>-<pid> in HOME, /var/tmp or /tmp instead, said.",
 	"When none takes it, the only copy is never deleted: the place is kept",
 	"(linux: a holder process keeps the tmpfs open; the NOTE after the",
-	"LEAK line names /proc/<pid>/cwd/work to copy it from), exit 3, and",
+	"LEAK line names the path to copy the work from), exit 3, and",
 	"nova-sandbox reap releases it (SANDBOX REAP kept=<name>).",
 	"",
 	"lines (stderr, or the --status-fd; each one whole, in one write; DONE is",

@@ -61,7 +61,9 @@ keephold_start(int root_fd, const char *name, int64_t *pid)
 
 	free(state);
 	*pid = -1;
-	if (sfd >= 0 && kept_dir(sfd, dir, sizeof(dir), &lockfd) == 0) {
+	/* kept only where the NOTE can name a way to the files */
+	if (os_pid_cwd_name(getpid(), dir, sizeof(dir)) == 0 && sfd >= 0 &&
+	    kept_dir(sfd, dir, sizeof(dir), &lockfd) == 0) {
 		rc = os_hold_dir(root_fd, lockfd, pid);
 		if (rc == 0 && kept_info(sfd, dir, *pid, name) != 0)
 			rc = -1;
@@ -81,12 +83,15 @@ keephold_start(int root_fd, const char *name, int64_t *pid)
 void
 keephold_note(struct sbuf *b, int64_t pid)
 {
+	char cwd[64];
+
+	if (os_pid_cwd_name(pid, cwd, sizeof(cwd)) != 0)
+		snprintf(cwd, sizeof(cwd), "(its working directory)");
 	sbuf_addf(b, "the place was kept: it holds the only copy of this "
 		  "run's work, and process %lld (this tool's, nothing runs in "
-		  "it) holds it open; copy what you need from /proc/%lld/cwd/"
-		  "work (cp -a /proc/%lld/cwd/work <dir>), then run the remedy "
-		  "(nova-sandbox reap releases it)", (long long)pid,
-		  (long long)pid, (long long)pid);
+		  "it) holds it open; copy what you need from %s/work (cp -a "
+		  "%s/work <dir>), then run the remedy (nova-sandbox reap "
+		  "releases it)", (long long)pid, cwd, cwd);
 }
 
 /* ---- reap ------------------------------------------------------------- */

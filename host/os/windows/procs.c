@@ -31,6 +31,16 @@ os_hold_dir(int dirfd, int keepfd, int64_t *pid)
 }
 
 int
+os_pid_cwd_name(int64_t pid, char *buf, size_t n)
+{
+	(void)pid;
+	if (n > 0)
+		buf[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
+
+int
 os_msg_pair(int sv[2])
 {
 	sv[0] = sv[1] = -1;
