@@ -307,7 +307,8 @@ open_to(const struct ns_egress_addr *res)
 		memcpy(&s6->sin6_addr, res->a, 16);
 		sl = sizeof(*s6);
 	}
-	fd = socket(res->fam == 4 ? AF_INET : AF_INET6, SOCK_DGRAM, 0);
+	fd = os_fd_made(socket(res->fam == 4 ? AF_INET : AF_INET6,
+			       SOCK_DGRAM, 0));
 	if (fd >= 0 && (os_fd_cloexec(fd) != 0 ||
 			connect(fd, (struct sockaddr *)&ss, sl) < 0)) {
 		close(fd);

@@ -72,8 +72,8 @@ open_tmp(struct wtarget *t, char **why)
 		if (os_random_bytes(&rnd, sizeof(rnd)) != 0)
 			return fail(why, "the random source", errno);
 		snprintf(t->tmp, sizeof(t->tmp), ".%s.%016llx", t->base, rnd);
-		fd = openat(t->dir, t->tmp, O_WRONLY | O_CREAT | O_EXCL |
-			    O_NOFOLLOW | O_CLOEXEC, 0600);
+		fd = os_fd_made(openat(t->dir, t->tmp, O_WRONLY | O_CREAT |
+				       O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
 		if (fd < 0 && errno != EEXIST)
 			return fail(why, "a temporary file beside it", errno);
 	}

@@ -72,6 +72,10 @@ void os_module_close(void *handle);
  * process's limit, or the system's table, was full), else 0: a refusal
  * then names that cause, not its consequence. */
 int os_fd_exhausted(void);
+/* rc as given; when it is < 0 and errno EMFILE or ENFILE, remembered
+ * for os_fd_exhausted: for a descriptor a room makes itself (a socket, a
+ * plan's temporary file). */
+int os_fd_made(int rc);
 /* The process's descriptor limit (RLIMIT_NOFILE's soft one), or -1. */
 long os_fd_limit(void);
 int os_self_exe(char *buf, size_t n);
@@ -187,6 +191,16 @@ int os_pid_alive(int64_t pid);
  * to a process that is not a console's own: -1, ENOSYS) or end it (hard
  * 1: SIGKILL; Windows TerminateProcess with 137).  0, or -1 with errno. */
 int os_pid_stop(int64_t pid, int hard);
+/* Keep directory dirfd reachable after the tool ends: a detached process
+ * (a session of its own, stdio on /dev/null, keepfd its descriptor 3 and
+ * nothing else) whose working directory it is, until SIGTERM or SIGKILL
+ * ends it (POSIX: /proc/<pid>/cwd on Linux).  *pid its pid.  0, or -1
+ * with errno (Windows: ENOSYS, run's places there outlive the tool). */
+int os_hold_dir(int dirfd, int keepfd, int64_t *pid);
+/* A name the caller can use to reach process pid's working directory
+ * (Linux /proc/<pid>/cwd): 0 with it in buf, or -1 (ENOSYS: the
+ * platform has none). */
+int os_pid_cwd_name(int64_t pid, char *buf, size_t n);
 
 struct os_stat; /* below, with the policy's walk */
 /* The file process pid (0: this process) executes: *st its status.  0,

@@ -4,6 +4,7 @@
  * fits (run/nofork.c where the host has no fork and the wall keeps its
  * own tree, else run/keeper.c's forked one), which ends in flow_finish.
  * The steps themselves are run/steps.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,14 +57,19 @@ run_created(struct runctx *c, struct refusals *r)
 		return flow_finish(c, &s, NS_EXIT_REFUSED, 0);
 	}
 	code = flow_nofork_fits(c) ? flow_nofork(c) : flow_fork(c);
-	return code >= 0 ? code : flow_finish(c, &s, NS_EXIT_REFUSED, 0);
+	if (code >= 0)
+		return code;
+	refusals_add(r, REASON_SANDBOX_FAILED, "the run's processes could not "
+		     "be started: %s", strerror(errno)); /* said, not silent */
+	flow_create_done(c);
+	run_refuse(r, NS_EXIT_REFUSED);
+	return flow_finish(c, &s, NS_EXIT_REFUSED, 0);
 }
 
 static void
 ctx_free(struct runctx *c)
 {
-	if (c->pm_loaded)
-		module_free(&c->pm);
+	module_free(&c->pm); /* a refused load leaves its names too */
 	wall_close(&c->w);
 	refusals_free(&c->pr);
 	sbuf_free(&c->ptext);

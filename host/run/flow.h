@@ -67,7 +67,6 @@ int run_flow(const struct hostrun *hr, struct run_args *a, char **args);
 struct runctx {
 	struct wallctx w;
 	struct module pm;
-	int pm_loaded;
 	struct hostsvc phs;
 	struct refusals pr;   /* the place module's refusals */
 	struct sbuf ptext;
@@ -83,6 +82,9 @@ struct runctx {
 	int unsaved;          /* the hand-off failed writing and nothing
 			       * else took the artifacts: the place holds
 			       * the only copy */
+	int64_t held;         /* ... and a holder process keeps the place,
+			       * which would die with the tool (keephold.c),
+			       * open: its pid, else 0 */
 	int (*caught)(void);  /* the stop signal the flow's handler caught
 			       * last (0 none), once it is installed */
 	struct strv homes;    /* the caller's homes (home guard) */

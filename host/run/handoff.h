@@ -79,6 +79,25 @@ typedef void (*handoff_rec_say)(void *arg, const char *out, long pid,
 int handoff_reap_records(int dry, handoff_rec_say rsay,
 			 handoff_sweep_say say, void *arg);
 
+/* The entries <prefix><pid> of the caller's state directory (the
+ * run-name directory: reap's records), *dirfd open on it.  0 (no
+ * directory: *dirfd -1, no names), or -1 when it cannot be listed. */
+int run_state_list(const char *prefix, int *dirfd, struct strv *names);
+/* A place kept when it holds the only copy of the run's work and would
+ * die with the tool (run/keephold.c): a holder process keeps root_fd
+ * open (os_hold_dir) until reap stops it; <state>/kept-<pid>/ says which
+ * (its holder file: the holder's pid and name).  0 with *pid, or -1. */
+int keephold_start(int root_fd, const char *name, int64_t *pid);
+/* The NOTE after the LEAK line: where the work is and how to release it. */
+void keephold_note(struct sbuf *b, int64_t pid);
+/* reap: every kept place whose holder lives is released (its holder
+ * stopped), said (released 0: dry, or it would not stop); what a gone
+ * holder left is removed.  0, or -1 when the state directory cannot be
+ * listed. */
+typedef void (*keephold_say)(void *arg, const char *name, long pid,
+			     int released);
+int keephold_reap(int dry, keephold_say say, void *arg);
+
 /* --out, checked before anything is made: a sibling of <name>
  * (.<name>.nova-check-<pid>) can be made and renamed in out_fd, then it
  * is removed; the filesystem has at least `need` bytes free.  0, or -1

@@ -37,9 +37,20 @@ run_note(const char *text)
 	out_note("SANDBOX", text);
 }
 
+/* The caller's run line, for fd_limit's remedy (run_line_set). */
+static const struct cmdline *run_line;
+
+void
+run_line_set(const struct cmdline *line)
+{
+	run_line = line;
+}
+
 int
 run_refuse(struct refusals *r, int code)
 {
+	if (run_line != NULL && wall_fd_errno(r) != 0)
+		remedy_keep(r, run_line); /* a place refusal keeps none */
 	wall_fd_cause(r); /* out of descriptors: the one cause */
 	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help run", 0);
 	refusals_free(r);

@@ -15,6 +15,9 @@ void run_note(const char *text);
 /* SANDBOX LEAK name= volume= remedy="" (run and reap). */
 void run_leak_line(const char *name, const char *id, const char *remedy);
 /* Print r as SANDBOX REFUSED lines (help run), free it; returns code. */
+/* The caller's line fd_limit's remedy is built on when a refusal list
+ * keeps none (a place module's). */
+void run_line_set(const struct cmdline *line);
 int run_refuse(struct refusals *r, int code);
 
 #endif

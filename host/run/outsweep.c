@@ -200,16 +200,40 @@ struct reap_walk {
 	struct strv files;
 };
 
-static int
-rec_collect(void *arg, const char *entry)
-{
-	struct reap_walk *w = arg;
+struct state_names {
+	const char *prefix;
+	struct strv *names;
+};
 
-	if (strncmp(entry, "out-", 4) == 0 && entry[4] >= '1' &&
-	    entry[4] <= '9' && strspn(entry + 4, "0123456789") ==
-	    strlen(entry + 4) && strv_push(&w->files, entry) < 0)
+static int
+state_collect(void *arg, const char *entry)
+{
+	const struct state_names *sn = arg;
+	size_t k = strlen(sn->prefix);
+
+	if (strncmp(entry, sn->prefix, k) == 0 && entry[k] >= '1' &&
+	    entry[k] <= '9' && strspn(entry + k, "0123456789") ==
+	    strlen(entry + k) && strv_push(sn->names, entry) < 0)
 		return -2;
 	return 0;
+}
+
+int
+run_state_list(const char *prefix, int *dirfd, struct strv *names)
+{
+	char *state = ownfiles_state_dir(os_euid());
+	struct state_names sn = { prefix, names };
+
+	*dirfd = state ? os_open_readdir(state) : -1;
+	free(state);
+	if (*dirfd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (os_dir_names(*dirfd, NULL, state_collect, &sn) == 0 &&
+	    !strv_failed(names))
+		return 0;
+	close(*dirfd);
+	*dirfd = -1;
+	return -1;
 }
 
 /* The --out path one record names: heap, or NULL. */
@@ -261,21 +285,13 @@ int
 handoff_reap_records(int dry, handoff_rec_say rsay, handoff_sweep_say say,
 		     void *arg)
 {
-	char *state = ownfiles_state_dir(os_euid());
 	struct reap_walk w = { -1, dry, say, rsay, arg, {0} };
-	int rc;
+	int rc = run_state_list("out-", &w.dirfd, &w.files);
 
-	w.dirfd = state ? os_open_readdir(state) : -1;
-	free(state);
-	if (w.dirfd < 0)
-		return errno == ENOENT ? 0 : -1;
-	rc = os_dir_names(w.dirfd, NULL, rec_collect, &w);
-	if (rc == 0 && !strv_failed(&w.files))
-		for (size_t i = 0; i < w.files.n; i++)
-			rec_one(&w, w.files.v[i]);
-	else
-		rc = -1;
+	for (size_t i = 0; rc == 0 && i < w.files.n; i++)
+		rec_one(&w, w.files.v[i]);
 	strv_free(&w.files);
-	close(w.dirfd);
+	if (w.dirfd >= 0)
+		close(w.dirfd);
 	return rc;
 }

@@ -33,10 +33,7 @@
 static int
 load_place(struct runctx *c, struct refusals *r)
 {
-	int rc = loader_select_place(&c->w.cfg, &c->pm, r);
-
-	c->pm_loaded = rc == 0 || rc == 2;
-	return rc != 0;
+	return loader_select_place(&c->w.cfg, &c->pm, r) != 0;
 }
 
 static void
@@ -444,6 +441,7 @@ flow_preflight(struct runctx *c, struct refusals *r)
 
 	wall_line(&c->w, "run", c->args);
 	c->phs.line = &c->w.line;
+	run_line_set(&c->w.line);
 	rc = wall_open(&c->w, c->hr, "SANDBOX");
 
 	if (rc != 0) {
@@ -776,8 +774,11 @@ handoff(struct runctx *c, int code)
 		/* a place that outlives the tool (no enter: a volume) is
 		 * kept when it holds the only copy */
 		c->unsaved = out_error && saved == NULL;
-		handoff_failed(why, out_error, saved, &st,
-			       c->unsaved && c->pm.place.enter == NULL);
+		if (c->unsaved && c->pm.place.enter != NULL &&
+		    keephold_start(c->place.root_fd, c->a->name, &c->held) != 0)
+			c->held = 0;
+		handoff_failed(why, out_error, saved, &st, c->unsaved &&
+			       (c->pm.place.enter == NULL || c->held > 0));
 		free(why);
 		free(saved);
 		return code == 0 ? NS_EXIT_REFUSED : code;
@@ -886,8 +887,9 @@ late_signal(const struct runctx *c, int sig0, int code)
 }
 
 /* The hand-off could save the work nowhere and the place outlives the
- * tool: it is not deleted.  DONE freed=0, a LEAK whose remedy is reap
- * (which deletes it once this tool is gone), and where the work is. */
+ * tool (a volume), or a holder process keeps it open (keephold.c): it
+ * is not deleted.  DONE freed=0, a LEAK whose remedy is reap (which
+ * deletes or releases it once this tool is gone), and where the work is. */
 static int
 keep_place(struct runctx *c, int code, int sig0)
 {
@@ -896,12 +898,18 @@ keep_place(struct runctx *c, int code, int sig0)
 	if (c->place.root_fd >= 0)
 		close(c->place.root_fd);
 	c->place.root_fd = -1;
+	if (c->held > 0) /* the holder keeps it: the name is free */
+		(void)c->pm.place.destroy(&c->phs.host, &c->place);
 	code = late_signal(c, sig0, code);
 	done_line(c, code, 0);
 	run_leak_line(c->a->name, c->place.id, "nova-sandbox reap");
-	sbuf_addf(&b, "the place was kept: it holds the only copy of this "
-		  "run's work, in %s/work; copy what you need from there, then "
-		  "run the remedy (nova-sandbox reap deletes it)", c->place.root);
+	if (c->held > 0)
+		keephold_note(&b, c->held);
+	else
+		sbuf_addf(&b, "the place was kept: it holds the only copy of "
+			  "this run's work, in %s/work; copy what you need from "
+			  "there, then run the remedy (nova-sandbox reap deletes "
+			  "it)", c->place.root);
 	run_note(b.s ? b.s : "the place was kept with this run's work");
 	sbuf_free(&b);
 	return NS_EXIT_LEAK;
@@ -928,7 +936,7 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 	if (ran && c->a->out != NULL && c->place.root_fd >= 0 && killed)
 		code = handoff(c, code);
 	refusals_free(&c->pr);
-	if (c->unsaved && c->pm.place.enter == NULL)
+	if (c->unsaved && (c->pm.place.enter == NULL || c->held > 0))
 		return keep_place(c, code, sig0);
 	t = run_now_ms();
 	run_step("delete", 0);

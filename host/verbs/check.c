@@ -178,6 +178,25 @@ refuse_check(const char *why, int json)
 	return NS_EXIT_USAGE;
 }
 
+/* Out of descriptors while looking: what it would say followed from
+ * that (a wall "not available"), so the one fd_limit refusal instead. */
+static int
+fd_refused(char **argv, int json, struct checkres *c)
+{
+	struct refusals r = {0};
+	struct cmdline line = cmdline_of("check", argv + 1);
+	int rc = wall_fd_refusal(&r, &line);
+
+	if (rc != 0 && json)
+		out_json_refused("check", NS_EXIT_USAGE, &r);
+	else if (rc != 0)
+		out_refusals(stderr, "CHECK", &r, "nova-sandbox help check", 0);
+	refusals_free(&r);
+	if (rc != 0)
+		free(c->note);
+	return rc != 0;
+}
+
 int
 verb_check(const struct hostrun *hr, int argc, char **argv)
 {
@@ -194,6 +213,8 @@ verb_check(const struct hostrun *hr, int argc, char **argv)
 	}
 	memset(&c, 0, sizeof(c));
 	gather(hr, &c);
+	if (fd_refused(argv, json, &c))
+		return NS_EXIT_USAGE;
 	if (json)
 		json_out(&c);
 	else

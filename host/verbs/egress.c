@@ -18,6 +18,7 @@
 #include "module/loader.h"
 #include "egress/allowlist.h"
 #include "wall/args.h"
+#include "wall/session.h"
 #include "verbs/verbs.h"
 
 /* The largest files read, in MiB: the limit and its text come from here. */
@@ -137,14 +138,15 @@ parse_flags(const char *sub, int argc, char **argv, struct eargs *a,
 
 /* Every refusal; remedy (NULL: none) ends a text that names none. */
 static void
-print_refusals(const struct refusals *r, const char *remedy)
+print_refusals(struct refusals *r, const char *remedy)
 {
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	out_refusals(stderr, "EGRESS", r, remedy, 0);
 }
 
 /* Could-not-run problems: each line, then the sub-verb's remedy line. */
 static int
-cannot_run(const struct refusals *r, const char *remedy)
+cannot_run(struct refusals *r, const char *remedy)
 {
 	print_refusals(r, NULL);
 	out_usage(stderr, remedy);
@@ -153,7 +155,7 @@ cannot_run(const struct refusals *r, const char *remedy)
 
 /* Said-NO problems: each line with the help remedy, no remedy line. */
 static int
-said_no(const struct refusals *r)
+said_no(struct refusals *r)
 {
 	print_refusals(r, "nova-sandbox egress -h");
 	return NS_EXIT_EGRESS_NO;
@@ -169,7 +171,7 @@ read_file(const char *path, unsigned max_mib, struct sbuf *b, char **why)
 	struct stat st;
 	ssize_t k;
 	size_t max = (size_t)max_mib << 20;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = os_fd_made(open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (size_t)st.st_size > max) {
@@ -429,7 +431,7 @@ mod_close(struct emod *e)
 
 /* A module status into the exit code: the kernel said NO is 1. */
 static int
-mod_exit(int st, const struct refusals *r, const char *remedy)
+mod_exit(int st, struct refusals *r, const char *remedy)
 {
 	if (r->n == 0)
 		return NS_EXIT_USAGE;

@@ -28,6 +28,7 @@
 #include "base/out.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
+#include "wall/session.h"
 #include "verbs/verbs.h"
 
 struct modrow {
@@ -492,8 +493,22 @@ parse_args(int argc, char **argv, int *json, struct refusals *r)
 	return rc ? 2 : 0;
 }
 
+/* Out of descriptors while looking: a module "not available" followed
+ * from that, so the one fd_limit refusal instead of the list.  1 said. */
 static int
-run_modules(const struct config *cfg, int json)
+fd_refused(const struct cmdline *line, int json)
+{
+	struct refusals r = {0};
+	int rc = wall_fd_refusal(&r, line);
+
+	if (rc != 0)
+		refused(&r, json);
+	refusals_free(&r);
+	return rc != 0;
+}
+
+static int
+run_modules(const struct config *cfg, const struct cmdline *line, int json)
 {
 	struct modlist ml = { 0 };
 	struct strv notes = { 0 };
@@ -512,7 +527,9 @@ run_modules(const struct config *cfg, int json)
 		return NS_EXIT_USAGE;
 	}
 	code = ml.wall ? NS_EXIT_OK : NS_EXIT_NO_WALL;
-	if (json)
+	if (fd_refused(line, json))
+		code = NS_EXIT_USAGE;
+	else if (json)
 		print_json(cfg, &ml, code);
 	else
 		print_text(cfg, &ml);
@@ -527,6 +544,7 @@ verb_modules(const struct hostrun *hr, int argc, char **argv)
 	struct refusals r = { 0 };
 	struct config cfg;
 	int json = 0, rc;
+	struct cmdline line = cmdline_of("modules", argv + 1);
 
 	rc = parse_args(argc, argv, &json, &r);
 	if (rc == 1)
@@ -537,9 +555,11 @@ verb_modules(const struct hostrun *hr, int argc, char **argv)
 			refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory "
 				     "reading the config");
 		if (rc == 0)
-			rc = run_modules(&cfg, json);
-		else
+			rc = run_modules(&cfg, &line, json);
+		else if (!fd_refused(&line, json))
 			rc = refused(&r, json);
+		else
+			rc = NS_EXIT_USAGE;
 		config_free(&cfg);
 	} else
 		rc = refused(&r, json);

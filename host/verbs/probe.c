@@ -37,13 +37,17 @@ struct probe {
 	size_t steps, passed;
 	struct sbuf items; /* JSON items */
 	struct strv why;   /* JSON refusals */
+	struct cmdline line; /* the caller's, for fd_limit's remedy */
 };
 
 /* ---- output ------------------------------------------------------- */
 
 static void
-say_refusals(struct probe *p, const struct refusals *r)
+say_refusals(struct probe *p, struct refusals *r)
 {
+	if (os_fd_exhausted() && r->line.args == NULL && p->line.verb != NULL)
+		remedy_keep(r, &p->line);
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	if (!p->json) {
 		out_refusals(stderr, "PROBE", r, PROBE_REMEDY, 1);
 		return;
@@ -244,8 +248,8 @@ gather(struct probe *p, const struct hostrun *hr, char **rargs)
 static int
 control(struct probe *p)
 {
-	int fd = open(p->outside, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		      O_CLOEXEC, 0600);
+	int fd = os_fd_made(open(p->outside, O_WRONLY | O_CREAT | O_TRUNC |
+				 O_NOFOLLOW | O_CLOEXEC, 0600));
 	int ok = fd >= 0 && write(fd, "nova", 4) == 4;
 
 	if (fd >= 0) {
@@ -330,7 +334,7 @@ spawn_step(struct probe *p, const char *name, const char *path)
 		return -2;
 	for (size_t i = 0; i < sizeof(nonce); i++)
 		snprintf(hex + 2 * i, 3, "%02x", nonce[i]);
-	dn = open("/dev/null", O_RDWR | O_CLOEXEC);
+	dn = os_fd_made(open("/dev/null", O_RDWR | O_CLOEXEC));
 	wrote = write(fds[1], nonce, sizeof(nonce)) == (ssize_t)sizeof(nonce);
 	if (close(fds[1]) == 0 && wrote && dn >= 0 &&
 	    child_env(p, hex, &env) == 0) {
@@ -449,6 +453,7 @@ probe_main(struct probe *p, const struct hostrun *hr, int argc, char **argv)
 	int rc = args_parse(ARGV_PROBE, argc - 1, argv + 1, &p->a, &p->r);
 
 	p->json = p->a.json;
+	p->line = cmdline_of("probe", argv + 1);
 	if (refused_root(p, argv))
 		return NS_EXIT_USAGE;
 	if (rc != 0) {

@@ -15,6 +15,7 @@
 #include "module/loader.h"
 #include "os/os.h"
 #include "wall/args.h"
+#include "wall/session.h"
 #include "run/lines.h"
 #include "run/handoff.h"
 #include "run/runargs.h"
@@ -26,13 +27,13 @@
 struct reapctx {
 	struct config cfg;
 	struct module pm;
-	int loaded;
 	struct hostsvc hs;
 	struct refusals r;
 	struct sbuf text;
 	int dry;
 	size_t volumes, remained;
 	const char *out; /* the --out a gone hand-off recorded, being swept */
+	char **args;     /* the caller's words after `reap` (fd_limit's line) */
 };
 
 /* ---- pure -------------------------------------------------------------- */
@@ -306,6 +307,21 @@ out_sweep_say(void *arg, const char *entry, const char *name, long pid,
 	sbuf_free(&to);
 }
 
+/* SANDBOX REAP kept=<name> pid=<p> released=yes|no: a place a run kept
+ * with the only copy of its work (run/keephold.c). */
+static void
+kept_say(void *arg, const char *name, long pid, int released)
+{
+	struct reapctx *c = arg;
+	char *n = out_field(name);
+
+	out_line(stderr, "SANDBOX REAP kept=%s pid=%ld released=%s",
+		 n ? n : "-", pid, released ? "yes" : "no");
+	if (!released)
+		c->remained++;
+	free(n);
+}
+
 /* ---- flags ----------------------------------------------------------------- */
 
 static const struct flagdef reap_flags[] = {
@@ -346,7 +362,6 @@ setup(struct reapctx *c, const struct hostrun *hr)
 	if (config_load(hr->config_path, hr->exe_dir, &c->cfg, &c->r) != 0)
 		return -1;
 	rc = loader_select_place(&c->cfg, &c->pm, &c->r);
-	c->loaded = rc == 0 || rc == 2;
 	c->hs.stem = c->pm.stem;
 	return rc == 0 ? 0 : -1;
 }
@@ -354,6 +369,7 @@ setup(struct reapctx *c, const struct hostrun *hr)
 static int
 refuse_all(struct refusals *r, int remedy_line)
 {
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	out_refusals(stderr, "SANDBOX", r, "nova-sandbox help reap", 0);
 	if (remedy_line)
 		out_usage(stderr, REAP_REMEDY);
@@ -373,6 +389,7 @@ reap_run(struct reapctx *c)
 		if (c->r.n == 0)
 			refusals_add(&c->r, REASON_VOLUME_FAILED, "the place module "
 				     "could not list its places");
+		wall_fd_keep(&c->r, "reap", c->args); /* fd_limit's line */
 		return refuse_all(&c->r, 0);
 	}
 	run_step("list", t);
@@ -382,6 +399,10 @@ reap_run(struct reapctx *c)
 		run_note("the tool's state directory cannot be listed: the "
 			 "leftovers of killed hand-offs in --out were not "
 			 "looked for");
+	if (keephold_reap(c->dry, kept_say, c) != 0)
+		run_note("the tool's state directory cannot be listed: the "
+			 "places runs kept with the only copy of their work "
+			 "were not looked for");
 	out_kind(stderr, "SANDBOX", OUT_REAP_OK, "volumes=%zu", c->volumes);
 	return c->remained ? NS_EXIT_LEAK : NS_EXIT_OK;
 }
@@ -403,12 +424,14 @@ verb_reap(const struct hostrun *hr, int argc, char **argv)
 	spec.line = &line;
 	if (flags_parse(&spec, argc - 1, argv + 1, &c, &r) != 0)
 		return refuse_all(&r, 1);
-	if (setup(&c, hr) != 0)
+	c.args = argv + 1;
+	if (setup(&c, hr) != 0) {
+		wall_fd_keep(&c.r, "reap", c.args); /* fd_limit's line */
 		code = refuse_all(&c.r, 0);
-	else
+	} else {
 		code = reap_run(&c);
-	if (c.loaded)
-		module_free(&c.pm);
+	}
+	module_free(&c.pm); /* a refused load leaves its names too */
 	config_free(&c.cfg);
 	refusals_free(&c.r);
 	sbuf_free(&c.text);

@@ -2,7 +2,7 @@
 /* worktree.c -- `nova-sandbox worktree` (reference section 10): one pull
  * request's exact head in a scratch tree of its own, and --prune.
  *
- * git and gh are run through base/tool.h: found once on PATH and kept open,
+ * git and gh are run through os/tool.h: found once on PATH and kept open,
  * argv only, "--" before every operand that comes from outside, an
  * environment built here (the caller's GIT_* never reach git; the forge
  * token reaches gh only), a deadline per call.  The repository and the
@@ -24,6 +24,8 @@
 
 #include "base/out.h"
 #include "os/os.h"
+#include "policy/paths.h"
+#include "wall/session.h"
 #include "verbs/verbs.h"
 #include "verbs/worktree.h"
 #include "verbs/wt.h"
@@ -271,8 +273,10 @@ check_scratch(struct wt *w, struct refusals *r)
 /* Every refusal of r printed, its text redacted first (a word of the
  * caller's argv may hold a token too), then the remedy line. */
 static int
-refuse_all(const struct wt *w, struct refusals *r)
+refuse_all(const struct wt *w, struct refusals *r, char **argv)
 {
+	wall_fd_keep(r, "worktree", argv + 1);
+	wall_fd_cause(r); /* out of descriptors: the one cause */
 	for (size_t i = 0; !refusals_failed(r) && i < r->n; i++) {
 		char *safe = wt_redact(w, r->v[i].text);
 
@@ -604,9 +608,9 @@ verb_worktree(const struct hostrun *hr, int argc, char **argv)
 	    tool_find("gh", pathvar, &w.gh) < 0 ||
 	    validate(&w, argc - 1, argv + 1, &r) != 0) {
 		refusals_oom(&r);
-		code = refuse_all(&w, &r);
+		code = refuse_all(&w, &r, argv);
 	} else if (r.n > 0) {
-		code = refuse_all(&w, &r);
+		code = refuse_all(&w, &r, argv);
 	} else {
 		code = w.a.prune ? wt_prune(&w) : materialise(&w);
 	}

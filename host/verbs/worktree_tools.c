@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* worktree_tools.c -- git and gh run through base/tool.h: the two
+/* worktree_tools.c -- git and gh run through os/tool.h: the two
  * environments built here, what is never printed, git pinned to one
  * repository and tree (wt.h). */
 #include "verbs/wt.h"

@@ -206,6 +206,8 @@ refused(struct wallctx *w, const char *tok, const char *text)
 {
 	if (w->r.n == 0)
 		refusals_add(&w->r, tok, "%s", text);
+	if (wall_fd_errno(&w->r) != 0)
+		remedy_keep(&w->r, &w->line); /* the module's list keeps none */
 	wall_fd_cause(&w->r); /* out of descriptors: the one cause */
 	out_refusals(stderr, "SANDBOX", &w->r, BARE_REMEDY, 0);
 	return NS_EXIT_REFUSED;

@@ -239,7 +239,7 @@ fd_raise_to(long limit)
 int
 wall_fd_cause(struct refusals *r)
 {
-	int e = os_fd_exhausted();
+	int e = wall_fd_errno(r);
 	struct cmdline line;
 	long lim = os_fd_limit(), to = fd_raise_to(lim);
 	struct sbuf lead = {0};

@@ -41,6 +41,17 @@ int wall_refuse_root(const struct cmdline *line, struct refusals *r);
  * becomes that one refusal, fd_limit, with the limit and `ulimit -n`, on
  * r's kept line (remedy_keep) when it has one.  1 when it did, 0 not. */
 int wall_fd_cause(struct refusals *r);
+/* The same where no refusal list is in hand (wall/fdcause.c): when a
+ * descriptor could not be made, r (emptied first) becomes the one
+ * fd_limit refusal on `line`.  1 when it did, 0 not, -1 ENOMEM. */
+int wall_fd_refusal(struct refusals *r, const struct cmdline *line);
+/* EMFILE or ENFILE when a descriptor could not be made: the host's own
+ * (os_fd_exhausted) or a module's, which refuses with the token fd_limit
+ * (its text naming ENFILE for the system's table); else 0. */
+int wall_fd_errno(const struct refusals *r);
+/* When a descriptor could not be made and r keeps no line yet, `verb
+ * args` is the line fd_limit's remedy is built on (remedy_keep). */
+void wall_fd_keep(struct refusals *r, const char *verb, char *const *args);
 
 /* Read the config and select the wall (the only module loaded).  prefix is
  * the line prefix for the services.  Returns 0, 1 with refusals in w->r,

@@ -66,6 +66,13 @@ struct nsp_state {
 /* a refusal (or, reason NULL, a note), formatted: modules/common/nk_say.h */
 #define say(h, st, reason, ...) nk_say((h), (st), (reason), __VA_ARGS__)
 
+/* A system call's failure: out of descriptors is a cause of its own. */
+static const char *
+sys_reason(int e)
+{
+	return e == EMFILE || e == ENFILE ? "fd_limit" : "volume_failed";
+}
+
 /* ---- the name lock ---------------------------------------------------
  *
  * A name is held by an OFD write lock on <state>/<name>.lock, where <state>
@@ -157,6 +164,19 @@ safe_chain(int dfd, uid_t uid, char *bad, size_t n)
 	return -1;
 }
 
+/* Out of descriptors checking the state directory: its own cause
+ * (fd_limit), not "not safe" or "cannot open"; fd closed.  -1. */
+static int
+fd_short(const struct ns_host *h, int fd, const char *path, int e)
+{
+	if (fd >= 0)
+		close(fd);
+	return say(h, NS_E_SYSTEM, "fd_limit", "nsplace: out of file "
+		   "descriptors checking the run-name directory %s (%s: %s): "
+		   "raise the limit (ulimit -n) and run it again", path,
+		   e == EMFILE ? "EMFILE" : "ENFILE", strerror(e)), -1;
+}
+
 /* Open the state directory: the descriptor, 0 absent (look: nothing is
  * made), or -1 refused (said). */
 static int
@@ -187,6 +207,8 @@ state_open(const struct ns_host *h, int make, int *out)
 			*out = fd;
 			return 1;
 		}
+		if (errno == EMFILE || errno == ENFILE)
+			return fd_short(h, fd, path, errno);
 		if (bad[0] == '\0')
 			snprintf(bad, sizeof(bad), "it is owned by uid %u mode "
 				 "%04o", (unsigned)st.st_uid,
@@ -199,11 +221,13 @@ state_open(const struct ns_host *h, int make, int *out)
 			   "caller can write", path, bad), -1;
 	}
 	e = errno;
+	if (e == EMFILE || e == ENFILE)
+		return fd_short(h, fd, path, e);
 	if (fd >= 0)
 		close(fd);
 	if (!make && e == ENOENT)
 		return 0;
-	return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot open "
+	return say(h, NS_E_SYSTEM, sys_reason(e), "nsplace: cannot open "
 		   "the run-name directory %s: %s", path, strerror(e)), -1;
 }
 
@@ -335,7 +359,7 @@ nsp_look(const struct ns_host *h, const char *name, int *exists)
 	rc = lock_held(dfd, file);
 	close(dfd);
 	if (rc < 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: cannot "
 			   "look up the place %s: %s", name, strerror(errno));
 	*exists = rc;
 	return NS_OK;
@@ -375,7 +399,7 @@ unreserved(const struct ns_host *h, const char *name, const char *file,
 	if (e == EACCES || e == EPERM || e == EROFS)
 		snprintf(fix, sizeof(fix), "; make the run-name directory "
 			 "writable by you (chmod u+w %s)", path);
-	return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot reserve "
+	return say(h, NS_E_SYSTEM, sys_reason(e), "nsplace: cannot reserve "
 		   "the name %s: its lock file %s/%s cannot be made: %s%s",
 		   name, path, file, strerror(e), fix);
 }
@@ -536,13 +560,13 @@ mount_place(const struct ns_host *h, const struct nsp_state *st)
 	char opts[96];
 
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: cannot "
 			   "make the mounts private: %s", strerror(errno));
 	snprintf(opts, sizeof(opts), "size=%llu,mode=0755",
 		 (unsigned long long)st->size);
 	if (mount("nova-sandbox", NSP_MOUNT, "tmpfs",
 		  MS_NOSUID | MS_NODEV, opts) != 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: cannot "
 			   "mount a tmpfs of %llu bytes on " NSP_MOUNT ": %s",
 			   (unsigned long long)st->size, strerror(errno));
 	return NS_OK;
@@ -558,11 +582,11 @@ make_dirs(const struct ns_host *h, struct ns_place *p, int chown_to,
 	int fd;
 
 	if (mkdir(p->root, 0755) != 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: mkdir "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: mkdir "
 			   "%s: %s", p->root, strerror(errno));
 	fd = open(p->root, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: open "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: open "
 			   "%s: %s", p->root, strerror(errno));
 	for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
 		if (mkdirat(fd, sub[i], 0700) != 0 ||
@@ -571,7 +595,7 @@ make_dirs(const struct ns_host *h, struct ns_place *p, int chown_to,
 			int e = errno;
 
 			close(fd);
-			return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: "
+			return say(h, NS_E_SYSTEM, sys_reason(e), "nsplace: "
 				   "making %s/%s: %s", p->root, sub[i],
 				   strerror(e));
 		}
@@ -594,7 +618,7 @@ static int
 drop_to(const struct ns_host *h, unsigned uid, unsigned gid)
 {
 	if (set_ids(uid, gid) != 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: cannot "
 			   "drop to uid %u gid %u: %s", uid, gid,
 			   strerror(errno));
 	return NS_OK;
@@ -642,7 +666,7 @@ mount_proc(const struct ns_host *h, int as_root, unsigned uid, unsigned gid)
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) != 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: pipe: "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: pipe: "
 			   "%s", strerror(errno));
 	pid = fork();
 	if (pid == 0) {
@@ -660,7 +684,7 @@ mount_proc(const struct ns_host *h, int as_root, unsigned uid, unsigned gid)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	if (err != 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
+		return say(h, NS_E_SYSTEM, sys_reason(err), "nsplace: cannot "
 			   "mount the run's own /proc: %s", strerror(err));
 	return NS_OK;
 }
@@ -700,7 +724,7 @@ nsp_used(const struct ns_host *h, const struct ns_place *p, uint64_t *bytes)
 
 	if (p->struct_size < NS_PLACE_SIZE_1_1 || p->root_fd < 0 ||
 	    fstatfs(p->root_fd, &sf) != 0)
-		return say(h, NS_E_SYSTEM, "volume_failed", "nsplace: cannot "
+		return say(h, NS_E_SYSTEM, sys_reason(errno), "nsplace: cannot "
 			   "measure the place: %s", strerror(errno));
 	*bytes = (uint64_t)(sf.f_blocks - sf.f_bfree) * (uint64_t)sf.f_bsize;
 	return NS_OK;

@@ -318,3 +318,55 @@ expect_eq "$(stat -c %s "$S/RESULT.md")" 300000 "the copy in HOME"
 expect_eq "$(cat "$S/usage.tsv")" x "the copy in HOME"
 expect_eq "$(ls -A "$D" | tr '\n' ' ')" "fill " "no stage left in --out"
 EOF
+
+t "a hand-off no directory takes (--out filled, HOME, /var/tmp and /tmp full): the place is kept open by a holder, a LEAK names where the work is; reap releases it" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "needs root to mount a small filesystem"
+D=$(newdir)
+mount -t tmpfs -o size=1m,mode=0777 none "$D" || _fail "mount"
+at_end "umount '$D'"
+( for _ in $(seq 100); do grep -q '^SANDBOX OK' "$ERR" 2>/dev/null && break; sleep 0.1; done
+  head -c 2m /dev/zero > "$D/fill" 2>/dev/null; : ) &
+FILL=$!
+# in a mount namespace of its own: --out (D) at /mnt, a 64 KiB /var/tmp
+# and /tmp (HOME beneath it), none of which takes a 300,000-byte file
+unshare -m --propagation private /bin/sh -c '
+	mount --bind "$1" /mnt &&
+	mount -t tmpfs -o size=64k,mode=1777 none /var/tmp &&
+	mount -t tmpfs -o size=64k,mode=1777 none /tmp &&
+	mkdir /tmp/home && chown "$2:$3" /tmp/home || exit 99
+	u=$2 g=$3
+	shift 3
+	exec setpriv --reuid="$u" --regid="$g" --clear-groups -- "$@"' \
+	sh "$D" "$TUID" "$TGID" env HOME=/tmp/home PATH=/usr/bin:/bin "$NS" run \
+	--name "hz-$$" --size 16m --out /mnt --out-max-bytes 512k -- /bin/sh -c \
+	'sleep 2; head -c 300000 /dev/zero > RESULT.md; echo x > usage.tsv' \
+	>"$OUT" 2>"$ERR" </dev/null
+RC=$?
+wait "$FILL"
+P=$(sed -n 's|^SANDBOX NOTE the place was kept: .*, and process \([0-9]*\) .*|\1|p' "$ERR")
+[ -z "$P" ] || at_end "kill -KILL $P 2>/dev/null"
+expect_rc 3
+expect_err "^SANDBOX REFUSED reason=out_failed: writing RESULT.md: No space left on device; no other directory \(HOME, /var/tmp, /tmp\) could take the artifacts either: the place is kept with them \(the LEAK line below\); run: nova-sandbox help run\$"
+expect_err "^SANDBOX DONE name=hz-$$ exit=125 .* freed=0\$"
+expect_err "^SANDBOX LEAK name=hz-$$ volume=[^ ]+ remedy=\"nova-sandbox reap\"\$"
+[ -n "$P" ] || _fail "no process named as the place's holder"
+expect_err "copy what you need from /proc/$P/cwd/work \(cp -a /proc/$P/cwd/work <dir>\), then run the remedy \(nova-sandbox reap releases it\)\$"
+expect_eq "$(ls -A "$D" | tr '\n' ' ')" "fill " "no stage left in --out"
+run_as stat -c %s "/proc/$P/cwd/work/RESULT.md"
+expect_eq "$(cat "$OUT")" 300000 "the work, read by the caller through the holder"
+run_as cat "/proc/$P/cwd/work/usage.tsv"
+expect_eq "$(cat "$OUT")" x "the work, read by the caller through the holder"
+run_as env PATH=/usr/bin:/bin "$NS" reap --dry-run
+expect_rc 3
+expect_err "^SANDBOX REAP kept=hz-$$ pid=$P released=no\$"
+kill -0 "$P" || _fail "reap --dry-run stopped the holder"
+run_as env PATH=/usr/bin:/bin "$NS" reap
+expect_rc 0
+expect_err "^SANDBOX REAP kept=hz-$$ pid=$P released=yes\$"
+case $(ps -o stat= -p "$P") in ""|Z*) ;; *) _fail "the holder outlived reap" ;; esac
+run_as ls "/proc/$P/cwd/work"
+[ "$RC" != 0 ] || _fail "the place is still reachable after reap"
+run_as env PATH=/usr/bin:/bin "$NS" reap
+expect_rc 0
+expect_no_err '^SANDBOX REAP kept='
+EOF

@@ -192,3 +192,45 @@ expect_rc 125
 expect_err '^SANDBOX REFUSED reason=fd_limit: .*ulimit -n, is 1024; .*; run: ulimit -n 2048 && nova-sandbox --read /usr '
 expect_no_err 'reason=bad_write'
 EOF
+
+# every other verb that makes descriptors: "<exit> <prefix> <limits>
+# <the pasted line's exit> <verb line>"
+FD_VERBS='2 PROBE 5,8,16 0 probe --write @W
+2 CHECK 4,5 0 check
+2 MODULES 4,5,7 0 modules
+125 SANDBOX 4,5,6 0 reap
+125 SANDBOX 4,8,10 0 run --name @N --size 8m -- /bin/true
+2 WORKTREE 4,12 0 worktree --repo @W/repo --scratch @W/scratch --prune
+2 EGRESS 4 - egress plan --run r1 --policy @W/egress.txt --model-host github.com --resolver 192.0.2.53 --uid 1000 --out @W/plan.nft'
+
+t "a low ulimit -n: probe, check, modules, reap, run, worktree and egress name fd_limit with the limit and ulimit -n, not a wall 'not available', 'out of memory', a path or nothing at all; nothing made; control: the line it prints, pasted, runs" <<'EOF'
+fd_setup
+mkdir "$W/scratch" && git init -q "$W/repo" || _fail "git init"
+printf 'github.com\n' > "$W/egress.txt"
+[ "$(id -u)" != 0 ] || chown -R "$TUID:$TGID" "$W/repo" "$W/scratch" "$W/egress.txt"
+while read -r code pre limits okrc line; do
+	line=${line//@W/$W}
+	line=${line//@N/fdt-$$}
+	for n in ${limits//,/ }; do
+		# shellcheck disable=SC2086
+		ulimited "$n" "$NS" $line
+		expect_rc "$code"
+		expect_err "^$pre REFUSED reason=[a-z_]+: out of file descriptors: the tool could not make one it needs \(EMFILE: this process's limit, ulimit -n, is $n; .*; run: ulimit -n 1024 && nova-sandbox $line\$"
+		expect_err '(reason=fd_limit|\(fd_limit\); run:)'
+		expect_eq "$(grep -c 'REFUSED' "$ERR")" 1 "$line at $n: the one cause, alone"
+		expect_no_err 'out of memory|cannot be resolved|cannot be found|cannot be made|available=no|unsafe_owner_or_mode'
+		expect_no_out '^(MODULE |MODULES OK|CHECK OK|PROBE STEP)'
+	done
+	# the control: the line it prints, pasted (egress plan's would ask
+	# the resolver: none)
+	[ "$okrc" = - ] && continue
+	L=$(sed -n 's/^[A-Z]* REFUSED reason=[a-z_]*: out of file descriptors: .*; run: //p' "$ERR")
+	[ -n "$L" ] || _fail "$line: no line to paste"
+	run_as env HOME="$W/home" PATH="$NOVA_B/bin:/usr/bin:/bin" sh -c "$L"
+	expect_rc "$okrc"
+	expect_no_err 'fd_limit|REFUSED'
+done <<<"$FD_VERBS"
+expect_absent "$W/.nova-sandbox-tmp"
+expect_absent "$W/plan.nft"
+expect_eq "$(ls -A "$W/scratch")" "" "worktree made nothing"
+EOF

@@ -145,3 +145,13 @@ os_dir_in_use_at(int dirfd, const char *name, unsigned *unseen)
 	close(fd);
 	return rc;
 }
+
+int
+os_pid_cwd_name(int64_t pid, char *buf, size_t n)
+{
+	(void)pid;
+	if (n > 0)
+		buf[0] = '\0';
+	errno = ENOSYS; /* no name reaches another process's cwd */
+	return -1;
+}

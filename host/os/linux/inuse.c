@@ -105,3 +105,15 @@ os_dir_in_use_at(int parent, const char *name, unsigned *unseen)
 	closedir(d);
 	return rc;
 }
+
+int
+os_pid_cwd_name(int64_t pid, char *buf, size_t n)
+{
+	int k = snprintf(buf, n, "/proc/%lld/cwd", (long long)pid);
+
+	if (k < 0 || (size_t)k >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}

@@ -381,7 +381,8 @@ memscan_sum(struct memscan *m)
 {
 	unsigned long long sum = 0;
 
-	qsort(m->v, m->n, sizeof(*m->v), by_file);
+	if (m->n > 0) /* an empty list may have no array: qsort wants one */
+		qsort(m->v, m->n, sizeof(*m->v), by_file);
 	for (size_t i = 0; i < m->n; i++)
 		if (i == 0 || by_file(&m->v[i - 1], &m->v[i]) != 0)
 			sum += m->v[i].bytes;

@@ -30,6 +30,12 @@ posix_fd(int rc)
 }
 
 int
+os_fd_made(int rc)
+{
+	return posix_fd(rc);
+}
+
+int
 os_fd_exhausted(void)
 {
 	return fd_short;

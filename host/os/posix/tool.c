@@ -265,6 +265,8 @@ tool_run(const struct tool *t, int cwd_fd, char *const argv[],
 	outp[1] = errp[1] = stp[1] = -1;
 	n = read(stp[0], &e, sizeof(e));
 	if (n == (ssize_t)sizeof(e)) {
+		errno = e; /* the child's: out of descriptors is remembered */
+		(void)posix_fd(-1);
 		reap(pid, 1, 0, &rc);
 		goto fail;
 	}

@@ -21,6 +21,26 @@ os_pipe(int fds[2])
 }
 
 int
+os_hold_dir(int dirfd, int keepfd, int64_t *pid)
+{
+	(void)dirfd;
+	(void)keepfd;
+	*pid = -1;
+	errno = ENOSYS;
+	return -1;
+}
+
+int
+os_pid_cwd_name(int64_t pid, char *buf, size_t n)
+{
+	(void)pid;
+	if (n > 0)
+		buf[0] = '\0';
+	errno = ENOSYS;
+	return -1;
+}
+
+int
 os_msg_pair(int sv[2])
 {
 	sv[0] = sv[1] = -1;

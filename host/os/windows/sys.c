@@ -28,6 +28,12 @@ handle_of(int fd)
 }
 
 int
+os_fd_made(int rc)
+{
+	return rc; /* handles: nothing to run out of (os_fd_exhausted) */
+}
+
+int
 os_fd_exhausted(void)
 {
 	return 0; /* handles: no per-process descriptor table to run out of */
