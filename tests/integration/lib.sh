@@ -95,6 +95,11 @@ t() {
 	_case="$(basename "$0" .sh): $name"
 	echo "$_case" >> "$NOVA_RESULTS/ran"
 	: > "$_STATE"
+	# each case starts with empty output files: a watcher that waits for
+	# a line in $ERR (a filler started at SANDBOX OK) must not see the
+	# case before's
+	: > "$OUT"
+	: > "$ERR"
 	if [ -z "$body" ]; then
 		echo "     no body: write t 'name' <<'EOF' ... EOF"
 		st=fail
