@@ -19,6 +19,7 @@
 #include "policy/toolchain.h"
 #include "policy/ttys.h"
 #include "wall/explain.h"
+#include "wall/protwall.h"
 #include "wall/session.h"
 #include "run/caps.h"
 #include "run/flow.h"
@@ -559,6 +560,7 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 		strv_push(&in.env_keep, c->a->env_keep.v[i]);
 	for (size_t i = 0; i < c->a->env_deny.n; i++)
 		strv_push(&in.env_deny, c->a->env_deny.v[i]);
+	wall_protect_input(&in, &c->a->protect, &c->a->unprotect); /* 5a */
 	in.env_clear = c->a->env_clear;
 	in.env_clean = !c->a->env_clear && !c->a->env_inherit;
 	in.net_deny = c->a->net_deny;
@@ -582,6 +584,8 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	rc = policy_build(&in, pol, r);
 	if (rc == 0)
 		rc = ownfiles_check(c->hr, &c->w.cfg, pol, &line, r);
+	if (rc == 0)
+		rc = wall_protect_refused(&c->w, pol, &line, r);
 	policy_input_free(&in);
 	strv_free(&env);
 	return rc;
@@ -641,6 +645,7 @@ flow_ok_line(struct runctx *c, const struct policy *pol)
 		      cwd, b64, pol->ancestors, cmd, policy_env_dropped(pol),
 		      run_env_word(c->a)) == 0 &&
 	    ttys_field(&b, &pol->ttys) == 0 &&
+	    protect_field(&b, &pol->prot) == 0 &&
 	    sbuf_addf(&b, " deletes=%s", root) == 0 &&
 	    add_cache_deletes(&b, &c->writes) == 0)
 		out_line(stderr, "%s", b.s);
@@ -674,6 +679,7 @@ flow_notes(struct runctx *c, const struct policy *pol)
 			   c->a->env_deny.n, run_note);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		run_note(pol->notes.v[i]); /* caller paths through links */
+	wall_protect_note(pol, c->a->explain, run_note);
 	if (c->w.facts.used[0] != '\0' && c->w.facts.clamp[0] != '\0')
 		run_note(c->w.facts.clamp);
 	wall_print_notes(&c->w, "SANDBOX");

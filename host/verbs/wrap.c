@@ -15,6 +15,7 @@
 #include "os/os.h"
 #include "policy/ttys.h"
 #include "wall/explain.h"
+#include "wall/protwall.h"
 #include "wall/session.h"
 #include "wall/statusfd.h"
 #include "run/caps.h"
@@ -242,7 +243,8 @@ ok_line(const struct wallctx *w, const struct policy *pol)
 		      wall_net_word(pol->net_deny), cwd, b64, pol->ancestors,
 		      cmd, pol->gpu ? pol->gpu : "none",
 		      policy_env_dropped(pol)) == 0 &&
-	    ttys_field(&b, &pol->ttys) == 0 && sbuf_add(&b, " deletes=") == 0 &&
+	    ttys_field(&b, &pol->ttys) == 0 &&
+	    protect_field(&b, &pol->prot) == 0 && sbuf_add(&b, " deletes=") == 0 &&
 	    add_deletes(&b, &pol->writes) == 0)
 		rc = out_line(stderr, "%s", b.s);
 	sbuf_free(&b);
@@ -294,6 +296,7 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 			   note_text);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		note("%s", pol->notes.v[i]); /* caller paths through links */
+	wall_protect_note(pol, a->explain, note_text);
 	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
 		note("%s", w->facts.clamp);
 	wall_print_notes(w, "SANDBOX");
@@ -487,6 +490,8 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	BENCH_PHASE(BENCH_POLICY);
 	if (rc == 0)
 		rc = ownfiles_check(hr, &w->cfg, &pol, &line, &r);
+	if (rc == 0)
+		rc = wall_protect_refused(w, &pol, &line, &r);
 	BENCH_PHASE(BENCH_OWNFILES);
 	if (rc != 0) {
 		if (rc < 0)

@@ -94,6 +94,19 @@ expect_err '^SANDBOX OK backend=wall_1_3 '
 expect_err '^SANDBOX DONE exit=5 cmd=dash$'
 EOF
 
+t "a 1.3 wall (no NS_WALL_PROTECT) and a protected .git: protect_unsupported, --unprotect in the line; lifted, it runs" <<'EOF'
+C=$(conf c13.conf wall_1_3.so)
+D=$(newdir)
+run_as git init -q "$D"
+wrap "$C" "$D" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=protect_unsupported: the wall wall_1_3 cannot keep $D/\\.git read-only inside a --write .*; run: nova-sandbox --unprotect $D/\\.git --write $D -- /bin/true\$"
+expect_no_err '^SANDBOX OK'
+wrap "$C" "$D" --unprotect "$D/.git" -- /bin/true
+expect_rc 0
+expect_err '^SANDBOX OK backend=wall_1_3 .* protected=- '
+EOF
+
 t "a 1.4 module that needs 1.0 loads (abi=1.4 needs=1.0) and runs" <<'EOF'
 C=$(conf r0.conf wall_req0.so)
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules --json
