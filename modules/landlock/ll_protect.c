@@ -80,12 +80,13 @@ static const char *const step_names[] = {
 	[LL_PS_RDONLY] = "mount_setattr read-only",
 	[LL_PS_MOVE] = "move_mount",
 	[LL_PS_CWD] = "re-opening the working directory",
+	[LL_PS_PIN] = "pinning a directory above it (a bind onto itself)",
 };
 
 const char *
 ll_protect_step(int step)
 {
-	if (step >= LL_PS_USERNS && step <= LL_PS_CWD)
+	if (step >= LL_PS_USERNS && step <= LL_PS_PIN)
 		return step_names[step];
 	return "unknown step";
 }
@@ -214,6 +215,89 @@ bind_ro(int target, int *step)
 	return -1;
 }
 
+/* A bind of the directory open on target onto itself, as writable as it
+ * was: a mount point cannot be renamed or removed (EBUSY). */
+static int
+bind_pin(int target, int *step)
+{
+	int tree, e;
+
+	*step = LL_PS_PIN;
+	tree = (int)syscall(SYS_open_tree, target, "", LL_OPEN_TREE_CLONE |
+			    O_CLOEXEC | AT_EMPTY_PATH | LL_AT_RECURSIVE);
+	if (tree < 0)
+		return -1;
+	if (syscall(SYS_move_mount, tree, "", target, "",
+		    LL_MOVE_MOUNT_F_EMPTY_PATH | LL_MOVE_MOUNT_T_EMPTY_PATH) == 0)
+		return close(tree);
+	e = errno;
+	close(tree);
+	errno = e;
+	return -1;
+}
+
+/* The length of the outermost write rule that holds p strictly below it,
+ * or 0: its parent is no rule's to change, so it cannot be renamed. */
+static size_t
+write_root_len(const struct ns_policy *pol, const char *p)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < pol->n_rules; i++) {
+		const char *r = pol->rules[i].path;
+		size_t n = r != NULL ? strlen(r) : 0;
+
+		if (pol->rules[i].access != NS_ACCESS_WRITE || n == 0 ||
+		    strncmp(p, r, n) != 0 || (p[n] != '/' && r[n - 1] != '/'))
+			continue;
+		if (best == 0 || n < best)
+			best = n;
+	}
+	return best;
+}
+
+/* Did an earlier protected path pin p's first k bytes already? */
+static int
+pinned(const struct ns_policy *pol, size_t i, size_t k)
+{
+	for (size_t j = 0; j < i; j++)
+		if (strncmp(pol->protect[j], pol->protect[i], k) == 0 &&
+		    pol->protect[j][k] == '/')
+			return 1;
+	return 0;
+}
+
+/* Every directory strictly between the outermost write root and the
+ * protected path i, pinned outermost first: else the job renames one
+ * away and plants a .git of its own at the old name, which the user's
+ * next git there would run (the bind moves with the renamed tree). */
+static int
+pin_ancestors(const struct ns_policy *pol, size_t i, struct ll_pfail *f)
+{
+	const char *p = pol->protect[i];
+	size_t at = write_root_len(pol, p), n = strlen(p);
+	char dir[4096];
+	int step, fd;
+
+	if (at == 0 || n >= sizeof(dir))
+		return 0;
+	for (size_t k = at + 1; k < n; k++) {
+		if (p[k] != '/' || pinned(pol, i, k))
+			continue;
+		memcpy(dir, p, k);
+		dir[k] = '\0';
+		if ((fd = reopen_same(dir, -1, &step)) < 0)
+			return fail_at(f, step, i);
+		if (bind_pin(fd, &step) != 0) {
+			fail_at(f, step, i);
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
 static int
 protect_one(const struct ns_policy *pol, size_t i, struct ll_pfail *f)
 {
@@ -250,6 +334,11 @@ ll_protect_enter(const struct ns_policy *pol, int *cwd_fd,
 		*cwd_fd = -1;
 	if (enter_ns(f) != 0)
 		return -1;
+	/* the ancestors first: each protected path is then re-opened (and
+	 * its identity checked) through directories that can no longer move */
+	for (size_t i = 0; i < pol->n_protect; i++)
+		if (pin_ancestors(pol, i, f) != 0)
+			return -1;
 	for (size_t i = 0; i < pol->n_protect; i++)
 		if (protect_one(pol, i, f) != 0)
 			return -1;

@@ -578,8 +578,7 @@ ugit() {
 }
 # a repository at $1 with one commit, owned by the test user
 git_repo() {
-	mkdir -p "$1"
-	[ "$ROOT" = 1 ] && chown "$TUID:$TGID" "$1"
+	user mkdir -p "$1" &&
 	ugit "$1" init -q . && ugit "$1" commit -q --allow-empty -m base
 }
 git_world() {
@@ -627,6 +626,16 @@ do_git_dir_remove() {
 	git_world || { THROUGH=broken; return; }
 	go sh -c 'rm -rf .git; git init -q . && '"$FSMON"' >> .git/config' "$W/hook"
 	git_ran "$W"
+}
+
+# the .git's own directory (below the --write) renamed away: the bind
+# moves with it, and the user's next git at the old name meets the job's
+do_git_parent_swap() {
+	git_world || { THROUGH=broken; return; }
+	git_repo "$W/p/repo" || { THROUGH=broken; return; }
+	GCWD="$W/p/repo"
+	go sh -c 'cd .. && mv repo repo.old && git init -q repo && '"$FSMON"' >> repo/.git/config' "$W/hook"
+	git_ran "$W/p/repo"
 }
 
 do_git_hooks_symlink() {

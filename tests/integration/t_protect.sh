@@ -107,6 +107,20 @@ expect_out '^done:config$'
 expect_eq "$(grep -c '^denied:config$' "$OUT")" 2 "two protected"
 EOF
 
+t "walled: the directories above a protected .git (below the --write) cannot be renamed or removed; control: unwalled they can" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'mkdir -p "$1/p/repo" && git init -q "$1/p/repo"' _ "$R"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/p/repo" -- /bin/sh -c 'cd "$0" && { mv p p.old 2>/dev/null && echo done:p || echo denied:p; mv p/repo p/r2 2>/dev/null && echo done:repo || echo denied:repo; echo x > p/repo/ok && echo done:write; }' "$R"
+expect_rc 0
+expect_out '^denied:p$'
+expect_out '^denied:repo$'
+expect_out '^done:write$'
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/p/repo/\\.git deletes="
+run_as sh -c 'cd "$0" && mv p/repo p/r2 && echo done:repo' "$R"
+expect_out '^done:repo$'
+EOF
+
 t "walled: a worktree's gitfile cannot be replaced or moved, nor its gitdir's commondir written" <<'EOF'
 needs_machine userns
 P=$(newdir)
