@@ -21,7 +21,8 @@
  * job outside the wall may still run of what it wrote (the spec's Gaps). */
 #define CHECK_UNPROTECTED "not protected from the programs that run after " \
 	"the job outside the wall: a nested repository below the working " \
-	"directory that no --protect names, a .git the job creates where " \
+	"directory (a submodule's checkout included) " \
+	"that no --protect names, a .git the job creates where " \
 	"none was, hooks a repository's config points into the tree " \
 	"(core.hooksPath, husky's .husky), and tools other than git that run " \
 	"project files (direnv after allow, an editor's tasks, Makefiles, " \
