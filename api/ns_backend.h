@@ -76,7 +76,7 @@ extern "C" {
 
 #define NS_BACKEND_MAGIC 0x4e534250u /* "NSBP" */
 #define NS_BACKEND_ABI_MAJOR 1
-#define NS_BACKEND_ABI_MINOR 3
+#define NS_BACKEND_ABI_MINOR 4
 #define NS_BACKEND_SYMBOL "ns_backend_v1"
 
 #if defined(_WIN32)
@@ -261,6 +261,25 @@ struct ns_policy {
 	 * refused in prepare()).  NS_ACL_CALLER is set only for a wall with
 	 * NS_WALL_ACL_CALLER. */
 	uint32_t acl;
+	/* 1.4 (NS_POLICY_HAS_PROTECT) */
+	/* n_protect absolute, resolved paths (a file or a directory: the
+	 * object and, for a directory, everything beneath it) that stay
+	 * readable and are NOT writable, created in, renamed, removed or
+	 * changed, whatever rule covers them (a --write above them
+	 * included).  protect_fds (n_protect entries, parallel) holds an
+	 * O_PATH|O_CLOEXEC descriptor of the very object protect[i] was
+	 * resolved to, opened once with no symlink followed, or -1; unlike
+	 * rule_fds they are valid until the host frees the policy (through
+	 * every spawn()), so a wall that makes its mount layer at spawn()
+	 * can check identity there.  protect[i] is the name read back, for
+	 * the text and for a wall that binds by name.  n_protect > 0 is
+	 * passed only to a wall with NS_WALL_PROTECT, which MUST keep every
+	 * entry or refuse in prepare() (never run without it).  The module
+	 * never closes the descriptors and never passes them to the
+	 * command. */
+	const char *const *protect;
+	size_t n_protect;
+	const int32_t *protect_fds;
 };
 
 #define NS_ACL_TOOL 0u   /* 1.3: the wall prepares the write roots */
@@ -278,6 +297,10 @@ struct ns_policy {
 #define NS_POLICY_HAS_CPU(pol)                                              \
 	((pol)->struct_size >= offsetof(struct ns_policy, acl) +            \
 				       sizeof(uint32_t))
+/* 1.4: whether pol carries protect, n_protect and protect_fds. */
+#define NS_POLICY_HAS_PROTECT(pol)                                          \
+	((pol)->struct_size >= offsetof(struct ns_policy, protect_fds) +    \
+				       sizeof(void *))
 
 /* ------------------------------------------------------------------ */
 /* Role: wall.                                                         */
@@ -361,6 +384,9 @@ struct ns_finish {
 				    NS_ACL_CALLER (a wall that changes the
 				    security of the write roots for a run
 				    and can leave it to the caller) */
+#define NS_WALL_PROTECT 0x10u    /* 1.4: keeps ns_policy.protect (or
+				    refuses in prepare() where it cannot
+				    here) */
 
 struct ns_wall_ops {
 	uint32_t struct_size; /* sizeof(struct ns_wall_ops) as compiled */
@@ -637,6 +663,9 @@ struct ns_backend_ops {
 #define NS_PLACE_OPS_SIZE_1_3 (offsetof(struct ns_place_ops, reserved) + sizeof(uint32_t))
 #define NS_PLACE_REQ_HAS_PARENT(r)                                          \
 	((r)->struct_size >= NS_PLACE_REQ_SIZE_1_3)
+
+/* Sizes of the 1.3 struct 1.4 grew, and of the 1.4 one. */
+#define NS_POLICY_SIZE_1_4 (offsetof(struct ns_policy, protect_fds) + sizeof(void *))
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,7 @@
 	X(BAD_PLAN, "bad_plan") \
 	X(BAD_POLICY, "bad_policy") \
 	X(BAD_PR, "bad_pr") \
+	X(BAD_PROTECT, "bad_protect") \
 	X(BAD_READ, "bad_read") \
 	X(BAD_REPO, "bad_repo") \
 	X(BAD_RESOLVER, "bad_resolver") \
@@ -85,6 +86,8 @@
 	X(PROBE_OUTSIDE_INSIDE, "probe_outside_inside") \
 	X(PROBE_OUTSIDE_UNWRITABLE, "probe_outside_unwritable") \
 	X(PROBE_STEP_NOT_A_CHILD, "probe_step_not_a_child") \
+	X(PROTECT_UNAVAILABLE, "protect_unavailable") \
+	X(PROTECT_UNSUPPORTED, "protect_unsupported") \
 	X(RESOLVE_FAILED, "resolve_failed") \
 	X(SANDBOX_FAILED, "sandbox_failed") \
 	X(SECRET_INSIDE_ALLOW, "secret_inside_allow") \

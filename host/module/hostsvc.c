@@ -85,6 +85,10 @@ static const struct {
 	 * labels it for the run without it */
 	{ "bad_write", { "--acl", "caller", NULL, NULL, 0 },
 	  "; with the wall's own labels, run: ", "caller" },
+	/* rule 5a: no user namespace for the protection: the line that
+	 * lifts it, each protected path the module names in its text */
+	{ "protect_unavailable", { NULL, NULL, "<path>", "--unprotect", 0 },
+	  "; without that protection, knowingly, run: ", NULL },
 };
 
 /* Does the caller's line hold `flag value` or `flag=value` before "--"? */

@@ -558,7 +558,8 @@ input_failed(const struct policy_input *in)
 	return strv_failed(&in->reads) || strv_failed(&in->reads_noexec) ||
 	       strv_failed(&in->writes) || strv_failed(&in->net_allow) ||
 	       strv_failed(&in->argv) || strv_failed(&in->caller_homes) ||
-	       strv_failed(&in->env_keep) || strv_failed(&in->env_deny);
+	       strv_failed(&in->env_keep) || strv_failed(&in->env_deny) ||
+	       strv_failed(&in->protect) || strv_failed(&in->unprotect);
 }
 
 static int
@@ -612,6 +613,10 @@ policy_build(const struct policy_input *in, struct policy *pol,
 	rc = input_failed(in) ? -1 : gather(&b);
 	if (rc == 0 && r->n == n0)
 		rc = assemble(&b);
+	if (rc == 0 && r->n == n0) /* rule 5a */
+		rc = protect_build(&(struct protect_src){ &in->protect,
+			&in->unprotect, &pol->r_writes, &pol->r_cwd, b.uid,
+			build_line(&b) }, &pol->prot, &pol->notes, r) < 0 ? -1 : 0;
 	if (rc == 0 && built_failed(pol))
 		rc = -1; /* before make_tmp: a failed build creates nothing */
 	if (rc == 0 && r->n == n0 && in->create_tmp && in->tmp == NULL)
@@ -646,6 +651,9 @@ policy_view(const struct policy *pol, struct ns_policy *view)
 	view->home = pol->home;
 	view->rule_fds = pol->rule_fds;
 	view->cwd_fd = pol->r_cwd.fd >= 0 ? &pol->r_cwd.fd : NULL;
+	view->protect = pol->prot.paths;
+	view->n_protect = pol->prot.n;
+	view->protect_fds = pol->prot.fds;
 }
 
 void
@@ -698,6 +706,7 @@ policy_free(struct policy *pol)
 	if (pol->tmp_created && pol->tmp_pfd >= 0)
 		close(pol->tmp_pfd);
 	strv_free(&pol->toolchain_reads);
+	protect_free(&pol->prot);
 	free(pol->rule_fds);
 	free(pol->rule_ids);
 	free(pol->command);
@@ -721,4 +730,6 @@ policy_input_free(struct policy_input *in)
 	strv_free(&in->env_keep);
 	strv_free(&in->env_deny);
 	strv_free(&in->toolchain_reads);
+	strv_free(&in->protect);
+	strv_free(&in->unprotect);
 }

@@ -15,6 +15,7 @@
 #include "base/util.h"
 #include "policy/envpol.h"
 #include "policy/paths.h"
+#include "policy/protect.h"
 
 /* The platform's root tables, taken from the wall module's ns_wall_ops. */
 struct platform_roots {
@@ -64,6 +65,8 @@ struct policy_input {
 				      planted"); NULL: the effective uid */
 	int stdio_ttys;            /* 1: fds 0-2 become the command's: grant
 				      the terminals they hold (ttys.h) */
+	struct strv protect;      /* --protect, as typed (rule 5a) */
+	struct strv unprotect;    /* --unprotect, as typed */
 };
 
 /* A rule's descriptor as its walk saw it: the identity and type of an open
@@ -111,6 +114,8 @@ struct policy {
 				     of each rule's descriptor said */
 	struct strv notes;        /* NOTE texts: caller paths through links */
 	struct strv toolchain_reads; /* the --read roots --toolchain added */
+	struct protect prot;      /* rule 5a: the protected paths (their
+				     descriptors live until policy_free) */
 };
 
 /* Build.  Returns 0 with *pol filled and r empty, or 1 with every

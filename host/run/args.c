@@ -74,6 +74,11 @@ static const struct flagdef rflags[] = {
 	  "drop the variables whose name matches the shell pattern" },
 	{ "toolchain", FK_LIST, 1, 0, NULL, ROFF(toolchains),
 	  "go|python|node|rust|c: add the read roots it reports" },
+	{ "protect", FK_LIST, 1, 0, NULL, ROFF(protect),
+	  "a path under a --write that stays readable and not writable "
+	  "(every .git on the way to the cwd is by default)" },
+	{ "unprotect", FK_LIST, 1, 0, NULL, ROFF(unprotect),
+	  "lift the protection of a path (a default .git or a --protect)" },
 };
 
 /* run reads its words so: "--" ends them (a value may be "--"), -x and
@@ -530,4 +535,6 @@ run_args_free(struct run_args *a)
 	strv_free(&a->env_keep);
 	strv_free(&a->env_deny);
 	strv_free(&a->toolchains);
+	strv_free(&a->protect);
+	strv_free(&a->unprotect);
 }

@@ -34,6 +34,7 @@ struct run_args {
 	struct strv argv;     /* after "--" */
 	struct strv writes;   /* --write: outside the place, kept */
 	struct strv env_keep, env_deny, toolchains;
+	struct strv protect, unprotect; /* --protect, --unprotect (rule 5a) */
 	int go, explain, net_deny, env_clear, env_inherit;
 	int saw_dashdash;
 	int help;             /* -h/--help/help before "--" */

@@ -21,6 +21,7 @@
 #include "policy/ttys.h"
 #include "wall/explain.h"
 #include "wall/lifecycle.h"
+#include "wall/protwall.h"
 #include "wall/session.h"
 #include "proc/caps.h"
 #include "run/flow.h"
@@ -567,6 +568,7 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 		strv_push(&in.env_keep, c->a->env_keep.v[i]);
 	for (size_t i = 0; i < c->a->env_deny.n; i++)
 		strv_push(&in.env_deny, c->a->env_deny.v[i]);
+	wall_protect_input(&in, &c->a->protect, &c->a->unprotect); /* 5a */
 	in.env_clear = c->a->env_clear;
 	in.env_clean = !c->a->env_clear && !c->a->env_inherit;
 	in.net_deny = c->a->net_deny;
@@ -590,6 +592,8 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	rc = policy_build(&in, pol, r);
 	if (rc == 0)
 		rc = ownfiles_check(c->hr, &c->w.cfg, pol, &line, r);
+	if (rc == 0)
+		rc = wall_protect_refused(&c->w, pol, &line, r);
 	policy_input_free(&in);
 	strv_free(&env);
 	return rc;
@@ -616,7 +620,7 @@ flow_notes(struct runctx *c, const struct policy *pol)
 {
 	wall_policy_notes(&c->w, pol, c->a->env_clear ? ENV_CLEAR :
 			  c->a->env_inherit ? ENV_INHERIT : ENV_CLEAN,
-			  c->a->env_deny.n);
+			  c->a->env_deny.n, c->a->explain);
 }
 
 /* ---- the supervisor ------------------------------------------------------ */

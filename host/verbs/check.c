@@ -17,6 +17,16 @@
 	"user namespaces, pending signals, POSIX message queue bytes, " \
 	"processes), and an abstract unix socket the command binds is " \
 	"reachable from outside"
+/* What rule 5a's protection does not cover: what programs run after the
+ * job outside the wall may still run of what it wrote (the spec's Gaps). */
+#define CHECK_UNPROTECTED "not protected from the programs that run after " \
+	"the job outside the wall: a nested repository below the working " \
+	"directory (a submodule's checkout included) " \
+	"that no --protect names, a .git the job creates where " \
+	"none was, hooks a repository's config points into the tree " \
+	"(core.hooksPath, husky's .husky), and tools other than git that run " \
+	"project files (direnv after allow, an editor's tasks, Makefiles, " \
+	"package.json scripts)"
 
 struct checkres {
 	const char *backend;
@@ -122,7 +132,8 @@ gather(const struct hostrun *hr, struct checkres *c)
 	 * (spec: "Per-user kernel limits", "abstract unix socket") */
 	if (c->note != NULL && rc == 0) {
 		char *n = str_fmt("%s; shared with the user's programs outside: "
-				  "%s", c->note, CHECK_SHARED);
+				  "%s; %s", c->note, CHECK_SHARED,
+				  CHECK_UNPROTECTED);
 
 		free(c->note);
 		c->note = n;

@@ -6,6 +6,7 @@
 
 #include "base/out.h"
 #include "os/os.h"
+#include "wall/protwall.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
 
@@ -136,7 +137,13 @@ json_ok(const struct wallctx *w, const struct policy *pol,
 		  "\"bytes\":%zu,\"gpu\":", pol->reads.n, pol->reads_noexec.n,
 		  pol->writes.n, w->text.len);
 	out_json_str(&b, pol->gpu ? pol->gpu : "none");
-	sbuf_add(&b, "},\"notes\":[");
+	sbuf_add(&b, ",\"protected\":[");
+	for (size_t i = 0; i < pol->prot.n; i++) {
+		if (i)
+			sbuf_add(&b, ",");
+		out_json_str(&b, pol->prot.v[i].path);
+	}
+	sbuf_add(&b, "]},\"notes\":[");
 	for (size_t i = 0; i < notes->n; i++) {
 		if (i)
 			sbuf_add(&b, ",");
@@ -157,11 +164,15 @@ lines_ok(const struct wallctx *w, const struct policy *pol,
 	fflush(stdout);
 	for (size_t i = 0; i < notes->n; i++)
 		out_note("POLICY", notes->v[i]);
+	struct sbuf prot = {0};
+
+	(void)protect_field(&prot, &pol->prot);
 	out_kind(stderr, "POLICY", OUT_OK,
 		 "backend=%s read=%zu read-noexec=%zu "
-		 "write=%zu bytes=%zu gpu=%s", be ? be : "-", pol->reads.n,
+		 "write=%zu bytes=%zu gpu=%s%s", be ? be : "-", pol->reads.n,
 		 pol->reads_noexec.n, pol->writes.n, w->text.len,
-		 pol->gpu ? pol->gpu : "none");
+		 pol->gpu ? pol->gpu : "none", prot.s ? prot.s : "");
+	sbuf_free(&prot);
 	free(be);
 }
 
@@ -203,6 +214,7 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct policy pol = {0};
 	struct refusals r = {0};
 	struct strv tnotes = {0};
+	struct cmdline line;
 	int json = a->json, code;
 
 	in.verb = "policy";
@@ -213,6 +225,9 @@ build(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		refusals_add(&r, REASON_SANDBOX_FAILED, "out of memory");
 	for (size_t i = 0; r.n == 0 && i < tnotes.n; i++)
 		strv_push(&pol.notes, tnotes.v[i]); /* a failed push: oom */
+	line = cmdline_of("policy", remedy_args);
+	if (r.n == 0 && wall_protect_refused(w, &pol, &line, &r) < 0)
+		refusals_oom(&r);
 	strv_free(&tnotes);
 	code = r.n ? refused(&r, json) : render(w, a, &pol);
 	(void)policy_remove_tmp_said(&pol, policy_note); /* nothing is left */

@@ -15,6 +15,7 @@
 #include "os/os.h"
 #include "wall/explain.h"
 #include "wall/lifecycle.h"
+#include "wall/protwall.h"
 #include "wall/session.h"
 #include "wall/statusfd.h"
 #include "proc/caps.h"
@@ -198,7 +199,7 @@ notes(struct wallctx *w, const struct args *a, const struct policy *pol)
 		note("--acl %s is accepted and ignored on %s; the wall is "
 		     "the same without it", a->acl, os_platform());
 	wall_policy_notes(w, pol, a->env_clear ? ENV_CLEAR : ENV_INHERIT,
-			  a->env_deny_n);
+			  a->env_deny_n, a->explain);
 }
 
 static int
@@ -389,6 +390,8 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	BENCH_PHASE(BENCH_POLICY);
 	if (rc == 0)
 		rc = ownfiles_check(hr, &w->cfg, &pol, &line, &r);
+	if (rc == 0)
+		rc = wall_protect_refused(w, &pol, &line, &r);
 	BENCH_PHASE(BENCH_OWNFILES);
 	if (rc != 0) {
 		if (rc < 0)

@@ -58,6 +58,13 @@ const struct flagdef args_flags[] = {
 	{ "toolchain", FK_LIST, BP, 0, "the bare form", OFF(toolchains),
 	  "`go|python|node|rust|c`: add the read roots that toolchain "
 	  "reports (repeatable; never a write root)" },
+	{ "protect", FK_LIST, BP, 0, "the bare form", OFF(protect),
+	  "a `path` under a --write that stays readable and is not "
+	  "writable (repeatable; every .git on the way to the cwd is by "
+	  "default)" },
+	{ "unprotect", FK_LIST, BP, 0, "the bare form", OFF(unprotect),
+	  "lift the protection of a `path` (a .git protected by default, "
+	  "or a --protect; repeatable)" },
 	{ "gpu", FK_VALUE, ALL3, 0, NULL, OFF(gpu),
 	  "the GPU `mode`: none or metal (default none)" },
 	{ "status-fd", FK_VALUE, ARGV_BARE, 0, "the bare form", OFF(status_fd),
@@ -230,4 +237,6 @@ args_free(struct args *a)
 	strv_free(&a->env_keep);
 	strv_free(&a->env_deny);
 	strv_free(&a->toolchains);
+	strv_free(&a->protect);
+	strv_free(&a->unprotect);
 }

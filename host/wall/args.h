@@ -28,6 +28,7 @@ struct args {
 	struct strv others; /* flags of another verb, as "--name", in order */
 	struct strv env_keep, env_deny; /* --env, --env-deny */
 	struct strv toolchains;         /* --toolchain */
+	struct strv protect, unprotect; /* --protect, --unprotect */
 	const char *cwd, *tmp, *name, *gpu, *acl, *secret, *max;
 	const char *status_fd; /* --status-fd, validated (out_status_check) */
 	int net_deny, net_listen, json, explain, env_clear;

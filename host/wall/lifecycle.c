@@ -14,6 +14,7 @@
 #include "policy/envpol.h"
 #include "policy/ttys.h"
 #include "proc/reaper.h"
+#include "wall/protwall.h"
 
 /* ---- the wall's operations -------------------------------------------- */
 
@@ -246,6 +247,13 @@ ok_ttys(struct sbuf *b, const struct ok_ctx *c)
 	return ttys_field(b, &c->pol->ttys);
 }
 
+/* protected=: rule 5a's paths, or "-" */
+static int
+ok_protected(struct sbuf *b, const struct ok_ctx *c)
+{
+	return protect_field(b, &c->pol->prot);
+}
+
 /* One entry of deletes=: field-escaped, a comma as \x2c (the list's
  * separator). */
 static int
@@ -309,6 +317,7 @@ static const struct {
 	{ WALL_OK_WRAP | WALL_OK_RUN, ok_env_dropped },
 	{ WALL_OK_RUN, ok_env },
 	{ WALL_OK_WRAP | WALL_OK_RUN, ok_ttys },
+	{ WALL_OK_WRAP | WALL_OK_RUN, ok_protected },
 	{ WALL_OK_WRAP | WALL_OK_RUN, ok_deletes },
 };
 
@@ -350,7 +359,7 @@ sandbox_note(const char *text)
 
 void
 wall_policy_notes(struct wallctx *w, const struct policy *pol,
-		  int env_start, size_t ndeny)
+		  int env_start, size_t ndeny, int explain)
 {
 	struct sbuf names = {0}, t = {0};
 
@@ -366,6 +375,7 @@ wall_policy_notes(struct wallctx *w, const struct policy *pol,
 	(void)envpol_notes(&pol->envrep, env_start, ndeny, sandbox_note);
 	for (size_t i = 0; i < pol->notes.n; i++)
 		sandbox_note(pol->notes.v[i]); /* caller paths through links */
+	wall_protect_note(pol, explain, sandbox_note); /* rule 5a */
 	if (w->facts.used[0] != '\0' && w->facts.clamp[0] != '\0')
 		sandbox_note(w->facts.clamp);
 	wall_print_notes(w, "SANDBOX");

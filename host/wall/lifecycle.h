@@ -86,10 +86,10 @@ int wall_ok_line(const struct wallctx *w, const struct policy *pol,
 		 const struct wall_ok *ok);
 /* The NOTEs before the OK line: the environment dropped and kept
  * (env_start: enum env_start, ndeny: the --env-deny count), the policy's
- * own notes, the wall's clamp, then the module's notes, as
- * "SANDBOX NOTE". */
+ * own notes, with --explain (explain 1) what stays read-only (rule 5a),
+ * the wall's clamp, then the module's notes, as "SANDBOX NOTE". */
 void wall_policy_notes(struct wallctx *w, const struct policy *pol,
-		       int env_start, size_t ndeny);
+		       int env_start, size_t ndeny, int explain);
 /* The command's name as the OK and DONE lines say it (cmd=: its last
  * path component, field-escaped); heap, or NULL. */
 char *wall_cmd_field(const struct policy *pol);

@@ -147,6 +147,8 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	move_strv(&in->net_allow, &a->net_allow);
 	move_strv(&in->argv, &a->argv);
 	move_strv(&in->env_keep, &a->env_keep);
+	move_strv(&in->protect, &a->protect);
+	move_strv(&in->unprotect, &a->unprotect);
 	a->env_deny_n = a->env_deny.n;
 	move_strv(&in->env_deny, &a->env_deny);
 	in->env_clear = a->env_clear;

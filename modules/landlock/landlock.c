@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "banned.h"
+#include "ll_protect.h"
 #include "ll_socks.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
@@ -223,6 +224,35 @@ precheck_status(const char *reason)
 	return NS_E_REFUSED;
 }
 
+/* Rule 5a: the namespace the protection needs, tried in a child before
+ * the OK line.  A machine without user namespaces is protect_unavailable
+ * (the host adds the line with --unprotect); a path that changed since the
+ * host resolved it is sandbox_failed. */
+static int
+protect_probe(const struct ns_host *host, const struct ns_policy *pol)
+{
+	struct ll_pfail f;
+	const char *cause;
+	char text[1024];
+	int userns;
+
+	if (ll_protect_probe(pol, &f) == 0)
+		return NS_OK;
+	userns = f.step <= LL_PS_PRIVATE || f.err == EPERM || f.err == EACCES;
+	cause = userns ? ll_protect_cause() : NULL;
+	snprintf(text, sizeof(text), "%s%s is kept read-only by a mount "
+		 "namespace of the wall's own, which needs a user namespace: "
+		 "%s (%s: %s)%s", pol->protect[0], pol->n_protect > 1 ?
+		 " (and every other protected path)" : "",
+		 cause != NULL ? cause : userns ? "none can be made here" :
+		 "it cannot be bound", ll_protect_step(f.step),
+		 strerror(f.err), userns ? "; allow unprivileged user "
+		 "namespaces, or lift the protection knowingly" : "");
+	host->refuse(host->cookie, userns ? "protect_unavailable" :
+		     "sandbox_failed", text);
+	return userns ? NS_E_UNAVAILABLE : NS_E_SYSTEM;
+}
+
 static int
 ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 	   void **state)
@@ -244,6 +274,8 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 		host->refuse(host->cookie, reason, text);
 		return precheck_status(reason);
 	}
+	if (ll_protect_wanted(pol) && (rc = protect_probe(host, pol)) != NS_OK)
+		return rc;
 	rc = build_ruleset(host, pol, ll_built_abi(kabi), &fd);
 	if (rc != NS_OK)
 		return rc;
@@ -255,6 +287,7 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 		return NS_E_SYSTEM;
 	}
 	st->ruleset = fd;
+	st->ns_cwd = -1;
 	st->audit.fd = -1;
 	if (kabi >= 7)
 		ll_audit_open(&st->audit);
@@ -288,6 +321,8 @@ ll_release(const struct ns_host *host, void *state)
 		return;
 	if (st->ruleset >= 0)
 		close(st->ruleset);
+	if (st->ns_cwd >= 0)
+		close(st->ns_cwd);
 	ll_audit_close(&st->audit);
 	ll_trace_free(st->trace);
 	free(st);
@@ -301,7 +336,8 @@ static const struct ns_wall_ops wall_ops =
 		    .optional_roots = optional_roots,
 		    .system_prefixes = ll_system_prefixes,
 		    .resolver_conf = "/etc/resolv.conf",
-		    .features = NS_WALL_EXPLAIN, .finish = ll_finish,
+		    .features = NS_WALL_EXPLAIN | NS_WALL_PROTECT,
+		    .finish = ll_finish,
 		    .wait = ll_wait,
 		    .terminate = NULL /* the host signals the tree by pid */);
 

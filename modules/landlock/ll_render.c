@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "banned.h"
+#include "ll_protect.h"
 #include "ll_table.h"
 
 static const char *const header[] = {
@@ -160,6 +161,17 @@ ll_render(const struct ns_host *host, const struct ns_policy *pol, int kabi)
 	rc = emit_rules(host, pol);
 	if (rc != NS_OK)
 		return rc;
+	/* rule 5a: read-only whatever rule covers them (ABI 1.4) */
+	if (ll_protect_wanted(pol))
+		host->text(host->cookie, "# protect= readable, not writable "
+					 "whatever rule covers it (a read-only "
+					 "bind in the wall's own namespace)");
+	for (i = 0; ll_protect_wanted(pol) && i < pol->n_protect; i++)
+		if (emit_kv(host, "protect", pol->protect[i]) != 0) {
+			host->refuse(host->cookie, "sandbox_failed",
+				     "landlock.so: out of memory");
+			return NS_E_SYSTEM;
+		}
 	if (emit_kv(host, "gpu", pol->gpu != NULL ? pol->gpu : "none") != 0) {
 		host->refuse(host->cookie, "sandbox_failed",
 			     "landlock.so: out of memory");

@@ -52,6 +52,7 @@
 
 #include "banned.h"
 #include "ll_filter.h"
+#include "ll_protect.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
 #include "ll_trace.h"
@@ -316,12 +317,38 @@ fail(const struct ns_host *host, const char *what, int err)
 	return NS_E_SYSTEM;
 }
 
+/* Rule 5a, before the Landlock domain (which may not change mounts):
+ * the protected paths bound read-only in a namespace of the wall's own,
+ * and the working directory re-opened there. */
+static int
+protect_once(const struct ns_host *host, struct ll_state *st,
+	     const struct ns_policy *pol)
+{
+	struct ll_pfail f;
+	char what[256];
+
+	if (!ll_protect_wanted(pol))
+		return NS_OK;
+	if (ll_protect_enter(pol, &st->ns_cwd, &f) == 0)
+		return NS_OK;
+	snprintf(what, sizeof(what), "cannot protect %s (%s)",
+		 f.step == LL_PS_CWD ? pol->cwd : pol->protect[f.index],
+		 ll_protect_step(f.step));
+	errno = f.err;
+	return fail(host, what, f.err);
+}
+
 /* Confine the calling process, once: every later spawn is inside. */
 static int
-restrict_once(const struct ns_host *host, struct ll_state *st)
+restrict_once(const struct ns_host *host, struct ll_state *st,
+	      const struct ns_policy *pol)
 {
+	int rc;
+
 	if (st->restricted)
 		return NS_OK;
+	if ((rc = protect_once(host, st, pol)) != NS_OK)
+		return rc;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1L, 0L, 0L, 0L) != 0)
 		return fail(host, "cannot set no_new_privs", errno);
 	/* Not dumpable: a same-uid process cannot ptrace or read the tool's
@@ -573,8 +600,10 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 			   *pol->cwd_fd : -1;
 	ll_scope_layer(st->abi, &c.scope);
 	c.restrict_flags = ll_restrict_flags(st->abi);
-	if ((rc = restrict_once(host, st)) != NS_OK)
+	if ((rc = restrict_once(host, st, pol)) != NS_OK)
 		return rc;
+	if (st->ns_cwd >= 0)
+		c.cwd_fd = st->ns_cwd; /* the old namespace's is not walled */
 	if (st->pol_flags & NS_POLICY_EXPLAIN) {
 		if ((rc = spawn_traced(host, st, pol, &c, &pid)) != NS_OK)
 			return rc;

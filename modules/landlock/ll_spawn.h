@@ -17,6 +17,7 @@ struct ll_state {
 	int abi;            /* the built ABI */
 	uint32_t pol_flags; /* NS_POLICY_* at prepare() */
 	int restricted;     /* the calling process is confined */
+	int ns_cwd;         /* rule 5a: the cwd in the wall's namespace, or -1 */
 	/* 1.2: the last command spawn() started, for wait() and finish() */
 	int cmd;               /* its pid */
 	int done;              /* wait() has seen it end */

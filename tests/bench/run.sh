@@ -272,6 +272,27 @@ if [ -x /usr/bin/git ]; then
 	mapfile -t gout < "$work/git"
 	GITROWS=1
 fi
+# rule 5a (issue 23): the wrap in a repository, its .git protected by
+# default (a user+mount namespace and a read-only bind, made twice: once
+# in prepare()'s probe child, once in the tool) against the same wrap with
+# --unprotect (no namespace at all)
+PREPO="$work/prot"
+PROWS=0
+PNOTE=""
+if [ -x /usr/bin/git ]; then
+	"${as_user[@]}" git init -q "$PREPO" || die "the repository of the protect rows could not be made"
+	PU=("$NS" --write "$PREPO" --write "$W" --unprotect "$PREPO/.git" -- /bin/true)
+	PP=("$NS" --write "$PREPO" --write "$W" -- /bin/true)
+	perr=$("${as_user[@]}" "${PP[@]}" 2>&1 >/dev/null) || true
+	if grep -q "^SANDBOX OK .* protected=$PREPO/.git " <<<"$perr"; then
+		"${as_user[@]}" "$BR" "$N" "${PU[@]}" ::: "${PP[@]}" > "$work/prot.rows" ||
+			die "a protect row failed while timed"
+		mapfile -t pr < "$work/prot.rows"
+		PROWS=1
+	else
+		PNOTE="not measured: $(grep -v ' NOTE ' <<<"$perr" | head -1)"
+	fi
+fi
 # refusals (issue 29): k missing --read paths (2,000: 4,002 words, below
 # the 4,096 of args_too_long), every one refused; the time
 # and the output must grow linearly with k (one fixed line after the
@@ -340,6 +361,22 @@ if [ "$GITROWS" = 1 ]; then
 			"$(ratio "$m" "$(cut -d' ' -f1 <<<"${gout[0]}")")"
 	done
 	[ -n "$EXPLAIN_NOTE" ] && printf '  %-32s %s\n' "${glabels[2]}" "$EXPLAIN_NOTE"
+fi
+
+echo
+echo "protected paths (rule 5a): the wrap in a repository, $N interleaved rounds; x unprotected"
+if [ "$PROWS" = 1 ]; then
+	plab=("wrap, --unprotect .git (no ns)" "wrap, .git protected (userns)")
+	for j in 0 1; do
+		read -r m a b c <<<"${pr[$j]}"
+		printf '  %-32s %9s %19s %9s %7s\n' "${plab[$j]}" "$m" "[$a - $b]" "$c" \
+			"$(ratio "$m" "$(cut -d' ' -f1 <<<"${pr[0]}")")"
+	done
+	read -r m0 a b c0 <<<"${pr[0]}"
+	read -r m1 a b c1 <<<"${pr[1]}"
+	printf '  %-32s %+9d %19s %+9d\n' "the protection's price" "$((m1 - m0))" "" "$((c1 - c0))"
+else
+	printf '  %-32s %s\n' "wrap, .git protected" "${PNOTE:-git is not installed}"
 fi
 
 echo

@@ -441,7 +441,9 @@ wt_plant() {
 	shift
 	GCWD=$WT_TREE
 	if [ "$PHASE" = wall ]; then
-		WF+=(--write "$WT_TREE")
+		# rule 5a would keep the tree's gitfile read-only: lifted, so
+		# that these attacks still test the worktree verb's own defence
+		WF+=(--write "$WT_TREE" --unprotect "$WT_TREE/.git")
 	fi
 	go sh -c "$WT_PLANT"' && shift && "$@"' sh "$cfg" "$@"
 	PLANT_RC=$RC
@@ -558,4 +560,153 @@ do_worktree_submodule() {
 do_worktree_nested_git() {
 	WT_GITLINK= wt_world || { THROUGH=broken; return; }
 	wt_nested src src .git
+}
+
+# ---- 12, rule 5a: a repository as the --write ----------------------------
+# The world's $W is a repository (the --write and the cwd); $W/hook is the
+# job's hook (a file the job could write anyway).  "Got through" is proven
+# by the user's next plain git there, outside the wall: status, log and an
+# empty commit run the job's hook ($O/pwned).
+
+# git as the test user outside the wall, in $1
+ugit() {
+	local d=$1
+	shift
+	(cd "$d" && user env -i PATH=/usr/bin:/bin HOME="$W/home" \
+		GIT_CONFIG_NOSYSTEM=1 git -c user.email=u@u -c user.name=u "$@") \
+		>/dev/null 2>&1 </dev/null
+}
+# a repository at $1 with one commit, owned by the test user
+git_repo() {
+	user mkdir -p "$1" &&
+	ugit "$1" init -q . && ugit "$1" commit -q --allow-empty -m base
+}
+git_world() {
+	git_repo "$W" || return 1
+	printf '#!/bin/sh\ntouch "%s/pwned"\nexit 1\n' "$O" > "$W/hook"
+	chmod 755 "$W/hook"
+	[ "$ROOT" = 1 ] && chown "$TUID:$TGID" "$W/hook"
+	rm -f "$O/pwned"
+}
+# the user's next git in $1: did it run the job's hook?
+git_ran() {
+	ugit "$1" status --porcelain
+	ugit "$1" log -1
+	ugit "$1" commit -q --allow-empty -m next
+	[ -e "$O/pwned" ] && THROUGH=yes || THROUGH=no
+}
+FSMON='printf "[core]\n\tfsmonitor = %s\n" "$0"'
+
+do_git_hook_plant() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c 'cp "$0" "$1/.git/hooks/pre-commit"' "$W/hook" "$W"
+	git_ran "$W"
+}
+
+# relative to the cwd: the wall's cwd must be its namespace's
+do_git_config_fsmonitor() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c "$FSMON"' >> .git/config' "$W/hook"
+	git_ran "$W"
+}
+
+do_git_config_rename() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c 'cp .git/config c.new && '"$FSMON"' >> c.new && mv -f c.new .git/config' "$W/hook"
+	git_ran "$W"
+}
+
+do_git_dir_swap() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c 'mv .git .git.old && git init -q . && '"$FSMON"' >> .git/config' "$W/hook"
+	git_ran "$W"
+}
+
+do_git_dir_remove() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c 'rm -rf .git; git init -q . && '"$FSMON"' >> .git/config' "$W/hook"
+	git_ran "$W"
+}
+
+# the .git's own directory (below the --write) renamed away: the bind
+# moves with it, and the user's next git at the old name meets the job's
+do_git_parent_swap() {
+	git_world || { THROUGH=broken; return; }
+	git_repo "$W/p/repo" || { THROUGH=broken; return; }
+	GCWD="$W/p/repo"
+	go sh -c 'cd .. && mv repo repo.old && git init -q repo && '"$FSMON"' >> repo/.git/config' "$W/hook"
+	git_ran "$W/p/repo"
+}
+
+do_git_hooks_symlink() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c 'mkdir -p h && cp "$0" h/pre-commit && rm -rf .git/hooks && ln -s "$PWD/h" .git/hooks' "$W/hook"
+	git_ran "$W"
+}
+
+# the cwd is a worktree of the user's repository outside every root: the
+# job points its gitfile at a gitdir of its own
+do_gitfile_replace() {
+	git_world || { THROUGH=broken; return; }
+	git_repo "$O/main" && ugit "$O/main" worktree add -q "$W/wt" ||
+		{ THROUGH=broken; return; }
+	GCWD="$W/wt"
+	go sh -c 'git init -q ../evil && '"$FSMON"' >> ../evil/.git/config && cp "$0" ../evil/.git/hooks/pre-commit && echo "gitdir: $PWD/../evil/.git" > .git' "$W/hook"
+	git_ran "$W/wt"
+}
+
+# the cwd is a worktree of a repository under the same --write: its
+# gitdir's commondir (the main .git) is protected through the gitfile
+do_git_commondir_write() {
+	git_world || { THROUGH=broken; return; }
+	git_repo "$W/main" && ugit "$W/main" worktree add -q "$W/wt" ||
+		{ THROUGH=broken; return; }
+	GCWD="$W/wt"
+	go sh -c "$FSMON"' >> ../main/.git/config' "$W/hook"
+	git_ran "$W/wt"
+}
+
+do_git_hardlink_out() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c 'ln .git/config cfg && '"$FSMON"' >> cfg' "$W/hook"
+	git_ran "$W"
+}
+
+# a stated gap: the older name is on the writable mount
+do_git_hardlink_before() {
+	git_world || { THROUGH=broken; return; }
+	user ln "$W/.git/config" "$W/cfg-old" || { THROUGH=broken; return; }
+	go sh -c "$FSMON"' >> cfg-old' "$W/hook"
+	git_ran "$W"
+}
+
+do_git_unmount() {
+	git_world || { THROUGH=broken; return; }
+	go "$E" unmount-write "$W/.git" "$W/.git/config" "$(printf '[core]\n\tfsmonitor = %s\n' "$W/hook")"
+	git_ran "$W"
+}
+
+# /proc/<pid>/root of a process outside the wall is the old mount
+# namespace's root, where the .git is not bound read-only
+do_git_proc_root() {
+	git_world || { THROUGH=broken; return; }
+	go sh -c "$FSMON"' >> "/proc/$1/root$2/.git/config"' "$W/hook" "$V_pid" "$W"
+	git_ran "$W"
+}
+
+# stated gaps: a .git the job makes where none was, and a repository
+# nested below the cwd that nothing names
+do_git_new_dotgit() {
+	git_world || { THROUGH=broken; return; }
+	mkdir -p "$W/sub"
+	[ "$ROOT" = 1 ] && chown "$TUID:$TGID" "$W/sub"
+	go sh -c 'cd sub && git init -q . && '"$FSMON"' >> .git/config' "$W/hook"
+	git_ran "$W/sub"
+}
+
+do_git_nested_repo() {
+	git_world || { THROUGH=broken; return; }
+	git_repo "$W/sub" || { THROUGH=broken; return; }
+	go sh -c "$FSMON"' >> sub/.git/config' "$W/hook"
+	git_ran "$W/sub"
 }

@@ -1305,6 +1305,36 @@ a_userns_mount(char **a)
 	return verdict(fd, "read through the bind mount");
 }
 
+/* rule 5a: unmount or remount rw the bind on DIR (MNT_DETACH; then again
+ * in a user+mount namespace of its own), whatever works, then append TEXT
+ * to FILE: the attempts' own failures are no verdict, the write is */
+static void
+unbind(const char *dir)
+{
+	(void)umount2(dir, MNT_DETACH);
+	(void)mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND, NULL);
+}
+
+static int
+a_unmount_write(char **a)
+{
+	size_t n = strlen(a[2]);
+	int fd;
+
+	unbind(a[0]);
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0)
+		unbind(a[0]);
+	fd = open(a[1], O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return denied("open after unmounting");
+	if (write(fd, a[2], n) != (ssize_t)n) {
+		close(fd);
+		return denied("write after unmounting");
+	}
+	close(fd);
+	return ok("unmounted or not, the file was written");
+}
+
 /* ---- the table ------------------------------------------------------ */
 
 struct attack {
@@ -1411,6 +1441,7 @@ static const struct attack attacks[] = {
 	{ "tiocsti-i386", 0, a_tiocsti_i386 },
 	{ "tty-open", 0, a_tty_open },
 	{ "userns-mount", 3, a_userns_mount },
+	{ "unmount-write", 3, a_unmount_write },
 };
 
 /* Copied by an attack as "python3" into a PATH entry it may write: a

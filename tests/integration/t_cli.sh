@@ -166,6 +166,7 @@ t "check: CHECK OK on stdout, exit 0" <<'EOF'
 run "$NS" check
 expect_rc 0
 expect_out '^CHECK OK backend=landlock abi=[0-9]+ net=enforceable hosts=none note=.+'
+expect_out '; not protected from the programs that run after the job outside the wall: a nested repository below the working directory .*, a \.git the job creates where none was, hooks .*core\.hooksPath.*direnv after allow, an editor.s tasks, Makefiles, package\.json scripts\)$'
 EOF
 
 t "check --bogus / check word: bad_flag, exit 2" <<'EOF'
@@ -369,7 +370,7 @@ expect_rc 0
 expect_out '^out$'
 ok=$(grep '^SANDBOX OK' "$ERR")
 b64=$(printf '%s' "$D/w" | base64 -w0 | tr '+/' '-_' | tr -d '=')
-expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none env-dropped=0 tty=- deletes=$D/w,$D/w/a\\x2cb" "OK line"
+expect_eq "$ok" "SANDBOX OK backend=landlock abi=$(cut -d= -f2 <<<"$(grep -o 'abi=[0-9]*' <<<"$ok")") read=1 read-noexec=0 write=2 net=nopromise cwd=$D/w cwdb64=$b64 ancestors=$(grep -o 'ancestors=[0-9]*' <<<"$ok" | cut -d= -f2) cmd=dash gpu=none env-dropped=0 tty=- protected=- deletes=$D/w,$D/w/a\\x2cb" "OK line"
 # /bin/sh is a caller-named path: where /bin or sh is a link, a NOTE
 # naming it comes before OK (rule 5), and so does rule 9a's NOTE on a
 # credential-looking variable of the machine's environment (AWS_CA_BUNDLE)

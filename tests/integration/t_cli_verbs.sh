@@ -24,7 +24,7 @@ expect_out "^write=$D/w\$"
 expect_out "^read=$D/r\$"
 cp "$OUT" "$D/first"
 bytes=$(wc -c < "$OUT")
-expect_err "^POLICY OK backend=landlock read=1 read-noexec=0 write=1 bytes=$bytes gpu=none\$"
+expect_err "^POLICY OK backend=landlock read=1 read-noexec=0 write=1 bytes=$bytes gpu=none protected=-\$"
 as_user policy --read "$D/r" --write "$D/w"
 cmp -s "$OUT" "$D/first" || _fail "rerun differs"
 EOF
@@ -62,7 +62,7 @@ t "policy --json: one object on stdout" <<'EOF'
 world
 as_user policy --json --write "$D/w"
 expect_rc 0
-expect_out '^\{"result":\{"verb":"policy","status":"ok","exit":0\},"payload":".*backend=landlock\\n.*","rules":\[\{"path":"/usr","access":"read-exec","origin":"root"\},.*\],"facts":\{"backend":"landlock","read":0,"read-noexec":0,"write":1,"bytes":[0-9]+,"gpu":"none"\},"notes":\[\]\}$'
+expect_out '^\{"result":\{"verb":"policy","status":"ok","exit":0\},"payload":".*backend=landlock\\n.*","rules":\[\{"path":"/usr","access":"read-exec","origin":"root"\},.*\],"facts":\{"backend":"landlock","read":0,"read-noexec":0,"write":1,"bytes":[0-9]+,"gpu":"none","protected":\[\]\},"notes":\[\]\}$'
 EOF
 
 # ---- probe ------------------------------------------------------------

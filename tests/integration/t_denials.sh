@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# t_denials.sh -- ABI 1.2 and 1.3 through the binary with fixture walls
+# t_denials.sh -- ABI 1.2, 1.3 and 1.4 through the binary with fixture walls
 # (they confine NOTHING; the Linux wall's own denials are tests/denials/):
 # a 1.1 module, a 1.2 module and a "needs 1.0" module load and run, the DENIED lines of
 # denier.so (dedupe, remedies, nearest directory, the cap and its NOTE,
@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 STAGE=$(mktemp -d "$NOVA_B/it-denials.XXXXXX")
 chmod 755 "$STAGE"
 trap 'rm -rf "$STAGE"; _cleanup' EXIT
-for m in denier waiter capper wall_1_1 wall_1_2 wall_req0 newer_minor place_dir; do
+for m in denier waiter capper wall_1_1 wall_1_2 wall_1_3 wall_req0 newer_minor place_dir; do
 	cp "$FIX/$m.so" "$STAGE/" && chmod 755 "$STAGE/$m.so"
 done
 # the test user writes the fixtures' logs here
@@ -81,13 +81,39 @@ expect_err '^SANDBOX NOTE --acl caller is accepted and ignored on linux'
 expect_err '^SANDBOX DONE exit=4 cmd=dash$'
 EOF
 
-t "a 1.3 module that needs 1.0 loads (abi=1.3 needs=1.0) and runs" <<'EOF'
+t "a module built with the frozen 1.3 header loads and runs" <<'EOF'
+C=$(conf c13.conf wall_1_3.so)
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 0
+expect_out "^MODULE role=wall file=wall_1_3.so from=[^ ]+ .* name=wall_1_3 version=1.3.0 abi=1\.3 needs=1\.3 roles=wall shape=restrict-self available=yes\$"
+D=$(newdir)
+wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'; exit 5"
+expect_rc 5
+expect_present "$D/ran"
+expect_err '^SANDBOX OK backend=wall_1_3 '
+expect_err '^SANDBOX DONE exit=5 cmd=dash$'
+EOF
+
+t "a 1.3 wall (no NS_WALL_PROTECT) and a protected .git: protect_unsupported, --unprotect in the line; lifted, it runs" <<'EOF'
+C=$(conf c13.conf wall_1_3.so)
+D=$(newdir)
+run_as git init -q "$D"
+wrap "$C" "$D" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=protect_unsupported: the wall wall_1_3 cannot keep $D/\\.git read-only inside a --write .*; run: nova-sandbox --unprotect $D/\\.git --write $D -- /bin/true\$"
+expect_no_err '^SANDBOX OK'
+wrap "$C" "$D" --unprotect "$D/.git" -- /bin/true
+expect_rc 0
+expect_err '^SANDBOX OK backend=wall_1_3 .* protected=- '
+EOF
+
+t "a 1.4 module that needs 1.0 loads (abi=1.4 needs=1.0) and runs" <<'EOF'
 C=$(conf r0.conf wall_req0.so)
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules --json
 expect_rc 0
-expect_out '"name":"wall_req0","version":"1.3.0","abi":"1.3","needs":"1.0"'
+expect_out '"name":"wall_req0","version":"1.4.0","abi":"1.4","needs":"1.0"'
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
-expect_out "^MODULE role=wall file=wall_req0.so from=[^ ]+ .* abi=1\.3 needs=1\.0 roles=wall "
+expect_out "^MODULE role=wall file=wall_req0.so from=[^ ]+ .* abi=1\.4 needs=1\.0 roles=wall "
 D=$(newdir)
 wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'"
 expect_rc 0
@@ -99,7 +125,7 @@ t "a module that needs a newer minor is still refused" <<'EOF'
 C=$(conf nm.conf newer_minor.so)
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 1
-expect_out '^MODULE role=wall file=newer_minor.so from=[^ ]+ available=no refused=abi_minor why=module needs ABI 1\.4; this host speaks ABI 1\.3 '
+expect_out '^MODULE role=wall file=newer_minor.so from=[^ ]+ available=no refused=abi_minor why=module needs ABI 1\.5; this host speaks ABI 1\.4 '
 EOF
 
 t "--explain names the denials: dedupe, each op's remedy, nearest dir, before DONE" <<'EOF'

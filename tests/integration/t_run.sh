@@ -298,7 +298,7 @@ for tok in no_name bad_size bad_timeout bad_artifact bad_out_max no_out \
 	bad_max_procs bad_max_mem no_container bad_cpu bad_scratch no_command; do
 	expect_err "^SANDBOX REFUSED reason=$tok: "
 done
-expect_err '^SANDBOX REFUSED reason=bad_flag: unknown flag --bogus; the flags of run are --name, --size, .*--toolchain; run: nova-sandbox help run$'
+expect_err '^SANDBOX REFUSED reason=bad_flag: unknown flag --bogus; the flags of run are --name, --size, .*--toolchain, --protect, --unprotect; run: nova-sandbox help run$'
 expect_err '^run: nova-sandbox run --name <n> --size <8g> '
 expect_no_err '^SANDBOX (STEP|OK|DONE)'
 EOF

@@ -213,7 +213,7 @@ head -1 "$OUT" | grep -qx '(version 1)' || _fail "not a profile: $(head -1 "$OUT
 expect_out '^\(deny default \(with message "nova-sandbox"\)\)$'
 expect_out '^\(allow network-outbound \(remote ip "localhost:8080"\)\)$'
 expect_out "^;   W[0-9]+=$W/job\$"
-expect_err '^POLICY OK backend=seatbelt read=0 read-noexec=0 write=1 bytes=[0-9]+ gpu=none$'
+expect_err '^POLICY OK backend=seatbelt read=0 read-noexec=0 write=1 bytes=[0-9]+ gpu=none protected=-$'
 [ -s "$W/sb.log" ] && _fail "policy ran sandbox-exec"
 wrap policy --write "$W/job" --net-deny --net-allow localhost:8080 -- /bin/true
 cmp -s "$OUT" "$OUT.1" 2>/dev/null; cp "$OUT" "$W/p2"

@@ -83,7 +83,7 @@ needs_machine tty
 away "$NS" --write "$W" -- "$DEV" open-tty
 expect_rc 1
 expect_out '^denied: open /dev/tty: Permission denied$'
-expect_err '^SANDBOX OK .* tty=- deletes='
+expect_err '^SANDBOX OK .* tty=- protected=- deletes='
 EOF
 
 t "walled: with stdin on the terminal, /dev/tty and its own node are granted" <<'EOF'
@@ -92,7 +92,7 @@ ptyrun "$NS" --read "$H" --write "$W" -- /bin/sh -c '"$0" open-tty && "$0" read 
 expect_rc 0
 expect_out '^ok$'
 expect_no_out '^denied'
-expect_err '^SANDBOX OK .* tty=/dev/tty,/dev/pts/[0-9]+ deletes='
+expect_err '^SANDBOX OK .* tty=/dev/tty,/dev/pts/[0-9]+ protected=- deletes='
 EOF
 
 t "walled: a terminal on stdio for writing only is not granted by name" <<'EOF'
@@ -115,7 +115,7 @@ needs_machine tty
 ptyrun env PATH=/usr/bin:/bin "$NS" run --name "du-$$" --size 8m -- "$DEV" open-tty
 expect_rc 0
 expect_out '^ok$'
-expect_err '^SANDBOX OK name=du-[0-9]+ .* tty=/dev/tty,/dev/pts/[0-9]+ deletes='
+expect_err '^SANDBOX OK name=du-[0-9]+ .* tty=/dev/tty,/dev/pts/[0-9]+ protected=- deletes='
 EOF
 
 # ---- /dev/shm and new ptys ----------------------------------------------

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* abi_pins.h -- every offset and size of the module ABI (api/ns_backend.h)
- * 1.0, 1.1, 1.2 and 1.3, pinned at compile time for LP64 (x86_64 and aarch64
+ * 1.0 to 1.4, pinned at compile time for LP64 (x86_64 and aarch64
  * lay the structs out the same).  Included by test_abi_layout.c (run on
  * this machine) and by tests/abi/pins_cross.c, which tests/abi/run.sh
  * compiles with the aarch64 cross compiler so the pins are not silently
@@ -38,7 +38,7 @@ SZ(ns_rule, 16);
 O(ns_rule, path, 0);
 O(ns_rule, access, 8);
 O(ns_rule, origin, 12);
-SZ(ns_policy, 152);
+SZ(ns_policy, 176);
 O(ns_policy, struct_size, 0);
 O(ns_policy, flags, 4);
 O(ns_policy, rules, 8);
@@ -60,6 +60,9 @@ O(ns_policy, max_mem_bytes, 128); /* 1.2 */
 O(ns_policy, timeout_ms, 136);    /* 1.2 */
 O(ns_policy, cpu_percent, 144);   /* 1.3 */
 O(ns_policy, acl, 148);           /* 1.3 */
+O(ns_policy, protect, 152);       /* 1.4 */
+O(ns_policy, n_protect, 160);     /* 1.4 */
+O(ns_policy, protect_fds, 168);   /* 1.4 */
 SZ(ns_wall_facts, 1068);
 O(ns_wall_facts, struct_size, 0);
 O(ns_wall_facts, available, 4);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_abi_layout.c -- the module ABI (api/ns_backend.h) pinned: every
- * offset and size of ABI 1.0, 1.1, 1.2 and 1.3 on LP64 (x86_64, aarch64; the pins
+ * offset and size of ABI 1.0 to 1.4 on LP64 (x86_64, aarch64; the pins
  * are in abi_pins.h, cross-checked by tests/abi/run.sh) at compile time,
  * and the constants and size macros at run time.  A change here is an ABI
  * change: members are only ever appended (docs/ABI.md §11, the changelog). */
@@ -39,7 +39,8 @@ _Static_assert(NS_END_RUNNING == 0 && NS_END_CODE == 1 &&
 _Static_assert(NS_TERM_SIGNAL == 1 && NS_TERM_TIMEOUT == 2 &&
 		   NS_TERM_CAP == 3 && NS_TERM_DONE == 4, "NS_TERM_* values");
 _Static_assert(NS_WALL_EXPLAIN == 1 && NS_WALL_CAPS_NATIVE == 2 &&
-		   NS_WALL_CAPS_CPU == 4 && NS_WALL_ACL_CALLER == 8,
+		   NS_WALL_CAPS_CPU == 4 && NS_WALL_ACL_CALLER == 8 &&
+		   NS_WALL_PROTECT == 0x10,
 	       "wall feature bits");
 _Static_assert(NS_PLACE_PARENT == 1, "place feature bits");
 _Static_assert(NS_ACL_TOOL == 0 && NS_ACL_CALLER == 1, "--acl values");
@@ -71,6 +72,7 @@ test_size_macros(void)
 		CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_3, 152);
 		CU_ASSERT_EQUAL(NS_PLACE_REQ_SIZE_1_3, 32);
 		CU_ASSERT_EQUAL(NS_PLACE_OPS_SIZE_1_3, 80);
+		CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_4, 176);
 	}
 	/* the egress table never grew: the 1.0 size is the whole struct */
 	CU_ASSERT_EQUAL(NS_EGRESS_OPS_SIZE_1_0, sizeof(struct ns_egress_ops));
@@ -90,7 +92,19 @@ test_size_macros(void)
 	 * on) */
 	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_2,
 			offsetof(struct ns_policy, cpu_percent));
-	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_3, sizeof(struct ns_policy));
+	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_3,
+			offsetof(struct ns_policy, protect));
+	/* 1.4 appended the protected paths: the 1.3 policy is a strict
+	 * prefix, the 1.4 size is the whole struct */
+	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_4, sizeof(struct ns_policy));
+	{
+		struct ns_policy p = { .struct_size = NS_POLICY_SIZE_1_3 };
+
+		CU_ASSERT(!NS_POLICY_HAS_PROTECT(&p));
+		CU_ASSERT(NS_POLICY_HAS_CPU(&p));
+		p.struct_size = sizeof(p);
+		CU_ASSERT(NS_POLICY_HAS_PROTECT(&p));
+	}
 	CU_ASSERT_EQUAL(NS_PLACE_REQ_SIZE_1_2,
 			offsetof(struct ns_place_req, parent));
 	CU_ASSERT_EQUAL(NS_PLACE_REQ_SIZE_1_3, sizeof(struct ns_place_req));
@@ -113,7 +127,7 @@ test_size_macros(void)
 	CU_ASSERT(NS_PLACE_OPS_SIZE_1_0 < NS_PLACE_OPS_SIZE_1_1);
 	CU_ASSERT(NS_PLACE_SIZE_1_0 <= offsetof(struct ns_place, root_fd));
 	CU_ASSERT(NS_PLACE_SIZE_1_1 <= sizeof(struct ns_place));
-	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 3);
+	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 4);
 }
 
 static void
@@ -180,7 +194,7 @@ int
 main(void)
 {
 	static const struct cu_case cases[] = {
-		{ "1.0 to 1.3 size macros match the pinned sizes", test_size_macros },
+		{ "1.0 to 1.4 size macros match the pinned sizes", test_size_macros },
 		{ "HAS macros read struct_size", test_has_macros },
 		{ "headers come first", test_header_first },
 		{ "NS_BACKEND_HEADER fills the header", test_define_macro },

@@ -123,7 +123,8 @@ test_unknown_bare(void)
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unknown flag --wirte; the "
 	    "flags are --read, --read-noexec, --write, --net-deny, "
 	    "--net-listen, --explain, --net-allow, --cwd, --tmp, --name, --acl, "
-		"--env-clear, --env, --env-deny, --toolchain, --gpu, "
+	    "--env-clear, --env, --env-deny, --toolchain, --protect, "
+	    "--unprotect, --gpu, "
 	    "--status-fd, --secret, --max, --json; did you mean --write?; run: "
 	    "nova-sandbox help");
 	/* --bogus consumed "val" as its value: one refusal, not two */

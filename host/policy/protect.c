@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/* protect.c -- rule 5a: the protected paths inside the write roots (see
+ * protect.h).  Every object is opened with os_walk_at (O_PATH, its last
+ * component never followed) below a descriptor the policy already holds,
+ * and decided on its fstat; a gitfile and a commondir are read from a
+ * descriptor whose identity is compared with the one walked, at most
+ * PROTECT_READ_MAX bytes. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
+
+#include "policy/protect.h"
+
+#include "base/out.h"
+#include "base/reasons.h"
+#include "base/remedy.h"
+#include "os/os.h"
+
+#define PROTECT_READ_MAX 4096u
+
+struct pctx {
+	const struct protect_src *src;
+	struct protect *out;
+	struct strv *notes;
+	struct refusals *r;
+};
+
+static int
+id_same(const struct path_id *a, const struct path_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino;
+}
+
+static int
+ent_grow(struct protect *p)
+{
+	size_t cap = p->cap ? 2 * p->cap : 8;
+	struct protect_ent *v;
+
+	if (p->n < p->cap)
+		return 0;
+	if ((v = realloc(p->v, cap * sizeof(*v))) == NULL)
+		return -1;
+	p->v = v;
+	p->cap = cap;
+	return 0;
+}
+
+/* Take fd (an O_PATH descriptor of path's object) into the list, once per
+ * identity.  0, or -1 (fd closed either way when not kept). */
+static int
+ent_add(struct pctx *c, int fd, const char *path, const char *why)
+{
+	struct os_stat st;
+	struct protect_ent e = { NULL, fd, { 0, 0 }, 0, why };
+
+	if (os_fstat(fd, &st) != 0)
+		return close(fd), refusals_add(c->r, REASON_BAD_PROTECT,
+					       "%s cannot be looked at: %s",
+					       path, strerror(errno)) < 0 ? -1 : 0;
+	e.id.dev = st.dev;
+	e.id.ino = st.ino;
+	e.mode = st.mode;
+	for (size_t i = 0; i < c->out->n; i++)
+		if (id_same(&c->out->v[i].id, &e.id))
+			return close(fd), 0;
+	if (ent_grow(c->out) < 0 || (e.path = str_fmt("%s", path)) == NULL)
+		return close(fd), -1;
+	c->out->v[c->out->n++] = e;
+	return 0;
+}
+
+/* dir + "/" + name ("/" alone as dir gives "/name"). */
+static char *
+join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return str_fmt("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
+/* The first line of the regular file name in dirfd (at most
+ * PROTECT_READ_MAX bytes), when it is the object want says (identity):
+ * heap, or NULL (absent, not a regular file, changed; *oom on ENOMEM). */
+static char *
+read_line_at(int dirfd, const char *name, const struct path_id *want,
+	     int *oom)
+{
+	char buf[PROTECT_READ_MAX + 1];
+	struct os_stat st;
+	size_t n = 0;
+	ssize_t k = 1;
+	int fd = os_open_read_at(dirfd, name, 0);
+
+	if (fd < 0)
+		return NULL;
+	if (os_fstat(fd, &st) != 0 || !S_ISREG(st.mode) ||
+	    (want != NULL && (st.dev != want->dev || st.ino != want->ino))) {
+		close(fd);
+		return NULL;
+	}
+	while (n < PROTECT_READ_MAX && k > 0)
+		if ((k = read(fd, buf + n, PROTECT_READ_MAX - n)) > 0)
+			n += (size_t)k;
+	close(fd);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	{
+		char *s = str_fmt("%s", buf);
+
+		*oom = s == NULL;
+		return s;
+	}
+}
+
+/* The next component of p at *at (skipping separators) into comp: its
+ * length, 0 at the end, -1 when it is too long. */
+static long
+next_comp(const char *p, size_t *at, char *comp, size_t cap)
+{
+	size_t k;
+
+	*at += strspn(p + *at, "/");
+	if ((k = strcspn(p + *at, "/")) == 0)
+		return 0;
+	if (k >= cap)
+		return -1;
+	memcpy(comp, p + *at, k);
+	comp[k] = '\0';
+	*at += k;
+	return (long)k;
+}
+
+/* The --write root that holds the absolute path p by name (the longest;
+ * every root's name was read back from its descriptor), or NULL. */
+static const struct rpath *
+root_of(const struct pctx *c, const char *p)
+{
+	const struct rpath *best = NULL;
+
+	for (size_t i = 0; i < c->src->writes->n; i++) {
+		const struct rpath *w = &c->src->writes->v[i];
+		size_t n = strlen(w->path);
+
+		if (strncmp(p, w->path, n) != 0 ||
+		    (p[n] != '/' && p[n] != '\0' && strcmp(w->path, "/") != 0))
+			continue;
+		if (best == NULL || n > strlen(best->path))
+			best = w;
+	}
+	return best;
+}
+
+/* Open the directory p below its root w, component by component, no link
+ * followed.  The descriptor, or -1 with errno (ENOTDIR/ELOOP: a link or
+ * not a directory on the way). */
+static int
+walk_below(const struct rpath *w, const char *p)
+{
+	size_t at = strlen(w->path);
+	char comp[256];
+	long k;
+	int cur = os_fd_dup(w->fd), next;
+
+	while (cur >= 0 && (k = next_comp(p, &at, comp, sizeof(comp))) != 0) {
+		if (k < 0) {
+			close(cur);
+			return errno = ENAMETOOLONG, -1;
+		}
+		next = os_walk_at(cur, comp, 1);
+		close(cur);
+		cur = next;
+	}
+	return cur;
+}
+
+/* The gitdir (or commondir) p that the file `from` names: protected when
+ * it lies under a --write root.  *dfd gets a descriptor of it (the
+ * caller's to close) or -1.  0, or -1 on ENOMEM. */
+static int
+gitdir_at(struct pctx *c, const char *p, const char *from, const char *why,
+	  int *dfd)
+{
+	const struct rpath *w = root_of(c, p);
+	int fd, keep;
+
+	*dfd = -1;
+	if (w == NULL)
+		return 0; /* outside every --write: already not writable */
+	if ((fd = walk_below(w, p)) < 0) {
+		if (errno == ENOENT)
+			return strv_pushf(c->notes, "%s names the %s %s, which "
+					  "does not exist: nothing is protected "
+					  "there, and the command could make it "
+					  "(spec rule 5a, Gaps)", from, why, p);
+		return refusals_add(c->r, REASON_BAD_PROTECT, "%s names the "
+				    "%s %s, which cannot be protected: it is "
+				    "reached through a symbolic link or is not "
+				    "a directory (%s); run without that "
+				    "protection only knowingly: --unprotect %s",
+				    from, why, p, strerror(errno), from) < 0 ?
+			       -1 : 0;
+	}
+	if ((keep = os_fd_dup(fd)) < 0)
+		return close(fd), -1;
+	*dfd = fd;
+	return ent_add(c, keep, p, why);
+}
+
+/* A gitfile's "gitdir: <dir>" relative to the directory dirpath, cleaned;
+ * heap, or NULL (*oom on ENOMEM). */
+static char *
+named_dir(const char *dirpath, const char *line, const char *lead, int *oom)
+{
+	size_t n = strlen(lead);
+	char *j, *p;
+
+	*oom = 0;
+	if (lead[0] != '\0' && strncmp(line, lead, n) != 0)
+		return NULL;
+	line += n;
+	if (*line == '\0')
+		return NULL;
+	j = os_is_absolute(line) ? str_fmt("%s", line) : join(dirpath, line);
+	p = j != NULL ? path_abs(j) : NULL;
+	free(j);
+	*oom = p == NULL;
+	return p;
+}
+
+/* The gitfile dirpath/.git (identity id): its gitdir and that gitdir's
+ * commondir, when under a --write root.  0, or -1. */
+static int
+gitfile(struct pctx *c, int dirfd, const char *dirpath,
+	const struct path_id *id)
+{
+	int oom = 0, gfd = -1, rc;
+	char *line = read_line_at(dirfd, ".git", id, &oom);
+	char *gd = line ? named_dir(dirpath, line, "gitdir: ", &oom) : NULL;
+	char *from = gd ? join(dirpath, ".git") : NULL;
+	char *cl = NULL, *cd = NULL;
+
+	rc = oom || (gd && from == NULL) ? -1 : 0;
+	if (rc == 0 && gd != NULL)
+		rc = gitdir_at(c, gd, from, "gitdir", &gfd);
+	if (rc == 0 && gfd >= 0 &&
+	    (cl = read_line_at(gfd, "commondir", NULL, &oom)) != NULL) {
+		char *cfrom = join(gd, "commondir");
+
+		cd = named_dir(gd, cl, "", &oom);
+		rc = oom || cfrom == NULL ? -1 : 0;
+		if (rc == 0 && cd != NULL) {
+			int cfd = -1;
+
+			rc = gitdir_at(c, cd, cfrom, "commondir", &cfd);
+			if (cfd >= 0)
+				close(cfd);
+		}
+		free(cfrom);
+	}
+	rc = rc == 0 && oom ? -1 : rc;
+	if (gfd >= 0)
+		close(gfd);
+	free(line);
+	free(gd);
+	free(from);
+	free(cl);
+	free(cd);
+	return rc;
+}
+
+/* dirpath/.git (dirfd open on dirpath): protected when it exists; a
+ * gitfile's gitdir with it.  0, or -1. */
+static int
+git_at(struct pctx *c, int dirfd, const char *dirpath)
+{
+	int fd = os_walk_at(dirfd, ".git", 0);
+	char *p;
+	struct os_stat st;
+	int rc;
+
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 :
+		       refusals_add(c->r, REASON_BAD_PROTECT, "%s/.git cannot "
+				    "be looked at (%s): its protection cannot "
+				    "be made", dirpath, strerror(errno)) < 0 ?
+		       -1 : 0;
+	if ((p = join(dirpath, ".git")) == NULL)
+		return close(fd), -1;
+	rc = os_fstat(fd, &st) == 0 && S_ISREG(st.mode) ? 1 : 0;
+	if (ent_add(c, fd, p, "git") < 0)
+		rc = -1;
+	if (rc == 1)
+		rc = gitfile(c, dirfd, dirpath,
+			     &(struct path_id){ st.dev, st.ino });
+	free(p);
+	return rc;
+}
+
+static int
+way_changed(struct pctx *c, const struct rpath *w)
+{
+	return refusals_add(c->r, REASON_BAD_PROTECT, "the way from %s down "
+			    "to the working directory %s changed while it was "
+			    "walked (%s); run again", w->path,
+			    c->src->cwd->path, strerror(errno)) < 0 ? -1 : 1;
+}
+
+/* Every directory from the root w down to the working directory (w
+ * itself excluded: git_at already looked there).  0, or -1. */
+static int
+walk_to_cwd(struct pctx *c, const struct rpath *w)
+{
+	const struct rpath *cwd = c->src->cwd;
+	size_t at = strlen(w->path);
+	char comp[256];
+	long k;
+	int cur, next, rc = 0;
+	struct sbuf here = {0};
+
+	if (cwd == NULL || cwd->fd < 0 || !rpath_inside(cwd, w) ||
+	    strncmp(cwd->path, w->path, at) != 0)
+		return 0;
+	if ((cur = os_fd_dup(w->fd)) < 0)
+		return -1;
+	if (sbuf_add(&here, w->path) < 0)
+		rc = -1;
+	while (rc == 0 &&
+	       (k = next_comp(cwd->path, &at, comp, sizeof(comp))) != 0) {
+		if (k < 0 || (next = os_walk_at(cur, comp, 1)) < 0) {
+			rc = way_changed(c, w);
+			break;
+		}
+		close(cur);
+		cur = next;
+		if (sbuf_addf(&here, "%s%s", strcmp(here.s, "/") ? "/" : "",
+			      comp) < 0)
+			rc = -1;
+		else
+			rc = git_at(c, cur, here.s);
+	}
+	close(cur);
+	sbuf_free(&here);
+	return rc < 0 ? -1 : 0;
+}
+
+/* One --protect: rule 5 (absolute, existing, links judged and said),
+ * under a --write root.  0, or -1. */
+static int
+flag_protect(struct pctx *c, const char *p)
+{
+	struct rpath rp;
+	struct cmdfix fx = { "--protect", p, NULL, NULL, 0 };
+	int rc = path_resolve("--protect", REASON_BAD_PROTECT, p, c->src->uid,
+			      PATH_ANY_TYPE | PATH_READ_BACK, &rp, c->notes,
+			      c->r);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (!rpath_inside_any(&rp, c->src->writes)) {
+		rc = remedy_refuse_lead(c->r, REASON_BAD_PROTECT,
+					REMEDY_IN_TEXT, &c->src->line, &fx,
+					"; leave it out; run: ", "--protect %s "
+					"is under no --write: the wall already "
+					"keeps the command from writing it", p);
+		rpath_free(&rp);
+		return rc < 0 ? -1 : 0;
+	}
+	rc = ent_add(c, rp.fd, rp.path, "--protect");
+	rp.fd = -1;
+	rpath_free(&rp);
+	return rc;
+}
+
+/* The entry --unprotect p names: by its cleaned name (a .git that is a
+ * link), else by the identity rule 5 resolves it to.  Index, or -1. */
+static long
+unprotect_match(struct pctx *c, const char *p)
+{
+	char *a = os_is_absolute(p) ? path_abs(p) : NULL;
+	struct rpath rp;
+	struct refusals quiet = {0};
+	long hit = -1;
+
+	for (size_t i = 0; a != NULL && hit < 0 && i < c->out->n; i++)
+		if (strcmp(c->out->v[i].path, a) == 0)
+			hit = (long)i;
+	free(a);
+	if (hit < 0 && path_resolve("--unprotect", REASON_BAD_PROTECT, p,
+				    c->src->uid, PATH_ANY_TYPE, &rp, NULL,
+				    &quiet) == 0) {
+		for (size_t i = 0; hit < 0 && i < c->out->n; i++)
+			if (id_same(&c->out->v[i].id, &rp.id))
+				hit = (long)i;
+		rpath_free(&rp);
+	}
+	refusals_free(&quiet);
+	return hit;
+}
+
+static void
+ent_drop(struct protect *p, size_t i)
+{
+	if (p->v[i].fd >= 0)
+		close(p->v[i].fd);
+	free(p->v[i].path);
+	memmove(&p->v[i], &p->v[i + 1], (p->n - i - 1) * sizeof(p->v[0]));
+	p->n--;
+}
+
+/* What the list holds, for the refusal of an --unprotect that matches
+ * nothing: "a, b" or "nothing". */
+static char *
+listed(const struct protect *p)
+{
+	struct sbuf b = {0};
+
+	for (size_t i = 0; i < p->n; i++)
+		sbuf_addf(&b, "%s%s", i ? ", " : "", p->v[i].path);
+	if (p->n == 0)
+		sbuf_add(&b, "nothing");
+	return sbuf_take(&b);
+}
+
+static int
+flag_unprotect(struct pctx *c, const char *p)
+{
+	long i = unprotect_match(c, p);
+	struct cmdfix fx = { "--unprotect", p, NULL, NULL, 0 };
+	char *l;
+	int rc;
+
+	if (i >= 0)
+		return ent_drop(c->out, (size_t)i), 0;
+	if ((l = listed(c->out)) == NULL)
+		return -1;
+	rc = remedy_refuse_lead(c->r, REASON_BAD_PROTECT, REMEDY_IN_TEXT,
+				&c->src->line, &fx, "; leave it out; run: ",
+				"--unprotect %s matches nothing protected "
+				"(protected: %s)", p, l);
+	free(l);
+	return rc < 0 ? -1 : 0;
+}
+
+/* A protected .git that is a symbolic link: a mount cannot cover a link,
+ * and the command could point it elsewhere.  Refused, with the opt-out. */
+static int
+refuse_links(struct pctx *c)
+{
+	for (size_t i = 0; i < c->out->n; i++) {
+		const char *p = c->out->v[i].path;
+		struct cmdfix fx = { NULL, NULL, p, "--unprotect", 0 };
+
+		if (!OS_S_ISLNK(c->out->v[i].mode))
+			continue;
+		if (remedy_refuse(c->r, REASON_BAD_PROTECT, REMEDY_IN_TEXT,
+				  &c->src->line, &fx, "%s is a symbolic link: "
+				  "the wall cannot keep a link from being "
+				  "replaced, so it cannot protect what git "
+				  "runs there; protect the directory it names "
+				  "with --protect, and lift the link knowingly",
+				  p) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Is path strictly below the directory d, by name? */
+static int
+below(const char *path, const char *d)
+{
+	size_t n = strlen(d);
+
+	return strncmp(path, d, n) == 0 &&
+	       (path[n] == '/' || (strcmp(d, "/") == 0 && path[1] != '\0'));
+}
+
+/* Drop what a protected directory already covers, then make the view. */
+static int
+finish(struct protect *p)
+{
+	for (size_t i = 0; i < p->n;) {
+		size_t j;
+
+		for (j = 0; j < p->n; j++)
+			if (j != i && S_ISDIR(p->v[j].mode) &&
+			    below(p->v[i].path, p->v[j].path))
+				break;
+		if (j < p->n)
+			ent_drop(p, i);
+		else
+			i++;
+	}
+	if (p->n == 0)
+		return 0;
+	p->paths = calloc(p->n, sizeof(*p->paths));
+	p->fds = calloc(p->n, sizeof(*p->fds));
+	if (p->paths == NULL || p->fds == NULL)
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		p->paths[i] = p->v[i].path;
+		p->fds[i] = p->v[i].fd;
+	}
+	return 0;
+}
+
+int
+protect_build(const struct protect_src *src, struct protect *out,
+	      struct strv *notes, struct refusals *r)
+{
+	struct pctx c = { src, out, notes, r };
+	size_t n0 = r->n;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; rc == 0 && i < src->writes->n; i++) {
+		const struct rpath *w = &src->writes->v[i];
+
+		rc = git_at(&c, w->fd, w->path);
+		if (rc == 0)
+			rc = walk_to_cwd(&c, w);
+	}
+	for (size_t i = 0; rc == 0 && i < src->protect->n; i++)
+		rc = flag_protect(&c, src->protect->v[i]);
+	for (size_t i = 0; rc == 0 && i < src->unprotect->n; i++)
+		rc = flag_unprotect(&c, src->unprotect->v[i]);
+	if (rc == 0)
+		rc = refuse_links(&c);
+	if (rc == 0 && r->n == n0)
+		rc = finish(out);
+	if (rc < 0 || refusals_failed(r) || strv_failed(notes))
+		return -1;
+	return r->n > n0;
+}
+
+void
+protect_free(struct protect *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->v[i].fd >= 0)
+			close(p->v[i].fd);
+		free(p->v[i].path);
+	}
+	free(p->v);
+	free(p->paths);
+	free(p->fds);
+	memset(p, 0, sizeof(*p));
+}
+
+int
+protect_field(struct sbuf *b, const struct protect *p)
+{
+	if (sbuf_add(b, " protected=") < 0)
+		return -1;
+	if (p->n == 0)
+		return sbuf_add(b, "-");
+	for (size_t i = 0; i < p->n; i++) {
+		char *f = out_field(p->v[i].path);
+
+		if (f == NULL || (i && sbuf_add(b, ",") < 0))
+			return free(f), -1;
+		for (const char *s = f; *s; s++)
+			if ((*s == ',' ? sbuf_add(b, "\\x2c") :
+			     sbuf_addn(b, s, 1)) < 0)
+				return free(f), -1;
+		free(f);
+	}
+	return 0;
+}

@@ -1,0 +1,254 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_protect.sh -- rule 5a (issue 23 part 2): a job with a repository as
+# --write cannot change what the user's next git runs there.  Every .git
+# at the top of a --write and on the way down to the cwd stays readable
+# and not writable (write, create, rename, unlink, chmod, link), the rest
+# of the tree is writable and git works inside; --protect adds a path,
+# --unprotect lifts one; the refusals (bad_protect, protect_unavailable)
+# come before anything runs.  Every denial has its control: the same
+# operation, unwalled, on a fresh repository, succeeds.
+source "$(dirname "$0")/lib.sh"
+
+O=$(newdir)
+OPS="$O/ops.sh"
+# ops.sh OP REPO: one write into REPO's .git; "done:OP" or "denied:OP"
+cat > "$OPS" <<'SH'
+#!/bin/sh
+r=$2
+case $1 in
+hook) printf '#!/bin/sh\nid > /tmp/pwned\n' > "$r/.git/hooks/pre-commit" ;;
+config) printf '[core]\n\tfsmonitor = /tmp/evil\n' >> "$r/.git/config" ;;
+head) echo 'ref: refs/heads/evil' > "$r/.git/HEAD" ;;
+create) touch "$r/.git/newfile" ;;
+mkdir) mkdir "$r/.git/hooks/sub" ;;
+rename) mv "$r/.git/config" "$r/.git/config.old" ;;
+unlink) rm "$r/.git/description" ;;
+chmod) chmod 777 "$r/.git/hooks" ;;
+aside) mv "$r/.git" "$r/.git.aside" ;;
+link) ln "$r/.git/config" "$r/cfg-link" ;;
+*) echo "unknown op $1"; exit 2 ;;
+esac 2>/dev/null && echo "done:$1" || echo "denied:$1"
+SH
+chmod 755 "$OPS"
+ALL="hook config head create mkdir rename unlink chmod aside link"
+
+# repo DIR: a repository owned by the test user, with a HOME inside
+repo() {
+	run_as sh -c 'cd "$1" && git init -q . && mkdir home' _ "$1"
+	[ "$RC" = 0 ] || _fail "git init in $1"
+}
+# wall DIR ARGS... -- CMD...: walled with DIR as --write and HOME inside
+wall() {
+	local d=$1
+	shift
+	run_as env HOME="$d/home" "$NS" --write "$d" "$@"
+}
+
+t "control: unwalled, a job writes every part of .git (each op on a fresh repository)" <<'EOF'
+for op in $ALL; do
+	R=$(newdir); repo "$R"
+	run_as "$OPS" "$op" "$R"
+	expect_out "^done:$op\$"
+done
+EOF
+
+t "walled: nothing in .git can be written, created, renamed, removed, chmod'ed or linked out" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+before=$(cd "$R/.git" && find . -printf '%p %s %m\n' | sort | md5sum)
+for op in $ALL; do
+	wall "$R" -- "$OPS" "$op" "$R"
+	expect_rc 0
+	expect_out "^denied:$op\$"
+done
+expect_err "^SANDBOX OK .* protected=$R/\\.git deletes=$R\$"
+after=$(cd "$R/.git" && find . -printf '%p %s %m\n' | sort | md5sum)
+expect_eq "$after" "$before" ".git unchanged"
+expect_absent "$R/cfg-link"
+EOF
+
+t "walled: the rest of the tree is writable, .git readable, git status works inside" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+wall "$R" -- /bin/sh -c 'echo x > src.txt && mkdir d && echo y > d/f && cat .git/HEAD && git status --porcelain'
+expect_rc 0
+expect_out '^ref: refs/heads/'
+EOF
+
+t "walled: a relative path from the working directory meets the read-only .git too (the cwd is the wall's namespace's)" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+wall "$R" -- /bin/sh -c '{ echo x >> .git/config; } 2>/dev/null && echo done:rel || echo denied:rel; { echo x >> ./.git/HEAD; } 2>/dev/null && echo done:rel2 || echo denied:rel2'
+expect_rc 0
+expect_out '^denied:rel$'
+expect_out '^denied:rel2$'
+EOF
+
+t "walled: git status lists what the job wrote" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+wall "$R" -- /bin/sh -c 'echo x > src.txt && mkdir d && echo y > d/f && git status --porcelain'
+expect_rc 0
+expect_out '^\?\? d/$'
+expect_out '^\?\? src\.txt$'
+expect_present "$R/src.txt"
+EOF
+
+t "walled: a .git on the way down to the cwd is protected too; one beside it is not" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'mkdir -p "$1/a/b" "$1/c" && cd "$1/a/b" && git init -q . && cd "$1/c" && git init -q .' _ "$R"
+run_as env HOME="$R/home" "$NS" --write "$R" --read "$O" --cwd "$R/a/b" -- /bin/sh -c '"$0" config "$1/a/b"; "$0" config "$1"; "$0" config "$1/c"' "$OPS" "$R"
+expect_rc 0
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/a/b/\\.git deletes="
+expect_out '^denied:config$'
+expect_out '^done:config$'
+expect_eq "$(grep -c '^denied:config$' "$OUT")" 2 "two protected"
+EOF
+
+t "walled: the directories above a protected .git (below the --write) cannot be renamed or removed; control: unwalled they can" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'mkdir -p "$1/p/repo" && git init -q "$1/p/repo"' _ "$R"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/p/repo" -- /bin/sh -c 'cd "$0" && { mv p p.old 2>/dev/null && echo done:p || echo denied:p; mv p/repo p/r2 2>/dev/null && echo done:repo || echo denied:repo; echo x > p/repo/ok && echo done:write; }' "$R"
+expect_rc 0
+expect_out '^denied:p$'
+expect_out '^denied:repo$'
+expect_out '^done:write$'
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/p/repo/\\.git deletes="
+run_as sh -c 'cd "$0" && mv p/repo p/r2 && echo done:repo' "$R"
+expect_out '^done:repo$'
+EOF
+
+t "walled: a worktree's gitfile cannot be replaced or moved, nor its gitdir's commondir written" <<'EOF'
+needs_machine userns
+P=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home && git init -q m && cd m && echo a > a && git add a && git -c user.email=t@t -c user.name=t commit -qm i && git worktree add -q ../wt' _ "$P"
+[ "$RC" = 0 ] || _fail "worktree setup"
+run_as env HOME="$P/home" "$NS" --write "$P" --cwd "$P/wt" -- /bin/sh -c '
+	{ echo "gitdir: /tmp/x" > .git; } 2>/dev/null && echo done:gitfile || echo denied:gitfile
+	mv .git .gx 2>/dev/null && echo done:move || echo denied:move
+	{ echo x >> ../m/.git/config; } 2>/dev/null && echo done:common || echo denied:common
+	{ echo x > ../m/.git/worktrees/wt/HEAD; } 2>/dev/null && echo done:gitdir || echo denied:gitdir
+	echo ok > new && echo done:tree'
+expect_rc 0
+expect_err "^SANDBOX OK .* protected=$P/wt/\\.git,$P/m/\\.git deletes="
+for w in gitfile move common gitdir; do expect_out "^denied:$w\$"; done
+expect_out '^done:tree$'
+expect_eq "$(sed -n 's/^gitdir: //p' "$P/wt/.git")" "$P/m/.git/worktrees/wt" "the gitfile"
+# control: unwalled, the gitfile is replaced
+run_as sh -c 'echo "gitdir: /tmp/x" > "$1/wt/.git" && echo done' _ "$P"
+expect_out '^done$'
+EOF
+
+t "--protect adds a path (a Makefile); control: without it the job writes it" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'echo all: > "$1/Makefile"' _ "$R"
+wall "$R" --protect "$R/Makefile" -- /bin/sh -c '{ echo evil >> Makefile; } 2>/dev/null && echo done || echo denied'
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/Makefile deletes="
+wall "$R" -- /bin/sh -c '{ echo evil >> Makefile; } 2>/dev/null && echo done || echo denied'
+expect_out '^done$'
+EOF
+
+t "--unprotect lifts the default: the job then writes .git (what the protection stops)" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+wall "$R" --unprotect "$R/.git" -- "$OPS" hook "$R"
+expect_rc 0
+expect_out '^done:hook$'
+expect_err "^SANDBOX OK .* protected=- deletes="
+EOF
+
+t "refusals, all at once, nothing created: --protect outside every --write or absent, --unprotect of nothing" <<'EOF'
+R=$(newdir); repo "$R"
+wall "$R" --protect /etc --protect "$R/nope" --unprotect "$R/src" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect /etc is under no --write: "
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect $R/nope does not exist"
+expect_err "^SANDBOX REFUSED reason=bad_protect: --unprotect $R/src matches nothing protected \\(protected: $R/\\.git\\)"
+expect_no_err '^SANDBOX OK'
+expect_absent "$R/.nova-sandbox-tmp"
+EOF
+
+t "a .git that is a symbolic link is refused (a mount cannot cover a link); --unprotect lifts it" <<'EOF'
+needs_machine userns
+R=$(newdir); run_as sh -c 'cd "$1" && mkdir home real && git init -q real && ln -s real/.git .git' _ "$R"
+wall "$R" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: $R/\\.git is a symbolic link: .*; run: nova-sandbox --unprotect $R/\\.git --write $R -- /bin/true\$"
+wall "$R" --unprotect "$R/.git" -- /bin/true
+expect_rc 0
+EOF
+
+t "policy shows the list (text, POLICY OK, --json); --explain names it in a NOTE" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as env HOME="$R/home" "$NS" policy --write "$R" -- /bin/true
+expect_rc 0
+expect_out "^protect=$R/\\.git\$"
+expect_err "^POLICY OK .* protected=$R/\\.git\$"
+run_as env HOME="$R/home" "$NS" policy --json --write "$R" -- /bin/true
+expect_out "\"protected\":\\[\"$R/\\.git\"\\]"
+wall "$R" --explain -- /bin/true
+expect_err "^SANDBOX NOTE protected \\(readable, not writable .*\\): $R/\\.git\$"
+EOF
+
+# nouserns UID GID CMD...: CMD as UID:GID in a user namespace of its own
+# (identity-mapped, made by root) whose user.max_user_namespaces is 0: the
+# tool, unprivileged, can make no user namespace there; nothing outside
+# that namespace changes (the limit is per namespace)
+nouserns() {
+	local u=$1 g=$2 f p me
+	shift 2
+	f=$(mktemp -u /tmp/nova-it-nouserns.XXXXXX)
+	mkfifo -m 600 "$f"
+	unshare -U sh -c 'read _ < "$0"; exec sh -c '\''echo 0 > /proc/sys/user/max_user_namespaces && u=$0 && g=$1 && shift && exec setpriv --reuid="$u" --regid="$g" --clear-groups -- "$@"'\'' "$@"' "$f" "$u" "$g" "$@" >"$OUT" 2>"$ERR" </dev/null &
+	p=$!
+	me=$(readlink /proc/self/ns/user)
+	for _ in $(seq 300); do
+		[ "$(readlink "/proc/$p/ns/user" 2>/dev/null)" != "$me" ] && break
+		sleep 0.01
+	done
+	echo '0 0 4294967295' > "/proc/$p/uid_map"
+	echo '0 0 4294967295' > "/proc/$p/gid_map"
+	echo go > "$f"
+	rm -f "$f"
+	wait "$p"
+	RC=$?
+}
+
+t "no user namespace here: protect_unavailable before OK, naming the sysctl and --unprotect; control: --unprotect runs" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: a user namespace without user namespaces needs root to make"
+R=$(newdir); repo "$R"
+nouserns "$TUID" "$TGID" env HOME="$R/home" "$NS" --write "$R" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=protect_unavailable: $R/\\.git is kept read-only by a mount namespace of the wall's own, which needs a user namespace: user namespaces are off \\(sysctl user\\.max_user_namespaces=0\\) .*; without that protection, knowingly, run: nova-sandbox --unprotect '<path>' --write $R -- /bin/true\$"
+expect_no_err '^SANDBOX OK'
+expect_absent "$R/.nova-sandbox-tmp"
+nouserns "$TUID" "$TGID" env HOME="$R/home" "$NS" --write "$R" --unprotect "$R/.git" -- /bin/true
+expect_rc 0
+expect_err '^SANDBOX DONE exit=0 '
+EOF
+
+t "run: a --write repository's .git is read-only in the place; the rest is written and handed off" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: run as root needs root"
+R=$(mktemp -d /var/tmp/nova-it-prot.XXXXXX)
+echo "$R" >> "$_DIRS"
+chmod 755 "$R"
+(cd "$R" && git init -q . && chmod -R a+rwX "$R")
+D=$(newdir)
+run env HOME=/root "$NS" run --name prot-$$ --size 64m --write "$R" --out "$D" --artifact RESULT.md -- /bin/sh -c '
+	{ echo x >> "$0/.git/config"; } 2>/dev/null && echo done:config || echo denied:config
+	echo ok > "$0/file" && echo done:tree
+	echo result > RESULT.md' "$R"
+expect_rc 0
+expect_err "^SANDBOX OK name=prot-$$ .* protected=$R/\\.git deletes="
+expect_out '^denied:config$'
+expect_out '^done:tree$'
+expect_present "$D/prot-$$/RESULT.md"
+run env HOME=/root "$NS" run --name prot2-$$ --size 64m --write "$R" --unprotect "$R/.git" -- /bin/sh -c '{ echo "# ok" >> "$0/.git/config"; } 2>/dev/null && echo done:config' "$R"
+expect_out '^done:config$'
+EOF
