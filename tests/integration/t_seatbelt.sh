@@ -221,6 +221,50 @@ wrap policy --write "$W/job" --net-deny --net-allow localhost:8080 -- /bin/true
 cmp -s "$OUT" "$W/p2" || _fail "not byte-identical"
 EOF
 
+# ABI 1.4 protected paths: the profile the fake sandbox-exec is handed.
+# These go through the CLI (--protect, the default .git) and need the host
+# side of issue 23 part 2; the fake cannot enforce a denial inside a write
+# root (Landlock cannot subtract), so what a real Mac keeps is docs/MACOS.md's
+# checklist, and the hostile names are in the module's own suite.
+# the profile's line numbers: of the last allow, and of each P deny
+protect_order() {
+	awk '/^\(allow /{a = NR} /^\(deny file-write\* file-link/{d = d " " NR}
+		END { print a ":" d }' "$1"
+}
+
+t "wrap: --protect is a deny after every allow, its path a -D parameter" <<'EOF'
+fresh
+mkdir -p "$W/job/.git/hooks" && echo cfg > "$W/job/gitfile"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$W"
+wrap --write "$W/job" --protect "$W/job/.git" --protect "$W/job/gitfile" \
+	-- /bin/true
+expect_rc 0
+expect_err '^SANDBOX OK backend=seatbelt .*protected='
+p=$(grep -E "^P[0-9]+=$W/job/\.git\$" "$W/st/params" | cut -d= -f1)
+f=$(grep -E "^P[0-9]+=$W/job/gitfile\$" "$W/st/params" | cut -d= -f1)
+[ -n "$p" ] && [ -n "$f" ] || _fail "a protected path is no P parameter"
+grep -qxF "(deny file-write* file-link (literal (param \"$p\")) (subpath (param \"$p\")))" \
+	"$W/st/profile" || _fail "no subpath deny for the directory"
+grep -qxF "(deny file-write* file-link (literal (param \"$f\")))" \
+	"$W/st/profile" || _fail "no literal deny for the file"
+o=$(protect_order "$W/st/profile")
+for d in ${o#*:}; do
+	[ "$d" -gt "${o%%:*}" ] || _fail "a deny before the last allow ($o)"
+done
+grep -q / "$W/st/profile" && _fail "a path is in the profile text"
+EOF
+
+t "wrap: the .git at the top of a --write is denied by default" <<'EOF'
+fresh
+mkdir -p "$W/job/.git/hooks"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$W"
+wrap --write "$W/job" --cwd "$W/job" -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX OK backend=seatbelt .*protected=[^ ]*$W/job/\\.git"
+grep -qE "^P[0-9]+=$W/job/\.git\$" "$W/st/params" ||
+	_fail "the default .git is no P parameter"
+EOF
+
 t "probe: all 5 steps pass through the helper" <<'EOF'
 fresh
 wrap probe --write "$W/job" --secret "$W/secret/key"
