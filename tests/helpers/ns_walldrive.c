@@ -5,10 +5,13 @@
  * waitpid() and release().  For unit-level cases of a wall feature whose
  * host side is elsewhere (t_bwrap.sh: ABI 1.4 protected paths).
  *
- *   ns_walldrive MODULE.so [-w DIR] [-r DIR] [-p PATH] [-P PATH] -- CMD ARG...
+ *   ns_walldrive MODULE.so [-w DIR] [-r DIR] [-p PATH] [-P PATH]
+ *                          [-o KEY=VALUE] -- CMD ARG...
  *     -w DIR   a write rule          -r DIR   a read rule
  *     -p PATH  a protected path (its descriptor opened here, O_PATH)
  *     -P PATH  a protected path whose descriptor is of "/" (a wrong one)
+ *     -o KEY=VALUE  the module's option KEY (its config section's)
+ *   CMD "policy" renders the policy text on stdout instead.
  *   The command's own directory is its working directory.
  *   Exit: the command's exit code; 125 when the module refused (its
  *   REFUSED line on stderr); 2 on bad usage or a load error. */
@@ -24,6 +27,7 @@
 #include "ns_backend.h"
 
 #define MAXN 64
+#define MAXN_OPT 8
 
 static void
 on_note(void *c, const char *t)
@@ -46,11 +50,18 @@ on_text(void *c, const char *t)
 	printf("%s\n", t);
 }
 
+static const char *opts[MAXN_OPT];
+static size_t n_opts;
+
 static const char *
 on_option(void *c, const char *k)
 {
+	size_t n = strlen(k);
+
 	(void)c;
-	(void)k;
+	for (size_t i = 0; i < n_opts; i++)
+		if (strncmp(opts[i], k, n) == 0 && opts[i][n] == '=')
+			return opts[i] + n + 1;
 	return NULL;
 }
 
@@ -103,6 +114,9 @@ parse(struct drive *d, const struct ns_wall_ops *w, int argc, char **argv,
 			rc = add_rule(d, argv[i + 1], NS_ACCESS_WRITE);
 		else if (strcmp(argv[i], "-r") == 0)
 			rc = add_rule(d, argv[i + 1], NS_ACCESS_READ_EXEC);
+		else if (strcmp(argv[i], "-o") == 0 && n_opts < MAXN_OPT &&
+			 strchr(argv[i + 1], '=') != NULL)
+			rc = (opts[n_opts++] = argv[i + 1], 0);
 		else if (strcmp(argv[i], "-p") == 0 ||
 			 strcmp(argv[i], "-P") == 0)
 			rc = add_protect(d, argv[i + 1], argv[i][1] == 'P');
