@@ -89,6 +89,15 @@ expect_err 'ns_backend\.h'
 mv "$STAGED_H.away" "$STAGED_H"
 EOF
 
+t "against an installed ABI older than 1.4 the example refuses by name" <<'EOF'
+cp "$PCDIR/nova-sandbox.pc" "$STAGE/pc.keep"
+at_end 'cp "$STAGE/pc.keep" "$PCDIR/nova-sandbox.pc"'
+sed -i 's/^abi_minor=.*/abi_minor=3/' "$PCDIR/nova-sandbox.pc"
+run ex_make -B
+expect_rc 2
+expect_err 'speaks ABI 1\.3; this wall keeps protected paths \(ABI 1\.4\)'
+EOF
+
 t "make install puts the module in the staged moduledir" <<'EOF'
 run env PKG_CONFIG_PATH="$PCDIR" make -C "$SRC" install DESTDIR="$STAGE"
 expect_rc 0
