@@ -300,6 +300,9 @@ HELP_BIN := $(HELP_SRC:tests/helpers/%.c=$(B)/tests/helpers/%)
 $(B)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(EXE_CFLAGS) $(EXE_LDFLAGS) $(LDFLAGS) -o $@ $<
+# drives a wall module's ops with a hand-built policy (the ABI header)
+$(B)/tests/helpers/ns_walldrive: ALLCFLAGS += -Iapi
+$(B)/tests/helpers/ns_walldrive: api/ns_backend.h
 # the machine probes (tests/machine/machine.h): ns_machine for the scripts
 $(B)/tests/helpers/ns_machine: tests/machine/ns_machine.c tests/machine/machine.c \
 		tests/machine/machine.h

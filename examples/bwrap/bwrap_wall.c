@@ -13,6 +13,10 @@
  *                                          drop execute here
  *   --write, tmp, cwd                      --bind P P
  *   /dev/null, /dev/tty (write_files)      provided by --dev /dev
+ *   protected paths (ABI 1.4)              --ro-bind P P after every rule
+ *                                          bind (bwrap: the later mount
+ *                                          wins), identity checked against
+ *                                          protect_fds[i] just before
  *   --net-deny                             --unshare-net
  *   always                                 --die-with-parent --new-session
  *                                          --unshare-pid --unshare-ipc
@@ -203,6 +207,7 @@ enum bw_item {
 	BW_ITEM_MOUNT,   /* flag, path: --proc /proc, --ro-bind P P, ... */
 	BW_ITEM_SYMLINK, /* target, link */
 	BW_ITEM_SKIP,    /* why, path: a rule needing no mount (comment) */
+	BW_ITEM_PROTECT, /* "--ro-bind", path: a protected path (1.4) */
 	BW_ITEM_REFUSE   /* why, path: a rule bwrap cannot keep */
 };
 
@@ -348,6 +353,31 @@ bw_plan_symlinks(const struct bw_emit *e)
 	}
 }
 
+/* The protected paths (ABI 1.4), after every rule's bind: a mount made
+ * later covers the earlier ones, so `--ro-bind P P` keeps P read-only
+ * whatever --write above it was bound.  A path inside no kept bind is not
+ * in the new root at all (not writable, not readable): binding it would
+ * widen what the command sees, so it gets a comment and no mount. */
+static void
+bw_plan_protect(const struct ns_policy *pol, const size_t *ix,
+		const char *kept, const struct bw_emit *e)
+{
+	if (!NS_POLICY_HAS_PROTECT(pol) || pol->protect == NULL)
+		return;
+	for (size_t i = 0; i < pol->n_protect; i++) {
+		int seen = 0;
+
+		for (size_t k = 0; k < pol->n_rules && !seen; k++)
+			seen = kept[k] &&
+			    bw_inside(pol->protect[i], pol->rules[ix[k]].path);
+		if (seen)
+			EMIT(e, BW_ITEM_PROTECT, "--ro-bind", pol->protect[i]);
+		else
+			EMIT(e, BW_ITEM_SKIP, "protected, and inside no bind: "
+			    "not in the new root at all", pol->protect[i]);
+	}
+}
+
 /* The whole plan, in bwrap's order.  Returns NS_OK or NS_E_INTERNAL
  * (ENOMEM: nothing emitted beyond the fixed flags). */
 static int
@@ -375,6 +405,7 @@ bw_plan(const struct ns_policy *pol, const struct bw_emit *e)
 	for (size_t k = 0; k < pol->n_rules; k++)
 		kept[k] = (char)bw_plan_rule(&pol->rules[ix[k]],
 		    bw_covered(pol, ix, kept, k), e);
+	bw_plan_protect(pol, ix, kept, e);
 	free(ix);
 	free(kept);
 	return NS_OK;
@@ -419,6 +450,8 @@ bw_render_item(void *ctx, enum bw_item item, const char *a, const char *b)
 		snprintf(line, sizeof(line), "flag=%s", a);
 	else if (item == BW_ITEM_MOUNT)
 		snprintf(line, sizeof(line), "%s=%s", a + 2, eb);
+	else if (item == BW_ITEM_PROTECT)
+		snprintf(line, sizeof(line), "ro-bind=%s protected", eb);
 	else if (item == BW_ITEM_SYMLINK)
 		snprintf(line, sizeof(line), "symlink=%s to=%s", eb, ea);
 	else if (item == BW_ITEM_SKIP)
@@ -524,6 +557,7 @@ bw_prep_item(void *ctx, enum bw_item item, const char *a, const char *b)
 		bw_push(p->args, a);
 		break;
 	case BW_ITEM_MOUNT:
+	case BW_ITEM_PROTECT:
 		bw_push(p->args, a);
 		if (strcmp(a, "--proc") != 0 && strcmp(a, "--dev") != 0)
 			bw_push(p->args, b);
@@ -585,6 +619,40 @@ bw_state_new(const struct ns_host *host)
 	return s;
 }
 
+/* bwrap binds by NAME: each protected name must still be the object the
+ * host resolved it to (protect_fds[i], valid through every spawn()).  Checked
+ * in prepare() and again right before bwrap's argv is built; the window
+ * between this check and bwrap's own mount stays (README "Names"). */
+static int
+bw_protect_same(const struct ns_host *host, const struct ns_policy *pol)
+{
+	char text[PATH_MAX + 256];
+	struct stat want, got;
+	int fd, same;
+
+	if (!NS_POLICY_HAS_PROTECT(pol) || pol->protect_fds == NULL)
+		return NS_OK;
+	for (size_t i = 0; i < pol->n_protect; i++) {
+		if (pol->protect_fds[i] < 0)
+			continue;
+		fd = open(pol->protect[i], O_PATH | O_CLOEXEC | O_NOFOLLOW);
+		same = fd >= 0 && fstat(fd, &got) == 0 &&
+		    fstat(pol->protect_fds[i], &want) == 0 &&
+		    got.st_dev == want.st_dev && got.st_ino == want.st_ino;
+		if (fd >= 0)
+			close(fd);
+		if (same)
+			continue;
+		snprintf(text, sizeof(text), "the protected path %s is no "
+		    "longer the object it was resolved to (moved, replaced or "
+		    "removed since); bwrap binds by name, so nothing runs: "
+		    "run again", pol->protect[i]);
+		bw_refuse(host, "sandbox_failed", text);
+		return NS_E_REFUSED;
+	}
+	return NS_OK;
+}
+
 /* Everything that can refuse before the OK line.  The calling process is
  * not changed. */
 static int
@@ -610,6 +678,8 @@ bw_prepare(const struct ns_host *host, const struct ns_policy *pol,
 	if (oom)
 		bw_refuse(host, "sandbox_failed", "out of memory while "
 		    "building the bwrap arguments");
+	if (!oom && !p.refused && bw_protect_same(host, pol) != NS_OK)
+		p.refused = 1;
 	if (oom || p.refused) {
 		bw_state_free(s);
 		return oom ? NS_E_SYSTEM : NS_E_REFUSED;
@@ -737,6 +807,8 @@ bw_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 	int pfd[2], st;
 	pid_t pid;
 
+	if (s != NULL && bw_protect_same(host, pol) != NS_OK)
+		return NS_E_REFUSED;
 	if (s == NULL || bw_full_args(s, pol, &a) != 0 ||
 	    launch->n_extra_fds > 64 || pipe2(pfd, O_CLOEXEC) != 0) {
 		bw_args_free(&a);
@@ -812,6 +884,7 @@ static const struct ns_wall_ops bw_wall = {
 	.render = bw_render,
 	.spawn = bw_spawn,
 	.release = bw_release,
+	.features = NS_WALL_PROTECT,
 };
 
 NS_BACKEND_DEFINE = {

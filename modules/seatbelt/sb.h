@@ -35,6 +35,7 @@ struct sb_prof {
 	struct sb_param *params;
 	size_t n, pcap;
 	int oom;
+	int protect_bad; /* the build failed on a protected path (1.4) */
 };
 
 /* ---- sb_profile.c ---------------------------------------------------- */

@@ -11,13 +11,16 @@
  *
  * Order matters in SBPL (the last matching rule wins): the allows, then
  * the read-noexec denials (a --read-noexec inside a --read stays without
- * exec), then the metadata of the ancestors, then the network section. */
+ * exec), then the metadata of the ancestors, then the network section,
+ * and LAST the protected paths (ABI 1.4): denials no allow after them can
+ * reopen. */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "banned.h"
 #include "sb.h"
@@ -491,6 +494,118 @@ emit_gpu(struct sb_prof *p, const struct ns_policy *pol)
 		line(p, "; gpu none");
 }
 
+/* ---- protected paths (ABI 1.4) ------------------------------------------ */
+
+/* Is the realpath'd `path` equal to or beneath a write rule? */
+static int
+in_write_root(const struct gen *g, const struct ns_policy *pol,
+	      const char *path)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		size_t k = strlen(g->real[i]);
+
+		if (pol->rules[i].access == NS_ACCESS_WRITE &&
+		    strncmp(path, g->real[i], k) == 0 &&
+		    (path[k] == '\0' || path[k] == '/' || k == 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* The protected path's own name must not move: renaming any ancestor a
+ * write root lets the job rename moves it out from under its (name-based)
+ * denial, and a directory made in its place is not protected.  Each such
+ * ancestor keeps its entry: no unlink or rename of it, nothing created at
+ * its name. */
+static int
+emit_protect_ancestors(struct gen *g, const struct ns_policy *pol,
+		       const char *real)
+{
+	char ref[64], *a;
+	int rc = 0;
+
+	for (size_t k = strlen(real); k-- > 1 && rc == 0;) {
+		if (real[k] != '/')
+			continue;
+		if ((a = strndup(real, k)) == NULL)
+			return g->p->oom = 1, fail(g, "out of memory");
+		if (in_write_root(g, pol, a)) {
+			rc = param(g->p, "Q", a, ref, sizeof(ref));
+			if (rc == 0)
+				line(g->p, "(deny file-write-unlink "
+				     "file-write-create (literal %s))", ref);
+		}
+		free(a);
+	}
+	return rc != 0 ? fail(g, "out of memory") : 0;
+}
+
+/* Is protected path i a directory?  On its descriptor when the host gave
+ * one, else on the resolved name. */
+static int
+protect_is_dir(const struct ns_policy *pol, size_t i, const char *real)
+{
+	struct stat st;
+	int fd = pol->protect_fds != NULL ? pol->protect_fds[i] : -1;
+
+	if (fd >= 0 ? fstat(fd, &st) : stat(real, &st))
+		return 1; /* cannot tell: subpath also covers a file */
+	return S_ISDIR(st.st_mode);
+}
+
+static int
+protect_fail(struct gen *g, const char *path, const char *why)
+{
+	g->p->protect_bad = 1;
+	return fail(g, "the protected path '%s' %s, so seatbelt cannot keep "
+		    "it read-only here; name it with --unprotect %s to run "
+		    "without that protection", path, why, path);
+}
+
+/* One protected path: its name and everything beneath it (a directory)
+ * or the file itself: no write, create, unlink, rename, link. */
+static int
+emit_protect_one(struct gen *g, const struct ns_policy *pol, size_t i)
+{
+	const char *path = pol->protect[i], *why;
+	char ref[64], *real;
+	int rc;
+
+	if ((why = sb_value_bad(path)) != NULL)
+		return protect_fail(g, path, why);
+	if ((real = realpath(path, NULL)) == NULL)
+		return protect_fail(g, path, strerror(errno));
+	if ((why = sb_value_bad(real)) != NULL) {
+		free(real);
+		return protect_fail(g, path, "resolves to a path that cannot "
+				    "be a parameter");
+	}
+	rc = param(g->p, "P", real, ref, sizeof(ref));
+	if (rc == 0 && protect_is_dir(pol, i, real))
+		line(g->p, "(deny file-write* file-link (literal %s) "
+		     "(subpath %s))", ref, ref);
+	else if (rc == 0)
+		line(g->p, "(deny file-write* file-link (literal %s))", ref);
+	if (rc == 0)
+		rc = emit_protect_ancestors(g, pol, real);
+	free(real);
+	return rc != 0 ? fail(g, "out of memory") : 0;
+}
+
+static int
+emit_protect(struct gen *g, const struct ns_policy *pol)
+{
+	if (!NS_POLICY_HAS_PROTECT(pol) || pol->n_protect == 0 ||
+	    pol->protect == NULL)
+		return 0;
+	line(g->p, "; protected (read-only whatever --write covers them), "
+		   "after every allow: the last match wins");
+	for (size_t i = 0; i < pol->n_protect; i++)
+		if (emit_protect_one(g, pol, i) != 0)
+			return -1;
+	return 0;
+}
+
 static int
 check_size(struct gen *g)
 {
@@ -531,6 +646,8 @@ sb_profile_build(const struct ns_policy *pol, struct sb_prof *p, char *err,
 		rc = emit_net(&g, pol);
 	if (rc == 0)
 		emit_gpu(p, pol);
+	if (rc == 0)
+		rc = emit_protect(&g, pol);
 	for (size_t i = 0; i < g.n; i++)
 		free(g.real[i]);
 	free(g.real);

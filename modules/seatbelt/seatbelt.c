@@ -271,12 +271,15 @@ build(const struct ns_host *h, const struct ns_policy *pol,
       struct sb_prof *p)
 {
 	char err[768] = "";
+	int oom;
 
 	if (sb_profile_build(pol, p, err, sizeof(err)) == 0)
 		return NS_OK;
-	say(h, "sandbox_failed", "%s", err);
+	say(h, p->protect_bad ? "protect_unavailable" : "sandbox_failed",
+	    "%s", err);
+	oom = p->oom;
 	sb_profile_free(p);
-	return p->oom ? NS_E_SYSTEM : NS_E_REFUSED;
+	return oom ? NS_E_SYSTEM : NS_E_REFUSED;
 }
 
 static int
@@ -565,8 +568,10 @@ static const struct ns_wall_ops wall_ops =
 		    .optional_roots = optional_roots,
 		    .system_prefixes = system_prefixes,
 		    .resolver_conf = NULL, /* /private/etc is a root already */
-		    /* no --explain: the log is read after any failure */
-		    .features = 0, .finish = sb_finish,
+		    /* no --explain (the log is read after any failure);
+		     * keeps the protected paths (denials after every
+		     * allow, sb_profile.c) */
+		    .features = NS_WALL_PROTECT, .finish = sb_finish,
 		    .wait = NULL,      /* the host waits for the pid: it IS the command */
 		    .terminate = NULL /* the host signals the tree by pid */);
 

@@ -89,6 +89,15 @@ expect_err 'ns_backend\.h'
 mv "$STAGED_H.away" "$STAGED_H"
 EOF
 
+t "against an installed ABI older than 1.4 the example refuses by name" <<'EOF'
+cp "$PCDIR/nova-sandbox.pc" "$STAGE/pc.keep"
+at_end 'cp "$STAGE/pc.keep" "$PCDIR/nova-sandbox.pc"'
+sed -i 's/^abi_minor=.*/abi_minor=3/' "$PCDIR/nova-sandbox.pc"
+run ex_make -B
+expect_rc 2
+expect_err 'speaks ABI 1\.3; this wall keeps protected paths \(ABI 1\.4\)'
+EOF
+
 t "make install puts the module in the staged moduledir" <<'EOF'
 run env PKG_CONFIG_PATH="$PCDIR" make -C "$SRC" install DESTDIR="$STAGE"
 expect_rc 0
@@ -167,6 +176,106 @@ expect_out '^flag=--unshare-net$'
 expect_out "^ro-bind=$R\$"
 expect_out "^bind=$D\$"
 expect_err '^POLICY OK backend=bwrap '
+EOF
+
+# ABI 1.4 protected paths.  The first cases drive the module's ops with
+# a hand-built policy (ns_walldrive: no host between), so they hold on
+# this branch alone; the --protect cases below them go through the CLI
+# and need the host side of issue 23 part 2 (--protect, the default .git).
+DRIVE="$NOVA_B/tests/helpers/ns_walldrive"
+G=$(newdir)   # a --write holding a repository's .git and a gitfile
+mkdir -p "$G/.git/hooks" "$G/sub" && echo cfg > "$G/.git/config" &&
+	echo "gitdir: $G/.git" > "$G/sub/.git" && chown -R "$TUID:$TGID" "$G"
+# the writes a job would make to the protected paths, and one beside them
+protect_writes() {
+	printf '%s\n' \
+		"echo x > '$G/.git/hooks/pre-commit'; echo hook=\$?" \
+		"echo y >> '$G/.git/config'; echo config=\$?" \
+		"echo z > '$G/sub/.git'; echo gitfile=\$?" \
+		"mv '$G/.git' '$G/.gitx'; echo rename=\$?" \
+		"echo w > '$G/control'; echo control=\$?"
+}
+
+t "control: the test user writes the .git and the gitfile unwalled" <<'EOF'
+run_as /bin/sh -c "$(protect_writes | sed '/rename=/d')"
+expect_rc 0
+expect_out '^hook=0$'
+expect_out '^config=0$'
+expect_out '^gitfile=0$'
+expect_present "$G/.git/hooks/pre-commit"
+rm -f "$G/.git/hooks/pre-commit" "$G/control"
+echo cfg > "$G/.git/config"
+echo "gitdir: $G/.git" > "$G/sub/.git"
+EOF
+
+t "module: a protected .git and gitfile under a --write stay read-only" <<'EOF'
+at_end 'rm -f "$G/control"'
+cd "$G"
+run_as "$DRIVE" "$MODDIR/bwrap_wall.so" -w "$G" -p "$G/.git" \
+	-p "$G/sub/.git" -- /bin/sh -c "$(protect_writes)
+cat '$G/.git/config'"
+expect_rc 0
+expect_out '^hook=[1-9]'
+expect_out '^config=[1-9]'
+expect_out '^gitfile=[1-9]'
+expect_out '^rename=[1-9]'
+expect_out '^control=0$'
+expect_out '^cfg$'
+expect_absent "$G/.git/hooks/pre-commit"
+expect_absent "$G/.gitx"
+expect_present "$G/control"
+expect_eq "$(cat "$G/.git/config")" cfg "the .git/config"
+expect_eq "$(cat "$G/sub/.git")" "gitdir: $G/.git" "the gitfile"
+EOF
+
+t "module: the protected paths are --ro-bind after the write bind" <<'EOF'
+run_as "$DRIVE" "$MODDIR/bwrap_wall.so" -w "$G" -p "$G/.git" -- policy
+expect_rc 0
+expect_eq "$(grep -n -e "^bind=$G\$" -e "^ro-bind=$G/.git protected\$" "$OUT" |
+	cut -d: -f2 | tr '\n' ' ')" "bind=$G ro-bind=$G/.git protected " \
+	"the write bind, then the protected ro-bind"
+EOF
+
+t "module: a protected path inside no bind is not bound (never widened)" <<'EOF'
+run_as "$DRIVE" "$MODDIR/bwrap_wall.so" -w "$D" -p "$G/.git" -- policy
+expect_rc 0
+expect_no_err 'REFUSED'
+expect_out "^# $G/.git: protected, and inside no bind"
+expect_eq "$(grep -c "^ro-bind=$G" "$OUT")" 0 "binds of the other tree"
+EOF
+
+t "module: a protected name that is no longer its object is refused" <<'EOF'
+run_as "$DRIVE" "$MODDIR/bwrap_wall.so" -w "$G" -P "$G/.git" -- \
+	/bin/sh -c "echo ran > '$G/ran'"
+expect_rc 125
+expect_err "^DRIVE REFUSED reason=sandbox_failed: the protected path $G/.git is no longer"
+expect_absent "$G/ran"
+EOF
+
+# needs the host side (--protect, the default .git, the OK line's
+# protected= field): fails on a branch without it, by design.
+t "walled by bwrap: --protect keeps a path read-only inside a --write" <<'EOF'
+at_end 'rm -f "$G/control"'
+walled "$D" "$NS" --write "$D" --write "$G" --protect "$G/sub/.git" --cwd "$G" -- \
+	/bin/sh -c "$(protect_writes)"
+expect_err '^SANDBOX OK backend=bwrap .*protected='
+expect_out '^hook=[1-9]'
+expect_out '^gitfile=[1-9]'
+expect_out '^control=0$'
+expect_eq "$(cat "$G/sub/.git")" "gitdir: $G/.git" "the gitfile"
+expect_absent "$G/.git/hooks/pre-commit"
+expect_present "$G/control"
+EOF
+
+t "walled by bwrap: the .git at the top of a --write is protected by default" <<'EOF'
+at_end 'rm -f "$G/control"'
+walled "$D" "$NS" --write "$D" --write "$G" --cwd "$G" -- /bin/sh -c "$(protect_writes)"
+expect_err "^SANDBOX OK backend=bwrap .*protected=[^ ]*$G/\\.git"
+expect_out '^hook=[1-9]'
+expect_out '^config=[1-9]'
+expect_out '^control=0$'
+expect_eq "$(cat "$G/.git/config")" cfg "the .git/config"
+expect_absent "$G/.git/hooks/pre-commit"
 EOF
 
 t "a bwrap option that is not absolute: no_sandbox, nothing runs" <<'EOF'

@@ -221,6 +221,87 @@ wrap policy --write "$W/job" --net-deny --net-allow localhost:8080 -- /bin/true
 cmp -s "$OUT" "$W/p2" || _fail "not byte-identical"
 EOF
 
+# ABI 1.4 protected paths: the profile the fake sandbox-exec is handed.
+# These go through the CLI (--protect, the default .git) and need the host
+# side of issue 23 part 2; the fake cannot enforce a denial inside a write
+# root (Landlock cannot subtract), so what a real Mac keeps is docs/MACOS.md's
+# checklist, and the hostile names are in the module's own suite.
+# the profile's line numbers: of the last allow, and of each P deny
+protect_order() {
+	awk '/^\(allow /{a = NR} /^\(deny file-write\* file-link/{d = d " " NR}
+		END { print a ":" d }' "$1"
+}
+
+t "module: hostile protected names reach sandbox-exec as parameters only" <<'EOF'
+fresh
+# the host refuses '"' and '\' in a path; the module is driven directly
+# (ns_walldrive: a hand-built policy) so the fake sandbox-exec sees them:
+# it fails 66 on any -D value in the text, 65 on unbalanced parentheses
+q="$W/job/q\"uote" b="$W/job/back\\slash" x="$W/job/a\")) (allow default) ((\""
+mkdir -p "$q" "$b" "$x"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$W"
+cd "$W/job"
+run_as env HOME="$W/job" "$H/ns_walldrive" "$SB" -o "sandbox_exec=$S/bin/sandbox-exec" \
+	-o "log=$S/bin/log" -w "$W/job" -p "$q" -p "$b" -p "$x" -- /bin/true
+expect_rc 0
+expect_no_err 'INJECTION|REFUSED|syntax'
+for v in "$q" "$b" "$x"; do
+	grep -F "=$v" "$W/st/params" | grep -q '^P[0-9]*=' ||
+		_fail "$v is no P -D value"
+done
+grep -q '^(allow default)' "$W/st/profile" && _fail "the profile was broken out of"
+grep -c '^(deny file-write\* file-link' "$W/st/profile" > "$W/n"
+expect_eq "$(cat "$W/n")" 3 "protected denies"
+EOF
+
+t "module: a protected name with a newline is protect_unavailable" <<'EOF'
+fresh
+n="$W/job/new
+line"
+mkdir -p "$n"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$W"
+cd "$W/job"
+run_as env HOME="$W/job" "$H/ns_walldrive" "$SB" -o "sandbox_exec=$S/bin/sandbox-exec" \
+	-o "log=$S/bin/log" -w "$W/job" -p "$n" -- /bin/true
+expect_rc 125
+expect_err '^DRIVE REFUSED reason=protect_unavailable: the protected path'
+expect_err 'name it with --unprotect '
+[ -s "$W/sb.log" ] && _fail "sandbox-exec ran"
+EOF
+
+t "wrap: --protect is a deny after every allow, its path a -D parameter" <<'EOF'
+fresh
+mkdir -p "$W/job/keep/hooks" && echo cfg > "$W/job/gitfile"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$W"
+wrap --write "$W/job" --protect "$W/job/keep" --protect "$W/job/gitfile" \
+	-- /bin/true
+expect_rc 0
+expect_err '^SANDBOX OK backend=seatbelt .*protected='
+p=$(grep -E "^P[0-9]+=$W/job/keep\$" "$W/st/params" | cut -d= -f1)
+f=$(grep -E "^P[0-9]+=$W/job/gitfile\$" "$W/st/params" | cut -d= -f1)
+[ -n "$p" ] && [ -n "$f" ] || _fail "a protected path is no P parameter"
+grep -qxF "(deny file-write* file-link (literal (param \"$p\")) (subpath (param \"$p\")))" \
+	"$W/st/profile" || _fail "no subpath deny for the directory"
+grep -qxF "(deny file-write* file-link (literal (param \"$f\")))" \
+	"$W/st/profile" || _fail "no literal deny for the file"
+o=$(protect_order "$W/st/profile")
+for d in ${o#*:}; do
+	[ "$d" -gt "${o%%:*}" ] || _fail "a deny before the last allow ($o)"
+done
+grep -q / "$W/st/profile" && _fail "a path is in the profile text"
+EOF
+
+t "wrap: the .git at the top of a --write is denied by default" <<'EOF'
+fresh
+mkdir -p "$W/job/.git/hooks"
+[ "$(id -u)" = 0 ] && chown -R "$TUID:$TGID" "$W"
+wrap --write "$W/job" --cwd "$W/job" -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX OK backend=seatbelt .*protected=[^ ]*$W/job/\\.git"
+grep -qE "^P[0-9]+=$W/job/\.git\$" "$W/st/params" ||
+	_fail "the default .git is no P parameter"
+EOF
+
 t "probe: all 5 steps pass through the helper" <<'EOF'
 fresh
 wrap probe --write "$W/job" --secret "$W/secret/key"

@@ -250,6 +250,132 @@ test_profile_injection(void)
 	CU_ASSERT_PTR_NULL(sb_value_bad("/a \") (allow default"));
 }
 
+/* ---- protected paths (ABI 1.4) -------------------------------------------- */
+
+static const char *t_protect[8];
+static int32_t t_pfds[8];
+
+/* <top>/<leaf>: a directory (dir) or a file, protected path n of pol */
+static const char *
+protect(struct ns_policy *pol, const char *leaf, int dir)
+{
+	static char pp[8][PATH_MAX];
+	size_t n = pol->n_protect++;
+
+	snprintf(pp[n], sizeof(pp[n]), "%s/%s", top, leaf);
+	if (dir)
+		mkdir(pp[n], 0755);
+	else
+		close(open(pp[n], O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	t_protect[n] = pp[n];
+	t_pfds[n] = -1;
+	pol->protect = t_protect;
+	pol->protect_fds = t_pfds;
+	return pp[n];
+}
+
+/* The offset of the last "(allow " in t. */
+static const char *
+last_allow(const char *t)
+{
+	const char *at = NULL;
+
+	for (const char *c = t; (c = strstr(c, "(allow ")) != NULL; c++)
+		at = c;
+	return at;
+}
+
+static void
+test_profile_protect(void)
+{
+	struct ns_policy pol;
+	struct sb_prof p;
+	char err[768], want[256];
+	const char *d, *f, *deny;
+
+	pol_init(&pol);
+	rule(&pol, "repo", NS_ACCESS_WRITE);
+	d = protect(&pol, "repo/.git", 1);
+	mkdir(paths[0], 0755);
+	f = protect(&pol, "repo/gitfile", 0);
+	CU_ASSERT_EQUAL_FATAL(build(&pol, &p, err), 0);
+	CU_ASSERT(balanced(p.text));
+	CU_ASSERT_PTR_NULL(strchr(p.text, '/'));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(param_of(&p, d));
+	CU_ASSERT_EQUAL(param_of(&p, d)[0], 'P');
+	/* a directory: itself and everything beneath it */
+	snprintf(want, sizeof(want), "(deny file-write* file-link (literal "
+		 "(param \"%s\")) (subpath (param \"%s\")))", param_of(&p, d),
+		 param_of(&p, d));
+	CU_ASSERT_PTR_NOT_NULL_FATAL((deny = strstr(p.text, want)));
+	/* after every allow: the last match wins in SBPL */
+	CU_ASSERT(deny > last_allow(p.text));
+	/* a file: itself */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(param_of(&p, f));
+	snprintf(want, sizeof(want), "(deny file-write* file-link (literal "
+		 "(param \"%s\")))", param_of(&p, f));
+	CU_ASSERT_PTR_NOT_NULL(strstr(p.text, want));
+	/* the write root above them keeps its entry (no rename moves the
+	 * protected name away); "/" and the test dir are in no write root */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(param_of(&p, paths[0]));
+	for (size_t i = 0; i < p.n; i++)
+		if (p.params[i].name[0] == 'Q') {
+			CU_ASSERT_STRING_EQUAL(p.params[i].value, paths[0]);
+			snprintf(want, sizeof(want), "(deny file-write-unlink "
+				 "file-write-create (literal (param \"%s\")))",
+				 p.params[i].name);
+			CU_ASSERT(strstr(p.text, want) > last_allow(p.text));
+		}
+	sb_profile_free(&p);
+
+	/* a 1.3-sized policy carries no list: no protected section */
+	pol.struct_size = offsetof(struct ns_policy, protect);
+	CU_ASSERT_EQUAL_FATAL(build(&pol, &p, err), 0);
+	CU_ASSERT_PTR_NULL(strstr(p.text, "; protected"));
+	CU_ASSERT_PTR_NULL(param_of(&p, d));
+	sb_profile_free(&p);
+}
+
+static void
+test_profile_protect_hostile(void)
+{
+	static const char *const hostile[] = {
+		"q\"uote", "a\")) (allow default) ((\"", "back\\slash",
+		"x\\\")) (allow file-write* (subpath \"\\"
+	};
+	struct ns_policy pol;
+	struct sb_prof p;
+	char err[768];
+
+	pol_init(&pol);
+	rule(&pol, "w", NS_ACCESS_WRITE);
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		char leaf[128];
+
+		snprintf(leaf, sizeof(leaf), "w/%s", hostile[i]);
+		protect(&pol, leaf, 1);
+	}
+	CU_ASSERT_EQUAL_FATAL(build(&pol, &p, err), 0);
+	CU_ASSERT(balanced(p.text));
+	CU_ASSERT_PTR_NULL(strstr(p.text, "(allow default)"));
+	CU_ASSERT_PTR_NULL(strchr(p.text, '/'));
+	for (size_t i = 0; i < pol.n_protect; i++) {
+		CU_ASSERT_PTR_NOT_NULL(param_of(&p, t_protect[i]));
+		CU_ASSERT_PTR_NULL(strstr(p.text, t_protect[i]));
+	}
+	sb_profile_free(&p);
+
+	/* a newline cannot be a -D parameter: refused, naming the opt-out */
+	pol_init(&pol);
+	rule(&pol, "w", NS_ACCESS_WRITE);
+	protect(&pol, "w/new\nline", 1);
+	CU_ASSERT_EQUAL(build(&pol, &p, err), -1);
+	CU_ASSERT_EQUAL(p.protect_bad, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "control character"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "--unprotect"));
+	sb_profile_free(&p);
+}
+
 static void
 test_profile_realpath_and_ancestors(void)
 {
@@ -803,6 +929,10 @@ main(void)
 	static const struct cu_case cases[] = {
 		{ "profile: shape, no path in the text", test_profile_shape },
 		{ "profile: each access class", test_profile_rules },
+		{ "profile: protected paths denied after every allow",
+		  test_profile_protect },
+		{ "profile: protected paths with hostile names",
+		  test_profile_protect_hostile },
 		{ "profile: hostile paths are parameters", test_profile_injection },
 		{ "profile: realpath and ancestors",
 		  test_profile_realpath_and_ancestors },
