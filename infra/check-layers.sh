@@ -6,7 +6,9 @@
 # module, or names a file by a relative path; when a room's header
 # declares a function a room above it defines (the header, the function,
 # the file that defines it); when a file outside
-# host/os/ tests for a platform; and when it reads the environment by
+# host/os/ tests for a platform; when a room writes a line itself
+# (out_line() outside base/, where every line kind is spelled); and when
+# it reads the environment by
 # getenv() or environ (Windows: the C runtime's ANSI copy, where a
 # non-ASCII value is mangled; os_getenv and hostrun's env are UTF-8 --
 # a line marked "layers: ascii getenv" reads a value that is ASCII only).  `make check-layers`; part of `make check`.
@@ -106,7 +108,17 @@ for h in $(find host -name '*.h' | sort); do
 	done
 done >"$defs.up"
 [ -s "$defs.up" ] && bad=1
+
+# Every line kind is spelled in base/out.c (out_kind, out_note,
+# out_refused, out_usage...): a room that writes its own line with
+# out_line() would spell a kind beside the table.
+grep -rn '\<out_line(' host --include='*.c' | grep -v '^host/base/' |
+	while IFS=: read -r f n _; do
+		echo "check-layers: $f:$n: out_line() outside base/: spell the line through base/out.c (out_kind and its table of kinds)" >&2
+		echo x
+	done >"$defs.up"
+[ -s "$defs.up" ] && bad=1
 rm -f "$defs" "$defs.up"
 
-[ $bad = 0 ] && echo "check-layers: host/ includes only downward ($ROOMS, main.c), and no room's header declares what a room above it defines"
+[ $bad = 0 ] && echo "check-layers: host/ includes only downward ($ROOMS, main.c), no room writes a line itself, and no room's header declares what a room above it defines"
 exit $bad

@@ -315,7 +315,7 @@ kept_say(void *arg, const char *name, long pid, int released)
 	struct reapctx *c = arg;
 	char *n = out_field(name);
 
-	out_line(stderr, "SANDBOX REAP kept=%s pid=%ld released=%s",
+	out_kind(stderr, "SANDBOX", OUT_REAP, "kept=%s pid=%ld released=%s",
 		 n ? n : "-", pid, released ? "yes" : "no");
 	if (!released)
 		c->remained++;

@@ -288,7 +288,7 @@ refuse_all(const struct wt *w, struct refusals *r, char **argv)
 		r->v[i].text = safe;
 	}
 	out_refusals(stderr, "WORKTREE", r, WT_HELP, 0);
-	out_line(stderr, "%s", WT_REMEDY);
+	out_usage(stderr, WT_REMEDY);
 	return NS_EXIT_USAGE;
 }
 
@@ -300,7 +300,7 @@ refuse_one(const struct wt *w, const char *tok, const char *remedy,
 	char *safe = wt_redact(w, text ? text : "out of memory");
 
 	out_refused("WORKTREE", tok, safe ? safe : "out of memory", NULL);
-	out_line(stderr, "%s", remedy);
+	out_usage(stderr, remedy);
 	free(safe);
 	return NS_EXIT_USAGE;
 }
@@ -443,7 +443,8 @@ say_ok(const char *path, const char *head)
 {
 	char *p = out_field(path);
 
-	out_line(stdout, "WORKTREE OK path=%s head=%s", p ? p : "-", head);
+	out_kind(stdout, "WORKTREE", OUT_OK, "path=%s head=%s", p ? p : "-",
+		 head);
 	free(p);
 	return fflush(stdout) == 0 ? NS_EXIT_OK : NS_EXIT_USAGE;
 }

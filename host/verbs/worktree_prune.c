@@ -142,7 +142,7 @@ prune_one(struct wt *w, const char *on, const struct rec *r,
 	reason = seen ? prune_reason(w, on, r, &tst, &lockfd) : NULL;
 	if (reason != NULL && tree_remove(w, r->guid, &why) == 0) {
 		pf = out_field(path);
-		out_line(stdout, "WORKTREE REMOVED path=%s reason=%s",
+		out_kind(stdout, "WORKTREE", OUT_REMOVED, "path=%s reason=%s",
 			 pf ? pf : "-", reason);
 		free(pf);
 		for (size_t i = 0; i < listed->n; i++)
@@ -201,7 +201,7 @@ wt_prune(struct wt *w)
 		removed += rc == 1;
 		failed |= rc < 0;
 	}
-	out_line(stdout, "WORKTREE OK removed=%zu kept=%zu", removed,
+	out_kind(stdout, "WORKTREE", OUT_OK, "removed=%zu kept=%zu", removed,
 		 kept_under(w, &listed));
 	free(on);
 	free(why);
