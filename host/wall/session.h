@@ -35,8 +35,8 @@ struct wallctx {
  * (r then failed: its one out-of-memory line). */
 int wall_refuse_root(const struct cmdline *line, struct refusals *r);
 
-/* Out of file descriptors (EMFILE, ENFILE: os_fd_exhausted) is the cause
- * of whatever r holds (a path that "cannot be resolved", "out of
+/* wall/fdcause.c: out of file descriptors (EMFILE, ENFILE:
+ * os_fd_exhausted) is the cause of whatever r holds (a path that "cannot be resolved", "out of
  * memory" for a descriptor not duplicated, a command "not found"): r
  * becomes that one refusal, fd_limit, with the limit and `ulimit -n`, on
  * r's kept line (remedy_keep) when it has one.  1 when it did, 0 not. */
