@@ -275,7 +275,7 @@ gitfile(struct pctx *c, int dirfd, const char *dirpath,
 /* dirpath/.git (dirfd open on dirpath): protected when it exists; a
  * gitfile's gitdir with it.  0, or -1. */
 static int
-git_at(struct pctx *c, int dirfd, const char *dirpath)
+dotgit_at(struct pctx *c, int dirfd, const char *dirpath)
 {
 	int fd = os_walk_at(dirfd, ".git", 0);
 	char *p;
@@ -310,7 +310,7 @@ way_changed(struct pctx *c, const struct rpath *w)
 }
 
 /* Every directory from the root w down to the working directory (w
- * itself excluded: git_at already looked there).  0, or -1. */
+ * itself excluded: dotgit_at already looked there).  0, or -1. */
 static int
 walk_to_cwd(struct pctx *c, const struct rpath *w)
 {
@@ -340,7 +340,7 @@ walk_to_cwd(struct pctx *c, const struct rpath *w)
 			      comp) < 0)
 			rc = -1;
 		else
-			rc = git_at(c, cur, here.s);
+			rc = dotgit_at(c, cur, here.s);
 	}
 	close(cur);
 	sbuf_free(&here);
@@ -519,7 +519,7 @@ protect_build(const struct protect_src *src, struct protect *out,
 	for (size_t i = 0; rc == 0 && i < src->writes->n; i++) {
 		const struct rpath *w = &src->writes->v[i];
 
-		rc = git_at(&c, w->fd, w->path);
+		rc = dotgit_at(&c, w->fd, w->path);
 		if (rc == 0)
 			rc = walk_to_cwd(&c, w);
 	}
