@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cload.h -- one config load's private state, shared by the room's files
- * (config.c: values, sections, defaults, the load; locate.c: the locator;
+ * (config.c: values, sections, defaults, the load; cload.c: reading one
+ * file, conf_bad; locate.c: the locator;
  * dropins.c: conf.d) and by no file outside conf/. */
 #ifndef NS_HOST_CONF_CLOAD_H
 #define NS_HOST_CONF_CLOAD_H
@@ -10,6 +11,10 @@
 #include "conf/config.h"
 
 #define CONFIG_MAX_DROPINS 256
+
+#ifndef NS_SYSCONFDIR
+#define NS_SYSCONFDIR "/usr/local/etc"
+#endif
 
 /* One file read: its bytes and iniparser's dictionary of them. */
 struct cfile {
@@ -32,7 +37,7 @@ struct cload {
 	int nomem;
 };
 
-/* config.c: one bad_config refusal "<file>:<line>: <text>" (no line
+/* cload.c: one bad_config refusal "<file>:<line>: <text>" (no line
  * when 0); reading one open, trusted file (0 parsed, 1 refused) */
 __attribute__((format(printf, 3, 4))) void
 conf_bad(struct cload *cl, unsigned line, const char *fmt, ...);
@@ -43,7 +48,6 @@ void conf_trim(const char **s, size_t *n);
 unsigned conf_locate(const struct cload *cl, const char *sec,
 		     const char *key, unsigned nth);
 int check_colon_headers(struct cload *cl);
-int check_nul_bytes(struct cload *cl);
 
 /* dropins.c */
 char *dropdir_of(const char *main_path);

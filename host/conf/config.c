@@ -26,14 +26,10 @@
 #include "os/os.h"
 #include "conf/cload.h"
 
-#ifndef NS_SYSCONFDIR
-#define NS_SYSCONFDIR "/usr/local/etc"
-#endif
 #ifndef NS_MODULEDIR_REL
 #define NS_MODULEDIR_REL "../lib/nova-sandbox"
 #endif
 
-#define CONFIG_MAX_BYTES (1024 * 1024)
 
 struct pdefault {
 	const char *platform;
@@ -62,17 +58,6 @@ use_file(struct cload *cl, const struct cfile *f)
 	cl->d = f->d;
 }
 
-static void
-keep_file(struct cload *cl, struct cfile *f)
-{
-	f->text = cl->text;
-	f->len = cl->len;
-	f->d = cl->d;
-	cl->text = NULL;
-	cl->len = 0;
-	cl->d = NULL;
-}
-
 static int
 in_list(const char *const *list, const char *s)
 {
@@ -93,55 +78,7 @@ join_list(const char *const *list)
 	return sbuf_take(&b);
 }
 
-/* One bad_config refusal "<file>:<line>: <text>" (no line when 0). */
-void
-conf_bad(struct cload *cl, unsigned line, const char *fmt, ...)
-{
-	struct sbuf b = { 0 };
-	va_list ap;
-	int rc;
-
-	if (line)
-		rc = sbuf_addf(&b, "%s:%u: ", cl->shown, line);
-	else
-		rc = sbuf_addf(&b, "%s: ", cl->shown);
-	va_start(ap, fmt);
-	if (rc == 0)
-		rc = sbuf_vaddf(&b, fmt, ap);
-	va_end(ap);
-	if (rc < 0 || refusals_add(cl->r, REASON_BAD_CONFIG, "%s", b.s) < 0)
-		cl->nomem = 1;
-	sbuf_free(&b);
-}
-
 /* ---- opening and reading ---------------------------------------------- */
-
-static int
-read_all(struct cload *cl, int fd)
-{
-	struct stat st;
-	size_t got = 0;
-
-	if (fstat(fd, &st) < 0 || st.st_size > CONFIG_MAX_BYTES) {
-		conf_bad(cl, 0, "cannot be read or is larger than %d bytes",
-		    CONFIG_MAX_BYTES);
-		return 1;
-	}
-	cl->text = malloc((size_t)st.st_size + 1);
-	if (cl->text == NULL)
-		return -1;
-	while (got < (size_t)st.st_size) {
-		/* a fresh descriptor, at offset 0, read by nothing else */
-		ssize_t n = read(fd, cl->text + got,
-				 (unsigned)((size_t)st.st_size - got));
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	cl->text[got] = '\0';
-	cl->len = got;
-	return 0;
-}
 
 static int
 open_config(struct cload *cl, const char *path)
@@ -167,69 +104,6 @@ open_config(struct cload *cl, const char *path)
 		return -1;
 	}
 	return fd;
-}
-
-/* ---- iniparser with its error callback captured ----------------------- */
-
-static char ini_err_text[512];
-static int ini_err_count;
-
-__attribute__((format(printf, 1, 2))) static int
-ini_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ini_err_count++ == 0) {
-		va_start(ap, fmt);
-		vsnprintf(ini_err_text, sizeof(ini_err_text), fmt, ap);
-		va_end(ap);
-	}
-	return 0;
-}
-
-static unsigned
-ini_err_line(void)
-{
-	const char *p = strrchr(ini_err_text, '(');
-	unsigned long v;
-
-	if (p == NULL)
-		return 0;
-	v = strtoul(p + 1, NULL, 10);
-	return v > UINT_MAX ? 0 : (unsigned)v;
-}
-
-static void
-say_syntax(struct cload *cl)
-{
-	unsigned line = ini_err_line();
-
-	if (strstr(ini_err_text, "syntax error") != NULL)
-		conf_bad(cl, line, "syntax error; a line is [section], "
-		    "key = value, or a ; comment");
-	else if (strstr(ini_err_text, "too long") != NULL)
-		conf_bad(cl, line, "line too long");
-	else
-		conf_bad(cl, line, "cannot be parsed");
-}
-
-static int
-parse(struct cload *cl, int fd)
-{
-	char *name = os_fd_name(fd);
-
-	if (name == NULL)
-		return -1;
-	ini_err_count = 0;
-	ini_err_text[0] = '\0';
-	iniparser_set_error_callback(ini_err);
-	cl->d = iniparser_load(name);
-	iniparser_set_error_callback(NULL);
-	free(name);
-	if (cl->d != NULL && ini_err_count == 0)
-		return 0;
-	say_syntax(cl);
-	return 1;
 }
 
 /* ---- values ----------------------------------------------------------- */
@@ -690,29 +564,6 @@ pick_path(const char *explicit_path)
 	if (os_path_kind(sys) != OS_PATH_ABSENT)
 		return sys;
 	return NULL;
-}
-
-/* Read an open, trusted file into f (closing fd): 0 parsed, 1 refused. */
-int
-read_file(struct cload *cl, struct cfile *f, int fd)
-{
-	int rc;
-
-	cl->shown = f->shown;
-	rc = read_all(cl, fd);
-	if (rc == 0)
-		rc = check_nul_bytes(cl);
-	if (rc == 0)
-		rc = parse(cl, fd);
-	close(fd);
-	if (rc < 0)
-		cl->nomem = 1;
-	if (rc != 0 && cl->d != NULL) {
-		iniparser_freedict(cl->d);
-		cl->d = NULL;
-	}
-	keep_file(cl, f);
-	return rc;
 }
 
 /* The main file (when there is one) into files[0]. */

@@ -140,9 +140,8 @@ open_dropin(struct cload *cl, int dirfd, const char *name)
 void
 read_dropins(struct cload *cl, struct cfile **files, size_t *n)
 {
-	struct config *cfg = cl->cfg;
 	struct strv names = { 0 };
-	int dirfd = open_dropdir(cl, cfg->dropdir);
+	int dirfd = open_dropdir(cl, cl->cfg->dropdir);
 
 	if (dirfd < 0 || list_dropins(cl, dirfd, &names) != 0) {
 		if (dirfd >= 0)
@@ -152,10 +151,10 @@ read_dropins(struct cload *cl, struct cfile **files, size_t *n)
 	}
 	for (size_t i = 0; i < names.n && !cl->nomem; i++) {
 		struct cfile *nv = realloc(*files, (*n + 1) * sizeof(*nv));
-		char *full = str_fmt("%s/%s", cfg->dropdir, names.v[i]);
+		char *full = str_fmt("%s/%s", cl->cfg->dropdir, names.v[i]);
 		int fd;
 
-		if (nv == NULL || full == NULL || strv_push(&cfg->files, full)) {
+		if (nv == NULL || full == NULL || strv_push(&cl->cfg->files, full)) {
 			if (nv != NULL)
 				*files = nv;
 			free(full);
@@ -165,7 +164,7 @@ read_dropins(struct cload *cl, struct cfile **files, size_t *n)
 		free(full);
 		*files = nv;
 		memset(&nv[*n], 0, sizeof(nv[*n]));
-		nv[*n].shown = cfg->files.v[cfg->files.n - 1];
+		nv[*n].shown = cl->cfg->files.v[cl->cfg->files.n - 1];
 		cl->shown = nv[*n].shown;
 		fd = open_dropin(cl, dirfd, names.v[i]);
 		if (fd >= 0)

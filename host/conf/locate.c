@@ -140,28 +140,3 @@ check_colon_headers(struct cload *cl)
 	}
 	return found;
 }
-
-/* iniparser reads lines as C strings: a NUL hid the rest of its line
- * (silently at the start, as "too long" mid-line).  Say each one. */
-int
-check_nul_bytes(struct cload *cl)
-{
-	const char *p = cl->text, *end = cl->text + cl->len;
-	unsigned line = 0;
-	int found = 0;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *z = memchr(p, '\0', n);
-
-		line++;
-		if (z != NULL) {
-			conf_bad(cl, line, "a NUL byte at column %zu; a config is "
-			    "text, with no NUL bytes", (size_t)(z - p) + 1);
-			found = 1;
-		}
-		p += n + 1;
-	}
-	return found;
-}
