@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pathwalk.h -- what paths.c and pathwalk.c, the two halves of rule 5's
- * resolution, call in each other; no other file includes it. */
+/* pathwalk.h -- what rule 5's resolution (resolve.c, above pathwalk.c,
+ * above paths.c) calls in the files below it; no other file includes it. */
 #ifndef NS_HOST_POLICY_PATHWALK_H
 #define NS_HOST_POLICY_PATHWALK_H
 
@@ -12,8 +12,10 @@
  * Windows component is at most 255 UTF-16 units). */
 #define PATH_NAME_MAX 255
 
-/* paths.c: the hash of the identity table, by name */
+/* paths.c: the hash of the identity table, by name; free the identities
+ * cached (resolve.c's paths_cache_reset) */
 size_t path_ident_hash(const char *s);
+void path_idents_reset(void);
 /* pathwalk.c: close the directories the build walked (paths_cache_reset) */
 void path_dirs_reset(void);
 
