@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* build.h -- the policy builder's private state, shared by the files of
- * one build (policy.c, tempdir.c, cmdguard.c, rules.c) and by no other
- * room: struct build and the helpers those files call in each other. */
+ * one build (builder.c, the order; policy.c, tempdir.c, cmdguard.c, rules.c)
+ * and by no other room: struct build and what builder.c calls in the others
+ * and the others in policy.c (which calls none of them). */
 #ifndef NS_HOST_POLICY_BUILD_H
 #define NS_HOST_POLICY_BUILD_H
 
@@ -37,6 +38,13 @@ uid_t build_uid(const struct build *b);
 int inside_caller(const struct policy *pol, const struct rpath *p);
 int resolve_in_write(struct build *b, const char *flag, const char *reason,
 		     const char *p, char **out, struct rpath *rout);
+
+/* policy.c: the checks that need no seam, in the build's order */
+int check_gpu(struct build *b);
+int check_net(struct build *b);
+int check_command_and_write(struct build *b);
+int resolve_caller_dirs(struct build *b);
+int check_cwd(struct build *b);
 
 /* tempdir.c: the default temp directory (rule 8) */
 int is_root_dir(const char *w);
