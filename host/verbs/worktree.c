@@ -98,29 +98,6 @@ check_base(struct wt *w, struct refusals *r)
 			     w->a.base ? w->a.base : "no value");
 }
 
-/* A gitfile's text ("gitdir: <dir>", one line) read from fd: the
- * directory it names (heap), or NULL when it is not one. */
-char *
-gitfile_read(int fd)
-{
-	char buf[WT_RECORD_MAX + 1];
-	struct os_stat st;
-	ssize_t n;
-	size_t len;
-
-	if (os_fstat(fd, &st) != 0 || !S_ISREG(st.mode) ||
-	    st.size > WT_RECORD_MAX || (n = read(fd, buf, WT_RECORD_MAX)) < 0)
-		return NULL;
-	buf[n] = '\0';
-	len = (size_t)n;
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-		buf[--len] = '\0';
-	if (strncmp(buf, "gitdir: ", 8) != 0 || len <= 8 ||
-	    strlen(buf) != len || strpbrk(buf, "\n\r") != NULL)
-		return NULL;
-	return str_fmt("%s", buf + 8);
-}
-
 /* The repository's git directory, named by its .git as git would find
  * it there (a directory, or a gitfile as a linked tree or a submodule
  * has; a link is never followed), never by git's discovery: 0, or -1
@@ -290,28 +267,6 @@ refuse_all(const struct wt *w, struct refusals *r, char **argv)
 	out_refusals(stderr, "WORKTREE", r, WT_HELP, 0);
 	out_usage(stderr, WT_REMEDY);
 	return NS_EXIT_USAGE;
-}
-
-/* One refusal after validation: the text redacted, then the remedy line. */
-int
-refuse_one(const struct wt *w, const char *tok, const char *remedy,
-	   const char *text)
-{
-	char *safe = wt_redact(w, text ? text : "out of memory");
-
-	out_refused("WORKTREE", tok, safe ? safe : "out of memory", NULL);
-	out_usage(stderr, remedy);
-	free(safe);
-	return NS_EXIT_USAGE;
-}
-
-void
-wt_note(const struct wt *w, const char *text)
-{
-	char *safe = wt_redact(w, text ? text : "out of memory");
-
-	out_note("WORKTREE", safe ? safe : "out of memory");
-	free(safe);
 }
 
 /* Reuse: the tree's own git directory checked (tree_gitdir; when it

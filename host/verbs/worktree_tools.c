@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/exit.h"
+#include "base/out.h"
 #include "os/os.h"
 #include "verbs/worktree.h"
 
@@ -272,4 +274,28 @@ git_line(struct wt *w, const struct gplace *p, int cwd_fd, char *const *args,
 	toolres_free(&res);
 	errno = e;
 	return ok ? 0 : started ? -1 : -2;
+}
+
+/* ---- the verb's lines after validation -------------------------------- */
+
+/* One refusal after validation: the text redacted, then the remedy line. */
+int
+refuse_one(const struct wt *w, const char *tok, const char *remedy,
+	   const char *text)
+{
+	char *safe = wt_redact(w, text ? text : "out of memory");
+
+	out_refused("WORKTREE", tok, safe ? safe : "out of memory", NULL);
+	out_usage(stderr, remedy);
+	free(safe);
+	return NS_EXIT_USAGE;
+}
+
+void
+wt_note(const struct wt *w, const char *text)
+{
+	char *safe = wt_redact(w, text ? text : "out of memory");
+
+	out_note("WORKTREE", safe ? safe : "out of memory");
+	free(safe);
 }

@@ -19,6 +19,29 @@
 #include "policy/rmtree.h"
 #include "verbs/worktree.h"
 
+/* A gitfile's text ("gitdir: <dir>", one line) read from fd: the
+ * directory it names (heap), or NULL when it is not one. */
+char *
+gitfile_read(int fd)
+{
+	char buf[WT_RECORD_MAX + 1];
+	struct os_stat st;
+	ssize_t n;
+	size_t len;
+
+	if (os_fstat(fd, &st) != 0 || !S_ISREG(st.mode) ||
+	    st.size > WT_RECORD_MAX || (n = read(fd, buf, WT_RECORD_MAX)) < 0)
+		return NULL;
+	buf[n] = '\0';
+	len = (size_t)n;
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		buf[--len] = '\0';
+	if (strncmp(buf, "gitdir: ", 8) != 0 || len <= 8 ||
+	    strlen(buf) != len || strpbrk(buf, "\n\r") != NULL)
+		return NULL;
+	return str_fmt("%s", buf + 8);
+}
+
 /* ---- the scratch: records, trees, deletion ---------------------------- */
 
 char *

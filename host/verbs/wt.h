@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* wt.h -- the worktree verb's private state, shared by its files
  * (worktree.c: flags, validation, materialise, the verb; worktree_tools.c:
- * git and gh; worktree_forge.c; worktree_tree.c; worktree_prune.c) and by
+ * git and gh, the refusal and NOTE lines; worktree_forge.c; worktree_tree.c; worktree_prune.c) and by
  * no other file. */
 #ifndef NS_VERBS_WT_H
 #define NS_VERBS_WT_H
@@ -53,13 +53,11 @@ struct gplace {
 	const char *gitdir, *worktree;
 };
 
-/* worktree.c */
-char *gitfile_read(int fd);
+/* worktree_tools.c: the environments, git and gh; the verb's refusal
+ * and NOTE lines after validation, redacted */
 int refuse_one(const struct wt *w, const char *tok, const char *remedy,
 	       const char *text);
 void wt_note(const struct wt *w, const char *text);
-
-/* worktree_tools.c: the environments, git and gh */
 const char *env_get(char **env, const char *name);
 int build_envs(struct wt *w);
 char *wt_redact(const struct wt *w, const char *s);
@@ -78,6 +76,7 @@ enum forge_rc forge_repo(struct wt *w, char **on, char **why);
 int refuse_forge(const struct wt *w, enum forge_rc rc, char *why);
 
 /* worktree_tree.c: records and trees */
+char *gitfile_read(int fd);
 char *tree_path(const struct wt *w, const char *guid);
 int record_read(const struct wt *w, unsigned long long id, char *guid);
 int new_guid(char *guid);
