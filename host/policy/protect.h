@@ -3,9 +3,10 @@
  * readable and are not writable whatever --write covers them (ABI 1.4
  * ns_policy.protect).  By default every .git (a directory or a gitfile)
  * at the top of a --write root and in each directory from a root down to
- * the command's working directory; a gitfile's gitdir and that gitdir's
- * commondir when they lie under a --write root; every --protect; less
- * every --unprotect.  Each is opened once, no link followed
+ * the command's working directory; every --protect; and what each
+ * protected git path names (a gitfile's gitdir, a git directory's
+ * commondir, the worktrees' gitfiles its common directory lists) when
+ * under a --write root; less every --unprotect.  Each is opened once, no link followed
  * (O_PATH|O_NOFOLLOW), and its descriptor kept for the wall. */
 #ifndef NS_HOST_PROTECT_H
 #define NS_HOST_PROTECT_H
@@ -51,7 +52,8 @@ struct protect_src {
  * to notes: a gitdir a gitfile names that does not exist), 1 with every
  * problem added to r (bad_protect: a --protect that cannot be resolved or
  * is under no --write, an --unprotect that matches nothing protected, a
- * .git that is a symbolic link, a way down to the working directory that
+ * .git that is a symbolic link, a gitdir or commondir reached through a
+ * link or whose text climbs after a name, a way down to the working directory that
  * changed while walked), -1 out of memory.  *out is protect_free'd by the
  * caller in every case. */
 int protect_build(const struct protect_src *src, struct protect *out,

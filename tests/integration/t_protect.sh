@@ -153,6 +153,82 @@ wall "$R" -- /bin/sh -c '{ echo evil >> Makefile; } 2>/dev/null && echo done || 
 expect_out '^done$'
 EOF
 
+t "a gitfile whose gitdir text climbs after a name (x/../gd) is refused: x could become a link; --unprotect lifts it; control: git accepts it" <<'EOF'
+needs_machine userns
+R=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home x && git init -q . && mv .git gd && echo "gitdir: x/../gd" > .git && git status --porcelain >/dev/null && echo ctl:ok' _ "$R"
+expect_out '^ctl:ok$'
+wall "$R" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: $R/\\.git names the gitdir x/\\.\\./gd, which climbs \\(\\.\\.\\) after a name: .*; run: nova-sandbox --unprotect $R/\\.git --write $R -- /bin/true\$"
+expect_no_err '^SANDBOX OK'
+wall "$R" --unprotect "$R/.git" -- /bin/true
+expect_rc 0
+EOF
+
+t "a worktree commondir text that climbs after a name is refused too; control: leading .. (git's own) is accepted" <<'EOF'
+needs_machine userns
+P=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home x && git init -q m && cd m && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i && git worktree add -q ../wt && echo "$1/x/../m/.git" > .git/worktrees/wt/commondir && cd ../wt && git status --porcelain >/dev/null && echo ctl:ok' _ "$P"
+expect_out '^ctl:ok$'
+run_as env HOME="$P/home" "$NS" --write "$P" --cwd "$P/wt" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: $P/m/\\.git/worktrees/wt/commondir names the commondir $P/x/\\.\\./m/\\.git, which climbs"
+run_as sh -c 'echo ../.. > "$1/m/.git/worktrees/wt/commondir"' _ "$P"
+run_as env HOME="$P/home" "$NS" --write "$P" --cwd "$P/wt" -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX OK .* protected=$P/wt/\\.git,$P/m/\\.git deletes="
+EOF
+
+t "--protect of a gitfile protects its gitdir too (as a default one); control: without it the job writes the gitdir" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'mkdir "$1/other" "$1/w" && cd "$1/other" && git init -q --separate-git-dir "$1/w/odir" . && echo ctl:ok' _ "$R"
+expect_out '^ctl:ok$'
+wall "$R" --protect "$R/other/.git" -- /bin/sh -c '{ echo x >> w/odir/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/other/\\.git,$R/w/odir deletes="
+wall "$R" -- /bin/sh -c '{ echo x >> w/odir/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^done$'
+EOF
+
+t "a commondir under a --write is protected though its gitdir lies outside every --write; control: unwalled it is written" <<'EOF'
+needs_machine userns
+R=$(newdir); G=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home && git init -q w/main && cd w/main && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i && git worktree add -q "$1/wt" && mv .git/worktrees/wt "$2/gd" && echo "gitdir: $2/gd" > "$1/wt/.git" && echo "$1/w/main/.git" > "$2/gd/commondir" && cd "$1/wt" && git status --porcelain >/dev/null && echo ctl:ok' _ "$R" "$G"
+expect_out '^ctl:ok$'
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/wt" -- /bin/sh -c '{ echo x >> ../w/main/.git/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$R/wt/\\.git,$R/w/main/\\.git deletes="
+run_as sh -c '{ echo "# x" >> "$1/w/main/.git/config"; } && echo done' _ "$R"
+expect_out '^done$'
+EOF
+
+t "a .git directory holding a commondir file protects that commondir; control: without the file the job writes it" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'git init -q "$1/w/main" && echo "$1/w/main/.git" > "$1/.git/commondir"' _ "$R"
+wall "$R" -- /bin/sh -c '{ echo x >> w/main/.git/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/w/main/\\.git deletes="
+run_as rm "$R/.git/commondir"
+wall "$R" -- /bin/sh -c '{ echo x >> w/main/.git/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^done$'
+EOF
+
+t "a sibling linked worktree's gitfile under the --write is protected (the common dir's worktrees/*/gitdir); a broken entry is skipped; control: unwalled it is rewritten" <<'EOF'
+needs_machine userns
+P=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home && git init -q m && cd m && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i && git worktree add -q ../wt && mkdir .git/worktrees/gone && echo /nonexistent/.git > .git/worktrees/gone/gitdir' _ "$P"
+run_as env HOME="$P/home" "$NS" --write "$P" --cwd "$P/m" -- /bin/sh -c '{ echo "gitdir: /tmp/x" > ../wt/.git; } 2>/dev/null && echo done || echo denied'
+expect_rc 0
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$P/m/\\.git,$P/wt/\\.git deletes="
+expect_eq "$(sed -n 's/^gitdir: //p' "$P/wt/.git")" "$P/m/.git/worktrees/wt" "the gitfile"
+run_as sh -c 'echo "gitdir: /tmp/x" > "$1/wt/.git" && echo done' _ "$P"
+expect_out '^done$'
+EOF
+
 t "--unprotect lifts the default: the job then writes .git (what the protection stops)" <<'EOF'
 needs_machine userns
 R=$(newdir); repo "$R"
