@@ -443,15 +443,118 @@ git_named(struct pctx *c, int dirfd, const char *dirpath, int fd,
 	return S_ISDIR(st.mode) ? gitdir_named(c, fd, path, path) : 0;
 }
 
+/* ---- the directories the command could make a repository ---------- */
+
+/* The names whose appearance makes a directory a repository git trusts:
+ * a .git, or the bare shape (HEAD, objects/, refs/) and what comes with
+ * it.  A bit each, in this order. */
+static const char *const git_names[] = {
+	".git", "HEAD", "objects", "refs", "config", "hooks", "info",
+	"packed-refs", "commondir",
+};
+#define GIT_NAMES (sizeof(git_names) / sizeof(git_names[0]))
+#define BARE_SHAPE 0xeu /* HEAD, objects, refs */
+
+static unsigned
+names_present(int fd, struct path_id *git)
+{
+	struct os_stat st;
+	unsigned have = 0;
+
+	for (size_t i = 0; i < GIT_NAMES; i++) {
+		if (os_fstat_at(fd, git_names[i], &st) != 0)
+			continue;
+		have |= 1u << i;
+		if (i == 0 && git != NULL)
+			*git = (struct path_id){ st.dev, st.ino };
+	}
+	return have;
+}
+
+/* Keep a descriptor of the directory dirfd (dirpath), once. */
+static int
+watch_add(struct protect *p, int dirfd, const char *dirpath)
+{
+	struct protect_watch e = { -1, NULL, 0, { 0, 0 } };
+
+	for (size_t i = 0; i < p->wn; i++)
+		if (strcmp(p->w[i].path, dirpath) == 0)
+			return 0;
+	if (p->wn == p->wcap) {
+		size_t cap = p->wcap ? 2 * p->wcap : 8;
+		struct protect_watch *v = realloc(p->w, cap * sizeof(*v));
+
+		if (v == NULL)
+			return -1;
+		p->w = v;
+		p->wcap = cap;
+	}
+	if ((e.fd = os_fd_dup(dirfd)) < 0)
+		return 0; /* not watched: the NOTE is a courtesy */
+	if ((e.path = str_fmt("%s", dirpath)) == NULL)
+		return close(e.fd), -1;
+	e.before = names_present(e.fd, &e.git);
+	p->w[p->wn++] = e;
+	return 0;
+}
+
+/* "rm -rf '<dir>/<name>' …" of the names made (new), into b. */
+static void
+made_rm(struct sbuf *b, const char *dir, unsigned made)
+{
+	sbuf_add(b, "rm -rf");
+	for (size_t i = 0; i < GIT_NAMES; i++) {
+		char *j;
+
+		if (!(made & (1u << i)) || (j = join(dir, git_names[i])) == NULL)
+			continue;
+		sbuf_add(b, " ");
+		out_shell_quote(b, j);
+		free(j);
+	}
+}
+
+static void
+watch_one(const struct protect_watch *w, void (*note)(const char *text))
+{
+	struct path_id git = { 0, 0 };
+	unsigned now = names_present(w->fd, &git), made = now & ~w->before;
+	int dotgit = (now & 1u) && (!(w->before & 1u) || !id_same(&git, &w->git));
+	int bare = (now & BARE_SHAPE) == BARE_SHAPE && (made & BARE_SHAPE);
+	struct sbuf b = {0};
+
+	if (!dotgit && !bare)
+		return;
+	sbuf_addf(&b, "the command made %s a git repository of its own (%s): a "
+		  "git command there outside the wall would run its config and "
+		  "hooks (spec rule 5a, Gaps); look first, or remove it: ",
+		  w->path, dotgit ? "a .git that was not there" :
+		  "a bare repository: HEAD, objects/, refs/");
+	made_rm(&b, w->path, dotgit ? 1u : made & ~1u);
+	if (!sbuf_failed(&b))
+		note(b.s);
+	sbuf_free(&b);
+}
+
+void
+protect_after(const struct protect *p, void (*note)(const char *text))
+{
+	for (size_t i = 0; i < p->wn; i++)
+		watch_one(&p->w[i], note);
+}
+
 /* dirpath/.git (dirfd open on dirpath): protected when it exists; what
  * it names with it.  0, or -1. */
 static int
 git_at(struct pctx *c, int dirfd, const char *dirpath)
 {
-	int fd = os_walk_at(dirfd, ".git", 0), keep;
+	int fd, keep;
 	char *p;
 	int rc;
 
+	if (watch_add(c->out, dirfd, dirpath) < 0)
+		return -1;
+	fd = os_walk_at(dirfd, ".git", 0);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 :
 		       refusals_add(c->r, REASON_BAD_PROTECT, "%s/.git cannot "
@@ -739,6 +842,12 @@ protect_free(struct protect *p)
 			close(p->v[i].fd);
 		free(p->v[i].path);
 	}
+	for (size_t i = 0; i < p->wn; i++) {
+		if (p->w[i].fd >= 0)
+			close(p->w[i].fd);
+		free(p->w[i].path);
+	}
+	free(p->w);
 	free(p->v);
 	free(p->paths);
 	free(p->fds);

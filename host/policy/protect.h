@@ -27,9 +27,21 @@ struct protect_ent {
 	const char *why;  /* "git", "gitdir", "commondir", "--protect" */
 };
 
+/* A directory whose .git (or bare shape) the command could make: a
+ * --write root's top and each directory on the way down to the working
+ * directory (rule 5a's gap, looked at again after the command ends). */
+struct protect_watch {
+	int fd;           /* O_PATH of the directory */
+	char *path;
+	unsigned before;  /* which of the git names were there (a bit each) */
+	struct path_id git; /* the .git there when the policy was built */
+};
+
 struct protect {
 	struct protect_ent *v;
 	size_t n, cap;
+	struct protect_watch *w;
+	size_t wn, wcap;
 	/* the ns_policy view (parallel to v), made by protect_build */
 	const char **paths;
 	int32_t *fds;
@@ -59,6 +71,13 @@ struct protect_src {
 int protect_build(const struct protect_src *src, struct protect *out,
 		  struct strv *notes, struct refusals *r);
 void protect_free(struct protect *p);
+
+/* After the command ends: one NOTE (through note) for each watched
+ * directory that holds a .git or a bare repository's shape (HEAD,
+ * objects/, refs/) it did not hold when the policy was built, with the
+ * remedy (look first, or the rm -rf of what was made).  Looked at by the
+ * descriptors kept, never by name. */
+void protect_after(const struct protect *p, void (*note)(const char *text));
 
 /* " protected=<p1>,<p2>" (each field-escaped, a ',' inside as \x2c) or
  * " protected=-": the OK lines' field.  0 or -1. */

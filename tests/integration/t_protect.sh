@@ -229,6 +229,23 @@ run_as sh -c 'echo "gitdir: /tmp/x" > "$1/wt/.git" && echo done' _ "$P"
 expect_out '^done$'
 EOF
 
+t "after the command: a directory on the way to the cwd made a repository (bare shape, or a .git) is said in a NOTE with the rm -rf; exit code kept; control: nothing made, no NOTE" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as mkdir "$R/sub"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/sub" -- /bin/sh -c 'mkdir objects refs && echo "ref: refs/heads/main" > HEAD && echo "[core]" > config; exit 3'
+expect_rc 3
+expect_err "^SANDBOX NOTE the command made $R/sub a git repository of its own \\(a bare repository: HEAD, objects/, refs/\\): a git command there outside the wall would run its config and hooks .*; look first, or remove it: rm -rf $R/sub/HEAD $R/sub/objects $R/sub/refs $R/sub/config\$"
+expect_eq "$(grep -n 'SANDBOX NOTE the command made' "$ERR" | cut -d: -f1)" "$(($(grep -n '^SANDBOX DONE' "$ERR" | cut -d: -f1) - 1))" "the NOTE just before DONE"
+run_as rm -rf "$R/sub/HEAD" "$R/sub/objects" "$R/sub/refs" "$R/sub/config"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/sub" -- /bin/sh -c 'git init -q .'
+expect_rc 0
+expect_err "^SANDBOX NOTE the command made $R/sub a git repository of its own \\(a \\.git that was not there\\): .*; look first, or remove it: rm -rf $R/sub/\\.git\$"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/sub" -- /bin/sh -c 'echo x > f'
+expect_rc 0
+expect_no_err 'SANDBOX NOTE the command made'
+EOF
+
 t "--unprotect lifts the default: the job then writes .git (what the protection stops)" <<'EOF'
 needs_machine userns
 R=$(newdir); repo "$R"
@@ -327,4 +344,15 @@ expect_out '^done:tree$'
 expect_present "$D/prot-$$/RESULT.md"
 run env HOME=/root "$NS" run --name prot2-$$ --size 64m --write "$R" --unprotect "$R/.git" -- /bin/sh -c '{ echo "# ok" >> "$0/.git/config"; } 2>/dev/null && echo done:config' "$R"
 expect_out '^done:config$'
+EOF
+
+t "run: a --write's top made a repository by the command is said in a NOTE before DONE" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: run as root needs root"
+R=$(mktemp -d /var/tmp/nova-it-prot.XXXXXX)
+echo "$R" >> "$_DIRS"
+chmod 777 "$R"
+run env HOME=/root "$NS" run --name prot3-$$ --size 64m --write "$R" -- /bin/sh -c 'git init -q "$0"' "$R"
+expect_rc 0
+expect_err "^SANDBOX NOTE the command made $R a git repository of its own \\(a \\.git that was not there\\): .*; look first, or remove it: rm -rf $R/\\.git\$"
+expect_err '^SANDBOX DONE '
 EOF
