@@ -356,3 +356,22 @@ expect_rc 0
 expect_err "^SANDBOX NOTE the command made $R a git repository of its own \\(a \\.git that was not there\\): .*; look first, or remove it: rm -rf $R/\\.git\$"
 expect_err '^SANDBOX DONE '
 EOF
+
+t "run: --protect inside the place is refused (the place is empty when the command starts); control: one under a --write outside runs" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: run as root needs root"
+R=$(mktemp -d /var/tmp/nova-it-prot.XXXXXX)
+echo "$R" >> "$_DIRS"
+chmod 777 "$R"
+echo all: > "$R/Makefile"
+N=prot4-$$
+run env HOME=/root "$NS" run --name "$N" --size 64m --write "$R" --protect "/tmp/nova-$N/work" --protect "/tmp/nova-$N" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect /tmp/nova-$N/work is inside the place /tmp/nova-$N, which is empty when the command starts: a --protect must be under a --write outside the place; leave it out\$"
+expect_err "^SANDBOX NOTE one line fixes the 2 problems above that carry a fix; run: nova-sandbox run --name $N --size 64m --write $R -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect /tmp/nova-$N is inside the place "
+expect_no_err '^SANDBOX OK'
+expect_absent "/tmp/nova-$N"
+run env HOME=/root "$NS" run --name "$N" --size 64m --write "$R" --protect "$R/Makefile" -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX OK name=$N .* protected=$R/Makefile deletes="
+EOF
