@@ -805,6 +805,24 @@ finish(struct protect *p)
 	return 0;
 }
 
+/* Is v[i] an exact repetition of an earlier v[j] (the same name, both
+ * cleaned)?  An --unprotect said twice is accepted once, silently. */
+static int
+said_before(const struct strv *v, size_t i)
+{
+	char *a = path_abs(v->v[i]);
+	int hit = 0;
+
+	for (size_t j = 0; a != NULL && !hit && j < i; j++) {
+		char *b = path_abs(v->v[j]);
+
+		hit = b != NULL && strcmp(a, b) == 0;
+		free(b);
+	}
+	free(a);
+	return hit;
+}
+
 int
 protect_build(const struct protect_src *src, struct protect *out,
 	      struct strv *notes, struct refusals *r)
@@ -824,7 +842,8 @@ protect_build(const struct protect_src *src, struct protect *out,
 	for (size_t i = 0; rc == 0 && i < src->protect->n; i++)
 		rc = flag_protect(&c, src->protect->v[i]);
 	for (size_t i = 0; rc == 0 && i < src->unprotect->n; i++)
-		rc = flag_unprotect(&c, src->unprotect->v[i]);
+		if (!said_before(src->unprotect, i))
+			rc = flag_unprotect(&c, src->unprotect->v[i]);
 	if (rc == 0)
 		rc = refuse_links(&c);
 	if (rc == 0 && r->n == n0)

@@ -255,12 +255,21 @@ expect_out '^done:hook$'
 expect_err "^SANDBOX OK .* protected=- deletes="
 EOF
 
+t "--unprotect said twice (the same name) is accepted once, silently" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+wall "$R" --unprotect "$R/.git" --unprotect "$R/.git/" -- /bin/true
+expect_rc 0
+expect_no_err 'REFUSED'
+expect_err "^SANDBOX OK .* protected=- deletes="
+EOF
+
 t "refusals, all at once, nothing created: --protect outside every --write or absent, --unprotect of nothing" <<'EOF'
 R=$(newdir); repo "$R"
 wall "$R" --protect /etc --protect "$R/nope" --unprotect "$R/src" -- /bin/true
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=bad_protect: --protect /etc is under no --write: "
-expect_err "^SANDBOX REFUSED reason=bad_protect: --protect $R/nope does not exist"
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect $R/nope does not exist; none is created: name an existing file or directory"
 expect_err "^SANDBOX REFUSED reason=bad_protect: --unprotect $R/src matches nothing protected \\(protected: $R/\\.git\\)"
 expect_no_err '^SANDBOX OK'
 expect_absent "$R/.nova-sandbox-tmp"
