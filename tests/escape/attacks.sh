@@ -729,3 +729,13 @@ do_git_nested_repo() {
 	go sh -c "$FSMON"' >> sub/.git/config' "$W/hook"
 	git_ran "$W/sub"
 }
+
+# a stated gap, said after the command in a NOTE: the cwd below the
+# repository's top made a bare repository (no .git: nothing to protect)
+do_git_cwd_bare() {
+	git_world || { THROUGH=broken; return; }
+	user mkdir -p "$W/sub" || { THROUGH=broken; return; }
+	GCWD="$W/sub"
+	go sh -c 'mkdir objects refs && echo "ref: refs/heads/master" > HEAD && printf "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = %s\n\tfsmonitor = %s\n" "$PWD" "$0" > config' "$W/hook"
+	git_ran "$W/sub"
+}
