@@ -340,6 +340,14 @@ struct wtscan {
 	int rc;
 };
 
+static int
+is_regular(int fd)
+{
+	struct os_stat st;
+
+	return os_fstat(fd, &st) == 0 && S_ISREG(st.mode);
+}
+
 /* One worktrees/<name>/gitdir: the worktree's gitfile, protected when it
  * lies under a --write root; a broken entry is skipped. */
 static int
@@ -366,6 +374,8 @@ worktree_one(void *arg, const char *name)
 	dir = str_fmt("%.*s", (int)(slash - line), line);
 	dfd = dir && root_of(s->c, dir) ? walk_to(root_of(s->c, dir), dir) : -1;
 	gfd = dfd >= 0 ? os_walk_at(dfd, ".git", 0) : -1;
+	if (gfd >= 0 && !is_regular(gfd))
+		close(gfd), gfd = -1; /* git makes a gitfile there: skipped */
 	if (gfd >= 0 && ent_add(s->c, gfd, line, "worktree") < 0)
 		s->rc = -1;
 	if (dfd >= 0)
