@@ -453,6 +453,8 @@ git_named(struct pctx *c, int dirfd, const char *dirpath, int fd,
 	return S_ISDIR(st.mode) ? gitdir_named(c, fd, path, path) : 0;
 }
 
+static int below(const char *path, const char *d);
+
 /* ---- the directories the command could make a repository ---------- */
 
 /* The names whose appearance makes a directory a repository git trusts:
@@ -547,10 +549,13 @@ watch_one(const struct protect_watch *w, void (*note)(const char *text))
 }
 
 void
-protect_after(const struct protect *p, void (*note)(const char *text))
+protect_after(const struct protect *p, const char *skip,
+	      void (*note)(const char *text))
 {
 	for (size_t i = 0; i < p->wn; i++)
-		watch_one(&p->w[i], note);
+		if (skip == NULL || (strcmp(p->w[i].path, skip) != 0 &&
+				     !below(p->w[i].path, skip)))
+			watch_one(&p->w[i], note);
 }
 
 /* dirpath/.git (dirfd open on dirpath): protected when it exists; what

@@ -76,8 +76,10 @@ void protect_free(struct protect *p);
  * directory that holds a .git or a bare repository's shape (HEAD,
  * objects/, refs/) it did not hold when the policy was built, with the
  * remedy (look first, or the rm -rf of what was made).  Looked at by the
- * descriptors kept, never by name. */
-void protect_after(const struct protect *p, void (*note)(const char *text));
+ * descriptors kept, never by name.  A directory at or below skip (run's
+ * place, deleted after: NULL none) is not said. */
+void protect_after(const struct protect *p, const char *skip,
+		   void (*note)(const char *text));
 
 /* " protected=<p1>,<p2>" (each field-escaped, a ',' inside as \x2c) or
  * " protected=-": the OK lines' field.  0 or -1. */

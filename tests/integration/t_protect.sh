@@ -355,14 +355,15 @@ run env HOME=/root "$NS" run --name prot2-$$ --size 64m --write "$R" --unprotect
 expect_out '^done:config$'
 EOF
 
-t "run: a --write's top made a repository by the command is said in a NOTE before DONE" <<'EOF'
+t "run: a --write's top made a repository by the command is said in a NOTE before DONE; the place's own (deleted with it) is not" <<'EOF'
 [ "$(id -u)" = 0 ] || skip "not root: run as root needs root"
 R=$(mktemp -d /var/tmp/nova-it-prot.XXXXXX)
 echo "$R" >> "$_DIRS"
 chmod 777 "$R"
-run env HOME=/root "$NS" run --name prot3-$$ --size 64m --write "$R" -- /bin/sh -c 'git init -q "$0"' "$R"
+run env HOME=/root "$NS" run --name prot3-$$ --size 64m --write "$R" -- /bin/sh -c 'git init -q "$0" && git init -q .' "$R"
 expect_rc 0
 expect_err "^SANDBOX NOTE the command made $R a git repository of its own \\(a \\.git that was not there\\): .*; look first, or remove it: rm -rf $R/\\.git\$"
+expect_no_err "^SANDBOX NOTE the command made /tmp/nova-prot3-$$"
 expect_err '^SANDBOX DONE '
 EOF
 
