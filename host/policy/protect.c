@@ -154,16 +154,16 @@ root_of(const struct pctx *c, const char *p)
 	return best;
 }
 
-/* Open the directory p below its root w, component by component, no link
- * followed.  The descriptor, or -1 with errno (ENOTDIR/ELOOP: a link or
- * not a directory on the way). */
+/* Open the directory p below the descriptor cur (its name's first at
+ * characters), component by component, no link followed; cur is closed.
+ * The descriptor, or -1 with errno (ENOTDIR/ELOOP: a link or not a
+ * directory on the way). */
 static int
-walk_below(const struct rpath *w, const char *p)
+walk_from(int cur, const char *p, size_t at)
 {
-	size_t at = strlen(w->path);
 	char comp[256];
 	long k;
-	int cur = os_fd_dup(w->fd), next;
+	int next;
 
 	while (cur >= 0 && (k = next_comp(p, &at, comp, sizeof(comp))) != 0) {
 		if (k < 0) {
@@ -177,41 +177,111 @@ walk_below(const struct rpath *w, const char *p)
 	return cur;
 }
 
-/* The gitdir (or commondir) p that the file `from` names: protected when
- * it lies under a --write root.  *dfd gets a descriptor of it (the
- * caller's to close) or -1.  0, or -1 on ENOMEM. */
+/* The directory p: below its --write root w, else from the system's root
+ * (outside every --write: the command cannot change the way there). */
 static int
-gitdir_at(struct pctx *c, const char *p, const char *from, const char *why,
-	  int *dfd)
+walk_to(const struct rpath *w, const char *p)
+{
+	if (w != NULL)
+		return walk_from(os_fd_dup(w->fd), p, strlen(w->path));
+	return walk_from(os_walk_root(p), p, os_root_len(p));
+}
+
+/* Does the path text t climb (a ".." component) after a name?  Git writes
+ * only absolute clean paths and relative ones whose ".." all lead; a name
+ * before a ".." could be made a link after the policy looked. */
+static int
+climbs_late(const char *t)
+{
+	size_t at = 0;
+	char comp[256];
+	long k;
+	int named = 0;
+
+	while ((k = next_comp(t, &at, comp, sizeof(comp))) != 0) {
+		if (k < 0 || (named && strcmp(comp, "..") == 0))
+			return 1;
+		named |= strcmp(comp, ".") != 0 && strcmp(comp, "..") != 0;
+	}
+	return 0;
+}
+
+/* Was the protected .git top lifted by an --unprotect of its name?  Then
+ * what it names is not followed (and not refused). */
+static int
+lifted(const struct pctx *c, const char *top)
+{
+	int hit = 0;
+
+	for (size_t i = 0; !hit && i < c->src->unprotect->n; i++) {
+		char *a = os_is_absolute(c->src->unprotect->v[i]) ?
+			  path_abs(c->src->unprotect->v[i]) : NULL;
+
+		hit = a != NULL && strcmp(a, top) == 0;
+		free(a);
+	}
+	return hit;
+}
+
+/* What one file of a chain of git files names (top: the protected .git
+ * the chain starts at, the remedy's --unprotect). */
+struct named {
+	const char *top;  /* the .git whose --unprotect lifts it */
+	const char *from; /* the file that names it */
+	const char *text; /* what the file says */
+	const char *why;  /* "gitdir", "commondir" */
+};
+
+static int
+refuse_named(struct pctx *c, const struct named *n, const char *what)
+{
+	struct cmdfix fx = { NULL, NULL, n->top, "--unprotect", 0 };
+
+	if (lifted(c, n->top))
+		return 0;
+	return remedy_refuse(c->r, REASON_BAD_PROTECT, REMEDY_IN_TEXT,
+			     &c->src->line, &fx, "%s names the %s %s, which "
+			     "%s; lift that protection only knowingly", n->from,
+			     n->why, n->text, what) < 0 ? -1 : 0;
+}
+
+/* The gitdir (or commondir) p that n names: protected when it lies under
+ * a --write root.  *dfd gets a descriptor of it (the caller's to close),
+ * also outside every --write (to read what it names in turn), or -1.
+ * 0, or -1 on ENOMEM. */
+static int
+gitdir_at(struct pctx *c, const char *p, const struct named *n, int *dfd)
 {
 	const struct rpath *w = root_of(c, p);
 	int fd, keep;
 
 	*dfd = -1;
-	if (w == NULL)
+	if (climbs_late(n->text))
+		return refuse_named(c, n, "climbs (..) after a name: a "
+				    "name on that way could be made a link "
+				    "after the wall looked, so it cannot be "
+				    "protected");
+	if ((fd = walk_to(w, p)) < 0 && w == NULL)
 		return 0; /* outside every --write: already not writable */
-	if ((fd = walk_below(w, p)) < 0) {
-		if (errno == ENOENT)
-			return strv_pushf(c->notes, "%s names the %s %s, which "
-					  "does not exist: nothing is protected "
-					  "there, and the command could make it "
-					  "(spec rule 5a, Gaps)", from, why, p);
-		return refusals_add(c->r, REASON_BAD_PROTECT, "%s names the "
-				    "%s %s, which cannot be protected: it is "
-				    "reached through a symbolic link or is not "
-				    "a directory (%s); run without that "
-				    "protection only knowingly: --unprotect %s",
-				    from, why, p, strerror(errno), from) < 0 ?
-			       -1 : 0;
-	}
-	if ((keep = os_fd_dup(fd)) < 0)
-		return close(fd), -1;
+	if (fd < 0 && errno == ENOENT)
+		return strv_pushf(c->notes, "%s names the %s %s, which does "
+				  "not exist: nothing is protected there, and "
+				  "the command could make it (spec rule 5a, "
+				  "Gaps)", n->from, n->why, p);
+	if (fd < 0)
+		return refuse_named(c, n, "cannot be protected: it is "
+				    "reached through a symbolic link or is "
+				    "not a directory");
 	*dfd = fd;
-	return ent_add(c, keep, p, why);
+	if (w == NULL)
+		return 0;
+	if ((keep = os_fd_dup(fd)) < 0)
+		return -1;
+	return ent_add(c, keep, p, n->why);
 }
 
-/* A gitfile's "gitdir: <dir>" relative to the directory dirpath, cleaned;
- * heap, or NULL (*oom on ENOMEM). */
+/* A gitfile's "gitdir: <dir>" (or a commondir's <dir>) relative to the
+ * directory dirpath, cleaned; heap, or NULL (*oom on ENOMEM). */
 static char *
 named_dir(const char *dirpath, const char *line, const char *lead, int *oom)
 {
@@ -231,57 +301,275 @@ named_dir(const char *dirpath, const char *line, const char *lead, int *oom)
 	return p;
 }
 
-/* The gitfile dirpath/.git (identity id): its gitdir and that gitdir's
- * commondir, when under a --write root.  0, or -1. */
+/* The directory the first line of the file name in dirfd (dirpath/name,
+ * of identity id when not NULL) names after lead: protected when under a
+ * --write, its descriptor into *dfd (or -1) and its name into *dp (heap
+ * or NULL).  0, or -1. */
 static int
-gitfile(struct pctx *c, int dirfd, const char *dirpath,
-	const struct path_id *id)
+follow_file(struct pctx *c, int dirfd, const char *dirpath,
+	    const char *name, const struct path_id *id, const char *lead,
+	    const char *why, const char *top, int *dfd, char **dp)
 {
-	int oom = 0, gfd = -1, rc;
-	char *line = read_line_at(dirfd, ".git", id, &oom);
-	char *gd = line ? named_dir(dirpath, line, "gitdir: ", &oom) : NULL;
-	char *from = gd ? join(dirpath, ".git") : NULL;
-	char *cl = NULL, *cd = NULL;
+	int oom = 0, rc;
+	char *line = read_line_at(dirfd, name, id, &oom);
+	char *d = line ? named_dir(dirpath, line, lead, &oom) : NULL;
+	char *from = d ? join(dirpath, name) : NULL;
 
-	rc = oom || (gd && from == NULL) ? -1 : 0;
-	if (rc == 0 && gd != NULL)
-		rc = gitdir_at(c, gd, from, "gitdir", &gfd);
-	if (rc == 0 && gfd >= 0 &&
-	    (cl = read_line_at(gfd, "commondir", NULL, &oom)) != NULL) {
-		char *cfrom = join(gd, "commondir");
-
-		cd = named_dir(gd, cl, "", &oom);
-		rc = oom || cfrom == NULL ? -1 : 0;
-		if (rc == 0 && cd != NULL) {
-			int cfd = -1;
-
-			rc = gitdir_at(c, cd, cfrom, "commondir", &cfd);
-			if (cfd >= 0)
-				close(cfd);
-		}
-		free(cfrom);
-	}
-	rc = rc == 0 && oom ? -1 : rc;
-	if (gfd >= 0)
-		close(gfd);
+	*dfd = -1;
+	*dp = NULL;
+	rc = oom || (d && from == NULL) ? -1 : 0;
+	if (rc == 0 && d != NULL)
+		rc = gitdir_at(c, d, &(struct named){ top, from,
+						      line + strlen(lead),
+						      why }, dfd);
 	free(line);
-	free(gd);
 	free(from);
-	free(cl);
-	free(cd);
+	if (rc == 0 && *dfd >= 0)
+		*dp = d, d = NULL;
+	free(d);
 	return rc;
 }
 
-/* dirpath/.git (dirfd open on dirpath): protected when it exists; a
- * gitfile's gitdir with it.  0, or -1. */
+#define PROTECT_WORKTREES_MAX 64
+
+struct wtscan {
+	struct pctx *c;
+	int wtfd;
+	const char *wtpath;
+	unsigned seen;
+	int rc;
+};
+
+static int
+is_regular(int fd)
+{
+	struct os_stat st;
+
+	return os_fstat(fd, &st) == 0 && S_ISREG(st.mode);
+}
+
+/* One worktrees/<name>/gitdir: the worktree's gitfile, protected when it
+ * lies under a --write root; a broken entry is skipped. */
+static int
+worktree_one(void *arg, const char *name)
+{
+	struct wtscan *s = arg;
+	int oom = 0, efd, dfd, gfd;
+	char *line, *dir;
+	const char *slash;
+
+	if (s->seen++ >= PROTECT_WORKTREES_MAX)
+		return 1;
+	if ((efd = os_walk_at(s->wtfd, name, 1)) < 0)
+		return 0;
+	line = read_line_at(efd, "gitdir", NULL, &oom);
+	close(efd);
+	if (oom)
+		return s->rc = -1;
+	slash = line ? strrchr(line, '/') : NULL;
+	if (line == NULL || !os_is_absolute(line) || climbs_late(line) ||
+	    slash == NULL || strcmp(slash, "/.git") != 0 ||
+	    root_of(s->c, line) == NULL)
+		return free(line), 0;
+	dir = str_fmt("%.*s", (int)(slash - line), line);
+	dfd = dir && root_of(s->c, dir) ? walk_to(root_of(s->c, dir), dir) : -1;
+	gfd = dfd >= 0 ? os_walk_at(dfd, ".git", 0) : -1;
+	if (gfd >= 0 && !is_regular(gfd))
+		close(gfd), gfd = -1; /* git makes a gitfile there: skipped */
+	if (gfd >= 0 && ent_add(s->c, gfd, line, "worktree") < 0)
+		s->rc = -1;
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	free(line);
+	return s->rc;
+}
+
+/* A git directory (fd open on path) and what it names: its commondir
+ * (when it has one) protected when under a --write, and every linked
+ * worktree's gitfile the common directory lists, under a --write.  The
+ * one rule for a default .git directory, a gitfile's gitdir and a
+ * --protect'ed git path.  0, or -1. */
+static int
+gitdir_named(struct pctx *c, int fd, const char *path, const char *top)
+{
+	int cfd = -1, rc;
+	char *cpath = NULL;
+	struct wtscan s = { c, -1, NULL, 0, 0 };
+
+	rc = follow_file(c, fd, path, "commondir", NULL, "", "commondir", top,
+			 &cfd, &cpath);
+	if (rc == 0)
+		s.wtfd = os_walk_at(cfd >= 0 ? cfd : fd, "worktrees", 1);
+	if (s.wtfd >= 0) {
+		int lfd = os_dir_reopen(s.wtfd);
+
+		if (lfd >= 0 && os_dir_names(lfd, NULL, worktree_one, &s) < 0 &&
+		    errno == ENOMEM)
+			s.rc = -1;
+		if (lfd >= 0)
+			close(lfd);
+		close(s.wtfd);
+		rc = s.rc < 0 ? -1 : 0;
+	}
+	if (cfd >= 0)
+		close(cfd);
+	free(cpath);
+	return rc;
+}
+
+/* The gitfile dirpath/.git (identity id): its gitdir and what that
+ * names.  0, or -1. */
+static int
+gitfile(struct pctx *c, int dirfd, const char *dirpath,
+	const struct path_id *id, const char *top)
+{
+	int gfd = -1, rc;
+	char *gd = NULL;
+
+	rc = follow_file(c, dirfd, dirpath, ".git", id, "gitdir: ", "gitdir",
+			 top, &gfd, &gd);
+	if (rc == 0 && gfd >= 0)
+		rc = gitdir_named(c, gfd, gd, top);
+	if (gfd >= 0)
+		close(gfd);
+	free(gd);
+	return rc;
+}
+
+/* A protected git path (fd, path; dirfd open on its directory dirpath):
+ * a gitfile's gitdir, a git directory's commondir and worktrees. */
+static int
+git_named(struct pctx *c, int dirfd, const char *dirpath, int fd,
+	  const char *path)
+{
+	struct os_stat st;
+
+	if (os_fstat(fd, &st) != 0)
+		return 0;
+	if (S_ISREG(st.mode))
+		return gitfile(c, dirfd, dirpath,
+			       &(struct path_id){ st.dev, st.ino }, path);
+	return S_ISDIR(st.mode) ? gitdir_named(c, fd, path, path) : 0;
+}
+
+static int below(const char *path, const char *d);
+
+/* ---- the directories the command could make a repository ---------- */
+
+/* The names whose appearance makes a directory a repository git trusts:
+ * a .git, or the bare shape (HEAD, objects/, refs/) and what comes with
+ * it.  A bit each, in this order. */
+static const char *const git_names[] = {
+	".git", "HEAD", "objects", "refs", "config", "hooks", "info",
+	"packed-refs", "commondir",
+};
+#define GIT_NAMES (sizeof(git_names) / sizeof(git_names[0]))
+#define BARE_SHAPE 0xeu /* HEAD, objects, refs */
+
+static unsigned
+names_present(int fd, struct path_id *git)
+{
+	struct os_stat st;
+	unsigned have = 0;
+
+	for (size_t i = 0; i < GIT_NAMES; i++) {
+		if (os_fstat_at(fd, git_names[i], &st) != 0)
+			continue;
+		have |= 1u << i;
+		if (i == 0 && git != NULL)
+			*git = (struct path_id){ st.dev, st.ino };
+	}
+	return have;
+}
+
+/* Keep a descriptor of the directory dirfd (dirpath), once. */
+static int
+watch_add(struct protect *p, int dirfd, const char *dirpath)
+{
+	struct protect_watch e = { -1, NULL, 0, { 0, 0 } };
+
+	for (size_t i = 0; i < p->wn; i++)
+		if (strcmp(p->w[i].path, dirpath) == 0)
+			return 0;
+	if (p->wn == p->wcap) {
+		size_t cap = p->wcap ? 2 * p->wcap : 8;
+		struct protect_watch *v = realloc(p->w, cap * sizeof(*v));
+
+		if (v == NULL)
+			return -1;
+		p->w = v;
+		p->wcap = cap;
+	}
+	if ((e.fd = os_fd_dup(dirfd)) < 0)
+		return 0; /* not watched: the NOTE is a courtesy */
+	if ((e.path = str_fmt("%s", dirpath)) == NULL)
+		return close(e.fd), -1;
+	e.before = names_present(e.fd, &e.git);
+	p->w[p->wn++] = e;
+	return 0;
+}
+
+/* "rm -rf '<dir>/<name>' …" of the names made (new), into b. */
+static void
+made_rm(struct sbuf *b, const char *dir, unsigned made)
+{
+	sbuf_add(b, "rm -rf");
+	for (size_t i = 0; i < GIT_NAMES; i++) {
+		char *j;
+
+		if (!(made & (1u << i)) || (j = join(dir, git_names[i])) == NULL)
+			continue;
+		sbuf_add(b, " ");
+		out_shell_quote(b, j);
+		free(j);
+	}
+}
+
+static void
+watch_one(const struct protect_watch *w, void (*note)(const char *text))
+{
+	struct path_id git = { 0, 0 };
+	unsigned now = names_present(w->fd, &git), made = now & ~w->before;
+	int dotgit = (now & 1u) && (!(w->before & 1u) || !id_same(&git, &w->git));
+	int bare = (now & BARE_SHAPE) == BARE_SHAPE && (made & BARE_SHAPE);
+	struct sbuf b = {0};
+
+	if (!dotgit && !bare)
+		return;
+	sbuf_addf(&b, "the command made %s a git repository of its own (%s): a "
+		  "git command there outside the wall would run its config and "
+		  "hooks (spec rule 5a, Gaps); look first, or remove it: ",
+		  w->path, dotgit ? "a .git that was not there" :
+		  "a bare repository: HEAD, objects/, refs/");
+	made_rm(&b, w->path, dotgit ? 1u : made & ~1u);
+	if (!sbuf_failed(&b))
+		note(b.s);
+	sbuf_free(&b);
+}
+
+void
+protect_after(const struct protect *p, const char *skip,
+	      void (*note)(const char *text))
+{
+	for (size_t i = 0; i < p->wn; i++)
+		if (skip == NULL || (strcmp(p->w[i].path, skip) != 0 &&
+				     !below(p->w[i].path, skip)))
+			watch_one(&p->w[i], note);
+}
+
+/* dirpath/.git (dirfd open on dirpath): protected when it exists; what
+ * it names with it.  0, or -1. */
 static int
 dotgit_at(struct pctx *c, int dirfd, const char *dirpath)
 {
-	int fd = os_walk_at(dirfd, ".git", 0);
+	int fd, keep;
 	char *p;
-	struct os_stat st;
 	int rc;
 
+	if (watch_add(c->out, dirfd, dirpath) < 0)
+		return -1;
+	fd = os_walk_at(dirfd, ".git", 0);
 	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 :
 		       refusals_add(c->r, REASON_BAD_PROTECT, "%s/.git cannot "
@@ -290,12 +578,12 @@ dotgit_at(struct pctx *c, int dirfd, const char *dirpath)
 		       -1 : 0;
 	if ((p = join(dirpath, ".git")) == NULL)
 		return close(fd), -1;
-	rc = os_fstat(fd, &st) == 0 && S_ISREG(st.mode) ? 1 : 0;
-	if (ent_add(c, fd, p, "git") < 0)
-		rc = -1;
-	if (rc == 1)
-		rc = gitfile(c, dirfd, dirpath,
-			     &(struct path_id){ st.dev, st.ino });
+	keep = os_fd_dup(fd);
+	rc = ent_add(c, fd, p, "git");
+	if (rc == 0 && keep >= 0)
+		rc = git_named(c, dirfd, dirpath, keep, p);
+	if (keep >= 0)
+		close(keep);
 	free(p);
 	return rc;
 }
@@ -347,6 +635,32 @@ walk_to_cwd(struct pctx *c, const struct rpath *w)
 	return rc < 0 ? -1 : 0;
 }
 
+/* A --protect'ed path rp (its descriptor taken): when it is a .git, what
+ * it names is protected as a default one's (its directory walked below
+ * its --write root, no link followed).  0, or -1. */
+static int
+protect_git(struct pctx *c, struct rpath *rp)
+{
+	const char *slash = strrchr(rp->path, '/');
+	int keep = -1, dfd = -1, rc;
+	char *dir = NULL;
+
+	if (slash != NULL && strcmp(slash, "/.git") == 0 &&
+	    (keep = os_fd_dup(rp->fd)) >= 0 &&
+	    (dir = str_fmt("%.*s", (int)(slash - rp->path), rp->path)) != NULL)
+		dfd = walk_to(root_of(c, dir), *dir ? dir : "/");
+	rc = ent_add(c, rp->fd, rp->path, "--protect");
+	rp->fd = -1;
+	if (rc == 0 && dfd >= 0 && root_of(c, dir) != NULL)
+		rc = git_named(c, dfd, dir, keep, rp->path);
+	if (keep >= 0)
+		close(keep);
+	if (dfd >= 0)
+		close(dfd);
+	free(dir);
+	return rc;
+}
+
 /* One --protect: rule 5 (absolute, existing, links judged and said),
  * under a --write root.  0, or -1. */
 static int
@@ -369,8 +683,7 @@ flag_protect(struct pctx *c, const char *p)
 		rpath_free(&rp);
 		return rc < 0 ? -1 : 0;
 	}
-	rc = ent_add(c, rp.fd, rp.path, "--protect");
-	rp.fd = -1;
+	rc = protect_git(c, &rp);
 	rpath_free(&rp);
 	return rc;
 }
@@ -507,6 +820,24 @@ finish(struct protect *p)
 	return 0;
 }
 
+/* Is v[i] an exact repetition of an earlier v[j] (the same name, both
+ * cleaned)?  An --unprotect said twice is accepted once, silently. */
+static int
+said_before(const struct strv *v, size_t i)
+{
+	char *a = path_abs(v->v[i]);
+	int hit = 0;
+
+	for (size_t j = 0; a != NULL && !hit && j < i; j++) {
+		char *b = path_abs(v->v[j]);
+
+		hit = b != NULL && strcmp(a, b) == 0;
+		free(b);
+	}
+	free(a);
+	return hit;
+}
+
 int
 protect_build(const struct protect_src *src, struct protect *out,
 	      struct strv *notes, struct refusals *r)
@@ -526,7 +857,8 @@ protect_build(const struct protect_src *src, struct protect *out,
 	for (size_t i = 0; rc == 0 && i < src->protect->n; i++)
 		rc = flag_protect(&c, src->protect->v[i]);
 	for (size_t i = 0; rc == 0 && i < src->unprotect->n; i++)
-		rc = flag_unprotect(&c, src->unprotect->v[i]);
+		if (!said_before(src->unprotect, i))
+			rc = flag_unprotect(&c, src->unprotect->v[i]);
 	if (rc == 0)
 		rc = refuse_links(&c);
 	if (rc == 0 && r->n == n0)
@@ -544,6 +876,12 @@ protect_free(struct protect *p)
 			close(p->v[i].fd);
 		free(p->v[i].path);
 	}
+	for (size_t i = 0; i < p->wn; i++) {
+		if (p->w[i].fd >= 0)
+			close(p->w[i].fd);
+		free(p->w[i].path);
+	}
+	free(p->w);
 	free(p->v);
 	free(p->paths);
 	free(p->fds);

@@ -59,15 +59,18 @@ refuse_relative(const char *flag, const char *reason, const char *p,
 
 static int
 refuse_unresolved(const char *flag, const char *reason, const char *p,
-		  int err, struct refusals *r)
+		  int err, unsigned flags, struct refusals *r)
 {
+	const char *what = flags & PATH_ANY_TYPE ? "file or directory" :
+			   "directory";
+
 	if (err == ENOENT || err == ENOTDIR)
 		return refusals_add(r, reason, "%s %s does not exist; none is "
-				    "created: name an existing directory",
-				    flag, p);
+				    "created: name an existing %s",
+				    flag, p, what);
 	return refusals_add(r, reason, "%s %s cannot be resolved (%s): name "
-			    "an existing directory this user can reach",
-			    flag, p, strerror(err));
+			    "an existing %s this user can reach",
+			    flag, p, strerror(err), what);
 }
 
 static int
@@ -105,7 +108,7 @@ resolve_normal(const char *flag, const char *reason, const char *p,
 	else if (rc == 1 && f.err == ENOMEM)
 		rc = -1;
 	else if (rc == 1)
-		rc = refuse_unresolved(flag, reason, p, f.err, r) < 0 ? -1 : 1;
+		rc = refuse_unresolved(flag, reason, p, f.err, flags, r) < 0 ? -1 : 1;
 	path_fail_free(&f);
 	if (rc == 0) {
 		int ok = refuse_walked(flag, reason, p, flags, out, r);

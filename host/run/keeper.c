@@ -212,6 +212,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	/* link[1] stays open: the init's end is EOF once this process ends */
 	if (reaper_keeper_wait(sock, init, &st) != 0)
 		_exit(NS_EXIT_REFUSED);
+	protect_after(&pol.prot, c->place.root, run_note); /* rule 5a's gap, said */
 	/* the module rules: release() once the run's init has ended, in the
 	 * process that called prepare() */
 	wall_release(&c->w, state);

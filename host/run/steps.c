@@ -589,7 +589,12 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.stdio_ttys = 1; /* init and the command inherit the tool's 0-2 */
 	in.verb = "run";
 	in.remedy_args = c->args;
-	rc = policy_build(&in, pol, r);
+	rc = wall_protect_place(&c->a->protect, root, &line, r);
+	if (rc >= 0) { /* every problem at once */
+		int b = policy_build(&in, pol, r);
+
+		rc = b < 0 ? -1 : rc || b;
+	}
 	if (rc == 0)
 		rc = ownfiles_check(c->hr, &c->w.cfg, pol, &line, r);
 	if (rc == 0)

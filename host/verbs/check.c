@@ -23,10 +23,18 @@
 	"the job outside the wall: a nested repository below the working " \
 	"directory (a submodule's checkout included) " \
 	"that no --protect names, a .git the job creates where " \
-	"none was, hooks a repository's config points into the tree " \
-	"(core.hooksPath, husky's .husky), and tools other than git that run " \
-	"project files (direnv after allow, an editor's tasks, Makefiles, " \
-	"package.json scripts)"
+	"none was, a directory the job makes a repository of its own (a " \
+	"new .git or a bare HEAD, objects/, refs/ in the working directory " \
+	"or on the way to it: said in a NOTE after the command), " \
+	"hooks a repository's config points into the tree " \
+	"(core.hooksPath, husky's .husky, a hook linked into the tree), a " \
+	"hard link to a file in .git made before the run, " \
+	"objects/info/alternates naming the tree, a worktree elsewhere that " \
+	"no protected git directory lists, the user's git and shell config " \
+	"when a --write holds it (--write HOME: ~/.gitconfig, " \
+	"~/.config/git, ~/.bashrc, ~/.ssh/config), and tools other than " \
+	"git that run project files (direnv after allow, an editor's tasks, " \
+	"Makefiles, package.json scripts)"
 
 struct checkres {
 	const char *backend;

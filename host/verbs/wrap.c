@@ -277,6 +277,12 @@ remove_tmp(struct policy *pol)
 	(void)policy_remove_tmp_said(pol, sandbox_note);
 }
 
+static void
+wrap_note(const char *text)
+{
+	out_note("SANDBOX", text);
+}
+
 static int
 run_walled(struct wallctx *w, struct policy *pol,
 	   const struct ns_policy *view, void *state,
@@ -313,6 +319,7 @@ run_walled(struct wallctx *w, struct policy *pol,
 		     wall_fwd_forwarded() ? NS_TERM_SIGNAL : 0;
 	end.code = code;
 	wall_finish(w, "SANDBOX", view, state, &end);
+	protect_after(&pol->prot, NULL, wrap_note); /* rule 5a's gap, said */
 	remove_tmp(pol);
 	cmd = wall_cmd_field(pol);
 	out_kind(stderr, "SANDBOX", OUT_DONE, "exit=%d cmd=%s", code,

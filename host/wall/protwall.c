@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* protwall.c -- rule 5a between the policy and the wall (protwall.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "wall/protwall.h"
 
 #include "base/reasons.h"
 #include "base/remedy.h"
+#include "os/os.h"
 #include "wall/explain.h"
 
 int
@@ -27,6 +29,44 @@ wall_protect_refused(const struct wallctx *w, const struct policy *pol,
 			return -1;
 	}
 	return 1;
+}
+
+/* Is the cleaned absolute path p the directory d or below it? */
+static int
+at_or_below(const char *p, const char *d)
+{
+	size_t n = d != NULL ? strlen(d) : 0;
+
+	return n > 0 && strncmp(p, d, n) == 0 &&
+	       (p[n] == '\0' || p[n] == '/');
+}
+
+int
+wall_protect_place(const struct strv *protect, const char *place,
+		   const struct cmdline *line, struct refusals *r)
+{
+	char *real = os_real_path(place);
+	size_t n0 = r->n;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < protect->n; i++) {
+		const char *t = protect->v[i];
+		char *a = os_is_absolute(t) ? path_abs(t) : NULL;
+		struct cmdfix fx = { "--protect", t, NULL, NULL, 0 };
+
+		if (a != NULL && (at_or_below(a, place) || at_or_below(a, real)))
+			rc = remedy_refuse_lead(r, REASON_BAD_PROTECT,
+						REMEDY_IN_TEXT, line, &fx,
+						"; leave it out; run: ",
+						"--protect %s is inside the "
+						"place %s, which is empty when "
+						"the command starts: a --protect "
+						"must be under a --write outside "
+						"the place", t, place) < 0 ? -1 : 0;
+		free(a);
+	}
+	free(real);
+	return rc < 0 ? -1 : r->n > n0;
 }
 
 void

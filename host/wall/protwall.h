@@ -17,6 +17,12 @@ int wall_protect_refused(const struct wallctx *w, const struct policy *pol,
 
 /* Copy --protect and --unprotect into the policy input (a failed copy is
  * sticky: policy_build refuses a failed list). */
+/* run: each --protect (as typed, cleaned) inside the place's root is
+ * refused (bad_protect): the place is empty when the command starts, so
+ * there is nothing of the user's there to protect.  0, 1 refused, -1. */
+int wall_protect_place(const struct strv *protect, const char *place,
+		       const struct cmdline *line, struct refusals *r);
+
 void wall_protect_input(struct policy_input *in, const struct strv *protect,
 			const struct strv *unprotect);
 

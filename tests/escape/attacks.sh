@@ -19,7 +19,7 @@ refuse_ok() {
 	read-moved-tree | out-inside-write | \
 	exchange-race | squat-run-name | \
 	own-module-replaced | own-binary-replaced | \
-	own-config-replaced) return 0 ;;
+	own-config-replaced | git-gitdir-climb) return 0 ;;
 	esac
 	return 1
 }
@@ -666,6 +666,25 @@ do_git_commondir_write() {
 	git_ran "$W/wt"
 }
 
+# the gitfile's text climbs after a name: x swapped for a link after the
+# policy looked leads the user's git to the job's gitdir
+do_git_gitdir_climb() {
+	git_world || { THROUGH=broken; return; }
+	user sh -c 'cd "$0" && mkdir x && mv .git gd && echo "gitdir: x/../gd" > .git' "$W" ||
+		{ THROUGH=broken; return; }
+	go sh -c 'mkdir -p ev/s && git init -q --bare ev/gd && printf "[core]\n\tbare = false\n\tworktree = %s\n\tfsmonitor = %s\n" "$PWD" "$0" > ev/gd/config && mv x x.old && ln -s "$PWD/ev/s" x' "$W/hook"
+	git_ran "$W"
+}
+
+# a sibling worktree (listed in the protected .git's worktrees/) under
+# the --write: its gitfile is the user's git's way in there
+do_git_worktree_sibling() {
+	git_world || { THROUGH=broken; return; }
+	ugit "$W" worktree add -q "$W/wt" || { THROUGH=broken; return; }
+	go sh -c 'git init -q ev && '"$FSMON"' >> ev/.git/config && echo "gitdir: $PWD/ev/.git" > wt/.git' "$W/hook"
+	git_ran "$W/wt"
+}
+
 do_git_hardlink_out() {
 	git_world || { THROUGH=broken; return; }
 	go sh -c 'ln .git/config cfg && '"$FSMON"' >> cfg' "$W/hook"
@@ -708,5 +727,15 @@ do_git_nested_repo() {
 	git_world || { THROUGH=broken; return; }
 	git_repo "$W/sub" || { THROUGH=broken; return; }
 	go sh -c "$FSMON"' >> sub/.git/config' "$W/hook"
+	git_ran "$W/sub"
+}
+
+# a stated gap, said after the command in a NOTE: the cwd below the
+# repository's top made a bare repository (no .git: nothing to protect)
+do_git_cwd_bare() {
+	git_world || { THROUGH=broken; return; }
+	user mkdir -p "$W/sub" || { THROUGH=broken; return; }
+	GCWD="$W/sub"
+	go sh -c 'mkdir objects refs && echo "ref: refs/heads/master" > HEAD && printf "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = %s\n\tfsmonitor = %s\n" "$PWD" "$0" > config' "$W/hook"
 	git_ran "$W/sub"
 }

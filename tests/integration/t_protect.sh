@@ -153,6 +153,99 @@ wall "$R" -- /bin/sh -c '{ echo evil >> Makefile; } 2>/dev/null && echo done || 
 expect_out '^done$'
 EOF
 
+t "a gitfile whose gitdir text climbs after a name (x/../gd) is refused: x could become a link; --unprotect lifts it; control: git accepts it" <<'EOF'
+needs_machine userns
+R=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home x && git init -q . && mv .git gd && echo "gitdir: x/../gd" > .git && git status --porcelain >/dev/null && echo ctl:ok' _ "$R"
+expect_out '^ctl:ok$'
+wall "$R" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: $R/\\.git names the gitdir x/\\.\\./gd, which climbs \\(\\.\\.\\) after a name: .*; run: nova-sandbox --unprotect $R/\\.git --write $R -- /bin/true\$"
+expect_no_err '^SANDBOX OK'
+wall "$R" --unprotect "$R/.git" -- /bin/true
+expect_rc 0
+EOF
+
+t "a worktree commondir text that climbs after a name is refused too; control: leading .. (git's own) is accepted" <<'EOF'
+needs_machine userns
+P=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home x && git init -q m && cd m && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i && git worktree add -q ../wt && echo "$1/x/../m/.git" > .git/worktrees/wt/commondir && cd ../wt && git status --porcelain >/dev/null && echo ctl:ok' _ "$P"
+expect_out '^ctl:ok$'
+run_as env HOME="$P/home" "$NS" --write "$P" --cwd "$P/wt" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: $P/m/\\.git/worktrees/wt/commondir names the commondir $P/x/\\.\\./m/\\.git, which climbs"
+run_as sh -c 'echo ../.. > "$1/m/.git/worktrees/wt/commondir"' _ "$P"
+run_as env HOME="$P/home" "$NS" --write "$P" --cwd "$P/wt" -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX OK .* protected=$P/wt/\\.git,$P/m/\\.git deletes="
+EOF
+
+t "--protect of a gitfile protects its gitdir too (as a default one); control: without it the job writes the gitdir" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'mkdir "$1/other" "$1/w" && cd "$1/other" && git init -q --separate-git-dir "$1/w/odir" . && echo ctl:ok' _ "$R"
+expect_out '^ctl:ok$'
+wall "$R" --protect "$R/other/.git" -- /bin/sh -c '{ echo x >> w/odir/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/other/\\.git,$R/w/odir deletes="
+wall "$R" -- /bin/sh -c '{ echo x >> w/odir/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^done$'
+EOF
+
+t "a commondir under a --write is protected though its gitdir lies outside every --write; control: unwalled it is written" <<'EOF'
+needs_machine userns
+R=$(newdir); G=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home && git init -q w/main && cd w/main && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i && git worktree add -q "$1/wt" && mv .git/worktrees/wt "$2/gd" && echo "gitdir: $2/gd" > "$1/wt/.git" && echo "$1/w/main/.git" > "$2/gd/commondir" && cd "$1/wt" && git status --porcelain >/dev/null && echo ctl:ok' _ "$R" "$G"
+expect_out '^ctl:ok$'
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/wt" -- /bin/sh -c '{ echo x >> ../w/main/.git/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$R/wt/\\.git,$R/w/main/\\.git deletes="
+run_as sh -c '{ echo "# x" >> "$1/w/main/.git/config"; } && echo done' _ "$R"
+expect_out '^done$'
+EOF
+
+t "a .git directory holding a commondir file protects that commondir; control: without the file the job writes it" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as sh -c 'git init -q "$1/w/main" && echo "$1/w/main/.git" > "$1/.git/commondir"' _ "$R"
+wall "$R" -- /bin/sh -c '{ echo x >> w/main/.git/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$R/\\.git,$R/w/main/\\.git deletes="
+run_as rm "$R/.git/commondir"
+wall "$R" -- /bin/sh -c '{ echo x >> w/main/.git/config; } 2>/dev/null && echo done || echo denied'
+expect_out '^done$'
+EOF
+
+t "a sibling linked worktree's gitfile under the --write is protected (the common dir's worktrees/*/gitdir); a broken entry is skipped; control: unwalled it is rewritten" <<'EOF'
+needs_machine userns
+P=$(newdir)
+run_as sh -c 'cd "$1" && mkdir home && git init -q m && cd m && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i && git worktree add -q ../wt && mkdir .git/worktrees/gone && echo /nonexistent/.git > .git/worktrees/gone/gitdir' _ "$P"
+run_as env HOME="$P/home" "$NS" --write "$P" --cwd "$P/m" -- /bin/sh -c '{ echo "gitdir: /tmp/x" > ../wt/.git; } 2>/dev/null && echo done || echo denied'
+expect_rc 0
+expect_out '^denied$'
+expect_err "^SANDBOX OK .* protected=$P/m/\\.git,$P/wt/\\.git deletes="
+expect_eq "$(sed -n 's/^gitdir: //p' "$P/wt/.git")" "$P/m/.git/worktrees/wt" "the gitfile"
+run_as sh -c 'echo "gitdir: /tmp/x" > "$1/wt/.git" && echo done' _ "$P"
+expect_out '^done$'
+EOF
+
+t "after the command: a directory on the way to the cwd made a repository (bare shape, or a .git) is said in a NOTE with the rm -rf; exit code kept; control: nothing made, no NOTE" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+run_as mkdir "$R/sub"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/sub" -- /bin/sh -c 'mkdir objects refs && echo "ref: refs/heads/main" > HEAD && echo "[core]" > config; exit 3'
+expect_rc 3
+expect_err "^SANDBOX NOTE the command made $R/sub a git repository of its own \\(a bare repository: HEAD, objects/, refs/\\): a git command there outside the wall would run its config and hooks .*; look first, or remove it: rm -rf $R/sub/HEAD $R/sub/objects $R/sub/refs $R/sub/config\$"
+expect_eq "$(grep -n 'SANDBOX NOTE the command made' "$ERR" | cut -d: -f1)" "$(($(grep -n '^SANDBOX DONE' "$ERR" | cut -d: -f1) - 1))" "the NOTE just before DONE"
+run_as rm -rf "$R/sub/HEAD" "$R/sub/objects" "$R/sub/refs" "$R/sub/config"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/sub" -- /bin/sh -c 'git init -q .'
+expect_rc 0
+expect_err "^SANDBOX NOTE the command made $R/sub a git repository of its own \\(a \\.git that was not there\\): .*; look first, or remove it: rm -rf $R/sub/\\.git\$"
+run_as env HOME="$R/home" "$NS" --write "$R" --cwd "$R/sub" -- /bin/sh -c 'echo x > f'
+expect_rc 0
+expect_no_err 'SANDBOX NOTE the command made'
+EOF
+
 t "--unprotect lifts the default: the job then writes .git (what the protection stops)" <<'EOF'
 needs_machine userns
 R=$(newdir); repo "$R"
@@ -162,12 +255,21 @@ expect_out '^done:hook$'
 expect_err "^SANDBOX OK .* protected=- deletes="
 EOF
 
+t "--unprotect said twice (the same name) is accepted once, silently" <<'EOF'
+needs_machine userns
+R=$(newdir); repo "$R"
+wall "$R" --unprotect "$R/.git" --unprotect "$R/.git/" -- /bin/true
+expect_rc 0
+expect_no_err 'REFUSED'
+expect_err "^SANDBOX OK .* protected=- deletes="
+EOF
+
 t "refusals, all at once, nothing created: --protect outside every --write or absent, --unprotect of nothing" <<'EOF'
 R=$(newdir); repo "$R"
 wall "$R" --protect /etc --protect "$R/nope" --unprotect "$R/src" -- /bin/true
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=bad_protect: --protect /etc is under no --write: "
-expect_err "^SANDBOX REFUSED reason=bad_protect: --protect $R/nope does not exist"
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect $R/nope does not exist; none is created: name an existing file or directory"
 expect_err "^SANDBOX REFUSED reason=bad_protect: --unprotect $R/src matches nothing protected \\(protected: $R/\\.git\\)"
 expect_no_err '^SANDBOX OK'
 expect_absent "$R/.nova-sandbox-tmp"
@@ -251,4 +353,35 @@ expect_out '^done:tree$'
 expect_present "$D/prot-$$/RESULT.md"
 run env HOME=/root "$NS" run --name prot2-$$ --size 64m --write "$R" --unprotect "$R/.git" -- /bin/sh -c '{ echo "# ok" >> "$0/.git/config"; } 2>/dev/null && echo done:config' "$R"
 expect_out '^done:config$'
+EOF
+
+t "run: a --write's top made a repository by the command is said in a NOTE before DONE; the place's own (deleted with it) is not" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: run as root needs root"
+R=$(mktemp -d /var/tmp/nova-it-prot.XXXXXX)
+echo "$R" >> "$_DIRS"
+chmod 777 "$R"
+run env HOME=/root "$NS" run --name prot3-$$ --size 64m --write "$R" -- /bin/sh -c 'git init -q "$0" && git init -q .' "$R"
+expect_rc 0
+expect_err "^SANDBOX NOTE the command made $R a git repository of its own \\(a \\.git that was not there\\): .*; look first, or remove it: rm -rf $R/\\.git\$"
+expect_no_err "^SANDBOX NOTE the command made /tmp/nova-prot3-$$"
+expect_err '^SANDBOX DONE '
+EOF
+
+t "run: --protect inside the place is refused (the place is empty when the command starts); control: one under a --write outside runs" <<'EOF'
+[ "$(id -u)" = 0 ] || skip "not root: run as root needs root"
+R=$(mktemp -d /var/tmp/nova-it-prot.XXXXXX)
+echo "$R" >> "$_DIRS"
+chmod 777 "$R"
+echo all: > "$R/Makefile"
+N=prot4-$$
+run env HOME=/root "$NS" run --name "$N" --size 64m --write "$R" --protect "/tmp/nova-$N/work" --protect "/tmp/nova-$N" -- /bin/true
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect /tmp/nova-$N/work is inside the place /tmp/nova-$N, which is empty when the command starts: a --protect must be under a --write outside the place; leave it out\$"
+expect_err "^SANDBOX NOTE one line fixes the 2 problems above that carry a fix; run: nova-sandbox run --name $N --size 64m --write $R -- /bin/true\$"
+expect_err "^SANDBOX REFUSED reason=bad_protect: --protect /tmp/nova-$N is inside the place "
+expect_no_err '^SANDBOX OK'
+expect_absent "/tmp/nova-$N"
+run env HOME=/root "$NS" run --name "$N" --size 64m --write "$R" --protect "$R/Makefile" -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX OK name=$N .* protected=$R/Makefile deletes="
 EOF
