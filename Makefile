@@ -371,6 +371,7 @@ $(foreach m,$(MODULES),$(eval $(call module_test_rules,$(m))))
 NK_TEST_SRC := $(sort $(wildcard modules/common/tests/test_*.c))
 NK_TEST_BIN := $(NK_TEST_SRC:modules/common/tests/%.c=$(B)/tests/modules/common/%)
 NK_TEST_OBJ := $(B)/obj/modules/common/nk_run.pic.o
+.SECONDARY: $(NK_TEST_OBJ)
 $(B)/tests/modules/common/%: modules/common/tests/%.c $(UNIT_COMMON) $(NK_TEST_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) -Iapi -Iinfra -Imodules -Itests/unit $(CUNIT_CFLAGS) \
