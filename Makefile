@@ -431,7 +431,7 @@ check-portable:
 
 # the lists check-portable reads (make HOST_OS=darwin print-darwin-src)
 print-darwin-src:
-	@echo $(HOST_SRC) $(foreach m,$(MODULES),$(if $(filter Darwin,$($(m)_PLATFORMS)),$($(m)_SRC)))
+	@echo $(sort $(HOST_SRC) $(foreach m,$(MODULES),$(if $(filter Darwin,$($(m)_PLATFORMS)),$($(m)_SRC))))
 print-host-defs:
 	@echo $(HOST_DEFS)
 print-iniparser-cflags:
