@@ -177,8 +177,8 @@ path_inside_list(const char *path, const char *const *dirs)
 	return 0;
 }
 
-static int
-prefix_inside(const char *path, const char *dir)
+int
+path_name_inside(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 
@@ -300,7 +300,7 @@ policy_inside(const char *path, const char *dir)
 
 	if (path == NULL || dir == NULL)
 		return 0;
-	if (prefix_inside(path, dir))
+	if (path_name_inside(path, dir))
 		return 1;
 	if (ident_of(dir, &dev, &ino) != 0)
 		return 0; /* nothing has an inode: the name is all there is */

@@ -23,6 +23,9 @@ char *path_dirname(const char *p);
  * set (duplicates kept: count with strv_count_unique).  0, or -1 on
  * allocation failure. */
 int path_ancestors_add(struct strv *set, const char *p);
+/* 1 when the cleaned absolute path is dir or below it, by name alone
+ * (policy_inside adds the identity check). */
+int path_name_inside(const char *path, const char *dir);
 /* 1 when path is inside any directory of dirs (policy_inside). */
 int path_inside_any(const char *path, const struct strv *dirs);
 /* Same, for a NULL-terminated list (NULL list: 0). */

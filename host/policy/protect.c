@@ -785,10 +785,7 @@ refuse_links(struct pctx *c)
 static int
 below(const char *path, const char *d)
 {
-	size_t n = strlen(d);
-
-	return strncmp(path, d, n) == 0 &&
-	       (path[n] == '/' || (strcmp(d, "/") == 0 && path[1] != '\0'));
+	return strcmp(path, d) != 0 && path_name_inside(path, d);
 }
 
 /* Drop what a protected directory already covers, then make the view. */

@@ -31,16 +31,6 @@ wall_protect_refused(const struct wallctx *w, const struct policy *pol,
 	return 1;
 }
 
-/* Is the cleaned absolute path p the directory d or below it? */
-static int
-at_or_below(const char *p, const char *d)
-{
-	size_t n = d != NULL ? strlen(d) : 0;
-
-	return n > 0 && strncmp(p, d, n) == 0 &&
-	       (p[n] == '\0' || p[n] == '/');
-}
-
 int
 wall_protect_place(const struct strv *protect, const char *place,
 		   const struct cmdline *line, struct refusals *r)
@@ -54,7 +44,8 @@ wall_protect_place(const struct strv *protect, const char *place,
 		char *a = os_is_absolute(t) ? path_abs(t) : NULL;
 		struct cmdfix fx = { "--protect", t, NULL, NULL, 0 };
 
-		if (a != NULL && (at_or_below(a, place) || at_or_below(a, real)))
+		if (a != NULL && ((place != NULL && path_name_inside(a, place)) ||
+				  (real != NULL && path_name_inside(a, real))))
 			rc = remedy_refuse_lead(r, REASON_BAD_PROTECT,
 						REMEDY_IN_TEXT, line, &fx,
 						"; leave it out; run: ",
