@@ -76,7 +76,7 @@ extern "C" {
 
 #define NS_BACKEND_MAGIC 0x4e534250u /* "NSBP" */
 #define NS_BACKEND_ABI_MAJOR 1
-#define NS_BACKEND_ABI_MINOR 4
+#define NS_BACKEND_ABI_MINOR 5
 #define NS_BACKEND_SYMBOL "ns_backend_v1"
 
 #if defined(_WIN32)
@@ -99,6 +99,7 @@ enum ns_status {
 #define NS_ROLE_WALL 0x1u   /* confines one command's filesystem/network */
 #define NS_ROLE_EGRESS 0x2u /* the bench's outbound allowlist (nftables) */
 #define NS_ROLE_PLACE 0x4u  /* a disposable, size-capped place to work */
+#define NS_ROLE_PROXY 0x8u  /* 1.5: the filtering proxy for --net-allow */
 
 /* The lowest host minor this module needs: define it before including
  * this header (a wall that uses nothing 1.2 added: 0).  NS_BACKEND_HEADER
@@ -200,6 +201,8 @@ struct ns_rule {
 #define NS_POLICY_NET_DENY 0x1u   /* no IP networking at all */
 #define NS_POLICY_NET_LISTEN 0x2u /* may listen (accepted; see the spec) */
 #define NS_POLICY_EXPLAIN 0x4u    /* 1.2: --explain: name every denial */
+#define NS_POLICY_NET_PROXIED 0x8u /* 1.5: a network namespace of the
+				      command's own; see net_ports */
 
 struct ns_policy {
 	uint32_t struct_size;
@@ -280,6 +283,26 @@ struct ns_policy {
 	const char *const *protect;
 	size_t n_protect;
 	const int32_t *protect_fds;
+	/* 1.5 (NS_POLICY_HAS_NETNS) */
+	/* With NS_POLICY_NET_PROXIED (set only for a wall with
+	 * NS_WALL_NETNS, never together with NS_POLICY_NET_DENY): the
+	 * command runs in a network namespace of its own that holds only
+	 * loopback, up.  Before the command starts, inside that namespace,
+	 * the wall binds and listens (backlog >= 128) one TCP socket on
+	 * 127.0.0.1:net_ports[i] for each of the n_net_ports ports (and
+	 * one on [::1]:port where the namespace has IPv6), and sends each
+	 * over net_sink: one message per socket, the payload a uint16_t
+	 * port in host order, the socket as one SCM_RIGHTS descriptor.
+	 * Then it closes its copies of the sockets and of net_sink; the
+	 * command never holds either.  net_sink is a SOCK_SEQPACKET unix
+	 * socket valid through every spawn(); the wall never closes it in
+	 * the calling process.  A wall that cannot make the namespace here
+	 * refuses in prepare() ("netns_unavailable", saying why and what
+	 * would fix it), never runs with the host's network. */
+	const uint16_t *net_ports;
+	size_t n_net_ports;
+	int32_t net_sink;
+	uint32_t reserved15; /* 0 */
 };
 
 #define NS_ACL_TOOL 0u   /* 1.3: the wall prepares the write roots */
@@ -301,6 +324,10 @@ struct ns_policy {
 #define NS_POLICY_HAS_PROTECT(pol)                                          \
 	((pol)->struct_size >= offsetof(struct ns_policy, protect_fds) +    \
 				       sizeof(void *))
+/* 1.5: whether pol carries net_ports, n_net_ports and net_sink. */
+#define NS_POLICY_HAS_NETNS(pol)                                            \
+	((pol)->struct_size >= offsetof(struct ns_policy, reserved15) +     \
+				       sizeof(uint32_t))
 
 /* ------------------------------------------------------------------ */
 /* Role: wall.                                                         */
@@ -387,6 +414,14 @@ struct ns_finish {
 #define NS_WALL_PROTECT 0x10u    /* 1.4: keeps ns_policy.protect (or
 				    refuses in prepare() where it cannot
 				    here) */
+#define NS_WALL_NETNS 0x20u      /* 1.5: keeps NS_POLICY_NET_PROXIED (a
+				    network namespace with the listeners
+				    of ns_policy.net_ports) */
+#define NS_WALL_NET_LOOPBACK 0x40u /* 1.5: with NS_POLICY_NET_DENY, keeps
+				    each net_allow "127.0.0.1:<port>"
+				    reachable and nothing else (seatbelt's
+				    loopback clause); the host then runs
+				    the proxy on the host's loopback */
 
 struct ns_wall_ops {
 	uint32_t struct_size; /* sizeof(struct ns_wall_ops) as compiled */
@@ -594,6 +629,89 @@ struct ns_place_ops {
 #define NS_PLACE_PARENT 0x1u /* takes ns_place_req.parent (--scratch) */
 
 /* ------------------------------------------------------------------ */
+/* Role: proxy (1.5; the filtering proxy behind --net-allow).           */
+/*                                                                      */
+/* The host forks a child for the proxy alone and calls serve() there;  */
+/* serve() walls the calling process (its own process: no filesystem    */
+/* beyond what name resolution needs, a syscall filter, bounded memory  */
+/* and connections) BEFORE it reads any byte from a listener, then      */
+/* serves until stop_fd reads end-of-file.  The host _exit()s the child */
+/* when serve() returns.  What the proxy parses is the adversary's.     */
+/* ------------------------------------------------------------------ */
+
+/* What one --net-allow entry names (the host parsed and checked it). */
+enum ns_net_kind {
+	NS_NET_NAME = 1,    /* exactly this DNS name */
+	NS_NET_SUFFIX = 2,  /* "*.<name>": any name strictly below name */
+	NS_NET_ADDR = 3,    /* an IP address or a CIDR: addr, fam, plen */
+	NS_NET_LOOPBACK = 4 /* a service on the host's loopback, bridged as
+			       is (no protocol): only port */
+};
+
+/* One entry.  Like ns_rule it never grows: a later minor adds a new
+ * array instead. */
+struct ns_net_entry {
+	uint32_t kind;    /* enum ns_net_kind */
+	uint16_t port;    /* 1..65535 */
+	uint8_t fam;      /* NS_NET_ADDR: 4 or 6, else 0 */
+	uint8_t plen;     /* NS_NET_ADDR: prefix length (32/128: one) */
+	uint8_t addr[16]; /* NS_NET_ADDR: network order, v4 in addr[0..3] */
+	const char *name; /* NAME/SUFFIX: lowercase ASCII, no trailing dot,
+			     no "*."; else NULL */
+	const char *text; /* the entry as the user wrote it */
+};
+
+/* The proxy's report_fd carries one line per event, '\n'-terminated,
+ * fields separated by one space, no field empty or holding a space:
+ *   deny <host> <port> <why> [<addr>]
+ *     a refused request; host as the client asked (a name, lowercase,
+ *     or an address), why one of: not_allowed (no entry names it),
+ *     port (an entry names the host, not this port), private (it
+ *     resolves to a loopback, private or link-local address no entry
+ *     names: addr is that address), sni (the TLS ClientHello names
+ *     another host), bad_request (not a request the proxy speaks);
+ *   fail <host> <port> <why>
+ *     an allowed request that could not be served (resolve, refused,
+ *     unreachable: why is a short token);
+ *   note <text>
+ *     information for the user (the rest of the line).
+ * The proxy says each distinct (host, port, why) at most once. */
+
+struct ns_proxy_conf {
+	uint32_t struct_size;
+	uint32_t flags;                   /* 0 */
+	const struct ns_net_entry *allow; /* every --net-allow entry */
+	size_t n_allow;
+	/* Listeners arrive here (ns_policy.net_sink's other end, or the
+	 * host's own on its loopback): one message per socket, a uint16_t
+	 * port + one SCM_RIGHTS descriptor, until end-of-file.  The socket
+	 * on proxy_port speaks HTTP (CONNECT and absolute-URI requests) and
+	 * SOCKS5; one on any other port bridges each connection as is to
+	 * the host's 127.0.0.1:<that port> (an NS_NET_LOOPBACK entry). */
+	int32_t sink_fd;
+	int32_t report_fd; /* write-only; the lines above */
+	int32_t stop_fd;   /* read end: end-of-file means stop now */
+	uint16_t proxy_port;
+	uint16_t reserved; /* 0 */
+	uint32_t max_conns;     /* client connections open at once */
+	uint64_t max_mem_bytes; /* the proxy process's address space */
+};
+
+struct ns_proxy_ops {
+	uint32_t struct_size;
+	/* REQUIRED.  Can the proxy run (and wall itself) here?  On
+	 * NS_E_UNAVAILABLE the module said why through refuse().  MUST NOT
+	 * change the calling process. */
+	int (*ready)(const struct ns_host *host);
+	/* REQUIRED.  In the child the host forked for it; every descriptor
+	 * but conf's and 0-2 (/dev/null) is closed.  Returns when stop_fd
+	 * reads end-of-file (NS_OK) or on a failure it said through
+	 * refuse() (which the host reads from report_fd as "note"). */
+	int (*serve)(const struct ns_host *host,
+		     const struct ns_proxy_conf *conf);
+};
+
+/* ------------------------------------------------------------------ */
 /* The one exported descriptor.                                         */
 /* ------------------------------------------------------------------ */
 
@@ -619,6 +737,8 @@ struct ns_backend_ops {
 	/* 1.2 */
 	uint16_t built_minor; /* NS_BACKEND_ABI_MINOR of the header it was
 				 built with (abi_minor is what it needs) */
+	/* 1.5 */
+	const struct ns_proxy_ops *proxy;
 };
 
 /* Fill the header from the header the module is compiled against; module
@@ -666,6 +786,11 @@ struct ns_backend_ops {
 
 /* Sizes of the 1.3 struct 1.4 grew, and of the 1.4 one. */
 #define NS_POLICY_SIZE_1_4 (offsetof(struct ns_policy, protect_fds) + sizeof(void *))
+
+/* Sizes of the 1.4 structs 1.5 grew, and of the 1.5 ones. */
+#define NS_BACKEND_OPS_SIZE_1_4 (offsetof(struct ns_backend_ops, built_minor) + sizeof(uint16_t))
+#define NS_POLICY_SIZE_1_5 (offsetof(struct ns_policy, reserved15) + sizeof(uint32_t))
+#define NS_PROXY_OPS_SIZE_1_5 (offsetof(struct ns_proxy_ops, serve) + sizeof(void *))
 
 #ifdef __cplusplus
 }
