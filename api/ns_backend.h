@@ -694,6 +694,7 @@ struct ns_proxy_conf {
 	uint16_t proxy_port;
 	uint16_t reserved; /* 0 */
 	uint32_t max_conns;     /* client connections open at once */
+	uint32_t reserved2;     /* 0; no hole before the next member */
 	uint64_t max_mem_bytes; /* the proxy process's address space */
 };
 

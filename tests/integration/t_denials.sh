@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.sh"
 STAGE=$(mktemp -d "$NOVA_B/it-denials.XXXXXX")
 chmod 755 "$STAGE"
 trap 'rm -rf "$STAGE"; _cleanup' EXIT
-for m in denier waiter capper wall_1_1 wall_1_2 wall_1_3 wall_req0 newer_minor place_dir; do
+for m in denier waiter capper wall_1_1 wall_1_2 wall_1_3 wall_1_4 wall_req0 newer_minor place_dir; do
 	cp "$FIX/$m.so" "$STAGE/" && chmod 755 "$STAGE/$m.so"
 done
 # the test user writes the fixtures' logs here
@@ -107,13 +107,26 @@ expect_rc 0
 expect_err '^SANDBOX OK backend=wall_1_3 .* protected=- '
 EOF
 
-t "a 1.4 module that needs 1.0 loads (abi=1.4 needs=1.0) and runs" <<'EOF'
+t "a module built with the frozen 1.4 header loads and runs" <<'EOF'
+C=$(conf c14.conf wall_1_4.so)
+run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
+expect_rc 0
+expect_out "^MODULE role=wall file=wall_1_4.so from=[^ ]+ .* name=wall_1_4 version=1.4.0 abi=1\\.4 needs=1\\.4 roles=wall shape=restrict-self available=yes\$"
+D=$(newdir)
+wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'; exit 6"
+expect_rc 6
+expect_present "$D/ran"
+expect_err '^SANDBOX OK backend=wall_1_4 '
+expect_err '^SANDBOX DONE exit=6 cmd=dash$'
+EOF
+
+t "a 1.5 module that needs 1.0 loads (abi=1.5 needs=1.0) and runs" <<'EOF'
 C=$(conf r0.conf wall_req0.so)
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules --json
 expect_rc 0
-expect_out '"name":"wall_req0","version":"1.4.0","abi":"1.4","needs":"1.0"'
+expect_out '"name":"wall_req0","version":"1.5.0","abi":"1.5","needs":"1.0"'
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
-expect_out "^MODULE role=wall file=wall_req0.so from=[^ ]+ .* abi=1\.4 needs=1\.0 roles=wall "
+expect_out "^MODULE role=wall file=wall_req0.so from=[^ ]+ .* abi=1\.5 needs=1\.0 roles=wall "
 D=$(newdir)
 wrap "$C" "$D" -- /bin/sh -c "echo x > '$D/ran'"
 expect_rc 0
@@ -125,7 +138,7 @@ t "a module that needs a newer minor is still refused" <<'EOF'
 C=$(conf nm.conf newer_minor.so)
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 1
-expect_out '^MODULE role=wall file=newer_minor.so from=[^ ]+ available=no refused=abi_minor why=module needs ABI 1\.5; this host speaks ABI 1\.4 '
+expect_out '^MODULE role=wall file=newer_minor.so from=[^ ]+ available=no refused=abi_minor why=module needs ABI 1\.6; this host speaks ABI 1\.5 '
 EOF
 
 t "--explain names the denials: dedupe, each op's remedy, nearest dir, before DONE" <<'EOF'

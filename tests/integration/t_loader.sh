@@ -31,7 +31,7 @@ wrap() {
 t "modules lists landlock.so available on this machine" <<'EOF'
 run "$NS" modules
 expect_rc 0
-expect_out '^MODULE role=wall file=landlock.so from=default path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.4 needs=1\.0 roles=wall shape=restrict-self available=yes$'
+expect_out '^MODULE role=wall file=landlock.so from=default path=/[^ ]*/landlock.so name=landlock version=[^ ]+ abi=1\.5 needs=1\.0 roles=wall shape=restrict-self available=yes$'
 expect_out '^MODULES OK platform=linux config=defaults moduledir=/[^ ]+ wall=landlock$'
 EOF
 
@@ -121,7 +121,7 @@ wrap "$C" "$D"
 expect_rc 125
 expect_err "^SANDBOX REFUSED reason=no_sandbox: wall module $FIX/bad_magic.so refused \(bad_magic\): "
 expect_err "reason=no_sandbox: wall module $FIX/abi_major_field.so refused \(abi_major\): module targets ABI 2; this host speaks ABI 1"
-expect_err "reason=no_sandbox: wall module $FIX/newer_minor.so refused \(abi_minor\): module needs ABI 1\.5; this host speaks ABI 1\.4"
+expect_err "reason=no_sandbox: wall module $FIX/newer_minor.so refused \(abi_minor\): module needs ABI 1\.6; this host speaks ABI 1\.5"
 expect_err "reason=no_sandbox: wall module $FIX/missing_op.so refused \(missing_op\): .*lacks the required operation spawn"
 expect_err "reason=no_sandbox: wall module $FIX/wrong_role.so refused \(wrong_role\): module wrong_role serves egress, not wall"
 expect_eq "$(grep -c 'SANDBOX REFUSED' "$ERR")" 5 "refusal lines"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* abi_pins.h -- every offset and size of the module ABI (api/ns_backend.h)
- * 1.0 to 1.4, pinned at compile time for LP64 (x86_64 and aarch64
+ * 1.0 to 1.5, pinned at compile time for LP64 (x86_64 and aarch64
  * lay the structs out the same).  Included by test_abi_layout.c (run on
  * this machine) and by tests/abi/pins_cross.c, which tests/abi/run.sh
  * compiles with the aarch64 cross compiler so the pins are not silently
@@ -38,7 +38,7 @@ SZ(ns_rule, 16);
 O(ns_rule, path, 0);
 O(ns_rule, access, 8);
 O(ns_rule, origin, 12);
-SZ(ns_policy, 176);
+SZ(ns_policy, 200);
 O(ns_policy, struct_size, 0);
 O(ns_policy, flags, 4);
 O(ns_policy, rules, 8);
@@ -63,6 +63,10 @@ O(ns_policy, acl, 148);           /* 1.3 */
 O(ns_policy, protect, 152);       /* 1.4 */
 O(ns_policy, n_protect, 160);     /* 1.4 */
 O(ns_policy, protect_fds, 168);   /* 1.4 */
+O(ns_policy, net_ports, 176);     /* 1.5 */
+O(ns_policy, n_net_ports, 184);   /* 1.5 */
+O(ns_policy, net_sink, 192);      /* 1.5 */
+O(ns_policy, reserved15, 196);    /* 1.5 */
 SZ(ns_wall_facts, 1068);
 O(ns_wall_facts, struct_size, 0);
 O(ns_wall_facts, available, 4);
@@ -141,7 +145,7 @@ O(ns_place_ops, holders, 56);    /* 1.1 */
 O(ns_place_ops, proc_start, 64); /* 1.1 */
 O(ns_place_ops, features, 72);   /* 1.3 */
 O(ns_place_ops, reserved, 76);   /* 1.3 */
-SZ(ns_backend_ops, 80);
+SZ(ns_backend_ops, 88);
 O(ns_backend_ops, magic, 0);
 O(ns_backend_ops, abi_major, 4);
 O(ns_backend_ops, abi_minor, 6);
@@ -155,6 +159,32 @@ O(ns_backend_ops, wall, 48);
 O(ns_backend_ops, egress, 56);
 O(ns_backend_ops, place, 64);
 O(ns_backend_ops, built_minor, 72); /* 1.2 */
+O(ns_backend_ops, proxy, 80);       /* 1.5 */
+SZ(ns_net_entry, 40); /* 1.5 */
+O(ns_net_entry, kind, 0);
+O(ns_net_entry, port, 4);
+O(ns_net_entry, fam, 6);
+O(ns_net_entry, plen, 7);
+O(ns_net_entry, addr, 8);
+O(ns_net_entry, name, 24);
+O(ns_net_entry, text, 32);
+SZ(ns_proxy_conf, 56); /* 1.5 */
+O(ns_proxy_conf, struct_size, 0);
+O(ns_proxy_conf, flags, 4);
+O(ns_proxy_conf, allow, 8);
+O(ns_proxy_conf, n_allow, 16);
+O(ns_proxy_conf, sink_fd, 24);
+O(ns_proxy_conf, report_fd, 28);
+O(ns_proxy_conf, stop_fd, 32);
+O(ns_proxy_conf, proxy_port, 36);
+O(ns_proxy_conf, reserved, 38);
+O(ns_proxy_conf, max_conns, 40);
+O(ns_proxy_conf, reserved2, 44);
+O(ns_proxy_conf, max_mem_bytes, 48);
+SZ(ns_proxy_ops, 24); /* 1.5 */
+O(ns_proxy_ops, struct_size, 0);
+O(ns_proxy_ops, ready, 8);
+O(ns_proxy_ops, serve, 16);
 #define PINNED 1
 #else
 #define PINNED 0

@@ -96,7 +96,23 @@ test_size_macros(void)
 			offsetof(struct ns_policy, protect));
 	/* 1.4 appended the protected paths: the 1.3 policy is a strict
 	 * prefix, the 1.4 size is the whole struct */
-	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_4, sizeof(struct ns_policy));
+	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_4,
+			offsetof(struct ns_policy, net_ports));
+	/* 1.5 appended the network namespace's ports and sink: the 1.4
+	 * policy is a strict prefix, the 1.5 size is the whole struct; the
+	 * descriptor grew by the proxy table, after 1.4's last member */
+	CU_ASSERT_EQUAL(NS_POLICY_SIZE_1_5, sizeof(struct ns_policy));
+	CU_ASSERT(NS_BACKEND_OPS_SIZE_1_4 <=
+		  offsetof(struct ns_backend_ops, proxy));
+	CU_ASSERT_EQUAL(NS_PROXY_OPS_SIZE_1_5, sizeof(struct ns_proxy_ops));
+	{
+		struct ns_policy p = { .struct_size = NS_POLICY_SIZE_1_4 };
+
+		CU_ASSERT(!NS_POLICY_HAS_NETNS(&p));
+		CU_ASSERT(NS_POLICY_HAS_PROTECT(&p));
+		p.struct_size = sizeof(p);
+		CU_ASSERT(NS_POLICY_HAS_NETNS(&p));
+	}
 	{
 		struct ns_policy p = { .struct_size = NS_POLICY_SIZE_1_3 };
 
@@ -127,7 +143,7 @@ test_size_macros(void)
 	CU_ASSERT(NS_PLACE_OPS_SIZE_1_0 < NS_PLACE_OPS_SIZE_1_1);
 	CU_ASSERT(NS_PLACE_SIZE_1_0 <= offsetof(struct ns_place, root_fd));
 	CU_ASSERT(NS_PLACE_SIZE_1_1 <= sizeof(struct ns_place));
-	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 4);
+	CU_ASSERT_EQUAL(NS_BACKEND_ABI_MINOR, 5);
 }
 
 static void
@@ -194,7 +210,7 @@ int
 main(void)
 {
 	static const struct cu_case cases[] = {
-		{ "1.0 to 1.4 size macros match the pinned sizes", test_size_macros },
+		{ "1.0 to 1.5 size macros match the pinned sizes", test_size_macros },
 		{ "HAS macros read struct_size", test_has_macros },
 		{ "headers come first", test_header_first },
 		{ "NS_BACKEND_HEADER fills the header", test_define_macro },

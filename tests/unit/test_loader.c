@@ -78,7 +78,7 @@ test_refusal_fixtures(void)
 	expect_load("abi_major_field.so", NS_ROLE_WALL, LOAD_ABI_MAJOR,
 		    "module targets ABI 2; this host speaks ABI 1");
 	expect_load("newer_minor.so", NS_ROLE_WALL, LOAD_ABI_MINOR,
-		    "module needs ABI 1.5; this host speaks ABI 1.4");
+		    "module needs ABI 1.6; this host speaks ABI 1.5");
 	expect_load("small_struct.so", NS_ROLE_WALL, LOAD_STRUCT_SIZE,
 		    "descriptor is 16 bytes, smaller than the 72 of ABI 1.0");
 	expect_load("small_table.so", NS_ROLE_WALL, LOAD_STRUCT_SIZE,
