@@ -11,6 +11,7 @@
  * Every attempt is small and does the least that proves the power: a
  * resource limit is set to the value it already has, a nice value to the
  * one it has, a signal is signal 0, and so on. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 #include <linux/netlink.h>
 #include <linux/vm_sockets.h>
 #include <mqueue.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
@@ -932,6 +934,159 @@ static int a_mptcp(char **a) { return a_inet(AF_INET, SOCK_STREAM, IPPROTO_MPTCP
 static int a_udp(char **a) { return a_inet(AF_INET, SOCK_DGRAM, 0, a[0]); }
 static int a_udp6(char **a) { return a_inet(AF_INET6, SOCK_DGRAM, 0, a[0]); }
 
+/* ---- network by name (--net-allow): what the proxy must refuse ------ */
+
+/* A TCP connection to host:port (names and numeric forms as
+ * getaddrinfo takes them), or -1. */
+static int
+tcp_to(const char *host, const char *port)
+{
+	struct addrinfo hints, *res, *ai;
+	int s = -1;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV;
+	if (getaddrinfo(host, port, &hints, &res) != 0)
+		return -1;
+	for (ai = res; ai != NULL && s < 0; ai = ai->ai_next) {
+		s = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (s >= 0 && connect(s, ai->ai_addr, ai->ai_addrlen) != 0) {
+			close(s);
+			s = -1;
+		}
+	}
+	freeaddrinfo(res);
+	return s;
+}
+
+/* The proxy an environment variable names ("<scheme>://host:port[/]"),
+ * connected, or -1 (errno ENOENT when the variable is unset). */
+static int
+proxy_from(const char *var)
+{
+	const char *v = getenv(var), *h;
+	char host[128], *colon;
+
+	if (v == NULL || (h = strstr(v, "://")) == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	snprintf(host, sizeof(host), "%s", h + 3);
+	host[strcspn(host, "/")] = '\0';
+	colon = strrchr(host, ':');
+	if (colon == NULL)
+		return -1;
+	*colon = '\0';
+	return tcp_to(host, colon + 1);
+}
+
+/* Read the reply's head (to the blank line, at most n-1 bytes). */
+static void
+read_head(int s, char *buf, size_t n)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	buf[0] = '\0';
+	while (got + 1 < n && strstr(buf, "\r\n\r\n") == NULL &&
+	       (r = read(s, buf + got, n - 1 - got)) > 0) {
+		got += (size_t)r;
+		buf[got] = '\0';
+	}
+}
+
+/* reach FORM HOST PORT: with HTTPS_PROXY set (inside a --net-allow
+ * wall), CONNECT FORM through it, got through on a 200; without it (the
+ * control), a direct connection to HOST:PORT. */
+static int
+a_reach(char **a)
+{
+	char req[512], head[1024];
+	int s = proxy_from("HTTPS_PROXY");
+
+	if (s < 0 && errno == ENOENT)
+		return verdict(tcp_to(a[1], a[2]), "connect");
+	if (s < 0)
+		return denied("connect to the proxy");
+	snprintf(req, sizeof(req), "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n",
+		 a[0], a[0]);
+	if (write(s, req, strlen(req)) != (ssize_t)strlen(req))
+		return denied("write CONNECT");
+	read_head(s, head, sizeof(head));
+	if (strncmp(head, "HTTP/1.1 200", 12) == 0 ||
+	    strncmp(head, "HTTP/1.0 200", 12) == 0)
+		return ok("CONNECT");
+	errno = EACCES;
+	head[strcspn(head, "\r\n")] = '\0';
+	printf("proxy said: %s\n", head);
+	return denied("CONNECT");
+}
+
+/* socks ATYP ADDR HOST PORT: with ALL_PROXY set, a SOCKS5 CONNECT to ADDR
+ * (ATYP 1: an IPv4 literal; 3: a name; 4: an IPv6 literal), got through
+ * on reply 0; without it, a direct connection to HOST:PORT. */
+static int
+a_socks(char **a)
+{
+	unsigned char m[300], r[16];
+	size_t n = 0, len = strlen(a[1]);
+	int s = proxy_from("ALL_PROXY"), atyp = (int)num(a[0]);
+	unsigned port = (unsigned)num(a[3]);
+
+	if (s < 0 && errno == ENOENT)
+		return verdict(tcp_to(a[2], a[3]), "connect");
+	if (s < 0)
+		return denied("connect to the proxy");
+	if (write(s, "\x05\x01\x00", 3) != 3 || read(s, r, 2) != 2 ||
+	    r[0] != 5 || r[1] != 0)
+		return denied("SOCKS5 greeting");
+	m[n++] = 5, m[n++] = 1, m[n++] = 0, m[n++] = (unsigned char)atyp;
+	if (atyp == 3 && len < 256) {
+		m[n++] = (unsigned char)len;
+		memcpy(m + n, a[1], len), n += len;
+	} else if (inet_pton(atyp == 4 ? AF_INET6 : AF_INET, a[1], m + n) == 1) {
+		n += atyp == 4 ? 16 : 4;
+	} else {
+		return broken("socks: bad address %s\n", a[1]);
+	}
+	m[n++] = (unsigned char)(port >> 8), m[n++] = (unsigned char)port;
+	if (write(s, m, n) != (ssize_t)n || read(s, r, 2) != 2)
+		return denied("SOCKS5 request");
+	if (r[1] == 0)
+		return ok("SOCKS5 CONNECT");
+	errno = EACCES;
+	printf("proxy said: SOCKS5 reply %u\n", r[1]);
+	return denied("SOCKS5 CONNECT");
+}
+
+/* get URL HOST PORT: with HTTP_PROXY set, an absolute-URI GET of URL
+ * through it, got through unless the proxy refused (a 4xx of its own);
+ * without it, a direct connection to HOST:PORT. */
+static int
+a_get(char **a)
+{
+	char req[512], head[1024];
+	int s = proxy_from("HTTP_PROXY");
+
+	if (s < 0 && errno == ENOENT)
+		return verdict(tcp_to(a[1], a[2]), "connect");
+	if (s < 0)
+		return denied("connect to the proxy");
+	snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: %s:%s\r\n"
+		 "Connection: close\r\n\r\n", a[0], a[1], a[2]);
+	if (write(s, req, strlen(req)) != (ssize_t)strlen(req))
+		return denied("write GET");
+	read_head(s, head, sizeof(head));
+	head[strcspn(head, "\r\n")] = '\0';
+	printf("proxy said: %s\n", head);
+	if (strncmp(head, "HTTP/1.", 7) == 0 && strncmp(head + 8, " 4", 2) == 0) {
+		errno = EACCES;
+		return denied("GET");
+	}
+	return ok("GET (the proxy did not refuse it)");
+}
+
 static int
 a_io_uring(char **a)
 {
@@ -1418,6 +1573,9 @@ static const struct attack attacks[] = {
 	{ "mptcp", 1, a_mptcp },
 	{ "udp", 1, a_udp },
 	{ "udp6", 1, a_udp6 },
+	{ "reach", 3, a_reach },
+	{ "socks", 4, a_socks },
+	{ "get", 3, a_get },
 	{ "io-uring", 0, a_io_uring },
 	{ "abstract", 1, a_abstract },
 	{ "abstract-listen", 3, a_abstract_listen },
