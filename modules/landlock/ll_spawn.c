@@ -97,6 +97,7 @@ struct child_ctx {
 	/* --explain only (else -1, -1, 0, &rep) */
 	int ready_fd, go_fd; /* the handshake with the tracer */
 	int trace;           /* install the trace filter */
+	int trace_connect;   /* and trace connect (--net-allow, abi 4+) */
 	struct child_report *repp; /* where a failure is stored */
 };
 
@@ -235,11 +236,11 @@ child_handshake(const struct child_ctx *c)
 }
 
 static int
-child_trace_filter(void)
+child_trace_filter(const struct child_ctx *c)
 {
 	struct sock_filter prog[LL_TRACE_FILTER_MAX];
 	struct sock_fprog fprog;
-	int n = ll_trace_filter_build(prog);
+	int n = ll_trace_filter_build(prog, c->trace_connect);
 
 	if (n < 0) {
 		errno = ENOSYS;
@@ -298,7 +299,7 @@ child_main(void *arg)
 		child_fail(c, STEP_CAPS);
 	if (child_seccomp(c) != 0)
 		child_fail(c, STEP_SECCOMP);
-	if (c->trace && child_trace_filter() != 0)
+	if (c->trace && child_trace_filter(c) != 0)
 		child_fail(c, STEP_TRACE);
 	if (c->cwd_fd < 0 && chdir(p->cwd) != 0)
 		child_fail(c, STEP_CHDIR); /* an older host: by name */
@@ -567,12 +568,14 @@ spawn_traced(const struct ns_host *host, struct ll_state *st,
 {
 	struct sock_filter prog[LL_TRACE_FILTER_MAX];
 
-	if (ll_trace_filter_build(prog) < 0)
+	c->trace_connect = ll_netns_wanted(pol) && st->abi >= 4;
+	if (ll_trace_filter_build(prog, c->trace_connect) < 0)
 		return fail(host, "--explain: no trace filter for this "
 				  "architecture", ENOSYS);
 	ll_trace_free(st->trace);
 	st->trace = ll_trace_new(pol->rules, pol->n_rules,
-				 (pol->flags & NS_POLICY_NET_DENY) != 0);
+				 (pol->flags & NS_POLICY_NET_DENY) != 0,
+				 c->trace_connect);
 	if (st->trace == NULL)
 		return fail(host, "--explain: out of memory", ENOMEM);
 	*pid = fork_traced(host, c, st->trace);

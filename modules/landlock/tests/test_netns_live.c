@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -54,6 +55,18 @@ static const char client[] =
 
 static const char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 static char wdir[64];
+static char *g_den; /* shared page: the denials finish() reported */
+
+/* One denial, as "<op> <path> <count>\n" on the shared page. */
+static void
+den(void *cookie, const struct ns_denial *d)
+{
+	size_t n = strlen(g_den);
+
+	(void)cookie;
+	snprintf(g_den + n, 4096 - n, "%u %s %llu\n", (unsigned)d->op,
+		 d->path, (unsigned long long)d->count);
+}
 
 /* what one case gives the wall, and what it saw */
 struct netcase {
@@ -153,6 +166,34 @@ nest_userns(void)
 	}
 }
 
+/* --explain: wait() until the end, then finish() names the denials
+ * (den() keeps them); the command's exit code, 83/84 for a failure. */
+static int
+explain_end(const struct ns_wall_ops *w, void *st, const struct ns_proc *pr)
+{
+	struct ns_host h = fake_ns_host;
+	struct ns_exit ex;
+	struct ns_finish fin;
+	int rc;
+
+	h.denial = den;
+	do {
+		memset(&ex, 0, sizeof(ex));
+		ex.struct_size = sizeof(ex);
+		rc = w->wait(&h, st, pr, 500, &ex);
+	} while (rc == NS_OK && ex.how == NS_END_RUNNING);
+	if (rc != NS_OK)
+		return 83;
+	memset(&fin, 0, sizeof(fin));
+	fin.struct_size = sizeof(fin);
+	fin.proc = *pr;
+	fin.exit = ex;
+	if (w->finish(&h, st, &fin) != NS_OK)
+		return 84;
+	w->release(&h, st);
+	return ex.how == NS_END_CODE ? ex.code : 128 + ex.code;
+}
+
 /* The tool: prepare, spawn argv walled with stdout on out, wait. */
 static int __attribute__((noreturn))
 tool(const struct netcase *c, const char **argv, int out)
@@ -176,9 +217,12 @@ tool(const struct netcase *c, const char **argv, int out)
 		fprintf(stderr, "spawn: %s: %s\n", fh.reason, fh.refusal);
 		_exit(82);
 	}
-	rc = wait_status((pid_t)pr.pid);
-	w->release(&fake_ns_host, st);
-	_exit(rc);
+	if (!(c->flags & NS_POLICY_EXPLAIN)) {
+		rc = wait_status((pid_t)pr.pid);
+		w->release(&fake_ns_host, st);
+		_exit(rc);
+	}
+	_exit(explain_end(w, st, &pr));
 }
 
 /* One listener received over the sink: its fd (the port checked), or -1. */
@@ -409,6 +453,41 @@ test_bypass_refused(void)
 	close(hl);
 }
 
+/* --explain names a bypass: a connect Landlock refused, as
+ * "<addr>:<port>" with NS_OP_CONNECT; the proxy's own port is no
+ * denial.  The control: unwalled, the same connect reaches the host. */
+static void
+test_explain_names_bypass(void)
+{
+	struct netcase c;
+	char port[8], want[64];
+	uint16_t p = 0;
+	int hl = host_listener(SOCK_STREAM, &p), err;
+
+	CU_ASSERT_FATAL(hl >= 0);
+	if (ll_sys_abi(&err) < 4) {
+		close(hl);
+		return; /* no Landlock connect right: nothing refuses it */
+	}
+	snprintf(port, sizeof(port), "%u", (unsigned)p);
+	set_ports(&c, 3128);
+	c.flags = NS_POLICY_EXPLAIN;
+	CU_ASSERT_EQUAL(run_case(0, &c, "127.0.0.1", port, NULL, &hl, 1), 0);
+	CU_ASSERT_STRING_EQUAL(c.out, "ok host"); /* control */
+	g_den[0] = '\0';
+	CU_ASSERT_EQUAL(run_case(1, &c, "127.0.0.1", port, NULL, &hl, 1), 0);
+	CU_ASSERT_STRING_EQUAL(c.out, "err 13");
+	snprintf(want, sizeof(want), "%u 127.0.0.1:%s 1\n",
+		 (unsigned)NS_OP_CONNECT, port);
+	CU_ASSERT_STRING_EQUAL(g_den, want);
+	g_den[0] = '\0';
+	CU_ASSERT_EQUAL(run_case(1, &c, "127.0.0.1", "3128", NULL, NULL, 0),
+			0);
+	CU_ASSERT_STRING_EQUAL(c.out, "ok proxy");
+	CU_ASSERT_STRING_EQUAL(g_den, "");
+	close(hl);
+}
+
 /* UDP reaches nothing outside the namespace: the datagram is sent (to
  * the namespace's own lo) and never arrives at the host's socket. */
 static void
@@ -621,6 +700,10 @@ test_no_userns_refused(void)
 static int
 setup(void)
 {
+	g_den = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (g_den == MAP_FAILED)
+		return -1;
 	snprintf(wdir, sizeof(wdir), "/tmp/ll-netns-w.XXXXXX");
 	if (mkdtemp(wdir) == NULL)
 		return -1;
@@ -645,6 +728,7 @@ main(void)
 		{ "port 3128", test_port_3128 },
 		{ "a bypass is refused (EACCES at abi 4+)",
 		  test_bypass_refused },
+		{ "--explain names a bypass", test_explain_names_bypass },
 		{ "udp stays inside", test_udp_stays_inside },
 		{ "the command holds no socket", test_no_socket_in_command },
 		{ "nested in a user namespace (run)", test_nested_userns },
