@@ -225,9 +225,10 @@ tool(const struct netcase *c, const char **argv, int out)
 	_exit(explain_end(w, st, &pr));
 }
 
-/* One listener received over the sink: its fd (the port checked), or -1. */
+/* One listener received over the sink: its fd (its port one of c's), or
+ * -1. */
 static int
-recv_listener(int sink, uint16_t want, int wait_ms)
+recv_listener(int sink, const struct netcase *c, int wait_ms)
 {
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -246,10 +247,14 @@ recv_listener(int sink, uint16_t want, int wait_ms)
 	    recvmsg(sink, &m, MSG_CMSG_CLOEXEC) != (ssize_t)sizeof(port))
 		return -1;
 	cm = CMSG_FIRSTHDR(&m);
-	if (cm == NULL || cm->cmsg_type != SCM_RIGHTS || port != want)
+	if (cm == NULL || cm->cmsg_type != SCM_RIGHTS)
 		return -1;
 	memcpy(&fd, CMSG_DATA(cm), sizeof(fd));
-	return fd;
+	for (size_t i = 0; i < c->n_ports; i++)
+		if (c->ports[i] == port)
+			return fd;
+	close(fd);
+	return -1;
 }
 
 /* The family a received listener is bound to. */
@@ -356,7 +361,7 @@ run_case(int walled, struct netcase *c, const char *host, const char *port,
 		word[n] = "host";
 	}
 	for (int w = 5000; walled && n < MAXL &&
-	     (fd = recv_listener(sv[0], c->ports[0], w)) >= 0; w = 200) {
+	     (fd = recv_listener(sv[0], c, w)) >= 0; w = 200) {
 		c->got[family_of(fd) == AF_INET6]++;
 		l[n] = fd;
 		word[n++] = "proxy";
@@ -421,6 +426,41 @@ test_port_3128(void)
 
 	set_ports(&c, 3128);
 	CU_ASSERT_EQUAL(run_case(1, &c, "127.0.0.1", "3128", NULL, NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(c.out, "ok proxy");
+}
+
+/* A loopback entry's port below 1024 (localhost:80): the wall binds it in
+ * the namespace it owns, as an unprivileged user; the listener after it
+ * comes too.  The control: the same user cannot bind it on the host. */
+static void
+test_low_port(void)
+{
+	struct netcase c;
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int s, rc;
+	pid_t pid;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons(80);
+	if (geteuid() == 0) {
+		fflush(NULL);
+		if ((pid = fork()) == 0) {
+			drop_privileges();
+			s = socket(AF_INET, SOCK_STREAM, 0);
+			_exit(bind(s, (struct sockaddr *)&a, sizeof(a)) != 0 &&
+			      errno == EACCES ? 0 : 1);
+		}
+		CU_ASSERT_EQUAL(wait_status(pid), 0); /* control */
+	}
+	set_ports(&c, 80);
+	c.ports[1] = 3128;
+	c.n_ports = 2;
+	rc = run_case(1, &c, "127.0.0.1", "80", NULL, NULL, 0);
+	CU_ASSERT_EQUAL(rc, 0);
+	CU_ASSERT_STRING_EQUAL(c.out, "ok proxy");
+	CU_ASSERT_EQUAL(c.got[0], 2);
+	rc = run_case(1, &c, "127.0.0.1", "3128", NULL, NULL, 0);
+	CU_ASSERT_EQUAL(rc, 0);
 	CU_ASSERT_STRING_EQUAL(c.out, "ok proxy");
 }
 
@@ -726,6 +766,7 @@ main(void)
 		{ "the listener reaches the proxy, not the host",
 		  test_listener_reaches_proxy },
 		{ "port 3128", test_port_3128 },
+		{ "port 80 as an unprivileged user", test_low_port },
 		{ "a bypass is refused (EACCES at abi 4+)",
 		  test_bypass_refused },
 		{ "--explain names a bypass", test_explain_names_bypass },
