@@ -662,6 +662,23 @@ test_render_says_netns(void)
 					       "listeners=3128,8080\n"));
 }
 
+/* check's note says --net-allow is kept by a namespace, and the audit
+ * clause after it still fits (this machine has no setting that blocks
+ * user namespaces: the suite makes its own namespaces above). */
+static void
+test_facts_note(void)
+{
+	struct ns_wall_facts f;
+	int err;
+
+	memset(&f, 0, sizeof(f));
+	f.struct_size = sizeof(f);
+	CU_ASSERT_EQUAL(ns_backend_v1.wall->facts(&fake_ns_host, &f), NS_OK);
+	CU_ASSERT_PTR_NOT_NULL(strstr(f.note, "; --net-allow: own netns"));
+	if (ll_sys_abi(&err) >= 7 && strstr(f.note, "reachable from") == NULL)
+		CU_ASSERT_PTR_NOT_NULL(strstr(f.note, "--explain traces"));
+}
+
 /* A user namespace (made by root, identity-mapped) whose
  * user.max_user_namespaces is 0: the tool, unprivileged, can make none
  * there.  Nothing outside changes (the limit is per user namespace).
@@ -776,6 +793,7 @@ main(void)
 		{ "a bad policy is an internal error",
 		  test_bad_policy_refused },
 		{ "render says the namespace", test_render_says_netns },
+		{ "check's note says it", test_facts_note },
 		{ "no user namespace: netns_unavailable",
 		  test_no_userns_refused },
 		{ NULL, NULL }
