@@ -198,3 +198,86 @@ ll_netns_ports(const struct ns_policy *pol, char *buf, size_t n)
 		at += (size_t)k;
 	}
 }
+
+/* ---- the bypass NOTE (finish) -------------------------------------------- */
+
+static void
+bp_note(void *cookie, const char *text)
+{
+	const struct ll_bypass *b = cookie;
+
+	if (b->host->note != NULL)
+		b->host->note(b->host->cookie, text);
+}
+
+static void
+bp_refuse(void *cookie, const char *reason, const char *text)
+{
+	const struct ll_bypass *b = cookie;
+
+	b->host->refuse(b->host->cookie, reason, text);
+}
+
+static void
+bp_text(void *cookie, const char *line)
+{
+	const struct ll_bypass *b = cookie;
+
+	b->host->text(b->host->cookie, line);
+}
+
+static const char *
+bp_option(void *cookie, const char *key)
+{
+	const struct ll_bypass *b = cookie;
+
+	return b->host->option(b->host->cookie, key);
+}
+
+static void
+bp_denial(void *cookie, const struct ns_denial *d)
+{
+	struct ll_bypass *b = cookie;
+
+	if (d->op == NS_OP_CONNECT && d->path != NULL &&
+	    strncmp(d->path, "AF_", 3) != 0) {
+		if (b->n == 0)
+			snprintf(b->first, sizeof(b->first), "%s", d->path);
+		b->n += d->count;
+	}
+	b->host->denial(b->host->cookie, d);
+}
+
+void
+ll_netns_bypass_init(struct ll_bypass *b, const struct ns_host *host)
+{
+	size_t n = host->struct_size < sizeof(b->counted) ?
+			   host->struct_size : sizeof(b->counted);
+
+	memset(b, 0, sizeof(*b));
+	b->host = host;
+	memcpy(&b->counted, host, n);
+	b->counted.cookie = b;
+	b->counted.note = bp_note;
+	b->counted.refuse = bp_refuse;
+	b->counted.text = bp_text;
+	if (host->option != NULL)
+		b->counted.option = bp_option;
+	if (NS_HOST_HAS_DENIAL(host) && host->denial != NULL)
+		b->counted.denial = bp_denial;
+}
+
+void
+ll_netns_bypass_note(const struct ll_bypass *b)
+{
+	char text[320];
+
+	if (b->n == 0 || b->host->note == NULL)
+		return;
+	snprintf(text, sizeof(text), "%llu connection attempt%s went around "
+		 "the --net-allow proxy and %s refused (first: %s): a program "
+		 "that ignores HTTP_PROXY, HTTPS_PROXY and ALL_PROXY gets no "
+		 "network here", (unsigned long long)b->n, b->n == 1 ? "" : "s",
+		 b->n == 1 ? "was" : "were", b->first);
+	b->host->note(b->host->cookie, text);
+}

@@ -31,6 +31,21 @@ int ll_netns_lo_up(void);
  * *step (enum ll_pstep). */
 int ll_netns_listen(const struct ns_policy *pol, int sink, int *step);
 
+/* finish() under --net-allow: the denials the tracer and the audit log
+ * report go through `counted` (a copy of host whose denial() counts the
+ * connects: each one a connection that went around the proxy), then
+ * ll_netns_bypass_note() says them in one NOTE. */
+struct ll_bypass {
+	const struct ns_host *host; /* the real one */
+	struct ns_host counted;     /* cookie: this struct */
+	uint64_t n;                 /* connect denials */
+	char first[96];             /* the first one's "<addr>:<port>" */
+};
+/* Fill b from host: counted forwards every service to host. */
+void ll_netns_bypass_init(struct ll_bypass *b, const struct ns_host *host);
+/* The NOTE, when a connect was refused. */
+void ll_netns_bypass_note(const struct ll_bypass *b);
+
 /* "<port>,<port>,..." of pol's ports into buf (the render line). */
 void ll_netns_ports(const struct ns_policy *pol, char *buf, size_t n);
 
