@@ -85,9 +85,11 @@ struct netcase {
 	uint32_t flags;  /* NS_POLICY_* beyond NET_PROXIED */
 	int nest;        /* the tool makes a user namespace first (run) */
 	const char *script; /* python's -c, or NULL: the client */
+	int twice;       /* the tool spawns the command twice */
 	int sink;        /* the wall's end of net_sink (set by run_case) */
 	int got[2];      /* listeners received: IPv4, IPv6 */
-	char out[256];   /* the command's stdout */
+	char out[256];   /* the command's stdout, its first line */
+	char all[256];   /* all of it */
 };
 
 static void
@@ -228,6 +230,9 @@ tool(const struct netcase *c, const char **argv, int out)
 		fprintf(stderr, "spawn: %s: %s\n", fh.reason, fh.refusal);
 		_exit(82);
 	}
+	if (c->twice && (wait_status((pid_t)pr.pid) != 0 ||
+			 w->spawn(&fake_ns_host, st, &pol, &l, &pr) != NS_OK))
+		_exit(82);
 	if (!(c->flags & NS_POLICY_EXPLAIN)) {
 		rc = wait_status((pid_t)pr.pid);
 		w->release(&fake_ns_host, st);
@@ -382,6 +387,7 @@ run_case(int walled, struct netcase *c, const char *host, const char *port,
 		close(l[i]);
 	k = read(out[0], c->out, sizeof(c->out) - 1);
 	c->out[k > 0 ? k : 0] = '\0';
+	memcpy(c->all, c->out, sizeof(c->all));
 	c->out[strcspn(c->out, "\n")] = '\0';
 	close(out[0]);
 	close(sv[0]);
@@ -429,7 +435,9 @@ test_listener_reaches_proxy(void)
 	close(hl);
 }
 
-/* The proxy's usual port, as the host will pass it. */
+/* The proxy's usual port, as the host will pass it; and a second
+ * spawn() of the same tool (probe's steps) runs in the same namespace,
+ * whose listeners are sent once: both commands reach the proxy. */
 static void
 test_port_3128(void)
 {
@@ -438,6 +446,11 @@ test_port_3128(void)
 	set_ports(&c, 3128);
 	CU_ASSERT_EQUAL(run_case(1, &c, "127.0.0.1", "3128", NULL, NULL, 0), 0);
 	CU_ASSERT_STRING_EQUAL(c.out, "ok proxy");
+	c.twice = 1;
+	CU_ASSERT_EQUAL(run_case(1, &c, "127.0.0.1", "3128", NULL, NULL, 0), 0);
+	CU_ASSERT_STRING_EQUAL(c.all, "ok proxy\nok proxy\n");
+	CU_ASSERT_EQUAL(c.got[0], 1);
+	CU_ASSERT_EQUAL(c.got[1], has_ipv6() ? 1 : 0);
 }
 
 /* A loopback entry's port below 1024 (localhost:80): the wall binds it in
