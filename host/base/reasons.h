@@ -65,6 +65,7 @@
 	X(NAMES_REACHABLE, "names_reachable") \
 	X(NESTED_SANDBOX, "nested_sandbox") \
 	X(NET_UNENFORCEABLE, "net_unenforceable") \
+	X(NETNS_UNAVAILABLE, "netns_unavailable") \
 	X(NO_COMMAND, "no_command") \
 	X(NO_CONTAINER, "no_container") \
 	X(NO_DEFAULT_DENY, "no_default_deny") \

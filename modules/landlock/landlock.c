@@ -3,7 +3,8 @@
  *
  * facts()   asks the kernel for its ABI and says what the wall keeps;
  * prepare() refuses what cannot be walled and builds the ruleset (nothing
- *           is confined yet);
+ *           is confined yet); with --net-allow (NS_POLICY_NET_PROXIED,
+ *           ll_netns.c) it proves the network namespace can be made;
  * render()  writes the policy as text;
  * spawn()   (ll_spawn.c) confines the calling process once, then forks the
  *           command under a nested scope layer and a seccomp filter.
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "banned.h"
+#include "ll_netns.h"
 #include "ll_protect.h"
 #include "ll_socks.h"
 #include "ll_spawn.h"
@@ -61,6 +63,20 @@ ll_policy_ok(const struct ns_host *host, const struct ns_policy *pol)
 
 static void ll_audit_on_facts(int kabi, char *note, size_t n);
 
+/* --net-allow's namespace, in the few bytes the note has left: made when
+ * no known setting keeps user namespaces from this user (prepare() tries
+ * it and refuses netns_unavailable where it cannot be made). */
+static void
+ll_netns_on_facts(int kabi, char *note, size_t n)
+{
+	size_t len = strlen(note);
+
+	if (kabi >= 1)
+		snprintf(note + len, n - len, "; --net-allow: %s",
+			 ll_protect_cause() == NULL ? "own netns" :
+			 "no userns");
+}
+
 static int
 ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
 {
@@ -71,6 +87,7 @@ ll_facts(const struct ns_host *host, struct ns_wall_facts *out)
 		return NS_E_INTERNAL;
 	kabi = ll_sys_abi(&err);
 	ll_fill_facts(kabi, err, out);
+	ll_netns_on_facts(kabi, out->note, sizeof(out->note));
 	ll_socks_on_facts(kabi, out->note, sizeof(out->note));
 	ll_audit_on_facts(kabi, out->note, sizeof(out->note));
 	return NS_OK;
@@ -96,13 +113,15 @@ ll_audit_on_facts(int kabi, char *note, size_t n)
 				"too, with or without --explain",
 	};
 	size_t len = strlen(note);
+	const char *say;
 
 	/* the reachable sockets' list ends the note and comes first: the
 	 * clause goes only where it fits whole after a note without it */
-	if (kabi < 7 || strstr(note, "reachable from inside now") != NULL ||
-	    len + 96 >= n)
+	if (kabi < 7 || strstr(note, "reachable from inside now") != NULL)
 		return;
-	snprintf(note + len, n - len, "; %s", says[ll_audit_state()]);
+	say = says[ll_audit_state()];
+	if (len + 2 + strlen(say) < n)
+		snprintf(note + len, n - len, "; %s", say);
 }
 
 static int
@@ -186,31 +205,60 @@ add_rule(const struct ns_host *host, int ruleset, int abi,
 	return rc;
 }
 
+/* --net-allow at ABI 4+: TCP connect is handled, and allowed to the
+ * listeners' ports only, so a connect that bypasses the proxy is refused
+ * by Landlock (EACCES, a denial --explain and the audit log name) rather
+ * than only failing in the empty namespace (ENETUNREACH). */
+static int
+proxied(int abi, const struct ns_policy *pol)
+{
+	return abi >= 4 && ll_netns_wanted(pol);
+}
+
+static int
+add_ports(const struct ns_host *host, int fd, const struct ns_policy *pol)
+{
+	char port[16];
+
+	for (size_t i = 0; i < pol->n_net_ports; i++)
+		if (ll_sys_add_port(fd, pol->net_ports[i],
+				    NOVA_LL_NET_CONNECT_TCP) != 0) {
+			snprintf(port, sizeof(port), "%u",
+				 (unsigned)pol->net_ports[i]);
+			return refuse_errno(host, "add the connect rule for "
+					    "port", port, errno);
+		}
+	return NS_OK;
+}
+
 static int
 build_ruleset(const struct ns_host *host, const struct ns_policy *pol,
 	      int abi, int *out)
 {
 	struct nova_ll_ruleset_attr attr;
 	size_t i;
-	int fd, rc;
+	int fd, rc = NS_OK;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.handled_access_fs = ll_row(abi)->fs;
-	/* Net is handled only with net-deny: handled means deny-by-default,
-	 * which would break every command run without --net-deny. */
+	/* Net is handled only with net-deny or --net-allow: handled means
+	 * deny-by-default, which would break every command run without. */
 	if (pol->flags & NS_POLICY_NET_DENY)
 		attr.handled_access_net = ll_row(abi)->net;
+	if (proxied(abi, pol))
+		attr.handled_access_net = NOVA_LL_NET_CONNECT_TCP;
 	/* No scope in the main layer: the tool is in this domain too, and the
 	 * scopes belong to the child's nested layer (ll_spawn.c). */
 	fd = ll_sys_create_ruleset(&attr);
 	if (fd < 0)
 		return refuse_errno(host, "create", "ruleset", errno);
-	for (i = 0; i < pol->n_rules; i++) {
+	for (i = 0; i < pol->n_rules && rc == NS_OK; i++)
 		rc = add_rule(host, fd, abi, &pol->rules[i], host_fd(pol, i));
-		if (rc != NS_OK) {
-			close(fd);
-			return rc;
-		}
+	if (rc == NS_OK && proxied(abi, pol))
+		rc = add_ports(host, fd, pol);
+	if (rc != NS_OK) {
+		close(fd);
+		return rc;
 	}
 	*out = fd;
 	return NS_OK;
@@ -253,6 +301,57 @@ protect_probe(const struct ns_host *host, const struct ns_policy *pol)
 	return userns ? NS_E_UNAVAILABLE : NS_E_SYSTEM;
 }
 
+/* --net-allow: the network namespace, tried in the same child as rule
+ * 5a's (one unshare).  No user namespace here, or no network namespace
+ * in it: netns_unavailable, naming the setting and its fix; never the
+ * host's network. */
+static int
+netns_probe(const struct ns_host *host, const struct ll_pfail *f)
+{
+	const char *cause = ll_protect_cause(), *fix = ll_protect_fix();
+	char text[1024];
+
+	if (f->step > LL_PS_PRIVATE && f->step != LL_PS_LO)
+		return NS_OK; /* a later step: the caller says which */
+	snprintf(text, sizeof(text), "--net-allow runs the command in a "
+		 "network namespace of its own, which needs an unprivileged "
+		 "user namespace: %s (%s: %s); %s%s", cause != NULL ? cause :
+		 "none can be made here", ll_protect_step(f->step),
+		 strerror(f->err), fix != NULL ? "to allow it: " : "allow "
+		 "unprivileged user namespaces (user.max_user_namespaces > 0, "
+		 "no AppArmor userns restriction) or run without --net-allow",
+		 fix != NULL ? fix : "");
+	host->refuse(host->cookie, "netns_unavailable", text);
+	return NS_E_UNAVAILABLE;
+}
+
+static int
+ns_probe(const struct ns_host *host, const struct ns_policy *pol)
+{
+	struct ll_pfail f;
+	char text[512];
+	int rc;
+
+	if (ll_netns_wanted(pol)) {
+		if (ll_netns_check(pol, text, sizeof(text)) != NULL) {
+			host->refuse(host->cookie, "sandbox_failed", text);
+			return NS_E_INTERNAL;
+		}
+		if (ll_protect_probe(pol, &f) == 0)
+			return NS_OK;
+		if ((rc = netns_probe(host, &f)) != NS_OK)
+			return rc;
+		if (f.step >= LL_PS_LO) {
+			snprintf(text, sizeof(text), "--net-allow: %s failed "
+				 "in the probe: %s", ll_protect_step(f.step),
+				 strerror(f.err));
+			host->refuse(host->cookie, "sandbox_failed", text);
+			return NS_E_SYSTEM;
+		}
+	}
+	return ll_protect_wanted(pol) ? protect_probe(host, pol) : NS_OK;
+}
+
 static int
 ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 	   void **state)
@@ -274,7 +373,7 @@ ll_prepare(const struct ns_host *host, const struct ns_policy *pol,
 		host->refuse(host->cookie, reason, text);
 		return precheck_status(reason);
 	}
-	if (ll_protect_wanted(pol) && (rc = protect_probe(host, pol)) != NS_OK)
+	if ((rc = ns_probe(host, pol)) != NS_OK)
 		return rc;
 	rc = build_ruleset(host, pol, ll_built_abi(kabi), &fd);
 	if (rc != NS_OK)
@@ -336,7 +435,8 @@ static const struct ns_wall_ops wall_ops =
 		    .optional_roots = optional_roots,
 		    .system_prefixes = ll_system_prefixes,
 		    .resolver_conf = "/etc/resolv.conf",
-		    .features = NS_WALL_EXPLAIN | NS_WALL_PROTECT,
+		    .features = NS_WALL_EXPLAIN | NS_WALL_PROTECT |
+				NS_WALL_NETNS,
 		    .finish = ll_finish,
 		    .wait = ll_wait,
 		    .terminate = NULL /* the host signals the tree by pid */);

@@ -212,7 +212,9 @@ access_object(const char *f, size_t n, struct ll_arec *r)
 	if (r->op == NS_OP_CONNECT &&
 	    ll_audit_field(f, n, "daddr", a, sizeof(a)) == 0 &&
 	    ll_audit_field(f, n, "dest", port, sizeof(port)) == 0) {
-		snprintf(r->path, sizeof(r->path), "tcp:%s:%s", a, port);
+		/* as the tracer names it: "<addr>:<port>", "[<v6>]:<port>" */
+		snprintf(r->path, sizeof(r->path), strchr(a, ':') != NULL ?
+			 "[%s]:%s" : "%s:%s", a, port);
 		return;
 	}
 	if (r->op == NS_OP_BIND &&

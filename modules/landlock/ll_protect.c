@@ -17,12 +17,16 @@
  *   way: the host's cwd descriptor belongs to the old namespace, where
  *   nothing is read-only, and the command must not start there.
  *
- * Only when n_protect > 0: no namespace otherwise.  prepare() runs the
- * same steps in a forked child first (ll_protect_probe), so a machine
- * without user namespaces (user.max_user_namespaces=0,
+ * Only when n_protect > 0: no mount namespace otherwise.  --net-allow
+ * (NS_POLICY_NET_PROXIED, ll_netns.c) adds CLONE_NEWNET to the same
+ * unshare: lo up, the listeners made and sent; with neither, no
+ * namespace at all.  prepare() runs the same steps in a forked child
+ * first (ll_protect_probe; nothing sent), so a machine without user
+ * namespaces (user.max_user_namespaces=0,
  * kernel.unprivileged_userns_clone=0, AppArmor's
  * apparmor_restrict_unprivileged_userns) is refused before the OK line:
- * protect_unavailable, never run without the protection. */
+ * protect_unavailable or netns_unavailable, never run without the
+ * protection or with the host's network. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -36,6 +40,7 @@
 #include <unistd.h>
 
 #include "banned.h"
+#include "ll_netns.h"
 #include "ll_protect.h"
 
 #ifndef SYS_open_tree
@@ -68,7 +73,8 @@ struct ll_mount_attr {
 #define LL_MOVE_MOUNT_T_EMPTY_PATH 0x40u
 
 static const char *const step_names[] = {
-	[LL_PS_USERNS] = "unshare(CLONE_NEWUSER|CLONE_NEWNS)",
+	[LL_PS_USERNS] = "unshare(CLONE_NEWUSER, with CLONE_NEWNS and/or "
+			 "CLONE_NEWNET)",
 	[LL_PS_SETGROUPS] = "setgroups deny",
 	[LL_PS_UIDMAP] = "uid_map",
 	[LL_PS_GIDMAP] = "gid_map",
@@ -81,12 +87,16 @@ static const char *const step_names[] = {
 	[LL_PS_MOVE] = "move_mount",
 	[LL_PS_CWD] = "re-opening the working directory",
 	[LL_PS_PIN] = "pinning a directory above it (a bind onto itself)",
+	[LL_PS_LO] = "bringing lo up in the new network namespace",
+	[LL_PS_LISTEN] = "listening on the loopback port in the new network "
+			 "namespace",
+	[LL_PS_SEND] = "passing a listener to the proxy",
 };
 
 const char *
 ll_protect_step(int step)
 {
-	if (step >= LL_PS_USERNS && step <= LL_PS_PIN)
+	if (step >= LL_PS_USERNS && step <= LL_PS_SEND)
 		return step_names[step];
 	return "unknown step";
 }
@@ -136,15 +146,17 @@ write_maps(unsigned uid, unsigned gid, struct ll_pfail *f)
 	return 0;
 }
 
-/* The user namespace and its maps, and a private mount tree. */
+/* The user namespace and its maps, with a private mount tree (mounts)
+ * and a network namespace (net). */
 static int
-enter_ns(struct ll_pfail *f)
+enter_ns(int mounts, int net, struct ll_pfail *f)
 {
 	unsigned uid = (unsigned)geteuid(), gid = (unsigned)getegid();
 
 	int dumpable = prctl(PR_GET_DUMPABLE, 0L, 0L, 0L, 0L), rc;
 
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+	if (unshare(CLONE_NEWUSER | (mounts ? CLONE_NEWNS : 0) |
+		    (net ? CLONE_NEWNET : 0)) != 0)
 		return fail_at(f, LL_PS_USERNS, 0);
 	/* a process that changed its uid (run's keeper, to the place's) is
 	 * not dumpable, and its /proc/self files are then not its own to
@@ -156,7 +168,7 @@ enter_ns(struct ll_pfail *f)
 		(void)prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L);
 	if (rc != 0)
 		return -1;
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+	if (mounts && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
 		return fail_at(f, LL_PS_PRIVATE, 0);
 	return 0;
 }
@@ -322,18 +334,41 @@ ll_protect_wanted(const struct ns_policy *pol)
 }
 
 int
-ll_protect_enter(const struct ns_policy *pol, int *cwd_fd,
+ll_ns_wanted(const struct ns_policy *pol)
+{
+	return ll_protect_wanted(pol) || ll_netns_wanted(pol);
+}
+
+/* lo up and the listeners, in the new network namespace. */
+static int
+net_steps(const struct ns_policy *pol, int sink, struct ll_pfail *f)
+{
+	int step;
+
+	if (ll_netns_lo_up() != 0)
+		return fail_at(f, LL_PS_LO, 0);
+	if (ll_netns_listen(pol, sink, &step) != 0)
+		return fail_at(f, step, 0);
+	return 0;
+}
+
+int
+ll_protect_enter(const struct ns_policy *pol, int *cwd_fd, int sink,
 		 struct ll_pfail *f)
 {
 	int was = NS_POLICY_HAS_FDS(pol) && pol->cwd_fd != NULL ?
 			  *pol->cwd_fd : -1;
-	int step;
+	int step, net = ll_netns_wanted(pol);
 
 	memset(f, 0, sizeof(*f));
 	if (cwd_fd != NULL)
 		*cwd_fd = -1;
-	if (enter_ns(f) != 0)
+	if (enter_ns(ll_protect_wanted(pol), net, f) != 0)
 		return -1;
+	if (net && net_steps(pol, sink, f) != 0)
+		return -1;
+	if (!ll_protect_wanted(pol))
+		return 0;
 	/* the ancestors first: each protected path is then re-opened (and
 	 * its identity checked) through directories that can no longer move */
 	for (size_t i = 0; i < pol->n_protect; i++)
@@ -367,21 +402,48 @@ sysctl_is(const char *path, const char *v)
 	return strcmp(buf, v) == 0;
 }
 
+/* The settings that keep user namespaces from an unprivileged user, in
+ * the order they are asked: what each says, and what lifts it. */
+static const struct {
+	const char *file, *value, *cause, *fix;
+} blockers[] = {
+	{ "/proc/sys/user/max_user_namespaces", "0",
+	  "user namespaces are off (sysctl user.max_user_namespaces=0)",
+	  "sysctl -w user.max_user_namespaces=10000 (as root)" },
+	{ "/proc/sys/kernel/unprivileged_userns_clone", "0",
+	  "unprivileged user namespaces are off (sysctl "
+	  "kernel.unprivileged_userns_clone=0)",
+	  "sysctl -w kernel.unprivileged_userns_clone=1 (as root)" },
+	{ "/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1",
+	  "AppArmor restricts unprivileged user namespaces (sysctl "
+	  "kernel.apparmor_restrict_unprivileged_userns=1)",
+	  "an AppArmor profile that allows userns for nova-sandbox, or sysctl "
+	  "-w kernel.apparmor_restrict_unprivileged_userns=0 (as root)" },
+};
+
+static int
+blocker(void)
+{
+	for (size_t i = 0; i < sizeof(blockers) / sizeof(blockers[0]); i++)
+		if (sysctl_is(blockers[i].file, blockers[i].value))
+			return (int)i;
+	return -1;
+}
+
 const char *
 ll_protect_cause(void)
 {
-	if (sysctl_is("/proc/sys/user/max_user_namespaces", "0"))
-		return "user namespaces are off (sysctl "
-		       "user.max_user_namespaces=0)";
-	if (sysctl_is("/proc/sys/kernel/unprivileged_userns_clone", "0"))
-		return "unprivileged user namespaces are off (sysctl "
-		       "kernel.unprivileged_userns_clone=0)";
-	if (sysctl_is("/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
-		      "1"))
-		return "AppArmor restricts unprivileged user namespaces "
-		       "(sysctl kernel.apparmor_restrict_unprivileged_userns"
-		       "=1)";
-	return NULL;
+	int i = blocker();
+
+	return i < 0 ? NULL : blockers[i].cause;
+}
+
+const char *
+ll_protect_fix(void)
+{
+	int i = blocker();
+
+	return i < 0 ? NULL : blockers[i].fix;
 }
 
 int
@@ -403,7 +465,7 @@ ll_protect_probe(const struct ns_policy *pol, struct ll_pfail *f)
 		struct ll_pfail cf;
 
 		close(p[0]);
-		(void)ll_protect_enter(pol, NULL, &cf);
+		(void)ll_protect_enter(pol, NULL, -1, &cf);
 		_exit(write(p[1], &cf, sizeof(cf)) == (ssize_t)sizeof(cf) ?
 			      0 : 1);
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "banned.h"
+#include "ll_netns.h"
 #include "ll_protect.h"
 #include "ll_table.h"
 
@@ -112,10 +113,37 @@ emit_abi(const struct ns_host *host, int kabi)
 	host->text(host->cookie, line);
 }
 
+/* --net-allow (ll_netns.c): the namespace and its listeners. */
 static void
-emit_net(const struct ns_host *host, uint32_t flags, int kabi)
+emit_netns(const struct ns_host *host, const struct ns_policy *pol, int kabi)
 {
+	char ports[512], line[600];
+
+	ll_netns_ports(pol, ports, sizeof(ports));
+	host->text(host->cookie, "net=proxied");
+	host->text(host->cookie, "# netns= a network namespace of the "
+				 "command's own: lo only, the listeners on "
+				 "127.0.0.1 and [::1] passed to the proxy");
+	snprintf(line, sizeof(line), "netns loopback-only listeners=%s",
+		 ports);
+	host->text(host->cookie, line);
+	host->text(host->cookie, kabi >= 4 ?
+		   "# tcp connect: the listeners' ports only (landlock); "
+		   "any other is refused EACCES" :
+		   "# tcp connect: not handled below landlock abi 4; the "
+		   "namespace reaches nothing else");
+}
+
+static void
+emit_net(const struct ns_host *host, const struct ns_policy *pol, int kabi)
+{
+	uint32_t flags = pol->flags;
 	int deny = (flags & NS_POLICY_NET_DENY) != 0;
+
+	if (ll_netns_wanted(pol) && NS_POLICY_HAS_NETNS(pol)) {
+		emit_netns(host, pol, kabi);
+		return;
+	}
 
 	if (deny && kabi >= 1 && !ll_net_enforceable(kabi))
 		host->text(host->cookie, "# --net-deny needs landlock abi 4: "
@@ -157,7 +185,7 @@ ll_render(const struct ns_host *host, const struct ns_policy *pol, int kabi)
 		host->text(host->cookie, header[i]);
 	host->text(host->cookie, "backend=landlock");
 	emit_abi(host, kabi);
-	emit_net(host, pol->flags, kabi);
+	emit_net(host, pol, kabi);
 	rc = emit_rules(host, pol);
 	if (rc != NS_OK)
 		return rc;

@@ -52,6 +52,7 @@
 
 #include "banned.h"
 #include "ll_filter.h"
+#include "ll_netns.h"
 #include "ll_protect.h"
 #include "ll_spawn.h"
 #include "ll_table.h"
@@ -96,6 +97,7 @@ struct child_ctx {
 	/* --explain only (else -1, -1, 0, &rep) */
 	int ready_fd, go_fd; /* the handshake with the tracer */
 	int trace;           /* install the trace filter */
+	int trace_connect;   /* and trace connect (--net-allow, abi 4+) */
 	struct child_report *repp; /* where a failure is stored */
 };
 
@@ -234,11 +236,11 @@ child_handshake(const struct child_ctx *c)
 }
 
 static int
-child_trace_filter(void)
+child_trace_filter(const struct child_ctx *c)
 {
 	struct sock_filter prog[LL_TRACE_FILTER_MAX];
 	struct sock_fprog fprog;
-	int n = ll_trace_filter_build(prog);
+	int n = ll_trace_filter_build(prog, c->trace_connect);
 
 	if (n < 0) {
 		errno = ENOSYS;
@@ -297,7 +299,7 @@ child_main(void *arg)
 		child_fail(c, STEP_CAPS);
 	if (child_seccomp(c) != 0)
 		child_fail(c, STEP_SECCOMP);
-	if (c->trace && child_trace_filter() != 0)
+	if (c->trace && child_trace_filter(c) != 0)
 		child_fail(c, STEP_TRACE);
 	if (c->cwd_fd < 0 && chdir(p->cwd) != 0)
 		child_fail(c, STEP_CHDIR); /* an older host: by name */
@@ -317,9 +319,11 @@ fail(const struct ns_host *host, const char *what, int err)
 	return NS_E_SYSTEM;
 }
 
-/* Rule 5a, before the Landlock domain (which may not change mounts):
- * the protected paths bound read-only in a namespace of the wall's own,
- * and the working directory re-opened there. */
+/* Before the Landlock domain (which may not change mounts, nor write the
+ * maps in /proc): rule 5a's protected paths bound read-only in a
+ * namespace of the wall's own, and the working directory re-opened
+ * there; --net-allow's network namespace, its listeners sent to the
+ * proxy (ll_netns.c).  Once per process: every later spawn is inside. */
 static int
 protect_once(const struct ns_host *host, struct ll_state *st,
 	     const struct ns_policy *pol)
@@ -327,13 +331,19 @@ protect_once(const struct ns_host *host, struct ll_state *st,
 	struct ll_pfail f;
 	char what[256];
 
-	if (!ll_protect_wanted(pol))
+	if (!ll_ns_wanted(pol))
 		return NS_OK;
-	if (ll_protect_enter(pol, &st->ns_cwd, &f) == 0)
+	if (ll_protect_enter(pol, &st->ns_cwd, ll_netns_wanted(pol) ?
+			     pol->net_sink : -1, &f) == 0)
 		return NS_OK;
-	snprintf(what, sizeof(what), "cannot protect %s (%s)",
-		 f.step == LL_PS_CWD ? pol->cwd : pol->protect[f.index],
-		 ll_protect_step(f.step));
+	if (f.step >= LL_PS_LO || (f.step <= LL_PS_PRIVATE &&
+				   !ll_protect_wanted(pol)))
+		snprintf(what, sizeof(what), "cannot make the wall's "
+			 "namespace (%s)", ll_protect_step(f.step));
+	else
+		snprintf(what, sizeof(what), "cannot protect %s (%s)",
+			 f.step == LL_PS_CWD ? pol->cwd :
+			 pol->protect[f.index], ll_protect_step(f.step));
 	errno = f.err;
 	return fail(host, what, f.err);
 }
@@ -392,9 +402,11 @@ check_args(const struct ns_host *host, const struct ll_state *st,
 	if (!extras_valid(launch))
 		return fail(host, "landlock.so: an extra descriptor to pass "
 				  "is missing", EBADF);
-	if ((pol->flags ^ st->pol_flags) & NS_POLICY_NET_DENY)
-		return fail(host, "landlock.so: the policy's net-deny differs "
-				  "from the one prepared", EINVAL);
+	if ((pol->flags ^ st->pol_flags) &
+	    (NS_POLICY_NET_DENY | NS_POLICY_NET_PROXIED))
+		return fail(host, "landlock.so: the policy's network (net-deny, "
+				  "proxied) differs from the one prepared",
+			    EINVAL);
 	if (pol->command == NULL || pol->argv == NULL || pol->envp == NULL ||
 	    pol->cwd == NULL)
 		return fail(host, "landlock.so: the policy has no command, "
@@ -556,12 +568,14 @@ spawn_traced(const struct ns_host *host, struct ll_state *st,
 {
 	struct sock_filter prog[LL_TRACE_FILTER_MAX];
 
-	if (ll_trace_filter_build(prog) < 0)
+	c->trace_connect = ll_netns_wanted(pol) && st->abi >= 4;
+	if (ll_trace_filter_build(prog, c->trace_connect) < 0)
 		return fail(host, "--explain: no trace filter for this "
 				  "architecture", ENOSYS);
 	ll_trace_free(st->trace);
 	st->trace = ll_trace_new(pol->rules, pol->n_rules,
-				 (pol->flags & NS_POLICY_NET_DENY) != 0);
+				 (pol->flags & NS_POLICY_NET_DENY) != 0,
+				 c->trace_connect);
 	if (st->trace == NULL)
 		return fail(host, "--explain: out of memory", ENOMEM);
 	*pid = fork_traced(host, c, st->trace);

@@ -57,6 +57,18 @@ ll_sys_add_path(int ruleset, int fd, uint64_t allowed)
 }
 
 int
+ll_sys_add_port(int ruleset, uint16_t port, uint64_t allowed)
+{
+	struct nova_ll_net_port_attr np = {
+		.allowed_access = allowed,
+		.port = port,
+	};
+
+	return (int)syscall(SYS_landlock_add_rule, ruleset,
+			    NOVA_LL_RULE_NET_PORT, &np, 0U);
+}
+
+int
 ll_sys_restrict_self(int ruleset, uint32_t flags)
 {
 	return (int)syscall(SYS_landlock_restrict_self, ruleset, flags);

@@ -42,8 +42,14 @@ struct nova_ll_path_beneath_attr {
 	int32_t parent_fd;
 } __attribute__((packed));
 
+struct nova_ll_net_port_attr { /* ABI 4 */
+	uint64_t allowed_access;
+	uint64_t port;
+} __attribute__((packed));
+
 #define NOVA_LL_CREATE_RULESET_VERSION (1U << 0)
 #define NOVA_LL_RULE_PATH_BENEATH 1
+#define NOVA_LL_RULE_NET_PORT 2
 
 #define NOVA_LL_FS_EXECUTE (1ULL << 0)
 #define NOVA_LL_FS_WRITE_FILE (1ULL << 1)
@@ -146,6 +152,8 @@ int ll_render(const struct ns_host *host, const struct ns_policy *pol,
 int ll_sys_abi(int *err);
 int ll_sys_create_ruleset(const struct nova_ll_ruleset_attr *attr);
 int ll_sys_add_path(int ruleset, int fd, uint64_t allowed);
+/* A net-port rule (ABI 4): `allowed` on TCP port `port`. */
+int ll_sys_add_port(int ruleset, uint16_t port, uint64_t allowed);
 int ll_sys_restrict_self(int ruleset, uint32_t flags);
 /* CAP_AUDIT_READ is effective: the Landlock audit records are readable. */
 int ll_can_read_audit(void);

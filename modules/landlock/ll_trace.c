@@ -47,6 +47,8 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #if defined(__x86_64__)
 #include <sys/user.h>
 #endif
@@ -91,7 +93,8 @@ enum kind {
 	K_PATH,    /* path; the op is fixed */
 	K_RENAME,  /* two paths */
 	K_EXECAT,  /* path, may be "" with AT_EMPTY_PATH (flags argument) */
-	K_CONFINE  /* landlock_restrict_self: the caller confines itself */
+	K_CONFINE, /* landlock_restrict_self: the caller confines itself */
+	K_CONNECT  /* an IP address and port (--net-allow only) */
 };
 
 struct call_desc {
@@ -123,6 +126,10 @@ static const struct call_desc calls[] = {
 	{ SYS_renameat, K_RENAME, 0, 1, 2, 3, -1, NS_OP_RENAME, "renameat" },
 #endif
 	{ SYS_truncate, K_PATH, -1, 0, -1, -1, -1, NS_OP_WRITE, "truncate" },
+	/* --net-allow: a TCP connect to a port no listener has, refused by
+	 * Landlock (EACCES), is one that bypassed the proxy */
+	{ SYS_connect, K_CONNECT, -1, -1, -1, -1, -1, NS_OP_CONNECT,
+	  "connect" },
 	/* a process that adds its own Landlock layer: its refusals may be
 	 * that layer's, not the wall's (no call says which) */
 	{ SYS_landlock_restrict_self, K_CONFINE, -1, -1, -1, -1, -1, 0,
@@ -178,6 +185,8 @@ struct ll_trace {
 	uint64_t own_layer; /* refused calls of processes with their own
 			       Landlock layer (not named: maybe theirs) */
 	int trap_net;     /* --net-deny: the filter traps IP sockets */
+	int connect;      /* --net-allow at abi 4+: Landlock handles TCP
+			     connect; a refused one is named */
 	const struct ns_rule *rules;
 	size_t n_rules;
 };
@@ -185,14 +194,19 @@ struct ll_trace {
 /* ---- the filter --------------------------------------------------------- */
 
 int
-ll_trace_filter_build(struct sock_filter *prog)
+ll_trace_filter_build(struct sock_filter *prog, int connect)
 {
 #ifndef TR_AUDIT_ARCH
 	(void)prog;
+	(void)connect;
 	return -1;
 #else
-	unsigned int n = (unsigned int)N_CALLS, i, at = 0;
+	unsigned int n = 0, i, at = 0;
+	int nr[N_CALLS];
 
+	for (i = 0; i < N_CALLS; i++)
+		if (calls[i].kind != K_CONNECT || connect)
+			nr[n++] = calls[i].nr;
 	if (4 + n + 1 > LL_TRACE_FILTER_MAX)
 		return -1;
 	/* another architecture: the first filter kills it; ALLOW here */
@@ -204,8 +218,7 @@ ll_trace_filter_build(struct sock_filter *prog)
 		offsetof(struct seccomp_data, nr));
 	for (i = 0; i < n; i++, at++)
 		prog[at] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
-			BPF_K, (unsigned int)calls[i].nr,
-			(unsigned char)(n - i), 0);
+			BPF_K, (unsigned int)nr[i], (unsigned char)(n - i), 0);
 	prog[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 						  SECCOMP_RET_ALLOW);
 	prog[at++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
@@ -217,7 +230,8 @@ ll_trace_filter_build(struct sock_filter *prog)
 /* ---- the tracer's state -------------------------------------------------- */
 
 struct ll_trace *
-ll_trace_new(const struct ns_rule *rules, size_t n_rules, int trap_net)
+ll_trace_new(const struct ns_rule *rules, size_t n_rules, int trap_net,
+	     int connect)
 {
 	struct ll_trace *t = calloc(1, sizeof(*t));
 
@@ -225,6 +239,7 @@ ll_trace_new(const struct ns_rule *rules, size_t n_rules, int trap_net)
 		t->rules = rules;
 		t->n_rules = n_rules;
 		t->trap_net = trap_net;
+		t->connect = connect;
 	}
 	return t;
 }
@@ -530,7 +545,10 @@ record(struct ll_trace *t, pid_t pid, const struct pending *p)
 	char abs[TR_PATH_MAX];
 	int rc;
 
-	if (p->d->kind == K_RENAME) {
+	if (p->d->kind == K_CONNECT) {
+		add_denial(t, NS_OP_CONNECT, p->path, "", -1, p->d->name);
+		rc = 0;
+	} else if (p->d->kind == K_RENAME) {
 		rc = record_rename(t, pid, p);
 	} else if (tp_absolute(pid, p->dfd, p->path, abs, sizeof(abs)) != 0) {
 		rc = -1;
@@ -561,6 +579,37 @@ desc_of(uint64_t nr)
 	return NULL;
 }
 
+/* connect(fd, addr, len): "<ipv4>:<port>" or "[<ipv6>]:<port>" in
+ * p->path; -1 for another family (not a Landlock net right), -2 when
+ * unreadable. */
+static int
+decode_connect(pid_t pid, const uint64_t *args, struct pending *p)
+{
+	struct sockaddr_in6 a;
+	size_t n = args[2] < sizeof(a) ? (size_t)args[2] : sizeof(a);
+	struct iovec l = { &a, n };
+	struct iovec r = { (void *)(uintptr_t)args[1], n };
+	const struct sockaddr_in *a4 = (const struct sockaddr_in *)(void *)&a;
+	char ip[INET6_ADDRSTRLEN];
+
+	memset(&a, 0, sizeof(a));
+	if (n < sizeof(struct sockaddr_in) || args[1] == 0)
+		return -1;
+	if (process_vm_readv(pid, &l, 1, &r, 1, 0) != (ssize_t)n)
+		return -2;
+	if (a.sin6_family == AF_INET &&
+	    inet_ntop(AF_INET, &a4->sin_addr, ip, sizeof(ip)) != NULL)
+		snprintf(p->path, sizeof(p->path), "%s:%u", ip,
+			 (unsigned)ntohs(a4->sin_port));
+	else if (a.sin6_family == AF_INET6 && n == sizeof(a) &&
+		 inet_ntop(AF_INET6, &a.sin6_addr, ip, sizeof(ip)) != NULL)
+		snprintf(p->path, sizeof(p->path), "[%s]:%u", ip,
+			 (unsigned)ntohs(a.sin6_port));
+	else
+		return -1;
+	return 0;
+}
+
 /* Fill p from the call's arguments; 0 when it is worth its exit stop, -2
  * when its memory cannot be read (a non-dumpable process: the call is
  * still followed, to count it when refused), -1 when it is not a call
@@ -570,6 +619,8 @@ decode(pid_t pid, const struct call_desc *d, const uint64_t *args,
        struct pending *p)
 {
 	p->d = d;
+	if (d->kind == K_CONNECT)
+		return decode_connect(pid, args, p);
 	p->dfd = d->dfd >= 0 ? (int)(int32_t)args[d->dfd] : AT_FDCWD;
 	p->dfd2 = d->dfd2 >= 0 ? (int)(int32_t)args[d->dfd2] : AT_FDCWD;
 	p->flags = d->flags >= 0 ? args[d->flags] : 0;
@@ -607,7 +658,8 @@ on_seccomp(struct ll_trace *t, pid_t pid)
 	    (d = desc_of(si.seccomp.nr)) != NULL && d->kind == K_CONFINE) {
 		tr->confined = 1;
 	} else if (tr != NULL && si.op == PTRACE_SYSCALL_INFO_SECCOMP &&
-		   (d = desc_of(si.seccomp.nr)) != NULL) {
+		   (d = desc_of(si.seccomp.nr)) != NULL &&
+		   (d->kind != K_CONNECT || t->connect)) {
 		int dc = decode(pid, d, si.seccomp.args, &tr->p);
 
 		/* 1: name it if refused; 2: count it if refused */
@@ -628,7 +680,8 @@ on_exit_stop(struct ll_trace *t, pid_t pid)
 	if (tr != NULL && tr->busy &&
 	    ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) > 0 &&
 	    si.op == PTRACE_SYSCALL_INFO_EXIT && si.exit.is_error &&
-	    (si.exit.rval == -EACCES || si.exit.rval == -EPERM)) {
+	    (si.exit.rval == -EACCES ||
+	     (si.exit.rval == -EPERM && tr->p.d->kind != K_CONNECT))) {
 		if (tr->confined)
 			t->own_layer++;
 		else if (tr->busy == 1)

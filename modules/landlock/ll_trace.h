@@ -18,15 +18,19 @@ struct sock_filter;
 struct ll_trace;
 
 /* Fill prog (LL_TRACE_FILTER_MAX slots): RET_TRACE for the path-taking
- * calls, ALLOW for every other.  The count, or -1 (no architecture). */
-int ll_trace_filter_build(struct sock_filter *prog);
+ * calls (and connect, with `connect`: --net-allow at abi 4+), ALLOW for
+ * every other.  The count, or -1 (no architecture). */
+int ll_trace_filter_build(struct sock_filter *prog, int connect);
 
 /* A tracer for one command; NULL when out of memory.  rules/n_rules are
  * the policy's (they outlive it: prepare() to release()). */
 /* trap_net: the traced filter traps the IP sockets --net-deny refuses
  * (ll_filter_build_traced), and only then is a seccomp SIGSYS the tracer's. */
+/* connect: Landlock handles TCP connect (--net-allow at abi 4+): a
+ * connect to an IP address refused EACCES is named "<addr>:<port>"
+ * ("[<v6>]:<port>"), op NS_OP_CONNECT -- one that bypassed the proxy. */
 struct ll_trace *ll_trace_new(const struct ns_rule *rules, size_t n_rules,
-			      int trap_net);
+			      int trap_net, int connect);
 /* "/proc/self/..." and "/proc/thread-self/..." in path (n bytes) become
  * the tracee pid's "/proc/<pid>/...": the tracer must not resolve its
  * own.  0, or -1 when it does not fit. */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "banned.h"
+#include "ll_netns.h"
 #include "ll_spawn.h"
 #include "ll_audit.h"
 #include "ll_trace.h"
@@ -151,10 +152,17 @@ ll_finish(const struct ns_host *host, void *state,
 	  const struct ns_finish *fin)
 {
 	struct ll_state *st = state;
+	struct ll_bypass bp;
 
 	(void)fin;
 	if (!ll_host_ok(host) || st == NULL)
 		return NS_E_INTERNAL;
+	/* --net-allow: a refused connect went around the proxy; counted
+	 * as the denials pass (ll_netns.c) and said in one NOTE after */
+	if (st->pol_flags & NS_POLICY_NET_PROXIED) {
+		ll_netns_bypass_init(&bp, host);
+		host = &bp.counted;
+	}
 	if (st->trace != NULL)
 		ll_trace_report(host, st->trace);
 	/* the audit records (where readable), less what the tracer named:
@@ -162,5 +170,7 @@ ll_finish(const struct ns_host *host, void *state,
 	(void)ll_audit_report(host, &st->audit, getpid(), st->trace);
 	ll_trace_free(st->trace);
 	st->trace = NULL;
+	if (st->pol_flags & NS_POLICY_NET_PROXIED)
+		ll_netns_bypass_note(&bp);
 	return NS_OK;
 }

@@ -73,7 +73,7 @@ test_net_and_scope(void)
 	CU_ASSERT_EQUAL(parse(1423, "audit(1.2:8): domain=b blockers=net.connect_tcp "
 			      "daddr=192.0.2.1 dest=443", &r), 0);
 	CU_ASSERT_EQUAL(r.op, NS_OP_CONNECT);
-	CU_ASSERT_STRING_EQUAL(r.path, "tcp:192.0.2.1:443");
+	CU_ASSERT_STRING_EQUAL(r.path, "192.0.2.1:443");
 	CU_ASSERT_EQUAL(r.mode, -1);
 	CU_ASSERT_EQUAL(parse(1423, "audit(1.2:9): domain=b blockers=net.bind_tcp "
 			      "src=8080", &r), 0);
