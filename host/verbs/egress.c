@@ -229,7 +229,7 @@ parse_cidr(const char *s, struct ns_egress_addr *p)
 
 static void
 plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
-	    struct refusals *r)
+	    struct egress_allows *allows, struct refusals *r)
 {
 	char *why = NULL;
 
@@ -251,7 +251,7 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 		     "%s: cannot be read: %s", a->policy, why ? why : "-");
 	else
 		egress_parse_policy(a->policy, pol->s, pol->len, &in->names,
-				    r);
+				    allows, r);
 	free(why);
 	if (a->resolver == NULL || ns_egress_parse_addr(a->resolver, 0,
 						     &in->resolver) < 0)
@@ -271,7 +271,8 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 			     a->cidrs.v[i], "<address/prefix>", "--bench-cidr "
 			     "wants an address/prefix such as 198.51.100.0/24, "
 			     "got %.60s", a->cidrs.v[i]);
-	if (strv_failed(&a->cidrs) || strv_failed(&in->names))
+	if (strv_failed(&a->cidrs) || strv_failed(&in->names) ||
+	    allows->failed)
 		refusals_oom(r); /* a lost deny or name: never a plan */
 }
 
@@ -328,12 +329,14 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 {
 	struct egress_input in;
 	struct egress_plan p;
+	struct egress_allows allows = { NULL, 0, 0, 0 };
 	struct sbuf pol = {0};
 	int rc;
 
 	memset(&in, 0, sizeof(in));
 	memset(&p, 0, sizeof(p));
-	plan_phase1(a, &in, &pol, r);
+	plan_phase1(a, &in, &pol, &allows, r);
+	in.allows = &allows;
 	in.run = a->run ? a->run : "";
 	in.policy_path = a->policy;
 	in.model_host = a->model_host;
@@ -358,6 +361,7 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 	}
 	egress_plan_free(&p);
 	strv_free(&in.names);
+	egress_allows_free(&allows);
 	free(in.cidrs);
 	sbuf_free(&pol);
 	return rc;
@@ -587,6 +591,25 @@ now_ms(void)
 	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* A plan form added in ABI minor m goes only to a module built with a
+ * header of minor >= m (ns_egress_plan.h); an older one would refuse the
+ * plan line by line, so it is said once, here, before anything is sent. */
+static int
+module_lacks_grammar(const struct emod *e, const struct sbuf *plan,
+		     struct refusals *r)
+{
+	int need = egress_plan_minor(plan->s, plan->len);
+
+	if (e->m.ops.built_minor >= need)
+		return 0;
+	refusals_add(r, REASON_NO_EGRESS, "the egress module %s was built with "
+		     "ABI %d.%u; this plan's reject verdicts are ABI %d.%d "
+		     "(ns_egress_plan.h): rebuild the module against that "
+		     "header", e->m.file, NS_BACKEND_ABI_MAJOR,
+		     (unsigned)e->m.ops.built_minor, NS_BACKEND_ABI_MAJOR, need);
+	return 1;
+}
+
 static int
 egress_apply_verb(const struct hostrun *hr, struct eargs *a,
 		  struct refusals *r)
@@ -603,6 +626,10 @@ egress_apply_verb(const struct hostrun *hr, struct eargs *a,
 		rc = 2;
 	if (rc != 0) {
 		rc = rc == 1 ? said_no(r) : cannot_run(r, apply_remedy);
+		goto out;
+	}
+	if (module_lacks_grammar(&e, &plan, r)) {
+		rc = cannot_run(r, apply_remedy);
 		goto out;
 	}
 	out_kind(stderr, "EGRESS", OUT_STEP, "name=apply state=start");
