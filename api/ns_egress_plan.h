@@ -38,8 +38,10 @@
  * are append-only, like the ABI: a
  * later 1.x minor may ADD line forms (and will say so in the CHANGELOG of
  * ns_backend.h); it never changes the meaning of a form or removes one.
- * The host sends a form added in minor m only to a module that declares
- * abi_minor >= m.  Changing a form's meaning is a new major.
+ * The host sends a form added in minor m only to a module built with a
+ * header of minor >= m (ns_backend_ops.built_minor, ABI 1.2; abi_minor is
+ * the lowest host minor a module needs, not what it parses).  Changing a
+ * form's meaning is a new major.
  *
  * GRAMMAR (one line at a time; a line ends at '\n' and is parsed alone).
  * Words are separated by blanks (space, tab, CR); ';', '{' and '}' are

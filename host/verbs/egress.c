@@ -18,6 +18,7 @@
 #include "module/loader.h"
 #include "egress/allowlist.h"
 #include "wall/args.h"
+#include "wall/egressmod.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
 
@@ -369,70 +370,6 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 
 /* ---- the module -------------------------------------------------------- */
 
-struct emod {
-	struct config cfg;
-	struct module m;
-	struct hostsvc hs;
-	struct sbuf text;
-	int loaded;
-};
-
-static int
-mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
-{
-	enum load_status ls;
-	char *why = NULL;
-
-	hostsvc_init(&e->hs);
-	e->hs.prefix = "EGRESS";
-	e->hs.err = stderr;
-	e->hs.refusals = r;
-	e->hs.text = &e->text;
-	e->hs.cfg = &e->cfg;
-	if (config_load(hr->config_path, hr->exe_dir, &e->cfg, r) != 0)
-		return -1;
-	if (e->cfg.egress.n == 0)
-		return refusals_add(r, REASON_NO_EGRESS, "no egress module is "
-				    "configured for %s (the config's [%s] "
-				    "egress = <file>)", e->cfg.platform,
-				    e->cfg.platform), -1;
-	ls = loader_load(&e->cfg, e->cfg.egress.v[0], NS_ROLE_EGRESS, &e->m,
-			 &why);
-	if (ls != LOAD_OK) {
-		char *hint = loader_install_hint(&loader_built_how,
-						 e->cfg.egress.v[0], ls);
-
-		refusals_addr(r, REASON_NO_EGRESS, hint ? REMEDY_IN_TEXT : NULL,
-			      "the egress module %s was refused: %s: %s%s%s",
-			      e->cfg.egress.v[0], load_status_token(ls),
-			      why ? why : "-", hint ? "; " : "",
-			      hint ? hint : "");
-		free(hint);
-		free(why);
-		return -1;
-	}
-	e->loaded = 1;
-	e->hs.stem = e->m.stem;
-	if (config_check_options(&e->cfg, e->m.stem, e->m.ops.options, r) > 0)
-		return -1;
-	if (e->m.egress.ready(&e->hs.host) != NS_OK) {
-		if (r->n == 0)
-			refusals_add(r, REASON_NO_EGRESS, "the egress module is "
-				     "not usable here");
-		return -1;
-	}
-	return 0;
-}
-
-static void
-mod_close(struct emod *e)
-{
-	if (e->loaded)
-		module_free(&e->m);
-	config_free(&e->cfg);
-	sbuf_free(&e->text);
-}
-
 /* A module status into the exit code: the kernel said NO is 1. */
 static int
 mod_exit(int st, struct refusals *r, const char *remedy)
@@ -496,12 +433,12 @@ check_live(const struct hostrun *hr, struct eargs *a, struct sbuf *plan,
 	   struct refusals *r)
 {
 	struct egress_audit au;
-	struct emod e;
+	struct egress_mod e;
 	int st, rc;
 
 	memset(&e, 0, sizeof(e));
-	if (mod_open(&e, hr, r) < 0) {
-		mod_close(&e);
+	if (egress_mod_open(&e, hr, "EGRESS", r) < 0) {
+		egress_mod_close(&e);
 		return cannot_run(r, check_remedy);
 	}
 	st = e.m.egress.read_live(&e.hs.host, a->run);
@@ -515,7 +452,7 @@ check_live(const struct hostrun *hr, struct eargs *a, struct sbuf *plan,
 		rc = said_no(r);
 	else
 		rc = (check_line(&au, " source=live"), 0);
-	mod_close(&e);
+	egress_mod_close(&e);
 	return rc;
 }
 
@@ -595,7 +532,7 @@ now_ms(void)
  * header of minor >= m (ns_egress_plan.h); an older one would refuse the
  * plan line by line, so it is said once, here, before anything is sent. */
 static int
-module_lacks_grammar(const struct emod *e, const struct sbuf *plan,
+module_lacks_grammar(const struct egress_mod *e, const struct sbuf *plan,
 		     struct refusals *r)
 {
 	int need = egress_plan_minor(plan->s, plan->len);
@@ -615,14 +552,14 @@ egress_apply_verb(const struct hostrun *hr, struct eargs *a,
 		  struct refusals *r)
 {
 	struct sbuf plan = {0};
-	struct emod e;
+	struct egress_mod e;
 	char table[64];
 	long t0;
 	int rc, st;
 
 	memset(&e, 0, sizeof(e));
 	rc = apply_checks(a, &plan, r);
-	if (rc == 0 && mod_open(&e, hr, r) < 0)
+	if (rc == 0 && egress_mod_open(&e, hr, "EGRESS", r) < 0)
 		rc = 2;
 	if (rc != 0) {
 		rc = rc == 1 ? said_no(r) : cannot_run(r, apply_remedy);
@@ -645,7 +582,7 @@ egress_apply_verb(const struct hostrun *hr, struct eargs *a,
 	out_kind(stderr, "EGRESS", OUT_OK, "verb=apply run=%s table=%s", a->run,
 		 table);
 out:
-	mod_close(&e);
+	egress_mod_close(&e);
 	sbuf_free(&plan);
 	return rc;
 }
@@ -657,7 +594,7 @@ static int
 egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 		 struct refusals *r)
 {
-	struct emod e;
+	struct egress_mod e;
 	char table[64];
 	int rc = 0, st;
 
@@ -665,7 +602,7 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 	if (!egress_run_ok(a->run))
 		efix(r, a, REASON_NO_NAME, "--run", a->run, "<id>",
 		     "--run wants 1-32 of [A-Za-z0-9_] (nothing was sent)");
-	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
+	if (r->n != 0 || egress_mod_open(&e, hr, "EGRESS", r) < 0) {
 		rc = cannot_run(r, drop_remedy);
 	} else if ((st = e.m.egress.drop(&e.hs.host, a->run)) != NS_OK) {
 		rc = mod_exit(st, r, drop_remedy);
@@ -674,7 +611,7 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 		out_kind(stderr, "EGRESS", OUT_OK, "verb=drop run=%s table=%s",
 			 a->run, table);
 	}
-	mod_close(&e);
+	egress_mod_close(&e);
 	return rc;
 }
 
