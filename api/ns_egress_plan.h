@@ -22,7 +22,7 @@
  * VERSION.  The TEXT is the contract, not the structs below: the structs
  * are compiled into each binary and never cross the ABI boundary.  The
  * grammar belongs to ABI major 1 (ns_backend.h NS_BACKEND_ABI_MAJOR);
- * every form below is ABI 1.0 except the two marked 1.5: the REJECT
+ * every form below is ABI 1.0 except those marked 1.5: the REJECT
  * verdicts ("reject with tcp reset", whose rule matches tcp -- a "tcp
  * dport n" or the bare "meta l4proto tcp" -- and "reject with icmpx
  * admin-prohibited") with the l4 form "meta l4proto tcp" they need.  A
@@ -34,10 +34,10 @@
  * (3); "meta l4proto tcp" is meta load l4proto + cmp eq 6.  A module
  * built with a header older than 1.5 parses these lines as BAD and so
  * refuses the whole plan (never applies part of it); the host refuses a
- * plan holding them for a module whose built_minor is below 5.  Changes
- * are append-only, like the ABI: a
- * later 1.x minor may ADD line forms (and will say so in the CHANGELOG of
- * ns_backend.h); it never changes the meaning of a form or removes one.
+ * plan holding them for a module whose built_minor is below 5.
+ * Changes are append-only, like the ABI: a later 1.x minor may ADD line
+ * forms (and will say so in the CHANGELOG of ns_backend.h); it never
+ * changes the meaning of a form or removes one.
  * The host sends a form added in minor m only to a module built with a
  * header of minor >= m (ns_backend_ops.built_minor, ABI 1.2; abi_minor is
  * the lowest host minor a module needs, not what it parses).  Changing a
@@ -153,14 +153,21 @@ struct ns_egress_rule {
 	int l4;           /* 0 none, 6 tcp, 17 udp, 58 icmpv6 */
 	int dport;        /* tcp/udp: 1..65535; 0 with l4 6: "meta l4proto
 			     tcp" (1.5) */
-	int icmp_type;    /* icmpv6: NS_EGRESS_ICMP6_* */
+	int icmp_type;    /* icmpv6 (l4 58): NS_EGRESS_ICMP6_*.  1.5: on any
+			     other rule with accept 0, its reject verdict
+			     (NS_EGRESS_REJECT_*; 0 is drop): read it with
+			     NS_EGRESS_RULE_REJECT().  One member serves both
+			     so the struct keeps its 1.0 layout. */
 	int accept;       /* 1 accept, 0 drop or reject */
-	int reject;       /* 1.5, with accept 0: NS_EGRESS_REJECT_*, 0 drop */
 };
 
-/* 1.5: the reject verdicts (ns_egress_rule.reject). */
+/* 1.5: the reject verdicts.  A module that ignores them (built with the
+ * 1.5 header but not handling them) sees accept 0: a deny stays a deny. */
 #define NS_EGRESS_REJECT_TCP_RST 1 /* reject with tcp reset (l4 tcp) */
 #define NS_EGRESS_REJECT_ADMIN 2   /* reject with icmpx admin-prohibited */
+/* The reject of rule *r: NS_EGRESS_REJECT_*, or 0 (accept, drop, icmpv6). */
+#define NS_EGRESS_RULE_REJECT(r) \
+	((r)->l4 == 58 || (r)->accept ? 0 : (r)->icmp_type)
 
 enum ns_egress_line_kind {
 	NS_EGRESS_LINE_BLANK = 0,
@@ -544,10 +551,11 @@ ns_ep_parse_verdict(const struct ns_ep_toks *t, int i,
 		return -1;
 	if (strcmp(t->v[i + 2], "tcp") == 0 &&
 	    strcmp(t->v[i + 3], "reset") == 0 && r->l4 == 6)
-		r->reject = NS_EGRESS_REJECT_TCP_RST;
+		r->icmp_type = NS_EGRESS_REJECT_TCP_RST;
 	else if (strcmp(t->v[i + 2], "icmpx") == 0 &&
-		 strcmp(t->v[i + 3], "admin-prohibited") == 0 && !bare_tcp)
-		r->reject = NS_EGRESS_REJECT_ADMIN;
+		 strcmp(t->v[i + 3], "admin-prohibited") == 0 && !bare_tcp &&
+		 r->l4 != 58)
+		r->icmp_type = NS_EGRESS_REJECT_ADMIN;
 	else
 		return -1;
 	return 0;
@@ -720,9 +728,9 @@ ns_egress_format_rule(const struct ns_egress_rule *r, char *buf, size_t n)
 	if (t[0] != '\0' && ns_ep_add(buf, n, &o, t) < 0)
 		return -1;
 	if (ns_ep_add(buf, n, &o, r->accept ? "accept" :
-		      r->reject == NS_EGRESS_REJECT_TCP_RST ?
+		      NS_EGRESS_RULE_REJECT(r) == NS_EGRESS_REJECT_TCP_RST ?
 		      "reject with tcp reset" :
-		      r->reject == NS_EGRESS_REJECT_ADMIN ?
+		      NS_EGRESS_RULE_REJECT(r) == NS_EGRESS_REJECT_ADMIN ?
 		      "reject with icmpx admin-prohibited" : "drop") < 0)
 		return -1;
 	return (int)o;
@@ -749,7 +757,7 @@ int
 ns_egress_rule_eq(const struct ns_egress_rule *a, const struct ns_egress_rule *b)
 {
 	if (a->sel != b->sel || a->accept != b->accept || a->l4 != b->l4 ||
-	    a->reject != b->reject)
+	    NS_EGRESS_RULE_REJECT(a) != NS_EGRESS_RULE_REJECT(b))
 		return 0;
 	if (a->sel == NS_EGRESS_SEL_UID && a->uid != b->uid)
 		return 0;

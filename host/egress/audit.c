@@ -67,7 +67,8 @@ rule_problems(struct auditst *st, const struct chainst *c, size_t i,
 static int
 is_full_deny(const struct ns_egress_rule *x)
 {
-	return !x->accept && x->reject != NS_EGRESS_REJECT_TCP_RST &&
+	return !x->accept &&
+	    NS_EGRESS_RULE_REJECT(x) != NS_EGRESS_REJECT_TCP_RST &&
 	    x->l4 == 0;
 }
 
@@ -92,7 +93,7 @@ static int
 is_bare_rst(const struct ns_egress_rule *x)
 {
 	return x->daddr.fam == 0 && x->l4 == 6 && x->dport == 0 &&
-	    x->reject == NS_EGRESS_REJECT_TCP_RST;
+	    NS_EGRESS_RULE_REJECT(x) == NS_EGRESS_REJECT_TCP_RST;
 }
 
 /* The accepts a chain may open with, before its denies: ICMPv6 neighbour
@@ -460,7 +461,7 @@ egress_plan_minor(const char *text, size_t len)
 			;
 		ns_egress_parse_line(text + i, e - i, &l);
 		if (l.kind == NS_EGRESS_LINE_RULE &&
-		    (l.r.reject != 0 || (l.r.l4 == 6 && l.r.dport == 0)))
+		    (NS_EGRESS_RULE_REJECT(&l.r) != 0 || (l.r.l4 == 6 && l.r.dport == 0)))
 			return 5;
 		i = e + 1;
 	}

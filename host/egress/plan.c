@@ -324,12 +324,12 @@ deny_pair(const struct egress_input *in, struct egress_plan *p, int sel,
 	if (a != NULL)
 		r.daddr = *a;
 	r.l4 = 6;
-	r.reject = NS_EGRESS_REJECT_TCP_RST;
+	r.icmp_type = NS_EGRESS_REJECT_TCP_RST; /* the reject (1.5) */
 	rule_line(p, &r);
 	sel_rule(in, sel, &r);
 	if (a != NULL)
 		r.daddr = *a;
-	r.reject = NS_EGRESS_REJECT_ADMIN;
+	r.icmp_type = NS_EGRESS_REJECT_ADMIN;
 	rule_line(p, &r);
 }
 

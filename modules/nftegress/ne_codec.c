@@ -176,7 +176,7 @@ ne_encode(const struct ns_egress_rule *x, struct nftnl_rule *r)
 		return -1;
 	if (x->l4 != 0 && enc_l4(x, r) < 0)
 		return -1;
-	return verdict(r, x->accept, x->reject);
+	return verdict(r, x->accept, NS_EGRESS_RULE_REJECT(x));
 }
 
 /* ---- decoding ------------------------------------------------------ */
@@ -401,11 +401,11 @@ dec_reject(struct dx *d, struct ns_egress_rule *x)
 	uint8_t code = nftnl_expr_get_u8(d->e[d->i], NFTNL_EXPR_REJECT_CODE);
 
 	if (type == NFT_REJECT_TCP_RST && code == 0 && x->l4 == 6)
-		x->reject = NS_EGRESS_REJECT_TCP_RST;
+		x->icmp_type = NS_EGRESS_REJECT_TCP_RST;
 	else if (type == NFT_REJECT_ICMPX_UNREACH &&
-		 code == NFT_REJECT_ICMPX_ADMIN_PROHIBITED &&
+		 code == NFT_REJECT_ICMPX_ADMIN_PROHIBITED && x->l4 != 58 &&
 		 !(x->l4 == 6 && x->dport == 0))
-		x->reject = NS_EGRESS_REJECT_ADMIN;
+		x->icmp_type = NS_EGRESS_REJECT_ADMIN;
 	else
 		return fail(d, "a reject other than tcp reset on tcp or icmpx "
 			    "admin-prohibited");

@@ -502,6 +502,22 @@ test_rule_roundtrip(void)
 	CU_ASSERT_EQUAL(l.kind, NS_EGRESS_LINE_BAD); /* host bits */
 	ns_egress_parse_line("iifname \"0123456789abcdef\" drop", 31, &l);
 	CU_ASSERT_EQUAL(l.kind, NS_EGRESS_LINE_BAD);
+	/* 1.5: a reject is not an icmpv6 rule's; a drop and a reject differ */
+	{
+		static const char *ic = "iifname \"b0\" icmpv6 type "
+			"nd-neighbor-solicit reject with icmpx admin-prohibited";
+		struct ns_egress_line d;
+
+		ns_egress_parse_line(ic, strlen(ic), &l);
+		CU_ASSERT_EQUAL(l.kind, NS_EGRESS_LINE_BAD);
+		ns_egress_parse_line("meta skuid 1 drop", 17, &d);
+		ns_egress_parse_line("meta skuid 1 reject with icmpx "
+				     "admin-prohibited", 47, &l);
+		CU_ASSERT_EQUAL_FATAL(l.kind, NS_EGRESS_LINE_RULE);
+		CU_ASSERT(!ns_egress_rule_eq(&l.r, &d.r));
+		CU_ASSERT_EQUAL(NS_EGRESS_RULE_REJECT(&l.r), NS_EGRESS_REJECT_ADMIN);
+		CU_ASSERT_EQUAL(NS_EGRESS_RULE_REJECT(&d.r), 0);
+	}
 }
 
 /* ---- DNS: crafted replies --------------------------------------------- */
