@@ -30,10 +30,13 @@ for tool in ip nft dnsmasq setpriv curl; do
 done
 EOF
 
+CF=$(mktemp -d "$NOVA_B/it-egress.XXXXXX")  # a config dir only root writes
+chmod 755 "$CF"
 egress_run_cleanup() {
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	ip netns del "$N" 2>/dev/null
+	rm -rf -- "$CF"
 }
 trap 'egress_run_cleanup; _cleanup' EXIT
 nx() { ip netns exec "$N" "$@"; }
@@ -102,6 +105,24 @@ t "the plan's text: the port, the loopback server first, the reject default deny
 grep -q "^		meta skuid $CARD ip daddr 192.0.2.10 tcp dport 8080 accept\$" "$D/er1.nft" || _fail "no accept for :8080"
 grep -q "^		meta skuid $CARD ip daddr 127.0.0.1 tcp dport 7070 accept\$" "$D/er1.nft" || _fail "no loopback accept"
 grep -q "^		meta skuid $CARD reject with icmpx admin-prohibited\$" "$D/er1.nft" || _fail "no reject default deny"
+EOF
+
+t "apply: a plan with reject verdicts (ABI 1.5) is refused for a module built with the 1.3 header" <<'EOF'
+printf '[nova-sandbox]\nmoduledir = %s\n[linux]\negress = egress_1_3.so\n' "$FIX" > "$CF/old.conf"
+chmod 644 "$CF/old.conf"
+run env NOVA_SANDBOX_CONFIG="$CF/old.conf" "$NS" egress apply --plan "$D/er1.nft" --run er1
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=no_egress: the egress module egress_1_3.so was built with ABI 1\.3; this plan's reject verdicts are ABI 1\.5 "
+expect_no_err "applies nothing"
+# control: the same plan of the DROP era (1.0 forms only) passes the
+# auditor and reaches the module's apply
+sed '/ meta l4proto tcp reject with tcp reset$/d; s/ reject with icmpx admin-prohibited$/ drop/' \
+	"$D/er1.nft" > "$D/er1-drop.nft"
+run "$NS" egress check --plan "$D/er1-drop.nft"
+expect_rc 0
+run env NOVA_SANDBOX_CONFIG="$CF/old.conf" "$NS" egress apply --plan "$D/er1-drop.nft" --run er1
+expect_rc 1
+expect_err "^EGRESS REFUSED reason=apply_failed: fixture: a 1\.3 module, applies nothing"
 EOF
 
 t "a port other than 443 is reached; a port no line names is not; loopback only as named" <<'EOF'
