@@ -203,6 +203,26 @@ expect_rc 0
 probe_all OK "udp 198.51.100.53 53"
 EOF
 
+t "plan: bad policy lines are refused at once, each naming file:line and the form it wanted; nothing written" <<'EOF'
+printf '%s\ngithub.com:0\n[::1]\n169.254.169.254:80\n127.0.0.53:53/udp\n' "$BASE" > "$D/bad.txt"
+chmod 644 "$D/bad.txt"
+run nx "$NS" egress plan --run er3 --policy "$D/bad.txt" --model-host github.com \
+	--resolver 198.51.100.53 --uid $CARD --out "$D/er3.nft"
+expect_rc 2
+expect_err "^EGRESS REFUSED reason=bad_policy: $D/bad.txt:4: wants <name>\[:<port>\] .*port 1-65535 \(TCP; UDP is DNS to --resolver alone\), got github.com:0\$"
+expect_err "^EGRESS REFUSED reason=bad_policy: $D/bad.txt:5: wants \[<ipv6>\]:<port>, .*got \[::1\]\$"
+expect_err "^EGRESS REFUSED reason=bad_policy: $D/bad.txt:6: 169.254.169.254 is the metadata address: "
+expect_err "^EGRESS REFUSED reason=bad_policy: $D/bad.txt:7: wants <ipv4>:<port>, .*got 127.0.0.53:53/udp\$"
+expect_eq "$(grep -c 'EGRESS REFUSED' "$ERR")" 4 "refusal lines"
+expect_absent "$D/er3.nft"
+# control: the good lines alone plan
+head -3 "$D/bad.txt" > "$D/good.txt"
+chmod 644 "$D/good.txt"
+run nx "$NS" egress plan --run er3 --policy "$D/good.txt" --model-host github.com \
+	--resolver 198.51.100.53 --uid $CARD --out "$D/er3.nft"
+expect_rc 0
+EOF
+
 t "nothing is left behind: no table in the namespace" <<'EOF'
 nx "$NS" egress drop --run er1 >/dev/null 2>&1
 nx "$NS" egress drop --run er2 >/dev/null 2>&1
