@@ -22,11 +22,26 @@
  * VERSION.  The TEXT is the contract, not the structs below: the structs
  * are compiled into each binary and never cross the ABI boundary.  The
  * grammar belongs to ABI major 1 (ns_backend.h NS_BACKEND_ABI_MAJOR);
- * every form below is ABI 1.0.  Changes are append-only, like the ABI: a
- * later 1.x minor may ADD line forms (and will say so in the CHANGELOG of
- * ns_backend.h); it never changes the meaning of a form or removes one.
- * The host sends a form added in minor m only to a module that declares
- * abi_minor >= m.  Changing a form's meaning is a new major.
+ * every form below is ABI 1.0 except those marked 1.5: the REJECT
+ * verdicts ("reject with tcp reset", whose rule matches tcp -- a "tcp
+ * dport n" or the bare "meta l4proto tcp" -- and "reject with icmpx
+ * admin-prohibited") with the l4 form "meta l4proto tcp" they need.  A
+ * reject is a deny like "drop" that also answers: a TCP reset, or ICMP/
+ * ICMPv6 administratively prohibited, so a denied client fails at once.
+ * In libnftnl terms the verdict is ONE "reject" expression ending the
+ * rule, NFTNL_EXPR_REJECT_TYPE NFT_REJECT_TCP_RST (1) with CODE 0, or
+ * NFT_REJECT_ICMPX_UNREACH (2) with CODE NFT_REJECT_ICMPX_ADMIN_PROHIBITED
+ * (3); "meta l4proto tcp" is meta load l4proto + cmp eq 6.  A module
+ * built with a header older than 1.5 parses these lines as BAD and so
+ * refuses the whole plan (never applies part of it); the host refuses a
+ * plan holding them for a module whose built_minor is below 5.
+ * Changes are append-only, like the ABI: a later 1.x minor may ADD line
+ * forms (and will say so in the CHANGELOG of ns_backend.h); it never
+ * changes the meaning of a form or removes one.
+ * The host sends a form added in minor m only to a module built with a
+ * header of minor >= m (ns_backend_ops.built_minor, ABI 1.2; abi_minor is
+ * the lowest host minor a module needs, not what it parses).  Changing a
+ * form's meaning is a new major.
  *
  * GRAMMAR (one line at a time; a line ends at '\n' and is parsed alone).
  * Words are separated by blanks (space, tab, CR); ';', '{' and '}' are
@@ -43,7 +58,10 @@
  *              NS_EGRESS_HOOK_OTHER so an auditor can refuse it);
  *              prio = "filter" (0) | 0..1000
  *   close    = "}"
- *   rule     = [sel] [daddr] [l4] ("accept" | "drop")
+ *   rule     = [sel] [daddr] [l4] verdict
+ *   verdict  = "accept" | "drop"
+ *            | "reject with tcp reset"            (1.5; l4 must be tcp)
+ *            | "reject with icmpx admin-prohibited"  (1.5)
  *   sel      = "meta skuid" uid            uid = 0..4294967295, decimal
  *            | "iifname" '"' ifname '"'    ifname = 1..15 bytes, no '"'
  *                                          and no '\'
@@ -51,6 +69,8 @@
  *            | "ip6 daddr" ipv6 ["/" 1..128]   host bits MUST be zero;
  *              a full-length prefix is written without "/n"
  *   l4       = ("tcp" | "udp") "dport" 1..65535
+ *            | "meta l4proto tcp"     (1.5; only before "reject with tcp
+ *                                      reset": nft's own dependency)
  *            | "icmpv6 type" ("nd-router-solicit" | "nd-router-advert" |
  *              "nd-neighbor-solicit" | "nd-neighbor-advert")
  *   numbers are decimal without leading zeros.  Anything else is
@@ -131,10 +151,23 @@ struct ns_egress_rule {
 	char ifname[16];  /* NS_EGRESS_SEL_IIF: NUL padded, at most 15 */
 	struct ns_egress_addr daddr;
 	int l4;           /* 0 none, 6 tcp, 17 udp, 58 icmpv6 */
-	int dport;        /* tcp/udp: 1..65535 */
-	int icmp_type;    /* icmpv6: NS_EGRESS_ICMP6_* */
-	int accept;       /* 1 accept, 0 drop */
+	int dport;        /* tcp/udp: 1..65535; 0 with l4 6: "meta l4proto
+			     tcp" (1.5) */
+	int icmp_type;    /* icmpv6 (l4 58): NS_EGRESS_ICMP6_*.  1.5: on any
+			     other rule with accept 0, its reject verdict
+			     (NS_EGRESS_REJECT_*; 0 is drop): read it with
+			     NS_EGRESS_RULE_REJECT().  One member serves both
+			     so the struct keeps its 1.0 layout. */
+	int accept;       /* 1 accept, 0 drop or reject */
 };
+
+/* 1.5: the reject verdicts.  A module that ignores them (built with the
+ * 1.5 header but not handling them) sees accept 0: a deny stays a deny. */
+#define NS_EGRESS_REJECT_TCP_RST 1 /* reject with tcp reset (l4 tcp) */
+#define NS_EGRESS_REJECT_ADMIN 2   /* reject with icmpx admin-prohibited */
+/* The reject of rule *r: NS_EGRESS_REJECT_*, or 0 (accept, drop, icmpv6). */
+#define NS_EGRESS_RULE_REJECT(r) \
+	((r)->l4 == 58 || (r)->accept ? 0 : (r)->icmp_type)
 
 enum ns_egress_line_kind {
 	NS_EGRESS_LINE_BLANK = 0,
@@ -481,6 +514,12 @@ ns_ep_parse_l4(const struct ns_ep_toks *t, int *i, struct ns_egress_rule *r)
 			return -1;
 		r->l4 = t->v[*i][0] == 't' ? 6 : 17;
 		r->dport = (int)v;
+	} else if (strcmp(t->v[*i], "meta") == 0 &&
+		   strcmp(t->v[*i + 1], "l4proto") == 0) {
+		if (strcmp(t->v[*i + 2], "tcp") != 0)
+			return -1;
+		r->l4 = 6;
+		r->dport = 0;
 	} else if (strcmp(t->v[*i], "icmpv6") == 0 &&
 		   strcmp(t->v[*i + 1], "type") == 0) {
 		r->icmp_type = ns_ep_icmp6_type(t->v[*i + 2]);
@@ -491,6 +530,34 @@ ns_ep_parse_l4(const struct ns_ep_toks *t, int *i, struct ns_egress_rule *r)
 		return 0;
 	}
 	*i += 3;
+	return 0;
+}
+
+/* The verdict: the words from i to the end.  "reject with tcp reset"
+ * only on a tcp rule; "meta l4proto tcp" only before it (1.5). */
+static int
+ns_ep_parse_verdict(const struct ns_ep_toks *t, int i,
+		    struct ns_egress_rule *r)
+{
+	int bare_tcp = r->l4 == 6 && r->dport == 0;
+
+	if (i + 1 == t->n && (strcmp(t->v[i], "accept") == 0 ||
+			      strcmp(t->v[i], "drop") == 0)) {
+		r->accept = t->v[i][0] == 'a';
+		return bare_tcp ? -1 : 0;
+	}
+	if (i + 4 != t->n || strcmp(t->v[i], "reject") != 0 ||
+	    strcmp(t->v[i + 1], "with") != 0)
+		return -1;
+	if (strcmp(t->v[i + 2], "tcp") == 0 &&
+	    strcmp(t->v[i + 3], "reset") == 0 && r->l4 == 6)
+		r->icmp_type = NS_EGRESS_REJECT_TCP_RST;
+	else if (strcmp(t->v[i + 2], "icmpx") == 0 &&
+		 strcmp(t->v[i + 3], "admin-prohibited") == 0 && !bare_tcp &&
+		 r->l4 != 58)
+		r->icmp_type = NS_EGRESS_REJECT_ADMIN;
+	else
+		return -1;
 	return 0;
 }
 
@@ -507,13 +574,12 @@ ns_ep_parse_rule(const struct ns_ep_toks *t, struct ns_egress_line *out)
 	if (ns_ep_parse_daddr(t, &i, r) < 0)
 		return ns_ep_bad(out, "ip daddr <ipv4>[/n] or ip6 daddr <ipv6>[/n]");
 	if (ns_ep_parse_l4(t, &i, r) < 0)
-		return ns_ep_bad(out, "tcp|udp dport <1-65535> or icmpv6 type "
-			   "<nd-type>");
-	if (i + 1 != t->n || (strcmp(t->v[i], "accept") != 0 &&
-			      strcmp(t->v[i], "drop") != 0))
-		return ns_ep_bad(out, "a rule: [<selector>] [ip|ip6 daddr <a>] "
-			   "[tcp|udp dport <n>|icmpv6 type <t>] accept|drop");
-	r->accept = t->v[i][0] == 'a';
+		return ns_ep_bad(out, "tcp|udp dport <1-65535>, meta l4proto "
+			   "tcp or icmpv6 type <nd-type>");
+	if (ns_ep_parse_verdict(t, i, r) < 0)
+		return ns_ep_bad(out, "a rule: [<sel>] [<daddr>] [<l4>] "
+			   "accept|drop|reject with tcp reset|icmpx "
+			   "admin-prohibited");
 	out->kind = NS_EGRESS_LINE_RULE;
 	return 0;
 }
@@ -649,7 +715,9 @@ ns_egress_format_rule(const struct ns_egress_rule *r, char *buf, size_t n)
 		if (ns_ep_add(buf, n, &o, t) < 0)
 			return -1;
 	}
-	if (r->l4 == 6 || r->l4 == 17)
+	if (r->l4 == 6 && r->dport == 0)
+		snprintf(t, sizeof(t), "meta l4proto tcp");
+	else if (r->l4 == 6 || r->l4 == 17)
 		snprintf(t, sizeof(t), "%s dport %d", r->l4 == 6 ? "tcp" :
 			 "udp", r->dport);
 	else if (r->l4 == 58 && ns_ep_icmp6_name(r->icmp_type) != NULL)
@@ -659,7 +727,11 @@ ns_egress_format_rule(const struct ns_egress_rule *r, char *buf, size_t n)
 		t[0] = '\0';
 	if (t[0] != '\0' && ns_ep_add(buf, n, &o, t) < 0)
 		return -1;
-	if (ns_ep_add(buf, n, &o, r->accept ? "accept" : "drop") < 0)
+	if (ns_ep_add(buf, n, &o, r->accept ? "accept" :
+		      NS_EGRESS_RULE_REJECT(r) == NS_EGRESS_REJECT_TCP_RST ?
+		      "reject with tcp reset" :
+		      NS_EGRESS_RULE_REJECT(r) == NS_EGRESS_REJECT_ADMIN ?
+		      "reject with icmpx admin-prohibited" : "drop") < 0)
 		return -1;
 	return (int)o;
 }
@@ -684,7 +756,8 @@ ns_egress_format_base(const char *type, int hook, int prio, int policy_accept,
 int
 ns_egress_rule_eq(const struct ns_egress_rule *a, const struct ns_egress_rule *b)
 {
-	if (a->sel != b->sel || a->accept != b->accept || a->l4 != b->l4)
+	if (a->sel != b->sel || a->accept != b->accept || a->l4 != b->l4 ||
+	    NS_EGRESS_RULE_REJECT(a) != NS_EGRESS_RULE_REJECT(b))
 		return 0;
 	if (a->sel == NS_EGRESS_SEL_UID && a->uid != b->uid)
 		return 0;

@@ -70,6 +70,7 @@
 	X(NO_CONTAINER, "no_container") \
 	X(NO_DEFAULT_DENY, "no_default_deny") \
 	X(NO_EGRESS, "no_egress") \
+	X(NO_EGRESS_TABLE, "no_egress_table") \
 	X(NO_FORGE, "no_forge") \
 	X(NO_METADATA_DENY, "no_metadata_deny") \
 	X(NO_NAME, "no_name") \

@@ -61,11 +61,33 @@ int egress_dns_resolve(int fd, const char *name, long timeout_ms,
 		       struct ns_egress_addr *out, size_t max, size_t *n,
 		       char **why);
 
+/* One allowance of the policy file: a name's or an address's TCP port.
+ * A line is "<name>" (port 443), "<name>:<port>", "<ipv4>:<port>" or
+ * "[<ipv6>]:<port>"; an address may be loopback (127.0.0.0/8 one address,
+ * ::1): that is how a server or resolver on loopback is allowed. */
+struct egress_allow {
+	char name[254];              /* the DNS name; "" for an address */
+	struct ns_egress_addr addr;  /* an address line: fam 4 or 6 */
+	int port;                    /* tcp 1..65535 */
+};
+
+struct egress_allows {
+	struct egress_allow *v;
+	size_t n, cap;
+	int failed;                  /* an allocation failed: never a plan */
+};
+void egress_allows_free(struct egress_allows *a);
+/* Is a one loopback address (127.0.0.0/8, ::1)? */
+int egress_addr_loopback(const struct ns_egress_addr *a);
+
 /* The policy file's text into names (lowercased, deduplicated, in file
- * order).  Every bad line is a refusal (bad_policy) naming path:line.
- * Returns the number of refusals added, -1 on ENOMEM. */
+ * order) and, when allows is not NULL, every (name or address, port) it
+ * allows (deduplicated, in file order).  Every bad line is a refusal
+ * (bad_policy) naming path:line and the form it wanted.  Returns the
+ * number of refusals added, -1 on ENOMEM. */
 int egress_parse_policy(const char *path, const char *text, size_t len,
-			struct strv *names, struct refusals *r);
+			struct strv *names, struct egress_allows *allows,
+			struct refusals *r);
 /* A DNS name as the policy wants it (lowercase already). */
 int egress_name_ok(const char *s);
 /* 1..32 of [A-Za-z0-9_]. */
@@ -79,6 +101,9 @@ struct egress_input {
 	const char *run;
 	const char *policy_path;  /* named in the header */
 	struct strv names;        /* the policy's names (owned by caller) */
+	/* the policy's ports and address lines (owned by caller); NULL:
+	 * every name on tcp 443 alone, no address line */
+	const struct egress_allows *allows;
 	const char *model_host;   /* NULL when not given */
 	struct ns_egress_addr resolver;    /* fam 0: missing */
 	struct ns_egress_addr *cidrs;      /* the bench CIDRs */
@@ -146,6 +171,9 @@ struct egress_audit {
  * number added, -1 on ENOMEM. */
 int egress_audit(const char *text, size_t len, struct egress_audit *a,
 		 struct refusals *r);
+/* The lowest ABI minor whose grammar has every line of the plan: 5 when
+ * it holds a 1.5 form (a reject verdict, meta l4proto tcp), else 0. */
+int egress_plan_minor(const char *text, size_t len);
 /* The plan's lines as canonical text (no comments, no indentation), for
  * comparing a plan with what the kernel holds.  NULL on a bad line/ENOMEM. */
 char *egress_canonical(const char *text, size_t len);

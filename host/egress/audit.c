@@ -55,11 +55,21 @@ rule_problems(struct auditst *st, const struct chainst *c, size_t i,
 	if (x->daddr.fam == 0 || x->daddr.plen != full)
 		refusals_add(st->r, REASON_ALLOW_ANY, "line %u: an accept names "
 			     "exactly ONE address (no prefix, no \"any\")", ln);
-	if (!((x->l4 == 6 && x->dport == 443) ||
+	if (!((x->l4 == 6 && x->dport > 0) ||
 	      (x->l4 == 17 && x->dport == 53)))
 		refusals_add(st->r, REASON_ALLOW_PORT, "line %u: an accept is tcp "
-			     "dport 443 or udp dport 53 (DNS to the resolver) "
-			     "and nothing else", ln);
+			     "dport <1-65535> or udp dport 53 (DNS to the "
+			     "resolver) and nothing else", ln);
+}
+
+/* A deny of every protocol: drop, or reject with icmpx (a tcp reset
+ * rejects tcp alone). */
+static int
+is_full_deny(const struct ns_egress_rule *x)
+{
+	return !x->accept &&
+	    NS_EGRESS_RULE_REJECT(x) != NS_EGRESS_REJECT_TCP_RST &&
+	    x->l4 == 0;
 }
 
 static int
@@ -67,8 +77,8 @@ is_metadata_drop(const struct ns_egress_rule *x)
 {
 	static const uint8_t md[4] = { 169, 254, 169, 254 };
 
-	return !x->accept && x->daddr.fam == 4 && x->daddr.plen == 32 &&
-	    memcmp(x->daddr.a, md, 4) == 0 && x->l4 == 0;
+	return is_full_deny(x) && x->daddr.fam == 4 && x->daddr.plen == 32 &&
+	    memcmp(x->daddr.a, md, 4) == 0;
 }
 
 static int
@@ -77,16 +87,43 @@ is_bare(const struct ns_egress_rule *x)
 	return x->daddr.fam == 0 && x->l4 == 0;
 }
 
-/* Denies before accepts: past the input chain's leading ICMPv6
- * neighbour-discovery accepts, the first accept closes the drops; only
- * the final bare selector drop may follow it. */
+/* The bare "meta l4proto tcp reject with tcp reset" that may come just
+ * before the chain's bare default deny. */
+static int
+is_bare_rst(const struct ns_egress_rule *x)
+{
+	return x->daddr.fam == 0 && x->l4 == 6 && x->dport == 0 &&
+	    NS_EGRESS_RULE_REJECT(x) == NS_EGRESS_REJECT_TCP_RST;
+}
+
+/* The accepts a chain may open with, before its denies: ICMPv6 neighbour
+ * discovery, and one loopback address on a port (a server or resolver on
+ * loopback the policy file names; they except the loopback deny). */
+static int
+is_leading_accept(const struct ns_egress_rule *x)
+{
+	int full = x->daddr.fam == 4 ? 32 : 128;
+
+	if (!x->accept)
+		return 0;
+	if (x->l4 == 58)
+		return 1;
+	return x->daddr.fam != 0 && x->daddr.plen == full &&
+	    egress_addr_loopback(&x->daddr) &&
+	    ((x->l4 == 6 && x->dport > 0) || (x->l4 == 17 && x->dport == 53));
+}
+
+/* Denies before accepts: past the leading accepts (ICMPv6 neighbour
+ * discovery, loopback servers), the first accept closes the denies; only
+ * the final bare selector deny (and the bare tcp reset just before it)
+ * may follow it. */
 static void
 deny_order(struct auditst *st, const struct chainst *c)
 {
 	size_t i = 0, first = 0;
 	int open = 0;
 
-	while (i < c->n && c->rules[i].accept && c->rules[i].l4 == 58)
+	while (i < c->n && is_leading_accept(&c->rules[i]))
 		i++;
 	for (; i < c->n; i++) {
 		const struct ns_egress_rule *x = &c->rules[i];
@@ -97,12 +134,14 @@ deny_order(struct auditst *st, const struct chainst *c)
 			open = 1;
 			continue;
 		}
-		if (!open || (i == c->n - 1 && is_bare(x)))
+		if (!open || (i == c->n - 1 && is_bare(x)) ||
+		    (i == c->n - 2 && is_bare_rst(x) &&
+		     is_bare(&c->rules[c->n - 1])))
 			continue;
 		refusals_add(st->r, REASON_DENY_AFTER_ACCEPT, "line %u: chain %s "
-			     "drops after its first accept (line %u): every "
-			     "drop comes before the accepts, only the bare "
-			     "selector drop ends the chain", c->lines[i],
+			     "denies after its first accept (line %u): every "
+			     "deny comes before the accepts, only the bare "
+			     "selector deny ends the chain", c->lines[i],
 			     c->name, c->lines[first]);
 	}
 }
@@ -116,18 +155,20 @@ chain_tail(struct auditst *st, const struct chainst *c, int want_sel)
 	for (size_t i = 0; i < c->n; i++) {
 		if (is_metadata_drop(&c->rules[i]))
 			md = 1;
-		if (!md && c->rules[i].accept && c->rules[i].l4 != 58)
+		if (!md && c->rules[i].accept &&
+		    !is_leading_accept(&c->rules[i]))
 			break;
 	}
 	if (!md)
 		refusals_add(st->r, REASON_NO_METADATA_DENY, "chain %s (line %u) "
-			     "must drop ip daddr 169.254.169.254 by name, "
-			     "before any accept", c->name, c->line);
+			     "must deny ip daddr 169.254.169.254 by name "
+			     "(drop or reject with icmpx), before any accept", c->name, c->line);
 	last = c->n ? &c->rules[c->n - 1] : NULL;
-	if (last == NULL || last->accept || !is_bare(last) ||
+	if (last == NULL || !is_full_deny(last) || !is_bare(last) ||
 	    last->sel != want_sel)
 		refusals_add(st->r, REASON_NO_DEFAULT_DENY, "chain %s (line %u) "
-			     "must end in its bare selector drop", c->name,
+			     "must end in its bare selector deny (drop or reject "
+			     "with icmpx admin-prohibited)", c->name,
 			     c->line);
 }
 
@@ -407,4 +448,22 @@ egress_canonical(const char *text, size_t len)
 		i = e + 1;
 	}
 	return sbuf_take(&b);
+}
+
+int
+egress_plan_minor(const char *text, size_t len)
+{
+	struct ns_egress_line l;
+	size_t i = 0, e;
+
+	while (i < len) {
+		for (e = i; e < len && text[e] != '\n'; e++)
+			;
+		ns_egress_parse_line(text + i, e - i, &l);
+		if (l.kind == NS_EGRESS_LINE_RULE &&
+		    (NS_EGRESS_RULE_REJECT(&l.r) != 0 || (l.r.l4 == 6 && l.r.dport == 0)))
+			return 5;
+		i = e + 1;
+	}
+	return 0;
 }

@@ -82,11 +82,76 @@ ecfix(const struct egress_input *in, struct refusals *r, const char *tok,
 	return 1;
 }
 
+/* Is the address line a:53 (a resolver on loopback named by the file)? */
+static int
+file_names(const struct egress_input *in, const struct ns_egress_addr *a,
+	   int port)
+{
+	for (size_t i = 0; in->allows && i < in->allows->n; i++)
+		if (in->allows->v[i].addr.fam == a->fam &&
+		    in->allows->v[i].port == port &&
+		    memcmp(in->allows->v[i].addr.a, a->a, 16) == 0)
+			return 1;
+	return 0;
+}
+
+/* A resolver in a denied range is refused, except one on loopback that
+ * the policy file names as <addr>:53 for a --uid card (a --veth card is
+ * in another network namespace: this loopback is not its own). */
+static int
+resolver_refused(const struct egress_input *in, struct refusals *r)
+{
+	const char *what;
+	char a[64];
+
+	if (in->resolver.fam == 0 ||
+	    !egress_addr_denied(&in->resolver, in->cidrs, in->n_cidrs, &what))
+		return 0;
+	ns_egress_format_addr(&in->resolver, a, sizeof(a));
+	if (egress_addr_loopback(&in->resolver) && in->veth == NULL &&
+	    file_names(in, &in->resolver, 53))
+		return 0;
+	if (egress_addr_loopback(&in->resolver))
+		return ecfix(in, r, REASON_BAD_RESOLVER, "--resolver", NULL, 1,
+			     "<ip>", "--resolver %s is on loopback: allowed "
+			     "only for --uid alone and when the policy file %s "
+			     "names it as %s%s%s:53", a, in->policy_path,
+			     in->resolver.fam == 6 ? "[" : "", a,
+			     in->resolver.fam == 6 ? "]" : "");
+	return ecfix(in, r, REASON_BAD_RESOLVER, "--resolver", NULL, 1,
+		     "<ip>", "--resolver is inside a denied range (%s): "
+		     "name a resolver the card may reach", what);
+}
+
+/* An address line inside a --bench-cidr would be denied before its
+ * accept: said, not left to fail. */
+static int
+address_lines_refused(const struct egress_input *in, struct refusals *r)
+{
+	char a[64];
+	int n = 0;
+
+	for (size_t i = 0; in->allows && i < in->allows->n; i++)
+		for (size_t k = 0; k < in->n_cidrs; k++) {
+			if (in->allows->v[i].addr.fam == 0 ||
+			    !ns_egress_addr_in(&in->allows->v[i].addr,
+					       &in->cidrs[k]))
+				continue;
+			ns_egress_format_addr(&in->allows->v[i].addr, a,
+					      sizeof(a));
+			n += refusals_add(r, REASON_BAD_POLICY, "%s names %s, "
+					  "inside a --bench-cidr (denied): drop "
+					  "the line or the --bench-cidr",
+					  in->policy_path, a) >= 0;
+			break;
+		}
+	return n;
+}
+
 int
 egress_check_input(const struct egress_input *in, struct refusals *r)
 {
 	unsigned long long v;
-	const char *what;
 	int n = 0;
 
 	if (!egress_run_ok(in->run))
@@ -121,29 +186,59 @@ egress_check_input(const struct egress_input *in, struct refusals *r)
 			   "flag)%s%.80s", in->policy_path,
 			   in->model_host ? "; got " : "",
 			   in->model_host ? in->model_host : "");
-	if (in->resolver.fam != 0 &&
-	    egress_addr_denied(&in->resolver, in->cidrs, in->n_cidrs, &what))
-		n += ecfix(in, r, REASON_BAD_RESOLVER, "--resolver", NULL, 1,
-			   "<ip>", "--resolver is inside a denied range (%s): "
-			   "name a resolver the card may reach", what);
-	return n;
+	n += resolver_refused(in, r);
+	return n + address_lines_refused(in, r);
 }
 
-static int
-addr_cmp(const void *x, const void *y)
-{
-	const struct ns_egress_addr *a = x, *b = y;
+/* One accept of the plan: an address and its tcp port. */
+struct pin {
+	struct ns_egress_addr a;
+	int port;
+};
 
-	if (a->fam != b->fam)
-		return a->fam - b->fam;
-	return memcmp(a->a, b->a, 16);
+static int
+pin_cmp(const void *x, const void *y)
+{
+	const struct pin *a = x, *b = y;
+	int c;
+
+	if (a->a.fam != b->a.fam)
+		return a->a.fam - b->a.fam;
+	c = memcmp(a->a.a, b->a.a, 16);
+	return c != 0 ? c : a->port - b->port;
 }
 
 struct pins {
-	struct ns_egress_addr *all; /* deduplicated, sorted */
+	struct pin *all; /* deduplicated, sorted: IPv4, IPv6, then port */
 	size_t n;
 	struct sbuf notes; /* "# pin <name> <addrs>" lines */
 };
+
+static void
+pin_add(struct pins *p, const struct ns_egress_addr *a, int port)
+{
+	struct pin k = { *a, port };
+
+	if (p->n < EGRESS_MAX_ADDRS &&
+	    bsearch(&k, p->all, p->n, sizeof(k), pin_cmp) == NULL) {
+		p->all[p->n++] = k;
+		qsort(p->all, p->n, sizeof(p->all[0]), pin_cmp);
+	}
+}
+
+/* Every port the file allows `name` (none given: 443 alone). */
+static void
+pin_ports(const struct egress_input *in, const char *name, struct pins *p,
+	  const struct ns_egress_addr *a)
+{
+	if (in->allows == NULL) {
+		pin_add(p, a, 443);
+		return;
+	}
+	for (size_t i = 0; i < in->allows->n; i++)
+		if (strcmp(in->allows->v[i].name, name) == 0)
+			pin_add(p, a, in->allows->v[i].port);
+}
 
 static int
 pin_name(const struct egress_input *in, const char *name, struct pins *p,
@@ -186,12 +281,7 @@ pin_name(const struct egress_input *in, const char *name, struct pins *p,
 			bad = 1;
 			continue;
 		}
-		if (p->n < EGRESS_MAX_ADDRS &&
-		    bsearch(&got[i], p->all, p->n, sizeof(got[i]),
-			    addr_cmp) == NULL) {
-			p->all[p->n++] = got[i];
-			qsort(p->all, p->n, sizeof(p->all[0]), addr_cmp);
-		}
+		pin_ports(in, name, p, &got[i]);
 	}
 	sbuf_add(&p->notes, "\n");
 	return bad;
@@ -221,29 +311,71 @@ sel_rule(const struct egress_input *in, int sel, struct ns_egress_rule *r)
 		memcpy(r->ifname, in->veth, strnlen(in->veth, 15));
 }
 
+/* One deny, REJECTED so a client fails at once: TCP gets a reset, the
+ * rest ICMP/ICMPv6 administratively prohibited (a = NULL: the bare
+ * selector's, the chain's default deny). */
+static void
+deny_pair(const struct egress_input *in, struct egress_plan *p, int sel,
+	  const struct ns_egress_addr *a)
+{
+	struct ns_egress_rule r;
+
+	sel_rule(in, sel, &r);
+	if (a != NULL)
+		r.daddr = *a;
+	r.l4 = 6;
+	r.icmp_type = NS_EGRESS_REJECT_TCP_RST; /* the reject (1.5) */
+	rule_line(p, &r);
+	sel_rule(in, sel, &r);
+	if (a != NULL)
+		r.daddr = *a;
+	r.icmp_type = NS_EGRESS_REJECT_ADMIN;
+	rule_line(p, &r);
+}
+
+static void
+accept_line(const struct egress_input *in, struct egress_plan *p, int sel,
+	    const struct ns_egress_addr *a, int l4, int port)
+{
+	struct ns_egress_rule r;
+
+	sel_rule(in, sel, &r);
+	r.daddr = *a;
+	r.l4 = l4;
+	r.dport = port;
+	r.accept = 1;
+	rule_line(p, &r);
+}
+
 static void
 render_denies(const struct egress_input *in, struct egress_plan *p, int sel)
 {
-	struct ns_egress_rule r;
+	struct ns_egress_addr d;
 
 	for (size_t i = 0; i < NDENY; i++) {
 		if (!denies[i].in_rules)
 			continue;
-		sel_rule(in, sel, &r);
-		ns_egress_parse_addr(denies[i].cidr, 0, &r.daddr);
-		rule_line(p, &r);
+		ns_egress_parse_addr(denies[i].cidr, 0, &d);
+		deny_pair(in, p, sel, &d);
 	}
-	for (size_t i = 0; i < in->n_cidrs; i++) {
-		sel_rule(in, sel, &r);
-		r.daddr = in->cidrs[i];
-		rule_line(p, &r);
-	}
-	sel_rule(in, sel, &r);
-	r.daddr = in->resolver;
-	r.l4 = 17;
-	r.dport = 53;
-	r.accept = 1;
-	rule_line(p, &r);
+	for (size_t i = 0; i < in->n_cidrs; i++)
+		deny_pair(in, p, sel, &in->cidrs[i]);
+	if (!egress_addr_loopback(&in->resolver))
+		accept_line(in, p, sel, &in->resolver, 17, 53);
+}
+
+/* The output chain's first accepts: the loopback servers the file names
+ * (and a loopback resolver), ahead of the loopback deny they except. */
+static void
+render_loopback(const struct egress_input *in, struct egress_plan *p,
+		int sel)
+{
+	for (size_t i = 0; in->allows && i < in->allows->n; i++)
+		if (egress_addr_loopback(&in->allows->v[i].addr))
+			accept_line(in, p, sel, &in->allows->v[i].addr, 6,
+				    in->allows->v[i].port);
+	if (egress_addr_loopback(&in->resolver))
+		accept_line(in, p, sel, &in->resolver, 17, 53);
 }
 
 static void
@@ -266,17 +398,12 @@ render_chain(const struct egress_input *in, struct egress_plan *p,
 		r.accept = 1;
 		rule_line(p, &r);
 	}
+	if (hook == NS_EGRESS_HOOK_OUTPUT)
+		render_loopback(in, p, sel);
 	render_denies(in, p, sel);
-	for (size_t i = 0; hook != NS_EGRESS_HOOK_INPUT && i < pins->n; i++) {
-		sel_rule(in, sel, &r);
-		r.daddr = pins->all[i];
-		r.l4 = 6;
-		r.dport = 443;
-		r.accept = 1;
-		rule_line(p, &r);
-	}
-	sel_rule(in, sel, &r);
-	rule_line(p, &r);
+	for (size_t i = 0; hook != NS_EGRESS_HOOK_INPUT && i < pins->n; i++)
+		accept_line(in, p, sel, &pins->all[i].a, 6, pins->all[i].port);
+	deny_pair(in, p, sel, NULL);
 	sbuf_add(&p->text, "\t}\n");
 }
 
@@ -355,12 +482,18 @@ egress_build(const struct egress_input *in, struct egress_plan *p,
 		in->step(in->step_ctx, 0, 0);
 	for (size_t i = 0; bad >= 0 && i < p->names.n; i++)
 		bad |= pin_name(in, p->names.v[i], &pins, &p->notes, r);
+	for (size_t i = 0; in->allows && i < in->allows->n; i++)
+		if (in->allows->v[i].addr.fam != 0 &&
+		    !egress_addr_loopback(&in->allows->v[i].addr))
+			pin_add(&pins, &in->allows->v[i].addr,
+				in->allows->v[i].port);
 	if (in->step)
 		in->step(in->step_ctx, 1, ms_since(&t0));
 	if (!bad)
 		render(in, p, &pins);
 	/* a plan text cut short could end before its drop rules */
 	if (sbuf_failed(&p->text) || sbuf_failed(&pins.notes) ||
+	    (in->allows != NULL && in->allows->failed) ||
 	    strv_failed(&p->notes) || strv_failed(&in->names) ||
 	    refusals_failed(r))
 		bad = -1;

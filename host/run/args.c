@@ -9,6 +9,7 @@
 
 #include "base/flags.h"
 #include "base/out.h"
+#include "egress/allowlist.h"
 #include "os/os.h"
 #include "policy/envpol.h"
 #include "policy/toolchain.h"
@@ -61,6 +62,9 @@ static const struct flagdef rflags[] = {
 	  "the tool's SANDBOX lines go to descriptor n instead of stderr" },
 	{ "net-deny", FK_SWITCH, 1, 0, NULL, ROFF(net_deny),
 	  "no IP networking at all (refused where it cannot be kept)" },
+	{ "egress", FK_VALUE, 1, 0, NULL, ROFF(egress),
+	  "the run id of an applied egress plan: refused unless table inet "
+	  "nova_egress_<id> is live (the OK line says net=egress:<id>)" },
 	{ "write", FK_LIST, 1, 0, NULL, ROFF(writes),
 	  "a directory outside the place the command may also write, kept "
 	  "after the run (a package cache; repeatable)" },
@@ -497,6 +501,28 @@ validate(struct rstate *s, struct run_args *a)
 			     "outside the place, got %s", a->writes.v[i]);
 }
 
+/* --egress <id>: the id's shape; with --net-deny a contradiction (the
+ * plan allows what it names, --net-deny nothing).  Whether the table is
+ * live is run's check step (run/steps.c). */
+static void
+check_egress(struct rstate *s, const struct run_args *a)
+{
+	if (a->egress == NULL)
+		return;
+	if (!egress_run_ok(a->egress))
+		rfix(s, REASON_BAD_NET, "--egress", a->egress, "<id>",
+		     "--egress wants the run id of an applied egress plan, "
+		     "1-32 of [A-Za-z0-9_] (its table is inet "
+		     "nova_egress_<id>), got %.40s", a->egress);
+	if (a->net_deny &&
+	    remedy_refuse(s->r, REASON_BAD_NET, REMEDY_IN_TEXT, s->line,
+			  &(struct cmdfix){ "--net-deny", NULL, NULL, NULL,
+					    FIX_SWITCH },
+			  "--egress %.40s allows what its plan allows and "
+			  "--net-deny nothing at all: name one", a->egress) < 0)
+		s->nomem = 1;
+}
+
 int
 run_parse(int argc, char **argv, struct run_args *a, struct refusals *r)
 {
@@ -520,6 +546,7 @@ run_parse_on(int argc, char **argv, struct run_args *a, struct refusals *r,
 	if (flags_parse(&spec, argc, argv, a, r) < 0)
 		s.nomem = 1;
 	validate(&s, a);
+	check_egress(&s, a);
 	if (s.nomem)
 		return -1;
 	return r->n ? 1 : 0;

@@ -29,6 +29,7 @@ struct run_args {
 	const char *max_mem_s, *out, *out_max_s, *scratch, *place, *memory_s;
 	const char *cpu, *out_files_s, *out_depth_s;
 	const char *status_fd_s;  /* --status-fd */
+	const char *egress;       /* --egress <id>: an applied egress plan */
 	struct strv reads;
 	struct strv artifacts;
 	struct strv argv;     /* after "--" */

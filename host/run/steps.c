@@ -19,6 +19,7 @@
 #include "os/os.h"
 #include "policy/toolchain.h"
 #include "policy/ttys.h"
+#include "wall/egressmod.h"
 #include "wall/explain.h"
 #include "wall/lifecycle.h"
 #include "wall/protwall.h"
@@ -435,6 +436,16 @@ run_out(struct runctx *c, struct refusals *r)
 }
 
 /* Everything that can refuse before anything is made. */
+/* --egress <id>: its table must be live and pass the auditor (read
+ * through the egress module, wall/egressmod.h); nothing is made. */
+static void
+run_egress(struct runctx *c, struct refusals *r)
+{
+	if (c->a->egress != NULL && egress_live_table(c->hr, c->a->egress,
+						      r) < 0)
+		refusals_oom(r);
+}
+
 int
 flow_preflight(struct runctx *c, struct refusals *r)
 {
@@ -479,6 +490,7 @@ flow_preflight(struct runctx *c, struct refusals *r)
 	if (c->a->go)
 		go_reads(c, r);
 	run_out(c, r);
+	run_egress(c, r);
 	run_toolchains(c, r);
 	if (!reaper_here())
 		nofork_refusals(c, r);
@@ -615,9 +627,15 @@ run_env_word(const struct run_args *a)
 void
 flow_ok_line(struct runctx *c, const struct policy *pol)
 {
+	char net[48];
+
+	snprintf(net, sizeof(net), "egress:%s", c->a->egress ? c->a->egress :
+		 "");
+	c->w.net = c->a->egress ? net : NULL;
 	(void)wall_ok_line(&c->w, pol, &(struct wall_ok){ WALL_OK_RUN,
 			   c->a->name, c->pm.ops.name, run_env_word(c->a),
 			   c->place.root, &c->writes });
+	c->w.net = NULL;
 }
 
 void

@@ -18,6 +18,7 @@
 #include "module/loader.h"
 #include "egress/allowlist.h"
 #include "wall/args.h"
+#include "wall/egressmod.h"
 #include "wall/session.h"
 #include "verbs/verbs.h"
 
@@ -229,7 +230,7 @@ parse_cidr(const char *s, struct ns_egress_addr *p)
 
 static void
 plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
-	    struct refusals *r)
+	    struct egress_allows *allows, struct refusals *r)
 {
 	char *why = NULL;
 
@@ -251,7 +252,7 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 		     "%s: cannot be read: %s", a->policy, why ? why : "-");
 	else
 		egress_parse_policy(a->policy, pol->s, pol->len, &in->names,
-				    r);
+				    allows, r);
 	free(why);
 	if (a->resolver == NULL || ns_egress_parse_addr(a->resolver, 0,
 						     &in->resolver) < 0)
@@ -271,7 +272,8 @@ plan_phase1(struct eargs *a, struct egress_input *in, struct sbuf *pol,
 			     a->cidrs.v[i], "<address/prefix>", "--bench-cidr "
 			     "wants an address/prefix such as 198.51.100.0/24, "
 			     "got %.60s", a->cidrs.v[i]);
-	if (strv_failed(&a->cidrs) || strv_failed(&in->names))
+	if (strv_failed(&a->cidrs) || strv_failed(&in->names) ||
+	    allows->failed)
 		refusals_oom(r); /* a lost deny or name: never a plan */
 }
 
@@ -328,12 +330,14 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 {
 	struct egress_input in;
 	struct egress_plan p;
+	struct egress_allows allows = { NULL, 0, 0, 0 };
 	struct sbuf pol = {0};
 	int rc;
 
 	memset(&in, 0, sizeof(in));
 	memset(&p, 0, sizeof(p));
-	plan_phase1(a, &in, &pol, r);
+	plan_phase1(a, &in, &pol, &allows, r);
+	in.allows = &allows;
 	in.run = a->run ? a->run : "";
 	in.policy_path = a->policy;
 	in.model_host = a->model_host;
@@ -358,76 +362,13 @@ egress_plan_verb(struct eargs *a, struct refusals *r)
 	}
 	egress_plan_free(&p);
 	strv_free(&in.names);
+	egress_allows_free(&allows);
 	free(in.cidrs);
 	sbuf_free(&pol);
 	return rc;
 }
 
 /* ---- the module -------------------------------------------------------- */
-
-struct emod {
-	struct config cfg;
-	struct module m;
-	struct hostsvc hs;
-	struct sbuf text;
-	int loaded;
-};
-
-static int
-mod_open(struct emod *e, const struct hostrun *hr, struct refusals *r)
-{
-	enum load_status ls;
-	char *why = NULL;
-
-	hostsvc_init(&e->hs);
-	e->hs.prefix = "EGRESS";
-	e->hs.err = stderr;
-	e->hs.refusals = r;
-	e->hs.text = &e->text;
-	e->hs.cfg = &e->cfg;
-	if (config_load(hr->config_path, hr->exe_dir, &e->cfg, r) != 0)
-		return -1;
-	if (e->cfg.egress.n == 0)
-		return refusals_add(r, REASON_NO_EGRESS, "no egress module is "
-				    "configured for %s (the config's [%s] "
-				    "egress = <file>)", e->cfg.platform,
-				    e->cfg.platform), -1;
-	ls = loader_load(&e->cfg, e->cfg.egress.v[0], NS_ROLE_EGRESS, &e->m,
-			 &why);
-	if (ls != LOAD_OK) {
-		char *hint = loader_install_hint(&loader_built_how,
-						 e->cfg.egress.v[0], ls);
-
-		refusals_addr(r, REASON_NO_EGRESS, hint ? REMEDY_IN_TEXT : NULL,
-			      "the egress module %s was refused: %s: %s%s%s",
-			      e->cfg.egress.v[0], load_status_token(ls),
-			      why ? why : "-", hint ? "; " : "",
-			      hint ? hint : "");
-		free(hint);
-		free(why);
-		return -1;
-	}
-	e->loaded = 1;
-	e->hs.stem = e->m.stem;
-	if (config_check_options(&e->cfg, e->m.stem, e->m.ops.options, r) > 0)
-		return -1;
-	if (e->m.egress.ready(&e->hs.host) != NS_OK) {
-		if (r->n == 0)
-			refusals_add(r, REASON_NO_EGRESS, "the egress module is "
-				     "not usable here");
-		return -1;
-	}
-	return 0;
-}
-
-static void
-mod_close(struct emod *e)
-{
-	if (e->loaded)
-		module_free(&e->m);
-	config_free(&e->cfg);
-	sbuf_free(&e->text);
-}
 
 /* A module status into the exit code: the kernel said NO is 1. */
 static int
@@ -492,12 +433,12 @@ check_live(const struct hostrun *hr, struct eargs *a, struct sbuf *plan,
 	   struct refusals *r)
 {
 	struct egress_audit au;
-	struct emod e;
+	struct egress_mod e;
 	int st, rc;
 
 	memset(&e, 0, sizeof(e));
-	if (mod_open(&e, hr, r) < 0) {
-		mod_close(&e);
+	if (egress_mod_open(&e, hr, "EGRESS", r) < 0) {
+		egress_mod_close(&e);
 		return cannot_run(r, check_remedy);
 	}
 	st = e.m.egress.read_live(&e.hs.host, a->run);
@@ -511,7 +452,7 @@ check_live(const struct hostrun *hr, struct eargs *a, struct sbuf *plan,
 		rc = said_no(r);
 	else
 		rc = (check_line(&au, " source=live"), 0);
-	mod_close(&e);
+	egress_mod_close(&e);
 	return rc;
 }
 
@@ -587,22 +528,45 @@ now_ms(void)
 	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* A plan form added in ABI minor m goes only to a module built with a
+ * header of minor >= m (ns_egress_plan.h); an older one would refuse the
+ * plan line by line, so it is said once, here, before anything is sent. */
+static int
+module_lacks_grammar(const struct egress_mod *e, const struct sbuf *plan,
+		     struct refusals *r)
+{
+	int need = egress_plan_minor(plan->s, plan->len);
+
+	if (e->m.ops.built_minor >= need)
+		return 0;
+	refusals_add(r, REASON_NO_EGRESS, "the egress module %s was built with "
+		     "ABI %d.%u; this plan's reject verdicts are ABI %d.%d "
+		     "(ns_egress_plan.h): rebuild the module against that "
+		     "header", e->m.file, NS_BACKEND_ABI_MAJOR,
+		     (unsigned)e->m.ops.built_minor, NS_BACKEND_ABI_MAJOR, need);
+	return 1;
+}
+
 static int
 egress_apply_verb(const struct hostrun *hr, struct eargs *a,
 		  struct refusals *r)
 {
 	struct sbuf plan = {0};
-	struct emod e;
+	struct egress_mod e;
 	char table[64];
 	long t0;
 	int rc, st;
 
 	memset(&e, 0, sizeof(e));
 	rc = apply_checks(a, &plan, r);
-	if (rc == 0 && mod_open(&e, hr, r) < 0)
+	if (rc == 0 && egress_mod_open(&e, hr, "EGRESS", r) < 0)
 		rc = 2;
 	if (rc != 0) {
 		rc = rc == 1 ? said_no(r) : cannot_run(r, apply_remedy);
+		goto out;
+	}
+	if (module_lacks_grammar(&e, &plan, r)) {
+		rc = cannot_run(r, apply_remedy);
 		goto out;
 	}
 	out_kind(stderr, "EGRESS", OUT_STEP, "name=apply state=start");
@@ -618,7 +582,7 @@ egress_apply_verb(const struct hostrun *hr, struct eargs *a,
 	out_kind(stderr, "EGRESS", OUT_OK, "verb=apply run=%s table=%s", a->run,
 		 table);
 out:
-	mod_close(&e);
+	egress_mod_close(&e);
 	sbuf_free(&plan);
 	return rc;
 }
@@ -630,7 +594,7 @@ static int
 egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 		 struct refusals *r)
 {
-	struct emod e;
+	struct egress_mod e;
 	char table[64];
 	int rc = 0, st;
 
@@ -638,7 +602,7 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 	if (!egress_run_ok(a->run))
 		efix(r, a, REASON_NO_NAME, "--run", a->run, "<id>",
 		     "--run wants 1-32 of [A-Za-z0-9_] (nothing was sent)");
-	if (r->n != 0 || mod_open(&e, hr, r) < 0) {
+	if (r->n != 0 || egress_mod_open(&e, hr, "EGRESS", r) < 0) {
 		rc = cannot_run(r, drop_remedy);
 	} else if ((st = e.m.egress.drop(&e.hs.host, a->run)) != NS_OK) {
 		rc = mod_exit(st, r, drop_remedy);
@@ -647,7 +611,7 @@ egress_drop_verb(const struct hostrun *hr, struct eargs *a,
 		out_kind(stderr, "EGRESS", OUT_OK, "verb=drop run=%s table=%s",
 			 a->run, table);
 	}
-	mod_close(&e);
+	egress_mod_close(&e);
 	return rc;
 }
 

@@ -195,6 +195,7 @@ ok_counts(struct sbuf *b, const struct ok_ctx *c)
 	     sbuf_addf(b, " read-noexec=%zu", c->pol->reads_noexec.n) < 0))
 		return -1;
 	return sbuf_addf(b, " write=%zu net=%s", c->pol->writes.n,
+			 c->w->net ? c->w->net :
 			 wall_net_word(c->pol->net_deny));
 }
 

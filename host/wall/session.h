@@ -25,6 +25,8 @@ struct wallctx {
 	char cwd_buf[4096];  /* the caller's working directory (wall_input) */
 	struct cmdline line; /* the caller's line (wall_line), for the fixed
 				line after a module's refusal */
+	const char *net;     /* the OK line's net= when not the policy's
+				word (run --egress: "egress:<id>"), or NULL */
 };
 
 /* Phase 0 of the verbs that wall a command (the bare wrap, probe): the

@@ -7,7 +7,7 @@
 
 _nova_sandbox_verbs="run probe policy modules check reap egress worktree help version"
 _nova_sandbox_flags_wrap="--read --read-noexec --write --cwd --tmp --net-deny --net-listen --net-allow --name --acl --gpu --status-fd --explain --env-clear --env --env-deny --toolchain --protect --unprotect"
-_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go --net-deny --write --env-clear --env-inherit --env --env-deny --toolchain --protect --unprotect"
+_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go --net-deny --egress --write --env-clear --env-inherit --env --env-deny --toolchain --protect --unprotect"
 _nova_sandbox_flags_probe="--explain --gpu --json --max --net-deny --net-listen --read --read-noexec --secret --write"
 _nova_sandbox_flags_policy="--cwd --gpu --json --name --net-allow --net-deny --net-listen --read --read-noexec --tmp --write --env-clear --env --env-deny --toolchain --protect --unprotect"
 _nova_sandbox_flags_modules="--json"
@@ -22,7 +22,7 @@ _nova_sandbox_file_flags="--secret --plan --policy --protect --unprotect"
 # flags with a fixed set of values
 _nova_sandbox_values_gpu="none metal"
 _nova_sandbox_values_toolchain="go python node rust c"
-_nova_sandbox_value_flags="--net-allow --name --acl --gpu --status-fd --size --timeout --max --max-procs --max-mem --artifact --out-max-bytes --out-max-files --out-max-depth --bench-cidr --model-host --resolver --run --uid --veth --env --env-deny --base --pr"
+_nova_sandbox_value_flags="--net-allow --name --acl --gpu --status-fd --size --timeout --max --max-procs --max-mem --artifact --out-max-bytes --out-max-files --out-max-depth --bench-cidr --model-host --resolver --run --egress --uid --veth --env --env-deny --base --pr"
 
 _nova_sandbox_has() { # word list...
 	local w=$1

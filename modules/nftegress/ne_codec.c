@@ -77,11 +77,31 @@ bitwise(struct nftnl_rule *r, const uint8_t *mask, uint32_t len)
 	return add(r, e);
 }
 
+/* ABI 1.5: one "reject" expression ends the rule (what nft emits for
+ * "reject with tcp reset" and "reject with icmpx admin-prohibited"). */
 static int
-verdict(struct nftnl_rule *r, int accept)
+reject(struct nftnl_rule *r, int kind)
 {
-	struct nftnl_expr *e = nftnl_expr_alloc("immediate");
+	struct nftnl_expr *e = nftnl_expr_alloc("reject");
+	int rst = kind == NS_EGRESS_REJECT_TCP_RST;
 
+	if (e == NULL)
+		return -1;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_REJECT_TYPE, rst ? NFT_REJECT_TCP_RST :
+			   NFT_REJECT_ICMPX_UNREACH);
+	nftnl_expr_set_u8(e, NFTNL_EXPR_REJECT_CODE, rst ? 0 :
+			  NFT_REJECT_ICMPX_ADMIN_PROHIBITED);
+	return add(r, e);
+}
+
+static int
+verdict(struct nftnl_rule *r, int accept, int rej)
+{
+	struct nftnl_expr *e;
+
+	if (!accept && rej != 0)
+		return reject(r, rej);
+	e = nftnl_expr_alloc("immediate");
 	if (e == NULL)
 		return -1;
 	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_VERDICT);
@@ -135,8 +155,11 @@ enc_l4(const struct ns_egress_rule *x, struct nftnl_rule *r)
 		    payload(r, NFT_PAYLOAD_TRANSPORT_HEADER, 0, 1) < 0 ?
 		    -1 : cmp(r, &t, 1);
 	}
-	return meta(r, NFT_META_L4PROTO) < 0 || cmp(r, &proto, 1) < 0 ||
-	    payload(r, NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2) < 0 ? -1 :
+	if (meta(r, NFT_META_L4PROTO) < 0 || cmp(r, &proto, 1) < 0)
+		return -1;
+	if (x->l4 == 6 && x->dport == 0) /* meta l4proto tcp (1.5) */
+		return 0;
+	return payload(r, NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2) < 0 ? -1 :
 	    cmp(r, port, 2);
 }
 
@@ -153,7 +176,7 @@ ne_encode(const struct ns_egress_rule *x, struct nftnl_rule *r)
 		return -1;
 	if (x->l4 != 0 && enc_l4(x, r) < 0)
 		return -1;
-	return verdict(r, x->accept);
+	return verdict(r, x->accept, NS_EGRESS_RULE_REJECT(x));
 }
 
 /* ---- decoding ------------------------------------------------------ */
@@ -345,7 +368,12 @@ dec_l4(struct dx *d, struct ns_egress_rule *x)
 		return 0;
 	if (cmp_data(d, d->i + 1, &proto, 1) < 0)
 		return fail(d, "an l4proto compare");
-	if ((proto == 6 || proto == 17) &&
+	if (proto == 6 && is(d, d->i + 2, "reject") && x->daddr.fam != -6) {
+		x->l4 = 6; /* meta l4proto tcp: only before a reject (1.5) */
+		x->dport = 0;
+		d->i += 2;
+		return 0;
+	} else if ((proto == 6 || proto == 17) &&
 	    payload_is(d, d->i + 2, NFT_PAYLOAD_TRANSPORT_HEADER, 2, &len) ==
 	    0 && len == 2 && cmp_data(d, d->i + 3, port, 2) == 0 &&
 	    x->daddr.fam != -6) {
@@ -365,11 +393,35 @@ dec_l4(struct dx *d, struct ns_egress_rule *x)
 	return 0;
 }
 
+/* 1.5: exactly the two reject forms the grammar has. */
+static int
+dec_reject(struct dx *d, struct ns_egress_rule *x)
+{
+	uint32_t type = nftnl_expr_get_u32(d->e[d->i], NFTNL_EXPR_REJECT_TYPE);
+	uint8_t code = nftnl_expr_get_u8(d->e[d->i], NFTNL_EXPR_REJECT_CODE);
+
+	if (type == NFT_REJECT_TCP_RST && code == 0 && x->l4 == 6)
+		x->icmp_type = NS_EGRESS_REJECT_TCP_RST;
+	else if (type == NFT_REJECT_ICMPX_UNREACH &&
+		 code == NFT_REJECT_ICMPX_ADMIN_PROHIBITED && x->l4 != 58 &&
+		 !(x->l4 == 6 && x->dport == 0))
+		x->icmp_type = NS_EGRESS_REJECT_ADMIN;
+	else
+		return fail(d, "a reject other than tcp reset on tcp or icmpx "
+			    "admin-prohibited");
+	x->accept = 0;
+	return 0;
+}
+
 static int
 dec_verdict(struct dx *d, struct ns_egress_rule *x)
 {
 	uint32_t v;
 
+	if (d->i == d->n - 1 && is(d, d->i, "reject"))
+		return dec_reject(d, x);
+	if (x->l4 == 6 && x->dport == 0)
+		return fail(d, "meta l4proto tcp without its reject");
 	if (d->i != d->n - 1 || !is(d, d->i, "immediate") ||
 	    nftnl_expr_get_u32(d->e[d->i], NFTNL_EXPR_IMM_DREG) !=
 	    NFT_REG_VERDICT)

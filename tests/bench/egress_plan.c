@@ -67,7 +67,7 @@ main(int argc, char **argv)
 	memset(&in, 0, sizeof(in));
 	in.run = argv[2];
 	in.policy_path = "bench";
-	egress_parse_policy("bench", pol, strlen(pol), &in.names, &r);
+	egress_parse_policy("bench", pol, strlen(pol), &in.names, NULL, &r);
 	in.model_host = "api.anthropic.com";
 	ns_egress_parse_addr("198.51.100.53", 0, &in.resolver);
 	ns_egress_parse_addr("198.51.100.128/25", 0, &cidr);

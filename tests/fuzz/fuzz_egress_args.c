@@ -19,7 +19,7 @@
 
 static const char policy[] =
 	"github.com\napi.github.com\nobjects.githubusercontent.com\n"
-	"api.anthropic.com\n";
+	"api.anthropic.com\napi.anthropic.com:8443\n127.0.0.53:53\n";
 
 static const char *
 sub_of(int argc, char **argv)
@@ -40,6 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct eargs a;
 	struct egress_input in;
 	struct sbuf pol = { 0 };
+	struct egress_allows allows = { NULL, 0, 0, 0 };
 	struct refusals r = { 0 };
 	const char *policy_path;
 
@@ -49,10 +50,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    argc > 0 ? argv + 1 : argv, &a, &r);
 	policy_path = a.policy;
 	a.policy = NULL;	/* no file is opened */
-	plan_phase1(&a, &in, &pol, &r);
+	plan_phase1(&a, &in, &pol, &allows, &r);
 	in.policy_path = policy_path ? policy_path : "-";
 	egress_parse_policy(in.policy_path, policy, sizeof(policy) - 1,
-			    &in.names, &r);
+			    &in.names, &allows, &r);
+	in.allows = &allows;
 	in.run = a.run ? a.run : "";
 	in.model_host = a.model_host;
 	in.uid = a.uid;
@@ -61,6 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out_refusals(fz_sink(), "EGRESS", &r, "nova-sandbox help egress",
 			    0);
 	strv_free(&in.names);
+	egress_allows_free(&allows);
 	free(in.cidrs);
 	sbuf_free(&pol);
 	strv_free(&a.cidrs);

@@ -54,6 +54,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct egress_audit au;
 	struct refusals r = { 0 };
 	struct strv names = { 0 };
+	struct egress_allows allows = { NULL, 0, 0, 0 };
 	char *canon;
 
 	for (size_t i = 0, e; i < size; i = e + 1) {
@@ -64,10 +65,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)egress_audit(text, size, &au, &r);
 	canon = egress_canonical(text, size);
 	free(canon);
-	(void)egress_parse_policy("fuzz.txt", text, size, &names, &r);
+	(void)egress_parse_policy("fuzz.txt", text, size, &names, &allows,
+				  &r);
 	out_refusals(fz_sink(), "EGRESS", &r, "nova-sandbox help egress",
 			    0);
 	strv_free(&names);
+	egress_allows_free(&allows);
 	refusals_free(&r);
 	return 0;
 }

@@ -164,8 +164,8 @@ EOF
 	run nx $BN "$NS" egress apply --plan "$D/$run.nft" --run $run
 	expect_rc 1
 	expect_err "^EGRESS REFUSED reason=table_exists: "
-	expect_eq "$(nx $BN nft -s list table inet nova_egress_$run | grep -c 'drop$\|accept$')" \
-		"$(grep -c 'drop$\|accept$' "$D/$run.want")" "rules after the refused re-apply"
+	expect_eq "$(nx $BN nft -s list table inet nova_egress_$run | grep -c 'drop$\|accept$\|reset$\|prohibited$')" \
+		"$(grep -c 'drop$\|accept$\|reset$\|prohibited$' "$D/$run.want")" "rules after the refused re-apply"
 EOF
 
 	t "$mode: check --live passes on the applied table (and equals the plan)" <<'EOF'

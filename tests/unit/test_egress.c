@@ -34,19 +34,27 @@ fake_lookup(void *ctx, const struct ns_egress_addr *res, const char *name,
 static const char *policy = "github.com\napi.github.com # c\n"
 	"objects.githubusercontent.com\napi.anthropic.com\nevil.example.org\n";
 
+/* build() with another policy text and resolver (NULL: the defaults) */
+static const char *build_policy, *build_resolver;
+
 static int
 build(const char *uid, const char *veth, const char *model,
       struct egress_plan *p, struct refusals *r)
 {
 	struct egress_input in;
 	struct ns_egress_addr cidr;
+	struct egress_allows allows = { NULL, 0, 0, 0 };
+	const char *pol = build_policy ? build_policy : policy;
 
 	memset(&in, 0, sizeof(in));
 	in.run = "t1";
 	in.policy_path = "egress.txt";
-	egress_parse_policy("egress.txt", policy, strlen(policy), &in.names, r);
+	egress_parse_policy("egress.txt", pol, strlen(pol), &in.names, &allows,
+			    r);
+	in.allows = &allows;
 	in.model_host = model;
-	ns_egress_parse_addr("198.51.100.53", 0, &in.resolver);
+	ns_egress_parse_addr(build_resolver ? build_resolver : "198.51.100.53",
+			     0, &in.resolver);
 	ns_egress_parse_addr("198.51.100.128/25", 0, &cidr);
 	in.cidrs = &cidr;
 	in.n_cidrs = 1;
@@ -55,8 +63,13 @@ build(const char *uid, const char *veth, const char *model,
 	in.lookup = fake_lookup;
 	int rc = egress_check_input(&in, r) ? 1 : egress_build(&in, p, r);
 	strv_free(&in.names);
+	egress_allows_free(&allows);
 	return rc;
 }
+
+/* a deny as the renderer writes it: the tcp reset, then icmpx */
+#define D(m) "\t\tmeta skuid 4242 " m " meta l4proto tcp reject with tcp reset\n" \
+	"\t\tmeta skuid 4242 " m " reject with icmpx admin-prohibited\n"
 
 static void
 test_render_uid_golden(void)
@@ -68,16 +81,17 @@ test_render_uid_golden(void)
 		"table inet nova_egress_t1 {\n"
 		"\tchain output {\n"
 		"\t\ttype filter hook output priority filter; policy accept;\n"
-		"\t\tmeta skuid 4242 ip daddr 169.254.169.254 drop\n"
-		"\t\tmeta skuid 4242 ip daddr 169.254.0.0/16 drop\n"
-		"\t\tmeta skuid 4242 ip daddr 127.0.0.0/8 drop\n"
-		"\t\tmeta skuid 4242 ip6 daddr ::1 drop\n"
-		"\t\tmeta skuid 4242 ip6 daddr fe80::/10 drop\n"
-		"\t\tmeta skuid 4242 ip daddr 198.51.100.128/25 drop\n"
+		D("ip daddr 169.254.169.254")
+		D("ip daddr 169.254.0.0/16")
+		D("ip daddr 127.0.0.0/8")
+		D("ip6 daddr ::1")
+		D("ip6 daddr fe80::/10")
+		D("ip daddr 198.51.100.128/25")
 		"\t\tmeta skuid 4242 ip daddr 198.51.100.53 udp dport 53 accept\n"
 		"\t\tmeta skuid 4242 ip daddr 192.0.2.10 tcp dport 443 accept\n"
 		"\t\tmeta skuid 4242 ip6 daddr fd00:9::10 tcp dport 443 accept\n"
-		"\t\tmeta skuid 4242 drop\n"
+		"\t\tmeta skuid 4242 meta l4proto tcp reject with tcp reset\n"
+		"\t\tmeta skuid 4242 reject with icmpx admin-prohibited\n"
 		"\t}\n}\n";
 
 	memset(&p, 0, sizeof(p));
@@ -85,10 +99,10 @@ test_render_uid_golden(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(p.text.s, "table inet"));
 	CU_ASSERT_STRING_EQUAL(strstr(p.text.s, "table inet"), golden);
 	CU_ASSERT_EQUAL(p.allow, 3);
-	CU_ASSERT_EQUAL(p.deny, 7);
+	CU_ASSERT_EQUAL(p.deny, 14);
 	CU_ASSERT_EQUAL(egress_audit(p.text.s, p.text.len, &a, &r), 0);
 	CU_ASSERT_EQUAL(a.chains, 1);
-	CU_ASSERT_EQUAL(a.rules, 10);
+	CU_ASSERT_EQUAL(a.rules, 17);
 	egress_plan_free(&p);
 	refusals_free(&r);
 }
@@ -142,18 +156,164 @@ test_policy_grammar(void)
 	const char *bad = "github.com\nGitHub.com\nfoo bar.com\n-x.com\nlocalhost\n"
 		"a.123\n";
 
-	CU_ASSERT_EQUAL(egress_parse_policy("p", bad, strlen(bad), &n, &r), 4);
+	CU_ASSERT_EQUAL(egress_parse_policy("p", bad, strlen(bad), &n, NULL, &r), 4);
 	CU_ASSERT_EQUAL(n.n, 1); /* duplicate dropped after lowercasing */
 	CU_ASSERT(refusals_all(&r, "bad_policy"));
 	strv_free(&n);
 	refusals_free(&r);
-	CU_ASSERT_EQUAL(egress_parse_policy("p", "# only\n\n", 8, &n, &r), 1);
+	CU_ASSERT_EQUAL(egress_parse_policy("p", "# only\n\n", 8, &n, NULL, &r), 1);
 	strv_free(&n);
 	refusals_free(&r);
 	CU_ASSERT(egress_run_ok("run_1"));
 	CU_ASSERT(!egress_run_ok("j1; flush ruleset"));
 	CU_ASSERT(!egress_run_ok("../j1"));
 	CU_ASSERT(!egress_veth_ok("0123456789abcdef"));
+}
+
+/* host:port lines: every form, and each bad line refused naming
+ * file:line and the form it wanted. */
+static void
+test_policy_ports(void)
+{
+	static const struct {
+		const char *line;
+		const char *want; /* NULL: accepted; else in the refusal */
+		int port;
+	} cases[] = {
+		{ "github.com", NULL, 443 },
+		{ "github.com:22", NULL, 22 },
+		{ "GitHub.com:65535", NULL, 65535 },
+		{ "192.0.2.10:8080", NULL, 8080 },
+		{ "127.0.0.1:1", NULL, 1 },
+		{ "[::1]:8080", NULL, 8080 },
+		{ "[2001:db8::1]:443", NULL, 443 },
+		{ "github.com:0", "p:1: wants <name>[:<port>]", 0 },
+		{ "github.com:65536", "port 1-65535", 0 },
+		{ "github.com:022", "wants <name>", 0 },
+		{ "github.com:443:1", "wants <name>", 0 },
+		{ "github.com:", "wants <name>", 0 },
+		{ "192.0.2.10", "p:1: wants <ipv4>:<port>", 0 },
+		{ "192.0.2.0/24:443", "wants <name>", 0 },
+		{ "[::1]", "p:1: wants [<ipv6>]:<port>", 0 },
+		{ "[::1]:53/udp", "TCP; UDP is DNS to --resolver alone", 0 },
+		{ "::1:53", "wants <name>", 0 },
+		{ "169.254.169.254:80", "p:1: 169.254.169.254 is the metadata address", 0 },
+		{ "[fe80::1]:80", "is link-local", 0 },
+		{ "0.0.0.0:80", "is unspecified", 0 },
+		{ "[::ffff:127.0.0.1]:80", "is IPv4-mapped", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct strv n = {0};
+		struct egress_allows al = { NULL, 0, 0, 0 };
+		struct refusals r = {0};
+		int k = egress_parse_policy("p", cases[i].line,
+					    strlen(cases[i].line), &n, &al, &r);
+
+		if (cases[i].want == NULL) {
+			CU_ASSERT_EQUAL(k, 0);
+			CU_ASSERT_EQUAL(al.n, 1);
+			CU_ASSERT(al.n == 1 && al.v[0].port == cases[i].port);
+		} else if (k != 1 || r.n != 1 ||
+			   strstr(r.v[0].text, cases[i].want) == NULL ||
+			   strcmp(r.v[0].reason, "bad_policy") != 0) {
+			fprintf(stderr, "\n  %s: wanted a refusal with \"%s\", "
+				"got %d: %s\n", cases[i].line, cases[i].want, k,
+				r.n ? r.v[0].text : "-");
+			CU_FAIL("policy line");
+		}
+		strv_free(&n);
+		egress_allows_free(&al);
+		refusals_free(&r);
+	}
+}
+
+/* Ports per name, address lines, loopback servers and a loopback
+ * resolver rendered, and the auditor passes the result. */
+static void
+test_render_ports_loopback(void)
+{
+	struct egress_plan p;
+	struct refusals r = {0};
+	struct egress_audit a;
+	const char *deny, *pos;
+	static const char *const lead[] = {
+		"meta skuid 4242 ip daddr 127.0.0.1 tcp dport 8080 accept",
+		"meta skuid 4242 ip6 daddr ::1 tcp dport 9090 accept",
+		"meta skuid 4242 ip daddr 127.0.0.53 tcp dport 53 accept",
+		"meta skuid 4242 ip daddr 127.0.0.53 udp dport 53 accept",
+	};
+	static const char *const pins[] = {
+		"meta skuid 4242 ip daddr 192.0.2.10 tcp dport 22 accept",
+		"meta skuid 4242 ip daddr 192.0.2.10 tcp dport 443 accept",
+		"meta skuid 4242 ip daddr 192.0.2.10 tcp dport 8443 accept",
+		"meta skuid 4242 ip daddr 192.0.2.77 tcp dport 8080 accept",
+		"meta skuid 4242 ip6 daddr fd00:9::10 tcp dport 22 accept",
+	};
+
+	build_policy = "github.com\ngithub.com:22\napi.github.com\n"
+		"objects.githubusercontent.com\napi.anthropic.com:8443\n"
+		"192.0.2.77:8080\n127.0.0.1:8080\n[::1]:9090\n127.0.0.53:53\n";
+	build_resolver = "127.0.0.53";
+	memset(&p, 0, sizeof(p));
+	CU_ASSERT_EQUAL_FATAL(build("4242", NULL, "api.anthropic.com", &p, &r), 0);
+	deny = strstr(p.text.s, "169.254.169.254 meta l4proto");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(deny);
+	pos = p.text.s;
+	for (size_t i = 0; i < 4; i++) {	/* in order, before the denies */
+		pos = strstr(pos, lead[i]);
+		CU_ASSERT_FATAL(pos != NULL && pos < deny);
+	}
+	for (size_t i = 0; i < 5; i++) {	/* in order, after them */
+		pos = strstr(pos, pins[i]);
+		CU_ASSERT_FATAL(pos != NULL && pos > deny);
+	}
+	/* api.anthropic.com:8443 alone: not on 443 */
+	CU_ASSERT_PTR_NULL(strstr(p.text.s, "192.0.2.77 tcp dport 443"));
+	/* the loopback resolver is not accepted again after the denies */
+	CU_ASSERT_PTR_NULL(strstr(deny, "udp dport 53 accept"));
+	CU_ASSERT_EQUAL(egress_audit(p.text.s, p.text.len, &a, &r), 0);
+	egress_plan_free(&p);
+	refusals_free(&r);
+	build_policy = NULL;
+	build_resolver = NULL;
+}
+
+/* A loopback resolver: refused unless the file names it <addr>:53 and
+ * the card is --uid alone; an address line inside a --bench-cidr. */
+static void
+test_loopback_resolver_refusals(void)
+{
+	struct egress_plan p;
+	struct refusals r = {0};
+	static const char *base = "github.com\napi.github.com\n"
+		"objects.githubusercontent.com\napi.anthropic.com\n";
+	char pol[256];
+
+	memset(&p, 0, sizeof(p));
+	build_resolver = "127.0.0.53";
+	build_policy = base;
+	CU_ASSERT_EQUAL(build("4242", NULL, "api.anthropic.com", &p, &r), 1);
+	CU_ASSERT(r.n == 1 && strcmp(r.v[0].reason, "bad_resolver") == 0 &&
+		  strstr(r.v[0].text, "names it as 127.0.0.53:53") != NULL);
+	refusals_free(&r);
+	snprintf(pol, sizeof(pol), "%s127.0.0.53:53\n", base);
+	build_policy = pol;
+	CU_ASSERT_EQUAL(build(NULL, "b0", "api.anthropic.com", &p, &r), 1);
+	CU_ASSERT(r.n == 1 && strcmp(r.v[0].reason, "bad_resolver") == 0);
+	refusals_free(&r);
+	/* control: --uid with the line is accepted */
+	CU_ASSERT_EQUAL(build("4242", NULL, "api.anthropic.com", &p, &r), 0);
+	egress_plan_free(&p);
+	refusals_free(&r);
+	build_resolver = NULL;
+	snprintf(pol, sizeof(pol), "%s198.51.100.200:80\n", base);
+	memset(&p, 0, sizeof(p));
+	CU_ASSERT_EQUAL(build("4242", NULL, "api.anthropic.com", &p, &r), 1);
+	CU_ASSERT(r.n == 1 && strcmp(r.v[0].reason, "bad_policy") == 0 &&
+		  strstr(r.v[0].text, "inside a --bench-cidr") != NULL);
+	refusals_free(&r);
+	build_policy = NULL;
 }
 
 #define HEAD "table inet nova_egress_t1 {\n\tchain output {\n" \
@@ -168,7 +328,41 @@ static const struct tamper {
 	{ NULL, HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n" TAIL },
 	{ "allow_any", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.0/24 tcp dport 443 accept\n" TAIL },
 	{ "allow_any", HEAD MD "\t\tmeta skuid 1 accept\n" TAIL },
-	{ "allow_port", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 80 accept\n" TAIL },
+	/* any tcp port (the policy file's host:port); udp is DNS alone */
+	{ NULL, HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 80 accept\n" TAIL },
+	{ "allow_port", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 udp dport 5353 accept\n" TAIL },
+	{ "allow_port", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 accept\n" TAIL },
+	/* 1.5: REJECT denies.  The renderer's shape passes ... */
+	{ NULL, HEAD "\t\tmeta skuid 1 ip daddr 169.254.169.254 meta l4proto tcp reject with tcp reset\n"
+	  "\t\tmeta skuid 1 ip daddr 169.254.169.254 reject with icmpx admin-prohibited\n"
+	  "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n"
+	  "\t\tmeta skuid 1 meta l4proto tcp reject with tcp reset\n"
+	  "\t\tmeta skuid 1 reject with icmpx admin-prohibited\n\t}\n}\n" },
+	/* ... a tcp reset alone is no default deny (udp would pass) ... */
+	{ "no_default_deny", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n"
+	  "\t\tmeta skuid 1 meta l4proto tcp reject with tcp reset\n\t}\n}\n" },
+	/* ... nor a metadata deny ... */
+	{ "no_metadata_deny", HEAD "\t\tmeta skuid 1 ip daddr 169.254.169.254 meta l4proto tcp reject with tcp reset\n"
+	  "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n" TAIL },
+	/* ... a bare tcp reset anywhere but just before the last deny is late */
+	{ "deny_after_accept", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n"
+	  "\t\tmeta skuid 1 meta l4proto tcp reject with tcp reset\n"
+	  "\t\tmeta skuid 1 ip daddr 192.0.2.2 tcp dport 443 accept\n" TAIL },
+	/* ... and only the two reject forms are readable */
+	{ "bad_rule", HEAD MD "\t\tmeta skuid 1 reject\n" TAIL },
+	{ "bad_rule", HEAD MD "\t\tmeta skuid 1 reject with icmp admin-prohibited\n" TAIL },
+	{ "bad_rule", HEAD MD "\t\tmeta skuid 1 reject with icmpx port-unreachable\n" TAIL },
+	{ "bad_rule", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.9 reject with tcp reset\n" TAIL },
+	{ "bad_rule", HEAD MD "\t\tmeta skuid 1 meta l4proto tcp drop\n" TAIL },
+	{ "bad_rule", HEAD MD "\t\tmeta skuid 1 meta l4proto tcp reject with icmpx admin-prohibited\n" TAIL },
+	/* loopback servers the file names lead the chain, before the denies */
+	{ NULL, HEAD "\t\tmeta skuid 1 ip daddr 127.0.0.1 tcp dport 8080 accept\n"
+	  "\t\tmeta skuid 1 ip6 daddr ::1 tcp dport 8080 accept\n"
+	  "\t\tmeta skuid 1 ip daddr 127.0.0.53 udp dport 53 accept\n" MD
+	  "\t\tmeta skuid 1 ip daddr 127.0.0.0/8 drop\n" TAIL },
+	/* ... a routable address may not (the metadata deny comes first) */
+	{ "no_metadata_deny", HEAD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 8080 accept\n" MD TAIL },
+	{ "allow_any", HEAD "\t\tmeta skuid 1 ip daddr 127.0.0.0/8 tcp dport 8080 accept\n" MD TAIL },
 	{ "unscoped_rule", HEAD MD "\t\tip daddr 192.0.2.1 tcp dport 443 accept\n" TAIL },
 	{ "unscoped_rule", HEAD MD "\t\tmeta skuid 2 ip daddr 192.0.2.1 tcp dport 443 accept\n" TAIL },
 	{ "no_default_deny", HEAD MD "\t\tmeta skuid 1 ip daddr 192.0.2.1 tcp dport 443 accept\n\t}\n}\n" },
@@ -289,6 +483,11 @@ test_rule_roundtrip(void)
 		"iifname \"b0\" icmpv6 type nd-neighbor-advert accept",
 		"meta skuid 0 ip6 daddr 2001:db8::1 tcp dport 443 accept",
 		"accept",
+		"meta skuid 4242 ip daddr 169.254.169.254 meta l4proto tcp reject with tcp reset",
+		"iifname \"b0\" ip6 daddr fe80::/10 reject with icmpx admin-prohibited",
+		"meta skuid 1 tcp dport 22 reject with tcp reset",
+		"meta skuid 1 reject with icmpx admin-prohibited",
+		"meta skuid 1 ip daddr 192.0.2.1 tcp dport 65535 accept",
 	};
 	struct ns_egress_line l;
 	char buf[256];
@@ -303,6 +502,22 @@ test_rule_roundtrip(void)
 	CU_ASSERT_EQUAL(l.kind, NS_EGRESS_LINE_BAD); /* host bits */
 	ns_egress_parse_line("iifname \"0123456789abcdef\" drop", 31, &l);
 	CU_ASSERT_EQUAL(l.kind, NS_EGRESS_LINE_BAD);
+	/* 1.5: a reject is not an icmpv6 rule's; a drop and a reject differ */
+	{
+		static const char *ic = "iifname \"b0\" icmpv6 type "
+			"nd-neighbor-solicit reject with icmpx admin-prohibited";
+		struct ns_egress_line d;
+
+		ns_egress_parse_line(ic, strlen(ic), &l);
+		CU_ASSERT_EQUAL(l.kind, NS_EGRESS_LINE_BAD);
+		ns_egress_parse_line("meta skuid 1 drop", 17, &d);
+		ns_egress_parse_line("meta skuid 1 reject with icmpx "
+				     "admin-prohibited", 47, &l);
+		CU_ASSERT_EQUAL_FATAL(l.kind, NS_EGRESS_LINE_RULE);
+		CU_ASSERT(!ns_egress_rule_eq(&l.r, &d.r));
+		CU_ASSERT_EQUAL(NS_EGRESS_RULE_REJECT(&l.r), NS_EGRESS_REJECT_ADMIN);
+		CU_ASSERT_EQUAL(NS_EGRESS_RULE_REJECT(&d.r), 0);
+	}
 }
 
 /* ---- DNS: crafted replies --------------------------------------------- */
@@ -711,7 +926,7 @@ test_plan_notes(void)
 	memset(&p, 0, sizeof(p));
 	in.run = "t1";
 	in.policy_path = "egress.txt";
-	egress_parse_policy("egress.txt", pol, strlen(pol), &in.names, &r);
+	egress_parse_policy("egress.txt", pol, strlen(pol), &in.names, NULL, &r);
 	in.model_host = "api.anthropic.com";
 	ns_egress_parse_addr("198.51.100.53", 0, &in.resolver);
 	in.uid = "1";
@@ -788,6 +1003,9 @@ main(void)
 		{ "render veth has input + ND", test_render_veth_has_input_with_nd },
 		{ "plan refusals", test_plan_refusals },
 		{ "policy grammar", test_policy_grammar },
+		{ "policy: host:port and address lines", test_policy_ports },
+		{ "render: ports, address lines, loopback", test_render_ports_loopback },
+		{ "loopback resolver and bench-cidr refusals", test_loopback_resolver_refusals },
 		{ "audit tampered forms", test_audit_tampered_forms },
 		{ "audit: a widened accept is allow_any",
 		  test_audit_widened_accepts },

@@ -125,6 +125,34 @@ test_parse_defaults(void)
 	refusals_free(&r);
 }
 
+/* --egress <id>: the id's shape, and never with --net-deny (bad_net,
+ * both at once); a good one is kept for the check step. */
+static void
+test_egress_flag(void)
+{
+	static const char *const ok[] = { "--name", "a", "--size", "1m",
+		"--egress", "agent_1", "--", "true", NULL };
+	static const char *const bad[] = { "--name", "a", "--size", "1m",
+		"--egress", "a-b", "--net-deny", "--", "true", NULL };
+	struct run_args a;
+	struct refusals r;
+
+	CU_ASSERT_EQUAL(parse(&a, &r, ok), 0);
+	CU_ASSERT_EQUAL(r.n, 0);
+	CU_ASSERT_STRING_EQUAL(a.egress, "agent_1");
+	run_args_free(&a);
+	refusals_free(&r);
+	CU_ASSERT_EQUAL(parse(&a, &r, bad), 1);
+	CU_ASSERT_EQUAL(r.n, 2);
+	CU_ASSERT(r.n == 2 && strcmp(r.v[0].reason, "bad_net") == 0 &&
+		  strcmp(r.v[1].reason, "bad_net") == 0);
+	CU_ASSERT(text_of(&r, "bad_net") != NULL &&
+		  strstr(text_of(&r, "bad_net"), "1-32 of [A-Za-z0-9_]") != NULL);
+	CU_ASSERT(r.n == 2 && strstr(r.v[1].text, "--net-deny nothing at all") != NULL);
+	run_args_free(&a);
+	refusals_free(&r);
+}
+
 /* Every independent problem at once, one refusal each. */
 static void
 test_matrix_all_at_once(void)
@@ -1143,6 +1171,7 @@ main(void)
 		{ "handoff: an artifact's last part missing", test_handoff_last_part_missing },
 		{ "handoff: killed at every step, then swept", test_handoff_killed_every_step },
 		{ "handoff: the names of leftovers", test_handoff_leftover_names },
+		{ "--egress: the id, and not with --net-deny", test_egress_flag },
 		{ NULL, NULL }
 	};
 

@@ -24,6 +24,14 @@ static const char *const shapes[] = {
 	"iifname \"b0\" icmpv6 type nd-neighbor-solicit accept",
 	"iifname \"veth-long.name\" drop",
 	"accept",
+	/* 1.5: the reject verdicts */
+	"meta skuid 4242 ip daddr 169.254.169.254 meta l4proto tcp reject with tcp reset",
+	"meta skuid 4242 ip daddr 169.254.169.254 reject with icmpx admin-prohibited",
+	"meta skuid 4242 ip6 daddr fe80::/10 meta l4proto tcp reject with tcp reset",
+	"iifname \"b0\" ip daddr 198.51.100.128/25 reject with icmpx admin-prohibited",
+	"meta skuid 4242 tcp dport 22 reject with tcp reset",
+	"meta skuid 4242 meta l4proto tcp reject with tcp reset",
+	"meta skuid 4242 reject with icmpx admin-prohibited",
 };
 
 static void
@@ -183,6 +191,48 @@ test_refuses_tampered_operators(void)
 	nftnl_rule_free(r);
 }
 
+/* 1.5: the reject verdict is ONE "reject" expression, type and code as
+ * nft emits them ("reject type 1 code 0" for a tcp reset, "reject type 2
+ * code 3" for icmpx admin-prohibited); "meta l4proto tcp" is the meta and
+ * cmp pair alone.  Any other type or code decodes to nothing. */
+static void
+test_reject_layout(void)
+{
+	static const char *rst = "meta skuid 1 meta l4proto tcp reject with tcp reset";
+	static const char *adm = "meta skuid 1 ip daddr 192.0.2.1 reject with icmpx admin-prohibited";
+	static const char *const names[] = { "meta", "cmp", "meta", "cmp", "reject" };
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct ns_egress_line l;
+	struct ns_egress_rule back;
+	uint8_t tcp = 6;
+	char why[128];
+
+	ns_egress_parse_line(rst, strlen(rst), &l);
+	CU_ASSERT_EQUAL_FATAL(ne_encode(&l.r, r), 0);
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_STRING_EQUAL(name_of(r, i), names[i]);
+	CU_ASSERT_PTR_NULL(nth(r, 5));
+	CU_ASSERT_EQUAL(nftnl_expr_get_u32(nth(r, 2), NFTNL_EXPR_META_KEY), NFT_META_L4PROTO);
+	cmp_is(r, 3, &tcp, 1);
+	CU_ASSERT_EQUAL(nftnl_expr_get_u32(nth(r, 4), NFTNL_EXPR_REJECT_TYPE), NFT_REJECT_TCP_RST);
+	CU_ASSERT_EQUAL(nftnl_expr_get_u8(nth(r, 4), NFTNL_EXPR_REJECT_CODE), 0);
+	/* a reject of another code is not the plan's */
+	nftnl_expr_set_u32(nth(r, 4), NFTNL_EXPR_REJECT_TYPE, NFT_REJECT_ICMPX_UNREACH);
+	CU_ASSERT_EQUAL(ne_decode(r, &back, why, sizeof(why)), -1);
+	nftnl_rule_free(r);
+	r = nftnl_rule_alloc();
+	ns_egress_parse_line(adm, strlen(adm), &l);
+	CU_ASSERT_EQUAL_FATAL(ne_encode(&l.r, r), 0);
+	CU_ASSERT_STRING_EQUAL(name_of(r, 6), "reject");
+	CU_ASSERT_PTR_NULL(nth(r, 7));
+	CU_ASSERT_EQUAL(nftnl_expr_get_u32(nth(r, 6), NFTNL_EXPR_REJECT_TYPE), NFT_REJECT_ICMPX_UNREACH);
+	CU_ASSERT_EQUAL(nftnl_expr_get_u8(nth(r, 6), NFTNL_EXPR_REJECT_CODE), NFT_REJECT_ICMPX_ADMIN_PROHIBITED);
+	CU_ASSERT_EQUAL(ne_decode(r, &back, why, sizeof(why)), 0);
+	nftnl_expr_set_u8(nth(r, 6), NFTNL_EXPR_REJECT_CODE, NFT_REJECT_ICMPX_PORT_UNREACH);
+	CU_ASSERT_EQUAL(ne_decode(r, &back, why, sizeof(why)), -1);
+	nftnl_rule_free(r);
+}
+
 int
 main(void)
 {
@@ -190,6 +240,7 @@ main(void)
 		{ "every rule shape round-trips", test_roundtrip },
 		{ "unknown layouts are refused", test_refuses_unknown_layouts },
 		{ "encode: the kernel's bytes (golden layout)", test_encode_golden_layout },
+		{ "reject: one reject expression, type and code (1.5)", test_reject_layout },
 		{ "decode: a changed operator or xor is refused", test_refuses_tampered_operators },
 		{ NULL, NULL },
 	};
