@@ -65,6 +65,16 @@ check_fown_sigurg_victim() {
 }
 check_kill_all_sigurg() { check_fown_sigurg_victim; }
 
+# a datagram counts only when the user's listener outside received it
+# (inside --net-allow's namespace a sendto to 127.0.0.1 succeeds and
+# reaches the namespace's own loopback, no one)
+check_net_direct_udp() {
+	local i
+	[ "$RC" = 0 ] || return 1
+	for i in $(seq 20); do [ -e "$WORLD/hold-L.got" ] && return 0; sleep 0.05; done
+	return 1
+}
+
 # ---- 1 ------------------------------------------------------------------
 
 check_setpriority_user() { [ "$(user "$EH" nice "$V_pid")" = 5 ]; }

@@ -1031,8 +1031,9 @@ a_socks(char **a)
 {
 	unsigned char m[300], r[16];
 	size_t n = 0, len = strlen(a[1]);
-	int s = proxy_from("ALL_PROXY"), atyp = (int)num(a[0]);
+	int atyp = (int)num(a[0]);
 	unsigned port = (unsigned)num(a[3]);
+	int s = proxy_from("ALL_PROXY"); /* last: num() may set errno */
 
 	if (s < 0 && errno == ENOENT)
 		return verdict(tcp_to(a[2], a[3]), "connect");

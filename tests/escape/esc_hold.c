@@ -348,7 +348,7 @@ h_listen(char **a)
 {
 	struct pollfd p[4];
 	unsigned port[4];
-	char text[256], buf[64];
+	char text[256], buf[64], got[4096];
 	int i;
 
 	p[0].fd = bound(AF_INET, SOCK_STREAM, 0, &port[0]);
@@ -372,8 +372,10 @@ h_listen(char **a)
 
 				if (c >= 0)
 					close(c);
-			} else {
-				(void)!recv(p[i].fd, buf, sizeof(buf), 0);
+			} else if (recv(p[i].fd, buf, sizeof(buf), 0) >= 0) {
+				/* a datagram arrived: <INFO>.got says so */
+				snprintf(got, sizeof(got), "%s.got", a[0]);
+				(void)info(got, "udp\n");
 			}
 		}
 	}
