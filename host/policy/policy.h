@@ -14,6 +14,7 @@
 #include "ns_backend.h"
 #include "base/util.h"
 #include "policy/envpol.h"
+#include "policy/netallow.h"
 #include "policy/paths.h"
 #include "policy/protect.h"
 
@@ -31,7 +32,8 @@ struct policy_input {
 	struct strv reads;        /* --read, in order */
 	struct strv reads_noexec; /* --read-noexec */
 	struct strv writes;       /* --write; the first is load-bearing */
-	struct strv net_allow;    /* --net-allow host:port */
+	struct strv net_allow;    /* --net-allow <entry>, as typed */
+	struct strv net_allow_files; /* --net-allow-file <file> */
 	struct strv argv;         /* after "--"; empty when none */
 	const char *cwd;          /* --cwd or NULL */
 	const char *caller_cwd;   /* the caller's working directory (the
@@ -84,7 +86,9 @@ struct policy {
 	struct strv writes;       /* resolved --write, in order */
 	struct strv write_files;  /* existing write files (/dev/null, ...) */
 	struct strv ttys;         /* the terminals among them (ttys.h) */
-	struct strv net_allow;
+	struct strv net_allow;    /* every entry's text, in order */
+	struct net_list net;      /* --net-allow and --net-allow-file's
+				     entries, parsed (rule 7) */
 	struct strv argv;         /* argv[0] as typed, then the arguments */
 	struct strv env;          /* the child's environment */
 	struct strv dropped;      /* agent variables removed, sorted */

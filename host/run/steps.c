@@ -572,6 +572,10 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.env_clear = c->a->env_clear;
 	in.env_clean = !c->a->env_clear && !c->a->env_inherit;
 	in.net_deny = c->a->net_deny;
+	for (size_t i = 0; i < c->a->net_allow.n; i++)
+		strv_push(&in.net_allow, c->a->net_allow.v[i]);
+	for (size_t i = 0; i < c->a->net_allow_files.n; i++)
+		strv_push(&in.net_allow_files, c->a->net_allow_files.v[i]);
 	/* a failed copy is sticky: policy_build refuses a failed list */
 	for (size_t i = 0; i < c->reads.n; i++)
 		strv_push(&in.reads, c->reads.v[i]);

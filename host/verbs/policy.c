@@ -122,6 +122,20 @@ json_rules(struct sbuf *b, const struct policy *pol,
 }
 
 static void
+json_net_allow(struct sbuf *b, const struct policy *pol)
+{
+	sbuf_add(b, ",\"net_allow\":[");
+	for (size_t i = 0; i < pol->net.n; i++) {
+		sbuf_add(b, i ? ",{\"entry\":" : "{\"entry\":");
+		out_json_str(b, pol->net.v[i].text);
+		sbuf_addf(b, ",\"kind\":\"%s\",\"port\":%u}",
+			  netallow_kind(pol->net.v[i].kind),
+			  (unsigned)pol->net.v[i].port);
+	}
+	sbuf_add(b, "]");
+}
+
+static void
 json_ok(const struct wallctx *w, const struct policy *pol,
 	const struct strv *notes)
 {
@@ -143,7 +157,9 @@ json_ok(const struct wallctx *w, const struct policy *pol,
 			sbuf_add(&b, ",");
 		out_json_str(&b, pol->prot.v[i].path);
 	}
-	sbuf_add(&b, "]},\"notes\":[");
+	sbuf_add(&b, "]");
+	json_net_allow(&b, pol);
+	sbuf_add(&b, "},\"notes\":[");
 	for (size_t i = 0; i < notes->n; i++) {
 		if (i)
 			sbuf_add(&b, ",");
@@ -154,6 +170,22 @@ json_ok(const struct wallctx *w, const struct policy *pol,
 	sbuf_free(&b);
 }
 
+/* Rule 7: one line per --net-allow entry after the wall's text,
+ * "net-allow <entry> kind=<name|suffix|addr|loopback> port=<p>". */
+static void
+lines_net(const struct policy *pol)
+{
+	for (size_t i = 0; i < pol->net.n; i++) {
+		const struct ns_net_entry *e = &pol->net.v[i];
+		char *t = out_field(e->text);
+
+		printf("net-allow %s kind=%s port=%u\n", t ? t : "-",
+		       netallow_kind(e->kind), (unsigned)e->port);
+		free(t);
+	}
+	fflush(stdout);
+}
+
 static void
 lines_ok(const struct wallctx *w, const struct policy *pol,
 	 const struct strv *notes)
@@ -162,6 +194,7 @@ lines_ok(const struct wallctx *w, const struct policy *pol,
 
 	fwrite(w->text.s ? w->text.s : "", 1, w->text.len, stdout);
 	fflush(stdout);
+	lines_net(pol);
 	for (size_t i = 0; i < notes->n; i++)
 		out_note("POLICY", notes->v[i]);
 	struct sbuf prot = {0};
