@@ -437,6 +437,7 @@ policy_view(const struct policy *pol, struct ns_policy *view)
 	/* the net room (host/net/) says what the wall is told of them */
 	view->net_allow = NULL;
 	view->n_net_allow = 0;
+	view->net_sink = -1; /* only with NS_POLICY_NET_PROXIED */
 	view->gpu = pol->gpu;
 	view->name = pol->name;
 	view->command = pol->command;
