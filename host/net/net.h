@@ -120,6 +120,10 @@ void net_view(const struct net_run *n, struct ns_policy *view);
 /* The proxy's process (netproc.c): 0, or -1 with errno. */
 int net_start(struct net_run *n, const struct hostsvc *hs);
 void net_spawned(struct net_run *n);
+/* In a child of the process that started the proxy (run's keeper): its
+ * copies of the report, stop and status pipes closed (the proxy stops on
+ * the stop pipe's end-of-file: no copy may outlive the supervisor's). */
+void net_forget(struct net_run *n);
 /* Read what the proxy reported (never blocks); print each line. */
 void net_tick(struct net_run *n);
 /* The command ended: stop the proxy, wait for it (bounded), print what

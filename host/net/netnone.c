@@ -28,6 +28,12 @@ net_spawned(struct net_run *n)
 }
 
 void
+net_forget(struct net_run *n)
+{
+	(void)n;
+}
+
+void
 net_tick(struct net_run *n)
 {
 	(void)n;

@@ -312,6 +312,19 @@ net_spawned(struct net_run *n)
 	n->wall_sink = -1;
 }
 
+void
+net_forget(struct net_run *n)
+{
+	int *fds[] = { &n->report_fd, &n->stop_fd, &n->status_fd };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+	n->pid = 0; /* not this process's to stop */
+}
+
 /* ---- while it runs, and its end ---------------------------------------- */
 
 static void

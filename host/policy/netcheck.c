@@ -112,3 +112,23 @@ check_net(struct build *b)
 		return -1;
 	return check_entries(b);
 }
+
+int
+policy_net_check(const struct policy_input *in, struct net_list *out,
+		 struct refusals *r)
+{
+	struct policy pol;
+	struct build b;
+	int rc;
+
+	memset(&pol, 0, sizeof(pol));
+	memset(&b, 0, sizeof(b));
+	b.in = in;
+	b.pol = &pol;
+	b.r = r;
+	rc = check_net(&b);
+	*out = pol.net;
+	memset(&pol.net, 0, sizeof(pol.net));
+	policy_free(&pol);
+	return rc;
+}

@@ -130,6 +130,12 @@ struct policy {
  * Exit-code choice (127 iff all not_found) is the caller's. */
 int policy_build(const struct policy_input *in, struct policy *pol,
 		 struct refusals *r);
+/* Rule 7 alone, before anything is made (run's preflight): the network
+ * flags of in (net_allow, net_allow_files, net_deny, net_listen, verb and
+ * remedy_args for the fixed lines) parsed into *out (net_list_free it),
+ * every refusal into r.  0, or -1 ENOMEM. */
+int policy_net_check(const struct policy_input *in, struct net_list *out,
+		     struct refusals *r);
 /* Rule 8a: remove the temp directory the build made (only that: nothing
  * when it existed before), by the descriptor of the directory it was made
  * in, never following a link.  Call when the command's tree is dead.

@@ -434,6 +434,30 @@ run_out(struct runctx *c, struct refusals *r)
 	c->out = res;
 }
 
+/* Rule 7 before anything is made: the entries (bad_net), the proxy module
+ * (no_proxy) and the wall's features (net_allow_unsupported).  0, or -1
+ * ENOMEM; the refusals into r. */
+static int
+run_net(struct runctx *c, struct refusals *r)
+{
+	struct policy_input in;
+	size_t before = r->n;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	in.net_allow = c->a->net_allow;
+	in.net_allow_files = c->a->net_allow_files;
+	in.net_deny = c->a->net_deny;
+	in.verb = "run";
+	in.remedy_args = c->args;
+	rc = policy_net_check(&in, &c->net_entries, r);
+	if (rc < 0 || r->n > before)
+		return rc;
+	return net_select(&c->net, &c->w.cfg, &c->w.hs, c->w.mod.ops.name,
+			  c->w.mod.wall.features, c->net_entries.n, r) < 0 ?
+	       -1 : 0;
+}
+
 /* Everything that can refuse before anything is made. */
 int
 flow_preflight(struct runctx *c, struct refusals *r)
@@ -461,6 +485,8 @@ flow_preflight(struct runctx *c, struct refusals *r)
 	if (load_place(c, r) != 0)
 		return 1;
 	place_services(c);
+	if (run_net(c, r) < 0)
+		refusals_oom(r);
 	for (size_t i = 0; i < c->a->reads.n; i++) {
 		struct strv notes = {0};
 		char *res = NULL;
@@ -819,11 +845,15 @@ done_line(const struct runctx *c, int code, uint64_t freed)
 {
 	uint64_t ms = run_now_ms() - c->t0;
 	char *n = out_field(c->a->name);
+	struct sbuf extra = {0};
 
+	(void)net_done_field(&c->net, &extra);
 	out_kind(stderr, "SANDBOX", OUT_DONE,
 		 "name=%s exit=%d wall=%llu.%03llu "
-		 "freed=%llu", n ? n : "-", code, (unsigned long long)(ms / 1000),
-		 (unsigned long long)(ms % 1000), (unsigned long long)freed);
+		 "freed=%llu%s", n ? n : "-", code, (unsigned long long)(ms / 1000),
+		 (unsigned long long)(ms % 1000), (unsigned long long)freed,
+		 extra.s ? extra.s : "");
+	sbuf_free(&extra);
 	free(n);
 }
 
@@ -938,6 +968,7 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 
 	if (c->created)
 		flow_create_done(c);
+	net_stop(&c->net); /* the command's run is over: its proxy too */
 	run_step("kill", 0);
 	killed = reaper_kill_all(RUN_GONE_MS, &left) == 0;
 	run_step("kill", t);

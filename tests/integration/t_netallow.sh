@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib.sh"
 STAGE=$(mktemp -d "$NOVA_B/it-netallow.XXXXXX")
 chmod 755 "$STAGE"
 trap 'rm -rf "$STAGE"; _cleanup' EXIT
-for m in netloop_wall proxy_fix leaky_wall; do
+for m in netloop_wall proxy_fix leaky_wall place_dir; do
 	cp "$FIX/$m.so" "$STAGE/" && chmod 755 "$STAGE/$m.so"
 done
 
@@ -28,6 +28,12 @@ conf() {
 	echo "$STAGE/$1"
 }
 LOOP=$(conf loop.conf netloop_wall.so proxy_fix.so)
+# run: place_dir.so's places (plain directories) here
+PD=$(newdir)
+RLOOP=$(conf rloop.conf netloop_wall.so proxy_fix.so "place = place_dir.so
+[place_dir]
+dir = $PD
+")
 
 world() {
 	D=$(newdir)
@@ -238,4 +244,50 @@ expect_no_err "host=aaaaaaaaaaaaaaaa"
 # every stderr line is one of the tool's or the client's own
 expect_no_err $'\r'
 expect_err '^SANDBOX DONE exit=0 cmd=client\.sh net-denied=2$'
+EOF
+
+# ---- run ----------------------------------------------------------------
+
+t "run: bad entries, no_proxy, net_allow_unsupported before the place is made" <<'EOF'
+world
+run_as env NOVA_SANDBOX_CONFIG="$RLOOP" PATH=/usr/bin:/bin "$NS" run --name na1 \
+	--size 1m --net-allow '*.com' --net-allow 0x7f.1 -- /bin/true
+expect_rc 125
+expect_eq "$(count '^SANDBOX REFUSED reason=bad_net: ')" 2 "two bad_net"
+expect_absent "$PD/nova-na1"
+C=$(conf rnoproxy.conf netloop_wall.so nosuch.so "place = place_dir.so
+[place_dir]
+dir = $PD
+")
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name na2 \
+	--size 1m --net-allow pypi.org -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=no_proxy: '
+expect_absent "$PD/nova-na2"
+C=$(conf rleaky.conf leaky_wall.so proxy_fix.so "place = place_dir.so
+[place_dir]
+dir = $PD
+")
+run_as env NOVA_SANDBOX_CONFIG="$C" PATH=/usr/bin:/bin "$NS" run --name na3 \
+	--size 1m --net-allow pypi.org -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=net_allow_unsupported: .*the wall leaky_wall'
+expect_absent "$PD/nova-na3"
+EOF
+
+t "run: the proxy beside the supervisor: OK net=allow, env, DENIED, DONE net-denied=" <<'EOF'
+world
+run_as env NOVA_SANDBOX_CONFIG="$RLOOP" PATH=/usr/bin:/bin "$NS" run --name na4 \
+	--size 1m --read "$D" --net-allow pypi.org -- "$D/client.sh" \
+	blocked.example:443 blocked.example:443
+expect_rc 0
+expect_err '^SANDBOX OK .* net=allow:1 '
+P=$(sed -n 's/^SANDBOX NOTE netloop flags=1 allow=127\.0\.0\.1:\([0-9]*\) ports=0$/\1/p' "$ERR")
+[ -n "$P" ] || _fail "the wall was not told 127.0.0.1:<port> with NET_DENY"
+expect_out "^HTTPS_PROXY=http://127\.0\.0\.1:$P\$"
+expect_eq "$(grep -c '^HTTP/1.1 403' "$OUT")" 2 "two refusals answered"
+expect_eq "$(count '^SANDBOX DENIED net host=blocked\.example port=443 remedy=--net-allow blocked\.example:443$')" 1 "one DENIED"
+expect_err '^SANDBOX DONE name=na4 exit=0 .* net-denied=1$'
+! (exec 3<>"/dev/tcp/127.0.0.1/$P") 2>/dev/null || _fail "the proxy still listens on $P"
+expect_absent "$PD/nova-na4"
 EOF
