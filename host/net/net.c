@@ -224,3 +224,24 @@ net_done_field(const struct net_run *n, struct sbuf *b)
 		return 0;
 	return sbuf_addf(b, " net-denied=%zu", n->denied);
 }
+
+void
+net_render_view(struct net_run *n, uint32_t wall_features,
+		const struct net_list *entries, struct ns_policy *view)
+{
+	n->wall_sink = n->proxy_sink = n->report_fd = -1;
+	n->stop_fd = n->status_fd = -1;
+	if (entries->n == 0)
+		return;
+	n->active = 1;
+	n->path = wall_features & NS_WALL_NETNS ? NET_PATH_NETNS :
+		  wall_features & NS_WALL_NET_LOOPBACK ? NET_PATH_LOOPBACK :
+		  NET_PATH_NONE;
+	if (n->path == NET_PATH_NONE)
+		return; /* the wrap and run refuse it: net_allow_unsupported */
+	net_ports_plan(n, entries);
+	for (size_t i = 0; n->path == NET_PATH_LOOPBACK && i < entries->n; i++)
+		if (entries->v[i].kind == NS_NET_LOOPBACK)
+			strv_push(&n->allow, entries->v[i].text);
+	net_view(n, view);
+}

@@ -115,6 +115,11 @@ int net_plan(struct net_run *n, const struct net_list *entries);
  * lowercase forms, NO_PROXY and no_proxy, each replacing the caller's,
  * only when a proxied entry exists.  0, or -1. */
 int net_env(const struct net_run *n, struct strv *env);
+/* The policy verb's view (no socket, no process): what the wall would
+ * be told, the loopback path without the proxy's port (chosen when the
+ * command runs).  n zeroed; net_free it. */
+void net_render_view(struct net_run *n, uint32_t wall_features,
+		     const struct net_list *entries, struct ns_policy *view);
 /* What the wall is told, onto the view policy_view made. */
 void net_view(const struct net_run *n, struct ns_policy *view);
 /* The proxy's process (netproc.c): 0, or -1 with errno. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/out.h"
+#include "net/net.h"
 #include "os/os.h"
 #include "wall/protwall.h"
 #include "wall/session.h"
@@ -214,9 +215,19 @@ render(struct wallctx *w, const struct args *a, const struct policy *pol)
 {
 	struct ns_policy view;
 	struct strv notes = {0};
+	struct net_run *net = calloc(1, sizeof(*net));
+	int rc;
 
+	if (net == NULL) {
+		refusals_oom(&w->r);
+		return refused(&w->r, a->json);
+	}
 	policy_view(pol, &view);
-	if (w->mod.wall.render(&w->hs.host, &view) != NS_OK) {
+	net_render_view(net, w->mod.wall.features, &pol->net, &view);
+	rc = w->mod.wall.render(&w->hs.host, &view);
+	net_free(net);
+	free(net);
+	if (rc != NS_OK) {
 		if (w->r.n == 0)
 			refusals_add(&w->r, REASON_SANDBOX_FAILED, "the wall module "
 				     "could not render the policy");

@@ -291,3 +291,15 @@ expect_err '^SANDBOX DONE name=na4 exit=0 .* net-denied=1$'
 ! (exec 3<>"/dev/tcp/127.0.0.1/$P") 2>/dev/null || _fail "the proxy still listens on $P"
 expect_absent "$PD/nova-na4"
 EOF
+
+t "policy: a NET_LOOPBACK wall is told NET_DENY and the loopback entries" <<'EOF'
+world
+run_as env NOVA_SANDBOX_CONFIG="$LOOP" HOME="$D/w/home" "$NS" policy \
+	--write "$D/w" --net-allow pypi.org --net-allow localhost:8080 -- /bin/true
+expect_rc 0
+expect_out '^netloop flags=1 allow=localhost:8080 ports=0$'
+run_as env NOVA_SANDBOX_CONFIG="$LOOP" HOME="$D/w/home" "$NS" policy \
+	--write "$D/w" -- /bin/true
+expect_rc 0
+expect_out '^netloop flags=0 allow= ports=0$'
+EOF
