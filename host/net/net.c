@@ -22,7 +22,8 @@ no_proxy(const struct config *cfg, const struct strv *why_not,
 		sbuf_addf(&b, "; %s", why_not->v[i]);
 	if (why_not->n == 0)
 		sbuf_addf(&b, "; the config names none for %s", cfg->platform);
-	rc = refusals_add(r, REASON_NO_PROXY, "--net-allow needs a proxy "
+	rc = refusals_addr(r, REASON_NO_PROXY, REMEDY_IN_TEXT, "--net-allow "
+			  "needs a proxy "
 			  "module (role proxy) and none could be loaded%s; "
 			  "install it (its package, or make install "
 			  "MODULES=netproxy) and name it as proxy = <file> in "
@@ -50,7 +51,8 @@ proxy_ready(struct net_run *n, struct hostsvc *hs, struct refusals *r)
 	for (size_t i = 0; i < mine.n; i++)
 		sbuf_addf(&b, "%s%s", i ? "; " : "", mine.v[i].text);
 	refusals_free(&mine);
-	rc = ok ? 0 : refusals_add(r, REASON_NO_PROXY, "the proxy module %s "
+	rc = ok ? 0 : refusals_addr(r, REASON_NO_PROXY, REMEDY_IN_TEXT,
+				    "the proxy module %s "
 				   "is not ready here: %s; --net-allow needs "
 				   "it (fix what it says, or run without "
 				   "--net-allow)", n->mod.ops.name,
@@ -69,7 +71,8 @@ choose_path(struct net_run *n, const char *wall, uint32_t features,
 	else if (features & NS_WALL_NET_LOOPBACK)
 		n->path = NET_PATH_LOOPBACK;
 	else
-		return refusals_add(r, REASON_NET_ALLOW_UNSUPPORTED,
+		return refusals_addr(r, REASON_NET_ALLOW_UNSUPPORTED,
+				     REMEDY_IN_TEXT,
 				    "--net-allow is not supported by the wall "
 				    "%s: it keeps neither a network namespace "
 				    "of the command's own (NS_WALL_NETNS) nor "

@@ -441,8 +441,6 @@ static int
 run_net(struct runctx *c, struct refusals *r)
 {
 	struct policy_input in;
-	size_t before = r->n;
-	int rc;
 
 	memset(&in, 0, sizeof(in));
 	in.net_allow = c->a->net_allow;
@@ -450,12 +448,12 @@ run_net(struct runctx *c, struct refusals *r)
 	in.net_deny = c->a->net_deny;
 	in.verb = "run";
 	in.remedy_args = c->args;
-	rc = policy_net_check(&in, &c->net_entries, r);
-	if (rc < 0 || r->n > before)
-		return rc;
+	if (policy_net_check(&in, &c->net_entries, r) < 0)
+		return -1;
+	/* said with the grammar's refusals: the flags given count */
 	return net_select(&c->net, &c->w.cfg, &c->w.hs, c->w.mod.ops.name,
-			  c->w.mod.wall.features, c->net_entries.n, r) < 0 ?
-	       -1 : 0;
+			  c->w.mod.wall.features, in.net_allow.n +
+			  in.net_allow_files.n, r) < 0 ? -1 : 0;
 }
 
 /* Everything that can refuse before anything is made. */

@@ -394,22 +394,27 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol,
 }
 
 /* Rule 7: --net-allow needs a proxy module and a wall that keeps the
- * namespace or the loopback-only network (refused before anything runs:
- * the temp directory the build made goes); then the proxy's sockets and
- * the command's proxy variables.  0, 1 refused into r, -1 ENOMEM. */
+ * namespace or the loopback-only network, said with every other problem
+ * (built 0: the build refused; the flags given count) and before
+ * anything runs (the temp directory the build made goes); then the
+ * proxy's sockets and the command's proxy variables.  0, 1 refused into
+ * r, -1 ENOMEM. */
 static int
-net_refused(struct wallctx *w, struct policy *pol, struct net_run *net,
-	    struct refusals *r)
+net_refused(struct wallctx *w, const struct policy_input *in,
+	    struct policy *pol, struct net_run *net, struct refusals *r,
+	    int built)
 {
+	size_t n = built ? pol->net.n :
+		   in->net_allow.n + in->net_allow_files.n;
 	int rc = net_select(net, &w->cfg, &w->hs, w->mod.ops.name,
-			    w->mod.wall.features, pol->net.n, r);
+			    w->mod.wall.features, n, r);
 
-	if (rc == 0 && (net_plan(net, &pol->net) != 0 ||
-			net_env(net, &pol->env) != 0))
+	if (rc == 0 && built && (net_plan(net, &pol->net) != 0 ||
+				 net_env(net, &pol->env) != 0))
 		rc = refusals_add(r, REASON_SANDBOX_FAILED, "the network "
 				  "proxy's sockets could not be made") < 0 ?
 		     -1 : 1;
-	if (rc != 0)
+	if (rc != 0 && built)
 		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
 	return rc;
 }
@@ -450,8 +455,11 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		rc = ownfiles_check(hr, &w->cfg, &pol, &line, &r);
 	if (rc == 0)
 		rc = wall_protect_refused(w, &pol, &line, &r);
-	if (rc == 0)
-		rc = net_refused(w, &pol, &net, &r);
+	if (rc >= 0) { /* with the build's own refusals, or alone */
+		int nrc = net_refused(w, &in, &pol, &net, &r, rc == 0);
+
+		rc = nrc < 0 ? -1 : rc ? rc : nrc;
+	}
 	BENCH_PHASE(BENCH_OWNFILES);
 	if (rc != 0) {
 		if (rc < 0)

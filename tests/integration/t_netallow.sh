@@ -136,6 +136,12 @@ expect_rc 125
 expect_err '^SANDBOX REFUSED reason=no_proxy: --net-allow needs a proxy module \(role proxy\) and none could be loaded; proxy module [^ ]*/nosuch\.so refused \(not_found\)'
 expect_no_err 'SANDBOX OK'
 nothing_created
+# with a bad entry: both said at once
+wrap "$C" --net-allow '*.com' -- /bin/true
+expect_rc 125
+expect_err '^SANDBOX REFUSED reason=bad_net: --net-allow \*\.com '
+expect_err '^SANDBOX REFUSED reason=no_proxy: '
+nothing_created
 C=$(conf unready.conf netloop_wall.so proxy_fix.so "[proxy_fix]
 ready = no
 ")
