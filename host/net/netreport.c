@@ -58,7 +58,8 @@ parse_hostline(char *rest, struct net_event *ev)
 	char *a = field(&rest);
 	unsigned long long port;
 
-	if (h == NULL || w == NULL || strlen(h) >= sizeof(ev->host) ||
+	if (h == NULL || w == NULL || h[0] == '\0' ||
+	    strlen(h) >= sizeof(ev->host) ||
 	    parse_u64(p, 65535, &port) != 0 || port == 0 ||
 	    !good_token(w, sizeof(ev->why) - 1) || rest != NULL) {
 		ev->kind = 0;
@@ -79,7 +80,7 @@ net_parse_line(char *line, struct net_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	if (verb == NULL)
 		return;
-	if (strcmp(verb, "note") == 0 && rest != NULL) {
+	if (strcmp(verb, "note") == 0 && rest != NULL && *rest != '\0') {
 		ev->kind = 'n';
 		ev->text = rest;
 	} else if (strcmp(verb, "deny") == 0 || strcmp(verb, "fail") == 0) {

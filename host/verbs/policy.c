@@ -125,6 +125,8 @@ json_rules(struct sbuf *b, const struct policy *pol,
 static void
 json_net_allow(struct sbuf *b, const struct policy *pol)
 {
+	if (pol->net.n == 0)
+		return; /* the object's shape without --net-allow is as before */
 	sbuf_add(b, ",\"net_allow\":[");
 	for (size_t i = 0; i < pol->net.n; i++) {
 		sbuf_add(b, i ? ",{\"entry\":" : "{\"entry\":");
