@@ -212,6 +212,25 @@ proxy_main(struct net_run *n, const struct hostsvc *hs, const int want[3])
 	_exit(rc == NS_OK ? 0 : 1);
 }
 
+/* The watcher holds nothing but fd: a copy of the stop pipe's write end
+ * or of the sink's wall end kept here would keep the proxy from its
+ * end-of-file, one of the tool's stdout from its reader's. */
+static void
+watcher_fds(int fd)
+{
+	struct rlimit rl;
+	int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+		   rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
+
+	if (nul >= 0)
+		for (int i = 0; i < 3; i++)
+			(void)dup2(nul, i);
+	for (long f = 3; f < max; f++)
+		if (f != fd)
+			close((int)f);
+}
+
 /* The watcher: the proxy's pid, then its wait status, on fd. */
 static void
 watcher_main(struct net_run *n, const struct hostsvc *hs, const int want[3],
@@ -223,11 +242,10 @@ watcher_main(struct net_run *n, const struct hostsvc *hs, const int want[3],
 
 	if (p == 0)
 		proxy_main(n, hs, want);
+	watcher_fds(fd);
 	pid = p;
 	if (fd_write_all(fd, &pid, sizeof(pid)) != 0 || p < 0)
 		_exit(1);
-	for (int i = 0; i < 3; i++)
-		close(want[i]);
 	while (waitpid(p, &st, 0) < 0 && errno == EINTR)
 		;
 	(void)fd_write_all(fd, &st, sizeof(st));

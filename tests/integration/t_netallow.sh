@@ -194,6 +194,9 @@ expect_err '^SANDBOX DONE exit=0 cmd=client\.sh net-denied=2$'
 [ "$(grep -n 'DENIED net host=other' "$ERR" | cut -d: -f1)" -lt \
   "$(grep -n 'SANDBOX DONE' "$ERR" | cut -d: -f1)" ] || _fail "DENIED after DONE"
 expect_no_err 'ended early'
+# it stopped by itself on the stop pipe's end-of-file (no copy of the
+# pipe's write end kept it waiting for the SIGKILL)
+expect_err '^SANDBOX NOTE the network proxy: stopping on end-of-file$'
 # nothing left: no proxy listens on its port any more
 ! (exec 3<>"/dev/tcp/127.0.0.1/$P") 2>/dev/null || _fail "the proxy still listens on $P"
 nothing_created
