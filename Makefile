@@ -132,7 +132,7 @@ endif
 # host/ is rooms (docs/ARCHITECTURE.md): every room's files, and of os/ only
 # the layer of the platform this builds for.
 HOST_OS   ?= $(if $(filter Darwin,$(UNAME_S)),darwin,$(if $(filter Linux,$(UNAME_S)),linux,$(UNAME_S)))
-HOST_ROOMS := base os proc conf module policy egress wall run verbs
+HOST_ROOMS := base os proc conf module policy egress net wall run verbs
 # The host's process model (host/proc/reaper.h): subreaper (Linux,
 # proc/reaper.c: a child subreaper, PR_SET_PDEATHSIG) or pgroup
 # (proc/pgreaper.c: the command's process group; darwin, which has
@@ -158,7 +158,7 @@ HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),$(filter-out \
 # the wrap's process model and host/run/nokeeper.c the refusal of run's
 # forked flow there; never built beside the real ones.
 HOST_UNBUILT := host/verbs/unbuilt.c host/run/nokeeper.c \
-	host/proc/noreaper.c $(HOST_MODEL_OUT)
+	host/proc/noreaper.c host/net/netnone.c $(HOST_MODEL_OUT)
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c)) $(HOST_OS_PLAT) $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -601,7 +601,7 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
 	host/verbs/probe_step.c host/proc/reaper.c host/proc/pgreaper.c \
 	host/proc/reaptick.c host/proc/caps.c host/run/keeper.c \
-	host/run/supervise.c
+	host/run/supervise.c host/net/netproc.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))

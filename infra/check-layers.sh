@@ -16,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # bottom first; main.c (host/ itself) sits above every room
-ROOMS="base os proc conf module policy egress wall run verbs"
+ROOMS="base os proc conf module policy egress net wall run verbs"
 
 rank() {
 	i=0

@@ -64,6 +64,7 @@
 	X(NAME_SQUATTED, "name_squatted") \
 	X(NAMES_REACHABLE, "names_reachable") \
 	X(NESTED_SANDBOX, "nested_sandbox") \
+	X(NET_ALLOW_UNSUPPORTED, "net_allow_unsupported") \
 	X(NET_UNENFORCEABLE, "net_unenforceable") \
 	X(NETNS_UNAVAILABLE, "netns_unavailable") \
 	X(NO_COMMAND, "no_command") \
@@ -77,6 +78,7 @@
 	X(NO_OUT, "no_out") \
 	X(NO_PR, "no_pr") \
 	X(NO_PRIVILEGE, "no_privilege") \
+	X(NO_PROXY, "no_proxy") \
 	X(NO_SANDBOX, "no_sandbox") \
 	X(NO_SELECTOR, "no_selector") \
 	X(NO_TABLE, "no_table") \

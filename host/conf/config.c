@@ -36,17 +36,19 @@ struct pdefault {
 	const char *wall;
 	const char *egress;
 	const char *place;
+	const char *proxy; /* 1.5: --net-allow's filtering proxy */
 };
 
 static const struct pdefault pdefaults[] = {
-	{ "linux", "landlock.so", "nftegress.so", "nsplace.so" },
-	{ "darwin", "seatbelt.dylib", NULL, "apfsvol.so" },
-	{ "windows", "jobobject.dll", NULL, "jobobject.dll" },
+	{ "linux", "landlock.so", "nftegress.so", "nsplace.so", "netproxy.so" },
+	{ "darwin", "seatbelt.dylib", NULL, "apfsvol.so", "netproxy.so" },
+	{ "windows", "jobobject.dll", NULL, "jobobject.dll", NULL },
 };
 
 static const char *const platform_names[] = { "linux", "darwin", "windows",
 					      NULL };
-static const char *const platform_keys[] = { "wall", "egress", "place", NULL };
+static const char *const platform_keys[] = { "wall", "egress", "place",
+					      "proxy", NULL };
 static const char *const main_keys[] = { "moduledir", NULL };
 
 static void
@@ -222,6 +224,8 @@ role_list(struct config *cfg, const char *key)
 		return &cfg->wall;
 	if (strcmp(key, "egress") == 0)
 		return &cfg->egress;
+	if (strcmp(key, "proxy") == 0)
+		return &cfg->proxy;
 	return &cfg->place;
 }
 
@@ -232,6 +236,8 @@ role_from(struct config *cfg, const char *key)
 		return &cfg->wall_from;
 	if (strcmp(key, "egress") == 0)
 		return &cfg->egress_from;
+	if (strcmp(key, "proxy") == 0)
+		return &cfg->proxy_from;
 	return &cfg->place_from;
 }
 
@@ -430,6 +436,8 @@ default_stems(struct cload *cl)
 			add_stem(cl, p->egress);
 		if (cl->cfg->place.n == 0 && p->place)
 			add_stem(cl, p->place);
+		if (cl->cfg->proxy.n == 0 && p->proxy)
+			add_stem(cl, p->proxy);
 	}
 }
 
@@ -482,6 +490,10 @@ fill_defaults(struct config *cfg)
 		if (cfg->place.n == 0 && p->place &&
 		    (strv_push(&cfg->place, p->place) ||
 		     strv_push(&cfg->place_from, "default")))
+			return -1;
+		if (cfg->proxy.n == 0 && p->proxy &&
+		    (strv_push(&cfg->proxy, p->proxy) ||
+		     strv_push(&cfg->proxy_from, "default")))
 			return -1;
 	}
 	return 0;
@@ -705,6 +717,8 @@ config_free(struct config *cfg)
 	strv_free(&cfg->wall);
 	strv_free(&cfg->egress);
 	strv_free(&cfg->place);
+	strv_free(&cfg->proxy);
+	strv_free(&cfg->proxy_from);
 	strv_free(&cfg->wall_from);
 	strv_free(&cfg->egress_from);
 	strv_free(&cfg->place_from);

@@ -14,6 +14,7 @@
  *                         wall = <file>[, <file>...]  tried in order
  *                         egress = <file>
  *                         place = <file>
+ *                         proxy = <file>
  *   [<module stem>]       that module's own options (stem = file name
  *                         without its suffix, e.g. [landlock])
  *
@@ -42,11 +43,13 @@ struct config {
 	struct strv wall;   /* file names, in the order to try */
 	struct strv egress;
 	struct strv place;
+	struct strv proxy;  /* 1.5: --net-allow's filtering proxy */
 	/* where each entry of wall/egress/place came from: "<file>:<line>",
 	 * or "default" (compiled in); index for index */
 	struct strv wall_from;
 	struct strv egress_from;
 	struct strv place_from;
+	struct strv proxy_from;
 	char *moduledir_from; /* "<file>:<line>", or NULL: the default */
 	struct strv files;    /* every file read, in reading order */
 	char *dropdir;        /* the conf.d directory (absent or not) */

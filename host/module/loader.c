@@ -143,6 +143,12 @@ static const struct opreq place_req[] = {
 	{ NULL, 0 },
 };
 
+static const struct opreq proxy_req[] = {
+	{ "ready", offsetof(struct ns_proxy_ops, ready) },
+	{ "serve", offsetof(struct ns_proxy_ops, serve) },
+	{ NULL, 0 },
+};
+
 struct role_desc {
 	unsigned bit;
 	const char *name;
@@ -163,6 +169,9 @@ static const struct role_desc roles[] = {
 	{ NS_ROLE_PLACE, "place", offsetof(struct ns_backend_ops, place),
 	  offsetof(struct module, place), NS_PLACE_OPS_SIZE_1_0,
 	  sizeof(struct ns_place_ops), place_req },
+	{ NS_ROLE_PROXY, "proxy", offsetof(struct ns_backend_ops, proxy),
+	  offsetof(struct module, proxy), NS_PROXY_OPS_SIZE_1_5,
+	  sizeof(struct ns_proxy_ops), proxy_req },
 };
 #define N_ROLES (sizeof(roles) / sizeof(roles[0]))
 
@@ -243,7 +252,7 @@ static enum load_status
 check_roles(const struct ns_backend_ops *ops, unsigned role, char **why)
 {
 	unsigned have = ops->roles & (NS_ROLE_WALL | NS_ROLE_EGRESS |
-				      NS_ROLE_PLACE);
+				      NS_ROLE_PLACE | NS_ROLE_PROXY);
 
 	if (have == 0 || (role != 0 && (have & role) == 0)) {
 		struct sbuf b = { 0 };
@@ -592,6 +601,33 @@ refuse_module(struct refusals *r, const char *role, const char *shown,
 		      load_status_token(ls), why ? why : "", from ? "; " : "",
 		      from ? from : "", hint ? "; " : "", hint ? hint : "");
 	free(hint);
+}
+
+int
+loader_select_proxy(const struct config *cfg, struct module *m,
+		    struct strv *why_not)
+{
+	for (size_t i = 0; i < cfg->proxy.n; i++) {
+		char *why = NULL;
+		enum load_status ls = loader_load(cfg, cfg->proxy.v[i],
+						  NS_ROLE_PROXY, m, &why);
+		char *hint = ls == LOAD_OK ? NULL :
+			     loader_install_hint(&loader_built_how,
+						 cfg->proxy.v[i], ls);
+
+		if (ls == LOAD_OK) {
+			free(why);
+			return 0;
+		}
+		strv_pushf(why_not, "proxy module %s refused (%s): %s%s%s",
+			   m->path ? m->path : cfg->proxy.v[i],
+			   load_status_token(ls), why ? why : "",
+			   hint ? "; " : "", hint ? hint : "");
+		free(hint);
+		free(why);
+		module_free(m);
+	}
+	return 1;
 }
 
 /* Where the config named wall entry i (heap): "named by <file>:<line>",

@@ -47,6 +47,7 @@ struct module {
 	struct ns_wall_ops wall;
 	struct ns_egress_ops egress;
 	struct ns_place_ops place;
+	struct ns_proxy_ops proxy; /* 1.5 */
 };
 
 const char *load_status_token(enum load_status st);
@@ -84,6 +85,13 @@ int loader_select_wall(const struct config *cfg, const struct ns_host *host,
  * module_free it). */
 int loader_select_place(const struct config *cfg, struct module *m,
 			struct refusals *r);
+
+/* Load the first proxy module of cfg that loads (0; its ready() is the
+ * caller's to ask), or 1 with one sentence a module tried pushed to
+ * why_not ("proxy module <file> refused (<status>): <why>[; <install
+ * line>]"; nothing when cfg names none). */
+int loader_select_proxy(const struct config *cfg, struct module *m,
+			struct strv *why_not);
 
 /* How a module missing from the module directory gets there, as this
  * build was installed: `by` "debian" (one package nova-sandbox-<stem> per

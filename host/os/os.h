@@ -393,6 +393,7 @@ struct os_stat {
 };
 #define OS_S_IFMT 0170000u
 #define OS_S_IFLNK 0120000u
+#define OS_S_IFREG 0100000u
 #define OS_S_ISVTX 01000u
 #define OS_S_ISLNK(m) (((m) & OS_S_IFMT) == OS_S_IFLNK)
 #define OS_UID_OTHER 0xfffffffeu /* Windows: an owner that is no one above */
@@ -466,6 +467,10 @@ char os_path_list_sep(void);
 /* Is host an IPv4 (v6 0) literal in 127/8, or an IPv6 (v6 1) literal
  * that is the loopback?  1 or 0 (not a literal: 0). */
 int os_ip_loopback(const char *host, int v6);
+/* inet_pton(3) of the IPv4 (v6 0: the four dotted decimals only) or
+ * IPv6 (v6 1) literal s into out (network order; 4 or 16 bytes used).
+ * 1 when s is one, else 0. */
+int os_inet_pton(const char *s, int v6, unsigned char out[16]);
 
 /* The parent of the directory open on fd ("..", as os_walk_at opens a
  * directory; the root's parent is the root); the directory at path,

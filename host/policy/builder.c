@@ -52,8 +52,10 @@ assemble(struct build *b)
 		return -1;
 	pol->net_deny = in->net_deny;
 	pol->net_listen = in->net_listen;
-	if (copy_strv(&pol->net_allow, &in->net_allow) < 0 ||
-	    copy_strv(&pol->argv, &in->argv) < 0 ||
+	for (size_t i = 0; i < pol->net.n; i++)
+		if (strv_push(&pol->net_allow, pol->net.v[i].text) < 0)
+			return -1;
+	if (copy_strv(&pol->argv, &in->argv) < 0 ||
 	    copy_strv(&pol->toolchain_reads, &in->toolchain_reads) < 0 ||
 	    collect_roots(b) < 0 ||
 	    make_rules(pol) < 0 || count_ancestors(b) < 0)
@@ -74,6 +76,7 @@ input_failed(const struct policy_input *in)
 {
 	return strv_failed(&in->reads) || strv_failed(&in->reads_noexec) ||
 	       strv_failed(&in->writes) || strv_failed(&in->net_allow) ||
+	       strv_failed(&in->net_allow_files) ||
 	       strv_failed(&in->argv) || strv_failed(&in->caller_homes) ||
 	       strv_failed(&in->env_keep) || strv_failed(&in->env_deny) ||
 	       strv_failed(&in->protect) || strv_failed(&in->unprotect);

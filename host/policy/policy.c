@@ -101,77 +101,6 @@ check_gpu(struct build *b)
 	}
 }
 
-static int
-loopback_host(const char *host, int bracketed)
-{
-	if (bracketed)
-		return os_ip_loopback(host, 1);
-	if (strcasecmp(host, "localhost") == 0)
-		return 1;
-	return os_ip_loopback(host, 0);
-}
-
-/* host:port, or [v6]:port; the host loopback, the port 1-65535. */
-static int
-net_allow_ok(const char *s)
-{
-	const char *h = s, *port, *end;
-	char host[64];
-	unsigned long long pv;
-	int br = s[0] == '[';
-
-	if (br) {
-		h = s + 1;
-		end = strchr(h, ']');
-		if (end == NULL || end[1] != ':')
-			return 0;
-		port = end + 2;
-	} else {
-		end = strchr(s, ':');
-		if (end == NULL || strchr(end + 1, ':') != NULL)
-			return 0;
-		port = end + 1;
-	}
-	if (end == h || (size_t)(end - h) >= sizeof(host))
-		return 0;
-	memcpy(host, h, (size_t)(end - h));
-	host[end - h] = '\0';
-	if (parse_u64(port, 65535, &pv) != 0 || pv == 0)
-		return 0;
-	return loopback_host(host, br);
-}
-
-int
-check_net(struct build *b)
-{
-	const struct strv *na = &b->in->net_allow;
-
-	if (b->in->net_deny && b->in->net_listen &&
-	    refuse_line(b, REASON_BAD_NET, "--net-deny and --net-listen "
-			"cannot both be given: --net-deny closes what "
-			"--net-listen opens; pass one of them", "--net-listen",
-			NULL, NULL, NULL) < 0)
-		return -1;
-	for (size_t i = 0; i < na->n; i++) {
-		struct sbuf t = {0};
-		int rc;
-
-		if (net_allow_ok(na->v[i]))
-			continue;
-		rc = sbuf_addf(&t, "--net-allow %s wants host:port, the host "
-			       "localhost or a loopback address (127.0.0.0/8, "
-			       "[::1]) and the port 1-65535", na->v[i]);
-		/* the form in place of the bad value */
-		rc = rc ? rc : refuse_line(b, REASON_BAD_NET, t.s,
-					   "--net-allow", na->v[i],
-					   "<host:port>", NULL);
-		sbuf_free(&t);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
-}
-
 int
 check_command_and_write(struct build *b)
 {
@@ -505,8 +434,10 @@ policy_view(const struct policy *pol, struct ns_policy *view)
 		      (pol->net_listen ? NS_POLICY_NET_LISTEN : 0);
 	view->rules = pol->rules;
 	view->n_rules = pol->n_rules;
-	view->net_allow = (const char *const *)pol->net_allow.v;
-	view->n_net_allow = pol->net_allow.n;
+	/* the net room (host/net/) says what the wall is told of them */
+	view->net_allow = NULL;
+	view->n_net_allow = 0;
+	view->net_sink = -1; /* only with NS_POLICY_NET_PROXIED */
 	view->gpu = pol->gpu;
 	view->name = pol->name;
 	view->command = pol->command;
@@ -572,6 +503,7 @@ policy_free(struct policy *pol)
 	if (pol->tmp_created && pol->tmp_pfd >= 0)
 		close(pol->tmp_pfd);
 	strv_free(&pol->toolchain_reads);
+	net_list_free(&pol->net);
 	protect_free(&pol->prot);
 	free(pol->rule_fds);
 	free(pol->rule_ids);
@@ -591,6 +523,7 @@ policy_input_free(struct policy_input *in)
 	strv_free(&in->reads_noexec);
 	strv_free(&in->writes);
 	strv_free(&in->net_allow);
+	strv_free(&in->net_allow_files);
 	strv_free(&in->argv);
 	strv_free(&in->caller_homes);
 	strv_free(&in->env_keep);

@@ -14,6 +14,7 @@
 #include "ns_backend.h"
 #include "base/util.h"
 #include "policy/envpol.h"
+#include "policy/netallow.h"
 #include "policy/paths.h"
 #include "policy/protect.h"
 
@@ -31,7 +32,8 @@ struct policy_input {
 	struct strv reads;        /* --read, in order */
 	struct strv reads_noexec; /* --read-noexec */
 	struct strv writes;       /* --write; the first is load-bearing */
-	struct strv net_allow;    /* --net-allow host:port */
+	struct strv net_allow;    /* --net-allow <entry>, as typed */
+	struct strv net_allow_files; /* --net-allow-file <file> */
 	struct strv argv;         /* after "--"; empty when none */
 	const char *cwd;          /* --cwd or NULL */
 	const char *caller_cwd;   /* the caller's working directory (the
@@ -84,7 +86,9 @@ struct policy {
 	struct strv writes;       /* resolved --write, in order */
 	struct strv write_files;  /* existing write files (/dev/null, ...) */
 	struct strv ttys;         /* the terminals among them (ttys.h) */
-	struct strv net_allow;
+	struct strv net_allow;    /* every entry's text, in order */
+	struct net_list net;      /* --net-allow and --net-allow-file's
+				     entries, parsed (rule 7) */
 	struct strv argv;         /* argv[0] as typed, then the arguments */
 	struct strv env;          /* the child's environment */
 	struct strv dropped;      /* agent variables removed, sorted */
@@ -126,6 +130,12 @@ struct policy {
  * Exit-code choice (127 iff all not_found) is the caller's. */
 int policy_build(const struct policy_input *in, struct policy *pol,
 		 struct refusals *r);
+/* Rule 7 alone, before anything is made (run's preflight): the network
+ * flags of in (net_allow, net_allow_files, net_deny, net_listen, verb and
+ * remedy_args for the fixed lines) parsed into *out (net_list_free it),
+ * every refusal into r.  0, or -1 ENOMEM. */
+int policy_net_check(const struct policy_input *in, struct net_list *out,
+		     struct refusals *r);
 /* Rule 8a: remove the temp directory the build made (only that: nothing
  * when it existed before), by the descriptor of the directory it was made
  * in, never following a link.  Call when the command's tree is dead.

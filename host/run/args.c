@@ -65,6 +65,11 @@ static const struct flagdef rflags[] = {
 	{ "egress", FK_VALUE, 1, 0, NULL, ROFF(egress),
 	  "the run id of an applied egress plan: refused unless table inet "
 	  "nova_egress_<id> is live (the OK line says net=egress:<id>)" },
+	{ "net-allow", FK_LIST, 1, 0, NULL, ROFF(net_allow),
+	  "an entry <host>[:<port>] the command may reach through the "
+	  "tool's proxy, or localhost:<port> (as the bare form's)" },
+	{ "net-allow-file", FK_LIST, 1, 0, NULL, ROFF(net_allow_files),
+	  "a file of --net-allow entries, one a line" },
 	{ "write", FK_LIST, 1, 0, NULL, ROFF(writes),
 	  "a directory outside the place the command may also write, kept "
 	  "after the run (a package cache; repeatable)" },
@@ -559,6 +564,8 @@ run_args_free(struct run_args *a)
 	strv_free(&a->artifacts);
 	strv_free(&a->argv);
 	strv_free(&a->writes);
+	strv_free(&a->net_allow);
+	strv_free(&a->net_allow_files);
 	strv_free(&a->env_keep);
 	strv_free(&a->env_deny);
 	strv_free(&a->toolchains);

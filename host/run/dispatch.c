@@ -80,6 +80,8 @@ ctx_free(struct runctx *c)
 		close(c->out_fd);
 	free(c->out);
 	strv_free(&c->homes);
+	net_free(&c->net);
+	net_list_free(&c->net_entries);
 	reaper_watch_free(&c->watch);
 }
 
@@ -92,6 +94,8 @@ run_flow(const struct hostrun *hr, struct run_args *a, char **args)
 
 	memset(&c, 0, sizeof(c));
 	c.out_fd = -1;
+	c.net.wall_sink = c.net.proxy_sink = c.net.report_fd = -1;
+	c.net.stop_fd = c.net.status_fd = -1;
 	c.hr = hr;
 	c.a = a;
 	c.args = args;

@@ -15,6 +15,7 @@
 #include "base/hostrun.h"
 #include "module/hostsvc.h"
 #include "module/loader.h"
+#include "net/net.h"
 #include "policy/policy.h"
 #include "wall/session.h"
 #include "proc/caps.h"
@@ -41,8 +42,9 @@ struct sv {
 	const struct caps_watch *watch; /* the place's tmpfs, for --max-mem */
 	int caps_native;    /* the wall keeps the caps (NS_WALL_CAPS_NATIVE) */
 	int capped;         /* the supervisor ended the run past a cap */
+	struct net_run *net; /* --net-allow's proxy: its lines, live */
 };
-#define SV_INIT { 0, 0, 0, 0, 0, 0, -1, NULL, 0, 0 }
+#define SV_INIT { 0, 0, 0, 0, 0, 0, -1, NULL, 0, 0, NULL }
 
 #define RUN_SV_TIMEOUT 0x1 /* print TIMEOUT, SIGTERM the run */
 #define RUN_SV_STOP 0x2    /* the grace is over: go to the kill step */
@@ -88,6 +90,8 @@ struct runctx {
 	int (*caught)(void);  /* the stop signal the flow's handler caught
 			       * last (0 none), once it is installed */
 	struct strv homes;    /* the caller's homes (home guard) */
+	struct net_list net_entries; /* rule 7: --net-allow's entries */
+	struct net_run net;   /* ... and their proxy (host/net/) */
 	const struct hostrun *hr;
 	struct run_args *a;
 	char **args;

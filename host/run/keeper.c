@@ -121,6 +121,7 @@ init_main(struct runctx *c, struct ns_policy *view, void *state,
 		run_refuse(&c->w.r, NS_EXIT_REFUSED);
 		_exit(NS_EXIT_REFUSED);
 	}
+	net_spawned(&c->net);
 	wall_fwd_spawned(&c->w, proc.pid);
 	end.proc = proc;
 	if (wall_can_wait(&c->w))
@@ -175,9 +176,12 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	pid_t init;
 
 	memset(&pol, 0, sizeof(pol));
+	net_forget(&c->net); /* the proxy's pipes are the supervisor's */
 	if (keeper_enter(c, sock, sup) != 0)
 		_exit(NS_EXIT_REFUSED);
 	rc = flow_policy(c, &pol, &r);
+	if (rc == 0 && net_env(&c->net, &pol.env) != 0)
+		rc = -1;
 	if (rc != 0) {
 		if (rc < 0)
 			refusals_oom(&r);
@@ -187,6 +191,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	policy_view(&pol, &view);
 	wall_view_extras(&view, c->a->explain, c->a->max_procs, c->a->max_mem,
 			 (long long)c->a->timeout_ms);
+	net_view(&c->net, &view);
 	if (wall_prepare(&c->w, &view, &state) != 0)
 		keeper_fail(sock, &c->w.r, NS_EXIT_REFUSED);
 	policy_close_fds(&pol); /* the ruleset is built: only the cwd's stays */
@@ -206,6 +211,7 @@ keeper_main(struct runctx *c, int sock, pid_t sup)
 	}
 	if (link[0] >= 0)
 		close(link[0]);
+	net_spawned(&c->net); /* the sink's wall end: the init's alone */
 	kmsg_send(sock, 'I', init, -1);
 	if (init < 0)
 		_exit(NS_EXIT_REFUSED);
@@ -279,6 +285,13 @@ flow_fork(struct runctx *c)
 	int sv[2], code;
 	pid_t sup = getpid();
 
+	/* rule 7: the proxy in the host's network, before the subreaper
+	 * (it is no descendant of the run) and before the keeper enters the
+	 * place (which inherits the sink's wall end) */
+	if (net_plan(&c->net, &c->net_entries) != 0 ||
+	    net_start(&c->net, &c->w.hs) != 0)
+		return -1;
+	s.net = &c->net;
 	if (os_msg_pair(sv) != 0)
 		return -1;
 	(void)os_subreaper();
@@ -289,6 +302,7 @@ flow_fork(struct runctx *c)
 		keeper_main(c, sv[1], sup);
 	}
 	close(sv[1]);
+	net_spawned(&c->net); /* the keeper holds the sink's wall end now */
 	if (s.keeper < 0) {
 		close(sv[0]);
 		return -1;

@@ -34,6 +34,7 @@ struct run_args {
 	struct strv artifacts;
 	struct strv argv;     /* after "--" */
 	struct strv writes;   /* --write: outside the place, kept */
+	struct strv net_allow, net_allow_files; /* rule 7 */
 	struct strv env_keep, env_deny, toolchains;
 	struct strv protect, unprotect; /* --protect, --unprotect (rule 5a) */
 	int go, explain, net_deny, env_clear, env_inherit;

@@ -435,6 +435,28 @@ run_out(struct runctx *c, struct refusals *r)
 	c->out = res;
 }
 
+/* Rule 7 before anything is made: the entries (bad_net), the proxy module
+ * (no_proxy) and the wall's features (net_allow_unsupported).  0, or -1
+ * ENOMEM; the refusals into r. */
+static int
+run_net(struct runctx *c, struct refusals *r)
+{
+	struct policy_input in;
+
+	memset(&in, 0, sizeof(in));
+	in.net_allow = c->a->net_allow;
+	in.net_allow_files = c->a->net_allow_files;
+	in.net_deny = c->a->net_deny;
+	in.verb = "run";
+	in.remedy_args = c->args;
+	if (policy_net_check(&in, &c->net_entries, r) < 0)
+		return -1;
+	/* said with the grammar's refusals: the flags given count */
+	return net_select(&c->net, &c->w.cfg, &c->w.hs, c->w.mod.ops.name,
+			  c->w.mod.wall.features, in.net_allow.n +
+			  in.net_allow_files.n, r) < 0 ? -1 : 0;
+}
+
 /* Everything that can refuse before anything is made. */
 /* --egress <id>: its table must be live and pass the auditor (read
  * through the egress module, wall/egressmod.h); nothing is made. */
@@ -472,6 +494,8 @@ flow_preflight(struct runctx *c, struct refusals *r)
 	if (load_place(c, r) != 0)
 		return 1;
 	place_services(c);
+	if (run_net(c, r) < 0)
+		refusals_oom(r);
 	for (size_t i = 0; i < c->a->reads.n; i++) {
 		struct strv notes = {0};
 		char *res = NULL;
@@ -584,6 +608,10 @@ flow_policy(struct runctx *c, struct policy *pol, struct refusals *r)
 	in.env_clear = c->a->env_clear;
 	in.env_clean = !c->a->env_clear && !c->a->env_inherit;
 	in.net_deny = c->a->net_deny;
+	for (size_t i = 0; i < c->a->net_allow.n; i++)
+		strv_push(&in.net_allow, c->a->net_allow.v[i]);
+	for (size_t i = 0; i < c->a->net_allow_files.n; i++)
+		strv_push(&in.net_allow_files, c->a->net_allow_files.v[i]);
 	/* a failed copy is sticky: policy_build refuses a failed list */
 	for (size_t i = 0; i < c->reads.n; i++)
 		strv_push(&in.reads, c->reads.v[i]);
@@ -833,11 +861,15 @@ done_line(const struct runctx *c, int code, uint64_t freed)
 {
 	uint64_t ms = run_now_ms() - c->t0;
 	char *n = out_field(c->a->name);
+	struct sbuf extra = {0};
 
+	(void)net_done_field(&c->net, &extra);
 	out_kind(stderr, "SANDBOX", OUT_DONE,
 		 "name=%s exit=%d wall=%llu.%03llu "
-		 "freed=%llu", n ? n : "-", code, (unsigned long long)(ms / 1000),
-		 (unsigned long long)(ms % 1000), (unsigned long long)freed);
+		 "freed=%llu%s", n ? n : "-", code, (unsigned long long)(ms / 1000),
+		 (unsigned long long)(ms % 1000), (unsigned long long)freed,
+		 extra.s ? extra.s : "");
+	sbuf_free(&extra);
 	free(n);
 }
 
@@ -952,6 +984,7 @@ flow_finish(struct runctx *c, struct sv *s, int code, int ran)
 
 	if (c->created)
 		flow_create_done(c);
+	net_stop(&c->net); /* the command's run is over: its proxy too */
 	run_step("kill", 0);
 	killed = reaper_kill_all(RUN_GONE_MS, &left) == 0;
 	run_step("kill", t);

@@ -129,6 +129,8 @@ run_supervise(struct sv *s, const struct run_args *a)
 	s->timeout_at = a->timeout_ms ? now + a->timeout_ms : 0;
 	for (;;) {
 		reap_ready(s->keeper, &kcode);
+		if (s->net != NULL)
+			net_tick(s->net);
 		if (kcode >= 0)
 			break;
 		now = run_now_ms();

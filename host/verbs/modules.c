@@ -6,7 +6,7 @@
  *   CONFIG file=<path>                       each file read, in order
  *   OPTION module=<stem> key=<k> value=<v> from=<file>:<line>
  *   MODULE role=<r> file=<f> from=<file>:<line>|default path=<p> name=<n>
- *          version=<v> abi=<M>.<m> needs=<M>.<m> roles=<wall,egress,place>
+ *          version=<v> abi=<M>.<m> needs=<M>.<m> roles=<wall,egress,place,proxy>
  *          [shape=<s>] available=<yes|no> [why=<text>]
  *   MODULE role=<r> file=<f> from=<...> available=no refused=<token>
  *          why=<text>
@@ -61,6 +61,8 @@ static const struct rolefiles rolefiles[] = {
 	  offsetof(struct config, egress_from) },
 	{ "place", NS_ROLE_PLACE, offsetof(struct config, place),
 	  offsetof(struct config, place_from) },
+	{ "proxy", NS_ROLE_PROXY, offsetof(struct config, proxy),
+	  offsetof(struct config, proxy_from) },
 };
 #define N_ROLEFILES (sizeof(rolefiles) / sizeof(rolefiles[0]))
 
@@ -103,8 +105,9 @@ ask_wall(const struct config *cfg, struct hostsvc *hs, struct modrow *row)
 	row->available = ls == LOAD_OK;
 }
 
+/* ready() of an egress or a proxy module, its refusals as why. */
 static void
-ask_egress(struct hostsvc *hs, struct modrow *row)
+ask_ready(struct hostsvc *hs, struct modrow *row, unsigned bit)
 {
 	struct refusals r = { 0 };
 	struct refusals *saved = hs->refusals;
@@ -112,7 +115,9 @@ ask_egress(struct hostsvc *hs, struct modrow *row)
 
 	hs->stem = row->m.stem;
 	hs->refusals = &r;
-	row->available = row->m.egress.ready(&hs->host) == NS_OK;
+	row->available = (bit == NS_ROLE_PROXY ?
+			  row->m.proxy.ready(&hs->host) :
+			  row->m.egress.ready(&hs->host)) == NS_OK;
 	hs->refusals = saved;
 	for (size_t i = 0; !row->available && i < r.n; i++)
 		sbuf_addf(&b, "%s%s: %s", i ? "; " : "", r.v[i].reason,
@@ -147,8 +152,8 @@ ask(const struct config *cfg, struct hostsvc *hs, unsigned bit,
 	row->loaded = 1;
 	if (bit == NS_ROLE_WALL)
 		ask_wall(cfg, hs, row);
-	else if (bit == NS_ROLE_EGRESS)
-		ask_egress(hs, row);
+	else if (bit == NS_ROLE_EGRESS || bit == NS_ROLE_PROXY)
+		ask_ready(hs, row, bit);
 	else
 		row->available = 1;
 }
@@ -215,10 +220,11 @@ add_field(struct sbuf *b, const char *key, const char *val)
 static char *
 roles_list(uint32_t roles)
 {
-	static const char *const names[] = { "wall", "egress", "place" };
+	static const char *const names[] = { "wall", "egress", "place",
+					     "proxy" };
 	struct sbuf b = { 0 };
 
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < 4; i++)
 		if (roles & (1u << i))
 			sbuf_addf(&b, "%s%s", b.len ? "," : "", names[i]);
 	return sbuf_take(&b);

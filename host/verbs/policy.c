@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/out.h"
+#include "net/net.h"
 #include "os/os.h"
 #include "wall/protwall.h"
 #include "wall/session.h"
@@ -122,6 +123,22 @@ json_rules(struct sbuf *b, const struct policy *pol,
 }
 
 static void
+json_net_allow(struct sbuf *b, const struct policy *pol)
+{
+	if (pol->net.n == 0)
+		return; /* the object's shape without --net-allow is as before */
+	sbuf_add(b, ",\"net_allow\":[");
+	for (size_t i = 0; i < pol->net.n; i++) {
+		sbuf_add(b, i ? ",{\"entry\":" : "{\"entry\":");
+		out_json_str(b, pol->net.v[i].text);
+		sbuf_addf(b, ",\"kind\":\"%s\",\"port\":%u}",
+			  netallow_kind(pol->net.v[i].kind),
+			  (unsigned)pol->net.v[i].port);
+	}
+	sbuf_add(b, "]");
+}
+
+static void
 json_ok(const struct wallctx *w, const struct policy *pol,
 	const struct strv *notes)
 {
@@ -143,7 +160,9 @@ json_ok(const struct wallctx *w, const struct policy *pol,
 			sbuf_add(&b, ",");
 		out_json_str(&b, pol->prot.v[i].path);
 	}
-	sbuf_add(&b, "]},\"notes\":[");
+	sbuf_add(&b, "]");
+	json_net_allow(&b, pol);
+	sbuf_add(&b, "},\"notes\":[");
 	for (size_t i = 0; i < notes->n; i++) {
 		if (i)
 			sbuf_add(&b, ",");
@@ -154,6 +173,22 @@ json_ok(const struct wallctx *w, const struct policy *pol,
 	sbuf_free(&b);
 }
 
+/* Rule 7: one line per --net-allow entry after the wall's text,
+ * "net-allow <entry> kind=<name|suffix|addr|loopback> port=<p>". */
+static void
+lines_net(const struct policy *pol)
+{
+	for (size_t i = 0; i < pol->net.n; i++) {
+		const struct ns_net_entry *e = &pol->net.v[i];
+		char *t = out_field(e->text);
+
+		printf("net-allow %s kind=%s port=%u\n", t ? t : "-",
+		       netallow_kind(e->kind), (unsigned)e->port);
+		free(t);
+	}
+	fflush(stdout);
+}
+
 static void
 lines_ok(const struct wallctx *w, const struct policy *pol,
 	 const struct strv *notes)
@@ -162,6 +197,7 @@ lines_ok(const struct wallctx *w, const struct policy *pol,
 
 	fwrite(w->text.s ? w->text.s : "", 1, w->text.len, stdout);
 	fflush(stdout);
+	lines_net(pol);
 	for (size_t i = 0; i < notes->n; i++)
 		out_note("POLICY", notes->v[i]);
 	struct sbuf prot = {0};
@@ -181,9 +217,19 @@ render(struct wallctx *w, const struct args *a, const struct policy *pol)
 {
 	struct ns_policy view;
 	struct strv notes = {0};
+	struct net_run *net = calloc(1, sizeof(*net));
+	int rc;
 
+	if (net == NULL) {
+		refusals_oom(&w->r);
+		return refused(&w->r, a->json);
+	}
 	policy_view(pol, &view);
-	if (w->mod.wall.render(&w->hs.host, &view) != NS_OK) {
+	net_render_view(net, w->mod.wall.features, &pol->net, &view);
+	rc = w->mod.wall.render(&w->hs.host, &view);
+	net_free(net);
+	free(net);
+	if (rc != NS_OK) {
 		if (w->r.n == 0)
 			refusals_add(&w->r, REASON_SANDBOX_FAILED, "the wall module "
 				     "could not render the policy");

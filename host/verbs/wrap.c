@@ -13,6 +13,7 @@
 #include "base/bench.h"
 #include "base/out.h"
 #include "os/os.h"
+#include "net/net.h"
 #include "wall/explain.h"
 #include "wall/lifecycle.h"
 #include "wall/protwall.h"
@@ -34,6 +35,7 @@ struct waited {
 	struct ns_exit exit;
 	int ended;       /* exit is set */
 	uint32_t killed; /* NS_TERM_* or 0 */
+	struct net_run *net; /* --net-allow's proxy: its lines, live */
 };
 
 /* Reap whatever is ready (the host's reaper): the command's status into
@@ -109,6 +111,7 @@ wall_wait_loop(struct waited *wt, int *code)
 
 	for (;;) {
 		rc = wall_wait_once(wt, code);
+		net_tick(wt->net);
 		if (rc != 0)
 			return rc < 0 ? NS_EXIT_REFUSED : 0;
 		sig = wall_fwd_take();
@@ -155,6 +158,7 @@ wait_child(struct waited *wt)
 			return end_leftovers(wt, code);
 	}
 	while (code < 0) {
+		net_tick(wt->net);
 		if (reap_ready(child, &code, wt) != 0)
 			return NS_EXIT_REFUSED;
 		if (code >= 0 || !reaper_tick())
@@ -283,17 +287,30 @@ wrap_note(const char *text)
 	out_note("SANDBOX", text);
 }
 
+/* SANDBOX DONE, with net-denied= under --net-allow. */
+static void
+done_line(const struct policy *pol, const struct net_run *net, int code)
+{
+	char *cmd = wall_cmd_field(pol);
+	struct sbuf extra = {0};
+
+	(void)net_done_field(net, &extra);
+	out_kind(stderr, "SANDBOX", OUT_DONE, "exit=%d cmd=%s%s", code,
+		 cmd ? cmd : "-", extra.s ? extra.s : "");
+	sbuf_free(&extra);
+	free(cmd);
+}
+
 static int
 run_walled(struct wallctx *w, struct policy *pol,
 	   const struct ns_policy *view, void *state,
-	   struct caps_watch *watch)
+	   struct caps_watch *watch, struct net_run *net)
 {
 	struct ns_launch launch = { sizeof(launch), { -1, -1, -1 }, NULL, 0 };
 	struct ns_proc proc = { sizeof(proc), 0, 0 };
 	struct caps_limits caps = { CAPS_PROCS, CAPS_MEM, watch };
-	struct waited wt = { w, state, &proc, &caps, { 0 }, 0, 0 };
+	struct waited wt = { w, state, &proc, &caps, { 0 }, 0, 0, net };
 	struct wall_end end;
-	char *cmd;
 	int code, rc;
 
 	parent_setup(&caps);
@@ -302,11 +319,15 @@ run_walled(struct wallctx *w, struct policy *pol,
 	end.start_ns = explain_now_ns();
 	rc = wall_spawn(w, state, view, &launch, &proc);
 	reaper_spawned(rc == 0 ? proc.pid : 0);
-	if (rc != 0)
+	net_spawned(net);
+	if (rc != 0) {
+		net_stop(net);
 		return refused(w, REASON_SANDBOX_FAILED, "the command could not "
 			       "be started inside the wall");
+	}
 	wall_fwd_spawned(w, proc.pid);
 	code = wait_child(&wt);
+	net_stop(net); /* the proxy's last lines before DONE */
 	end.proc = proc;
 	end.end_ns = explain_now_ns();
 	end.exit = wt.exit;
@@ -321,15 +342,13 @@ run_walled(struct wallctx *w, struct policy *pol,
 	wall_finish(w, "SANDBOX", view, state, &end);
 	protect_after(&pol->prot, NULL, wrap_note); /* rule 5a's gap, said */
 	remove_tmp(pol);
-	cmd = wall_cmd_field(pol);
-	out_kind(stderr, "SANDBOX", OUT_DONE, "exit=%d cmd=%s", code,
-		 cmd ? cmd : "-");
-	free(cmd);
+	done_line(pol, net, code);
 	return code;
 }
 
 static int
-prepared(struct wallctx *w, const struct args *a, struct policy *pol)
+prepared(struct wallctx *w, const struct args *a, struct policy *pol,
+	 struct net_run *net)
 {
 	struct ns_policy view;
 	struct caps_watch watch = {0};
@@ -341,10 +360,17 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 	wall_view_job(w, &view, 0, a->acl != NULL &&
 		      strcmp(a->acl, "caller") == 0 ? NS_ACL_CALLER :
 		      NS_ACL_TOOL);
+	net_view(net, &view);
 	if (wall_prepare(w, &view, &state) != 0) {
 		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
 		return refused(w, REASON_SANDBOX_FAILED, "the wall could not be "
 			       "prepared");
+	}
+	if (net_start(net, &w->hs) != 0) { /* before the spawn: rule 7 */
+		wall_release(w, state);
+		(void)policy_remove_tmp(pol);
+		return refused(w, REASON_SANDBOX_FAILED, "the network proxy "
+			       "could not be started");
 	}
 	BENCH_PHASE(BENCH_RULESET);
 	code = watch_roots(pol, &watch);
@@ -359,12 +385,38 @@ prepared(struct wallctx *w, const struct args *a, struct policy *pol)
 						  &pol->writes }) != 0)
 			code = NS_EXIT_REFUSED;
 		else
-			code = run_walled(w, pol, &view, state, &watch);
+			code = run_walled(w, pol, &view, state, &watch, net);
 	}
 	reaper_watch_free(&watch);
 	wall_release(w, state);
 	(void)policy_remove_tmp(pol); /* a path that did not run too */
 	return code;
+}
+
+/* Rule 7: --net-allow needs a proxy module and a wall that keeps the
+ * namespace or the loopback-only network, said with every other problem
+ * (built 0: the build refused; the flags given count) and before
+ * anything runs (the temp directory the build made goes); then the
+ * proxy's sockets and the command's proxy variables.  0, 1 refused into
+ * r, -1 ENOMEM. */
+static int
+net_refused(struct wallctx *w, const struct policy_input *in,
+	    struct policy *pol, struct net_run *net, struct refusals *r,
+	    int built)
+{
+	size_t n = built ? pol->net.n :
+		   in->net_allow.n + in->net_allow_files.n;
+	int rc = net_select(net, &w->cfg, &w->hs, w->mod.ops.name,
+			    w->mod.wall.features, n, r);
+
+	if (rc == 0 && built && (net_plan(net, &pol->net) != 0 ||
+				 net_env(net, &pol->env) != 0))
+		rc = refusals_add(r, REASON_SANDBOX_FAILED, "the network "
+				  "proxy's sockets could not be made") < 0 ?
+		     -1 : 1;
+	if (rc != 0 && built)
+		(void)policy_remove_tmp(pol); /* a refusal creates nothing */
+	return rc;
 }
 
 static int
@@ -376,8 +428,12 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	struct refusals r = {0};
 	struct strv tnotes = {0};
 	struct cmdline line = cmdline_of(NULL, argv);
+	struct net_run net;
 	int rc, code;
 
+	memset(&net, 0, sizeof(net));
+	net.wall_sink = net.proxy_sink = net.report_fd = -1;
+	net.stop_fd = net.status_fd = -1;
 	if (wall_owns_tree(w) != 0)
 		return refused(w, REASON_NO_SANDBOX, "");
 	in.verb = NULL;
@@ -399,6 +455,11 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		rc = ownfiles_check(hr, &w->cfg, &pol, &line, &r);
 	if (rc == 0)
 		rc = wall_protect_refused(w, &pol, &line, &r);
+	if (rc >= 0) { /* with the build's own refusals, or alone */
+		int nrc = net_refused(w, &in, &pol, &net, &r, rc == 0);
+
+		rc = nrc < 0 ? -1 : rc ? rc : nrc;
+	}
 	BENCH_PHASE(BENCH_OWNFILES);
 	if (rc != 0) {
 		if (rc < 0)
@@ -407,8 +468,9 @@ build_and_run(struct wallctx *w, const struct hostrun *hr, struct args *a,
 		out_refusals(stderr, "SANDBOX", &r, BARE_REMEDY, 0);
 		code = refusals_all(&r, REASON_NOT_FOUND) ? NS_EXIT_NOT_FOUND : NS_EXIT_REFUSED;
 	} else {
-		code = prepared(w, a, &pol);
+		code = prepared(w, a, &pol, &net);
 	}
+	net_free(&net);
 	refusals_free(&r);
 	policy_free(&pol);
 	policy_input_free(&in);

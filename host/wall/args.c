@@ -33,8 +33,14 @@ const struct flagdef args_flags[] = {
 	  "name every path the wall denied the command (SANDBOX DENIED lines "
 	  "before DONE; refused where the wall cannot)" },
 	{ "net-allow", FK_LIST, BP, 0, "the bare form", OFF(net_allow),
-	  "a loopback `host:port` the command may reach (repeatable; "
-	  "grants nothing on linux)" },
+	  "an `entry` <host>[:<port>] the command may reach through the "
+	  "tool's proxy (a name, *.<suffix>, an address or CIDR; port 443 "
+	  "by default), or localhost:<port> (repeatable; nothing else is "
+	  "reachable)" },
+	{ "net-allow-file", FK_LIST, BP, 0, "the bare form",
+	  OFF(net_allow_files),
+	  "a `file` of --net-allow entries, one a line, # comments "
+	  "(repeatable)" },
 	{ "cwd", FK_VALUE, BP, 0, "the bare form", OFF(cwd),
 	  "the working `dir`, inside a --write (default: the first --write)" },
 	{ "tmp", FK_VALUE, BP, 0, "the bare form", OFF(tmp),
@@ -232,6 +238,7 @@ args_free(struct args *a)
 	strv_free(&a->reads_noexec);
 	strv_free(&a->writes);
 	strv_free(&a->net_allow);
+	strv_free(&a->net_allow_files);
 	strv_free(&a->argv);
 	strv_free(&a->others);
 	strv_free(&a->env_keep);

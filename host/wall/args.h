@@ -23,7 +23,7 @@ extern const struct flagdef args_flags[];
 extern const size_t args_nflags;
 
 struct args {
-	struct strv reads, reads_noexec, writes, net_allow;
+	struct strv reads, reads_noexec, writes, net_allow, net_allow_files;
 	struct strv argv;   /* after "--" */
 	struct strv others; /* flags of another verb, as "--name", in order */
 	struct strv env_keep, env_deny; /* --env, --env-deny */

@@ -144,6 +144,7 @@ wall_input(struct wallctx *w, const struct hostrun *hr, struct args *a,
 	move_strv(&in->reads_noexec, &a->reads_noexec);
 	move_strv(&in->writes, &a->writes);
 	move_strv(&in->net_allow, &a->net_allow);
+	move_strv(&in->net_allow_files, &a->net_allow_files);
 	move_strv(&in->argv, &a->argv);
 	move_strv(&in->env_keep, &a->env_keep);
 	move_strv(&in->protect, &a->protect);

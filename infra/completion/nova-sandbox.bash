@@ -6,10 +6,10 @@
 # checks they agree.
 
 _nova_sandbox_verbs="run probe policy modules check reap egress worktree help version"
-_nova_sandbox_flags_wrap="--read --read-noexec --write --cwd --tmp --net-deny --net-listen --net-allow --name --acl --gpu --status-fd --explain --env-clear --env --env-deny --toolchain --protect --unprotect"
-_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go --net-deny --egress --write --env-clear --env-inherit --env --env-deny --toolchain --protect --unprotect"
+_nova_sandbox_flags_wrap="--read --read-noexec --write --cwd --tmp --net-deny --net-listen --net-allow --net-allow-file --name --acl --gpu --status-fd --explain --env-clear --env --env-deny --toolchain --protect --unprotect"
+_nova_sandbox_flags_run="--name --size --timeout --read --max-procs --max-mem --status-fd --explain --out --artifact --out-max-bytes --out-max-files --out-max-depth --go --net-deny --egress --net-allow --net-allow-file --write --env-clear --env-inherit --env --env-deny --toolchain --protect --unprotect"
 _nova_sandbox_flags_probe="--explain --gpu --json --max --net-deny --net-listen --read --read-noexec --secret --write"
-_nova_sandbox_flags_policy="--cwd --gpu --json --name --net-allow --net-deny --net-listen --read --read-noexec --tmp --write --env-clear --env --env-deny --toolchain --protect --unprotect"
+_nova_sandbox_flags_policy="--cwd --gpu --json --name --net-allow --net-allow-file --net-deny --net-listen --read --read-noexec --tmp --write --env-clear --env --env-deny --toolchain --protect --unprotect"
 _nova_sandbox_flags_modules="--json"
 _nova_sandbox_flags_check="--json"
 _nova_sandbox_flags_reap="--dry-run"
@@ -18,7 +18,7 @@ _nova_sandbox_flags_egress="--bench-cidr --live --model-host --out --plan --poli
 _nova_sandbox_subverbs_egress="plan apply check drop"
 # flags whose value is a directory, a file, or something else (no files)
 _nova_sandbox_dir_flags="--read --read-noexec --write --cwd --tmp --repo --scratch"
-_nova_sandbox_file_flags="--secret --plan --policy --protect --unprotect"
+_nova_sandbox_file_flags="--secret --plan --policy --protect --unprotect --net-allow-file"
 # flags with a fixed set of values
 _nova_sandbox_values_gpu="none metal"
 _nova_sandbox_values_toolchain="go python node rust c"

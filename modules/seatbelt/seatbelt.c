@@ -570,8 +570,12 @@ static const struct ns_wall_ops wall_ops =
 		    .resolver_conf = NULL, /* /private/etc is a root already */
 		    /* no --explain (the log is read after any failure);
 		     * keeps the protected paths (denials after every
-		     * allow, sb_profile.c) */
-		    .features = NS_WALL_PROTECT, .finish = sb_finish,
+		     * allow, sb_profile.c); --net-allow (ABI 1.5): with
+		     * NET_DENY each net_allow "127.0.0.1:<port>" (the host's
+		     * proxy) and loopback entry stays reachable, nothing
+		     * else (sb_profile.c's emit_net) */
+		    .features = NS_WALL_PROTECT | NS_WALL_NET_LOOPBACK,
+		    .finish = sb_finish,
 		    .wait = NULL,      /* the host waits for the pid: it IS the command */
 		    .terminate = NULL /* the host signals the tree by pid */);
 

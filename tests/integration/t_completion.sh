@@ -86,7 +86,7 @@ for f in --read --write --net-deny --env-clear --env --env-deny --toolchain --gp
 	case " $got " in *" $f "*) ;; *) _fail "nova-sandbox --<TAB> lacks $f: $got" ;; esac
 done
 got=$(comp run --net)
-expect_eq "$got" "--net-deny " "run --net<TAB>"
+expect_eq "$got" "--net-allow --net-allow-file --net-deny " "run --net<TAB>"
 EOF2
 
 t "flag values: --gpu and --toolchain complete their fixed sets (bash and zsh)" <<'EOF2'

@@ -167,7 +167,7 @@ unwalled = yes
 ")
 run env NOVA_SANDBOX_CONFIG="$C" "$NS" modules
 expect_rc 2
-expect_err "^MODULES REFUSED reason=bad_config: $C:3: unknown key \"unwalled\" in \[linux\]; the keys of \[linux\] are wall, egress, place\$"
+expect_err "^MODULES REFUSED reason=bad_config: $C:3: unknown key \"unwalled\" in \[linux\]; the keys of \[linux\] are wall, egress, place, proxy\$"
 D=$(newdir)
 wrap "$C" "$D"
 expect_rc 125

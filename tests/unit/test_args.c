@@ -122,7 +122,8 @@ test_unknown_bare(void)
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].reason, "bad_flag");
 	CU_ASSERT_STRING_EQUAL(p.r.v[0].text, "unknown flag --wirte; the "
 	    "flags are --read, --read-noexec, --write, --net-deny, "
-	    "--net-listen, --explain, --net-allow, --cwd, --tmp, --name, --acl, "
+	    "--net-listen, --explain, --net-allow, --net-allow-file, --cwd, --tmp, "
+	    "--name, --acl, "
 	    "--env-clear, --env, --env-deny, --toolchain, --protect, "
 	    "--unprotect, --gpu, "
 	    "--status-fd, --secret, --max, --json; did you mean --write?; run: "

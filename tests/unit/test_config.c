@@ -196,7 +196,7 @@ test_platform_absent_keeps_defaults(void)
 	CU_ASSERT(has_refusal(want("nolinux.conf", ":5: unknown section "
 		  "[bwrap]; the sections are [nova-sandbox], [linux], "
 		  "[darwin], [windows] and one per module named in them "
-		  "(here: s, landlock, nftegress, nsplace)")));
+		  "(here: s, landlock, nftegress, nsplace, netproxy)")));
 	CU_ASSERT_EQUAL(load_text("nolinux2.conf", "[darwin]\nwall = s.dylib\n"
 				  "[landlock]\nk = v\n"), 0);
 	CU_ASSERT_EQUAL_FATAL(cfg.wall.n, 1);
@@ -217,7 +217,7 @@ test_unknown_key(void)
 			1);
 	CU_ASSERT_EQUAL(r.n, 1);
 	CU_ASSERT(has_refusal(want("k.conf", ":4: unknown key \"foo\" in "
-		  "[linux]; the keys of [linux] are wall, egress, place")));
+		  "[linux]; the keys of [linux] are wall, egress, place, proxy")));
 	CU_ASSERT_EQUAL(load_text("k2.conf", "[nova-sandbox]\nwritable = /x\n"),
 			1);
 	CU_ASSERT(has_refusal(want("k2.conf", ":2: unknown key \"writable\" "
@@ -232,9 +232,9 @@ test_every_problem_at_once(void)
 				  "[darwin]\nread = /\n[weird]\nk = v\n"), 1);
 	CU_ASSERT_EQUAL(r.n, 3);
 	CU_ASSERT(has_refusal(want("m.conf", ":3: unknown key \"no_wall\" in "
-		  "[linux]; the keys of [linux] are wall, egress, place")));
+		  "[linux]; the keys of [linux] are wall, egress, place, proxy")));
 	CU_ASSERT(has_refusal(want("m.conf", ":5: unknown key \"read\" in "
-		  "[darwin]; the keys of [darwin] are wall, egress, place")));
+		  "[darwin]; the keys of [darwin] are wall, egress, place, proxy")));
 	CU_ASSERT(refusal_has(":6: unknown section [weird];"));
 }
 
@@ -245,7 +245,7 @@ test_unknown_section(void)
 				  "  [ Other ]  \nk = v\n"), 1);
 	CU_ASSERT(has_refusal(want("s.conf", ":4: unknown section [other]; "
 		  "the sections are [nova-sandbox], [linux], [darwin], "
-		  "[windows] and one per module named in them (here: a, b, nftegress, nsplace)")));
+		  "[windows] and one per module named in them (here: a, b, nftegress, nsplace, netproxy)")));
 }
 
 static void

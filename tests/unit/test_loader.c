@@ -93,6 +93,14 @@ test_refusal_fixtures(void)
 		    "module name is not 1 to 32 of [a-z0-9_-]");
 	expect_load("unresolved_symbol.so", NS_ROLE_WALL, LOAD_NOT_LOADABLE,
 		    "ns_fixture_no_such_function");
+	/* the proxy role (ABI 1.5) */
+	expect_load("proxy_fix.so", NS_ROLE_PROXY, LOAD_OK, NULL);
+	expect_load("proxy_fix.so", NS_ROLE_WALL, LOAD_NO_ROLE,
+		    "module proxy_fix serves proxy, not wall");
+	expect_load("leaky_wall.so", NS_ROLE_PROXY, LOAD_NO_ROLE,
+		    "module leaky_wall serves wall, not proxy");
+	expect_load("proxy_noserve.so", NS_ROLE_PROXY, LOAD_MISSING_OP,
+		    "its proxy table lacks the required operation serve");
 }
 
 /* A copy of leaky_wall.so in the stage with the byte at `off` set to v. */

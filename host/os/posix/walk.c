@@ -284,6 +284,13 @@ os_path_list_sep(void)
 }
 
 int
+os_inet_pton(const char *s, int v6, unsigned char out[16])
+{
+	memset(out, 0, 16);
+	return inet_pton(v6 ? AF_INET6 : AF_INET, s, out) == 1;
+}
+
+int
 os_ip_loopback(const char *host, int v6)
 {
 	struct in6_addr a6;

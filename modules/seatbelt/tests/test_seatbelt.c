@@ -703,6 +703,10 @@ test_ops_descriptor(void)
 	CU_ASSERT_EQUAL(ns_backend_v1.abi_minor, 0);
 	CU_ASSERT_PTR_NOT_NULL(ns_backend_v1.wall->finish);
 	CU_ASSERT_EQUAL(ns_backend_v1.wall->features & NS_WALL_EXPLAIN, 0);
+	/* --net-allow (ABI 1.5): the host's proxy on its loopback */
+	CU_ASSERT_NOT_EQUAL(ns_backend_v1.wall->features & NS_WALL_NET_LOOPBACK,
+			    0);
+	CU_ASSERT_EQUAL(ns_backend_v1.wall->features & NS_WALL_NETNS, 0);
 }
 
 static void
