@@ -108,7 +108,9 @@ np_host_norm(const char *in, size_t len, char *name, size_t cap,
 		name[i] = (char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
 	}
 	name[len] = '\0';
-	if (!labels_ok(name, len)) {
+	/* labels_ok refuses what inet_aton reads as a number; inet_aton
+	 * itself says so too, in case a libc reads more forms */
+	if (!labels_ok(name, len) || inet_aton(name, &(struct in_addr){ 0 })) {
 		name[0] = '\0';
 		return NP_HOST_BAD;
 	}
