@@ -213,7 +213,8 @@ np_http_next_header(const char *buf, size_t head_len, size_t *off,
 int
 np_http_parse(const char *buf, size_t len, struct np_http_req *r)
 {
-	size_t hl = head_end(buf, len), off;
+	size_t hl = head_end(buf, len < NP_HTTP_HEAD_MAX ? len
+							: NP_HTTP_HEAD_MAX), off;
 	struct np_http_hdr h;
 	int k, count = 0;
 

@@ -17,7 +17,7 @@
 #include "np_linux.h"
 
 #define SPLICE_CHUNK (1 << 20)
-#define PIPE_SIZE (256 << 10)
+#define PIPE_SIZE (1 << 20)
 
 int
 np_sys_ready(const struct ns_host *host)

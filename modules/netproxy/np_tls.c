@@ -42,9 +42,19 @@ skip(struct rd *r, size_t k)
 		r->at += k;
 }
 
+/* The handshake message in hs is whole (its 4-byte header says how
+ * long it is). */
+static int
+hello_whole(const uint8_t *hs, size_t hn)
+{
+	return hn >= 4 &&
+	       hn - 4 >= ((size_t)hs[1] << 16 | (size_t)hs[2] << 8 | hs[3]);
+}
+
 /* The handshake fragments of consecutive handshake records into hs
- * (cap NP_TLS_MAX); *hn its length.  NOT, MORE (the records so far are
- * whole and valid), or BAD. */
+ * (cap NP_TLS_MAX), up to the record that completes the ClientHello
+ * (what follows it, a ChangeCipherSpec or early data, is not read); *hn
+ * its length.  NOT, MORE (the records so far are valid), or BAD. */
 static int
 reassemble(const uint8_t *b, size_t len, uint8_t *hs, size_t *hn)
 {
@@ -53,7 +63,7 @@ reassemble(const uint8_t *b, size_t len, uint8_t *hs, size_t *hn)
 	*hn = 0;
 	if (len >= 1 && b[0] != REC_TYPE_HANDSHAKE)
 		return NP_TLS_NOT;
-	while (len - at >= 5) {
+	while (len - at >= 5 && !hello_whole(hs, *hn)) {
 		size_t rl = (size_t)b[at + 3] << 8 | b[at + 4];
 
 		if (b[at] != REC_TYPE_HANDSHAKE || b[at + 1] != 3 ||

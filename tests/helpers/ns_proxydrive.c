@@ -11,7 +11,8 @@
  *            loop:PORT (a loopback entry)
  *     -b PORT  a bridge listener for the host's 127.0.0.1:PORT (and its
  *              loopback entry)            -j  also send a non-listener
- *   Prints "proxy <P>" and "bridge <PORT> <P>" on stdout, then "REPORT
+ *   Prints "proxy <P>", "bridge <PORT> <P>" and "pid <serve's pid>" on
+ *   stdout, then "REPORT
  *   <line>" for each report line; closes stop_fd at stdin's end-of-file,
  *   then prints "EXIT <status>" (the child's exit code, 128+signal) and
  *   exits 0.  Exit 2 on bad usage or a load error. */
@@ -291,6 +292,8 @@ drive(const struct ns_proxy_ops *ops, struct run *r)
 	close(sk[1]);
 	close(rp[1]);
 	close(st[0]);
+	printf("pid %ld\n", (long)pid);
+	fflush(stdout);
 	relay_reports(rp[0], 1);
 	close(st[1]);
 	relay_reports(rp[0], 0);
