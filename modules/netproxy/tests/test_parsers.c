@@ -208,6 +208,9 @@ test_tls(void)
 	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_NOT);
 	b[0] = 0x16, b[5] = 2; /* a ServerHello */
 	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_BAD);
+	n = hello(b, "pypi.org", 512);
+	memcpy(b + n, "\x14\x03\x03\x00\x01\x01", 6); /* a CCS after it */
+	CU_ASSERT_EQUAL(np_tls_sni(b, n + 6, sni, sizeof(sni)), NP_TLS_SNI);
 	n = hello(b, "pypi.org", 20);
 	b[20 + 5] = 0x17; /* another record type inside the hello */
 	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_BAD);
