@@ -5,7 +5,9 @@
  * allocator call.  socket() only for AF_INET and AF_INET6 (EAFNOSUPPORT
  * otherwise: nscd's unix socket is not asked), clone() only with
  * CLONE_THREAD (a thread, never a process), clone3() ENOSYS (glibc then
- * falls back to clone); execve, execveat and ptrace kill the process;
+ * falls back to clone), prlimit64() on the proxy itself only (pid 0:
+ * getrlimit), ioctl() FIONREAD only (the resolver sizes a
+ * reply with it); execve, execveat and ptrace kill the process;
  * every other call fails with ENOSYS.  A foreign architecture or an x32
  * call kills. */
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -74,6 +77,7 @@ static const int killed[] = { SYS_execve, SYS_execveat, SYS_ptrace };
 #define OFF_NR offsetof(struct seccomp_data, nr)
 #define OFF_ARCH offsetof(struct seccomp_data, arch)
 #define OFF_ARG0 offsetof(struct seccomp_data, args)
+#define OFF_ARG1 (OFF_ARG0 + 8)
 #define ERRNO(e) (SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
 #define PROG_MAX 160
 
@@ -131,6 +135,16 @@ special(struct prog *p)
 	JSET(p, CLONE_THREAD, 0, 1);
 	RET(p, SECCOMP_RET_ALLOW);
 	RET(p, ERRNO(EPERM));
+	JEQ(p, SYS_prlimit64, 0, 4);
+	LD(p, OFF_ARG0);
+	JEQ(p, 0, 0, 1);
+	RET(p, SECCOMP_RET_ALLOW);
+	RET(p, ERRNO(EPERM));
+	JEQ(p, SYS_ioctl, 0, 4);
+	LD(p, OFF_ARG1);
+	JEQ(p, FIONREAD, 0, 1);
+	RET(p, SECCOMP_RET_ALLOW);
+	RET(p, ERRNO(ENOSYS));
 }
 
 /* The allowlist: each a jump to the final ALLOW. */
