@@ -22,6 +22,7 @@
 #define FDS_PER_CONN 6
 #define FDS_SPARE 32
 
+#ifndef NP_ASAN
 static uint64_t
 mem_limit(const struct ns_proxy_conf *conf)
 {
@@ -31,6 +32,7 @@ mem_limit(const struct ns_proxy_conf *conf)
 		return conf->max_mem_bytes;
 	return want > NP_MEM_DEFAULT ? want : NP_MEM_DEFAULT;
 }
+#endif
 
 /* Lower both limits to v (never above the hard limit already set). */
 static int

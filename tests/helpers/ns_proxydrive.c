@@ -95,12 +95,18 @@ addr_entry(struct ns_net_entry *e, char *h)
 	return 0;
 }
 
-/* One ENTRY into e (h is modified: the text points at a copy). */
+/* One ENTRY into e (its name points into a copy of the text). */
 static int
 entry(struct ns_net_entry *e, const char *text)
 {
-	char *h = strdup(text), *colon = h ? strrchr(h, ':') : NULL;
+	static char copies[MAXN][256];
+	static size_t used;
+	char *h = used < MAXN ? copies[used++] : NULL, *colon;
 
+	if (h == NULL || strlen(text) >= sizeof(copies[0]))
+		return -1;
+	memcpy(h, text, strlen(text) + 1);
+	colon = strrchr(h, ':');
 	if (colon == NULL)
 		return -1;
 	*colon = '\0';
@@ -300,6 +306,7 @@ drive(const struct ns_proxy_ops *ops, struct run *r)
 	waitpid(pid, &status, 0);
 	printf("EXIT %d\n", WIFEXITED(status) ? WEXITSTATUS(status)
 					      : 128 + WTERMSIG(status));
+	fflush(stdout);
 	return 0;
 }
 
