@@ -14,7 +14,7 @@
 #include "np_tls.h"
 #include "ns_backend.h"
 
-#define NP_LISTEN_MAX 64         /* listeners from the sink */
+#define NP_LISTEN_MAX 256        /* listeners from the sink */
 #define NP_CONNS_DEFAULT 256     /* max_conns 0 */
 #define NP_CONNS_MAX 4096
 #define NP_MEM_DEFAULT (512ull << 20)

@@ -99,6 +99,7 @@ np_net_listeners(int sink, int stop, struct np_listener *ls, size_t cap,
 		 size_t *n)
 {
 	struct pollfd p[2] = { { sink, POLLIN, 0 }, { stop, POLLIN, 0 } };
+	struct np_listener extra;
 	int k;
 
 	*n = 0;
@@ -110,13 +111,19 @@ np_net_listeners(int sink, int stop, struct np_listener *ls, size_t cap,
 		}
 		if (p[1].revents != 0)
 			return 0; /* stop (or its end): no more listeners */
-		k = one_listener(sink, &ls[*n]);
+		k = one_listener(sink, *n < cap ? &ls[*n] : &extra);
 		if (k == -1)
 			return 0;
 		if (k == -2)
 			return -1;
-		if (k == 1 && ++*n == cap)
-			return 0;
+		if (k == 1 && *n < cap)
+			++*n;
+		else if (k == 1) {
+			close(extra.fd);
+			np_report_once(NP_ONCE_LISTENERS, "the proxy was sent "
+				       "more listeners than it serves (256): "
+				       "the rest closed");
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ void np_report_note(const char *text);
 
 /* A note said once per key (a small set of fixed keys, NP_ONCE_*). */
 enum np_once { NP_ONCE_FULL, NP_ONCE_CAP, NP_ONCE_THREAD, NP_ONCE_LISTENER,
-	       NP_ONCE_N };
+	       NP_ONCE_LISTENERS, NP_ONCE_UNNAMED, NP_ONCE_N };
 void np_report_once(enum np_once key, const char *text);
 
 /* The lines dropped because report_fd was full (for a last note). */

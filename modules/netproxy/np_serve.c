@@ -190,7 +190,7 @@ keep_named(const struct ns_proxy_conf *conf, struct np_listener *ls, size_t n)
 			close(ls[i].fd);
 	}
 	if (k < n)
-		np_report_once(NP_ONCE_LISTENER, "the proxy was sent a "
+		np_report_once(NP_ONCE_UNNAMED, "the proxy was sent a "
 			       "listener for a port no loopback entry names: "
 			       "closed");
 	return k;

@@ -11,6 +11,7 @@
  *            loop:PORT (a loopback entry)
  *     -b PORT  a bridge listener for the host's 127.0.0.1:PORT (and its
  *              loopback entry)            -j  also send a non-listener
+ *     -u PORT  a bridge listener for PORT without its loopback entry
  *   Prints "proxy <P>", "bridge <PORT> <P>" and "pid <serve's pid>" on
  *   stdout, then "REPORT
  *   <line>" for each report line; closes stop_fd at stdin's end-of-file,
@@ -172,8 +173,8 @@ struct run {
 	struct ns_net_entry allow[MAXN];
 	struct ns_proxy_conf conf;
 	int lfd[MAXN];
-	uint16_t lport[MAXN], bport[MAXN];
-	size_t nl, nb;
+	uint16_t lport[MAXN], bport[MAXN], uport[MAXN];
+	size_t nl, nb, nu;
 	int junk;
 };
 
@@ -193,6 +194,8 @@ parse(struct run *r, int argc, char **argv)
 			r->conf.max_mem_bytes = strtoull(argv[++i], NULL, 10);
 		else if (strcmp(argv[i], "-b") == 0 && r->nb < MAXN)
 			r->bport[r->nb++] = (uint16_t)strtoul(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "-u") == 0 && r->nu < MAXN)
+			r->uport[r->nu++] = (uint16_t)strtoul(argv[++i], NULL, 10);
 		else
 			return -1;
 	}
@@ -227,6 +230,13 @@ listeners(struct run *r, int sink)
 		if (fd < 0 || send_fd(sink, fd, r->bport[b]) != 0)
 			return -1;
 		printf("bridge %u %u\n", r->bport[b], p);
+		close(fd);
+	}
+	for (size_t u = 0; u < r->nu; u++) {
+		int fd = listen_lo(&p);
+
+		if (fd < 0 || send_fd(sink, fd, r->uport[u]) != 0)
+			return -1;
 		close(fd);
 	}
 	if (r->junk) {
