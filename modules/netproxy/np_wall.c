@@ -10,11 +10,13 @@
 #include "common/nk_say.h"
 #include "np.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define NP_ASAN 1
+/* No RLIMIT_AS under ASan (it reserves terabytes of shadow) nor on
+ * darwin (macOS aliases it to RLIMIT_RSS and does not enforce it). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__APPLE__)
+#define NP_NO_AS 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define NP_ASAN 1
+#define NP_NO_AS 1
 #endif
 #endif
 
@@ -22,7 +24,7 @@
 #define FDS_PER_CONN 6
 #define FDS_SPARE 32
 
-#ifndef NP_ASAN
+#ifndef NP_NO_AS
 static uint64_t
 mem_limit(const struct ns_proxy_conf *conf)
 {
@@ -62,7 +64,7 @@ np_wall(const struct ns_host *host, const struct ns_proxy_conf *conf,
 		what = "RLIMIT_CORE";
 	else if (lower(RLIMIT_FSIZE, 0) != 0)
 		what = "RLIMIT_FSIZE";
-#ifndef NP_ASAN /* ASan reserves terabytes of shadow: no RLIMIT_AS there */
+#ifndef NP_NO_AS
 	else if (lower(RLIMIT_AS, (rlim_t)mem_limit(conf)) != 0)
 		what = "RLIMIT_AS";
 #endif

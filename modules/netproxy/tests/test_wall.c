@@ -122,6 +122,10 @@ limits_set(void)
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
 	    rl.rlim_max != 32 + 2 + 8 * 6)
 		return 3;
+#if !defined(__APPLE__) && !defined(__SANITIZE_ADDRESS__)
+	if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_max != NP_MEM_DEFAULT)
+		return 4; /* 8 connections: the 512 MiB floor */
+#endif
 	return 0;
 }
 
