@@ -393,8 +393,11 @@ np_conn_run(void *arg)
 
 /* ---- the relay ------------------------------------------------------------- */
 
+/* One direction to its end: at end-of-file the other side is told
+ * (half-close); on an error both sockets are shut down, which ends the
+ * other direction too. */
 static void
-copy_dir(struct np_slot *s, int from, int to)
+copy_dir(int from, int to)
 {
 	if (np_sys_copy(from, to) == 0) {
 		(void)shutdown(to, SHUT_WR);
@@ -402,7 +405,6 @@ copy_dir(struct np_slot *s, int from, int to)
 	}
 	(void)shutdown(from, SHUT_RDWR);
 	(void)shutdown(to, SHUT_RDWR);
-	(void)s;
 }
 
 static void *
@@ -410,7 +412,7 @@ back(void *arg)
 {
 	struct np_slot *s = arg;
 
-	copy_dir(s, s->sfd, s->cfd);
+	copy_dir(s->sfd, s->cfd);
 	return NULL;
 }
 
@@ -426,6 +428,6 @@ np_conn_relay(struct np_slot *s)
 			       "thread: a connection was closed");
 		return;
 	}
-	copy_dir(s, s->cfd, s->sfd);
+	copy_dir(s->cfd, s->sfd);
 	pthread_join(t, NULL);
 }
