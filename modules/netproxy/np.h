@@ -65,6 +65,9 @@ struct np_ctx {
  * failure of the sink itself. */
 int np_net_listeners(int sink, int stop, struct np_listener *ls, size_t cap,
 		     size_t *n);
+/* A read of stop_fd (readable): 1 at end-of-file or on an error (stop),
+ * 0 when it held bytes (ignored). */
+int np_net_stop_now(int fd);
 /* Resolve name (never a numeric form: np_host_norm said so) into up to
  * cap addresses, duplicates dropped; the count, or -1. */
 int np_net_resolve(const char *name, struct np_addr *out, size_t cap);

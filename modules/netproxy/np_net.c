@@ -109,8 +109,10 @@ np_net_listeners(int sink, int stop, struct np_listener *ls, size_t cap,
 				continue;
 			return -1;
 		}
-		if (p[1].revents != 0)
-			return 0; /* stop (or its end): no more listeners */
+		if (p[1].revents != 0 && np_net_stop_now(stop))
+			return 0; /* no more listeners */
+		if (p[0].revents == 0)
+			continue;
 		k = one_listener(sink, *n < cap ? &ls[*n] : &extra);
 		if (k == -1)
 			return 0;
@@ -125,6 +127,15 @@ np_net_listeners(int sink, int stop, struct np_listener *ls, size_t cap,
 				       "the rest closed");
 		}
 	}
+}
+
+int
+np_net_stop_now(int fd)
+{
+	char b[64];
+	ssize_t r = read(fd, b, sizeof(b));
+
+	return r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN);
 }
 
 static int

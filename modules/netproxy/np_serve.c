@@ -113,16 +113,6 @@ accept_all(struct np_ctx *c, const struct np_listener *l)
 	}
 }
 
-/* 1 when stop_fd says stop (end-of-file or an error). */
-static int
-stop_now(int fd)
-{
-	char b[64];
-	ssize_t r = read(fd, b, sizeof(b));
-
-	return r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN);
-}
-
 static void
 loop(struct np_ctx *c, const struct np_listener *ls, size_t nl)
 {
@@ -140,7 +130,7 @@ loop(struct np_ctx *c, const struct np_listener *ls, size_t nl)
 				continue;
 			return;
 		}
-		if (p[0].revents != 0 && stop_now(p[0].fd))
+		if (p[0].revents != 0 && np_net_stop_now(p[0].fd))
 			return;
 		for (size_t i = 0; i < nl; i++)
 			if (p[i + 1].revents != 0)
