@@ -303,6 +303,9 @@ $(B)/tests/helpers/%: tests/helpers/%.c
 # drives a wall module's ops with a hand-built policy (the ABI header)
 $(B)/tests/helpers/ns_walldrive: ALLCFLAGS += -Iapi
 $(B)/tests/helpers/ns_walldrive: api/ns_backend.h
+# drives a proxy module's serve() with hand-made listeners (t_netproxy.sh)
+$(B)/tests/helpers/ns_proxydrive: ALLCFLAGS += -Iapi
+$(B)/tests/helpers/ns_proxydrive: api/ns_backend.h
 # the machine probes (tests/machine/machine.h): ns_machine for the scripts
 $(B)/tests/helpers/ns_machine: tests/machine/ns_machine.c tests/machine/machine.c \
 		tests/machine/machine.h
