@@ -144,6 +144,8 @@ expect_ok_line 1
 expect_ndenied 0
 expect_done 0 curl 0
 expect_reached "$m"
+# the tool took its proxy away with it
+expect_eq "$(pgrep -u "$TUID" | tr '\n' ' ')" "" "processes of the test user left after the tool"
 EOF
 
 t "environment: the proxy variables, both cases, socks5h, NO_PROXY for loopback" <<'EOF'
@@ -188,6 +190,25 @@ expect_denied pkg.example.test 8443
 expect_ndenied 2
 expect_done 0 "$SHN" 2
 expect_out '^200 200 '
+EOF
+
+t "--net-allow-file: entries a line, comments and blanks skipped; a bad line refused naming file:line, nothing run (control: direct)" <<'EOF'
+D=$(newdir); m=$(lab_marker)
+direct "${CURL[@]}" "https://a.mirror.example.test/known.txt?m=$m-ctl"
+expect_curl 200 000
+printf '%s\n' '# the lab' '' pkg.example.test '*.mirror.example.test' > "$D/allow"
+wall --net-allow-file "$D/allow" -- "${CURL[@]}" "https://a.mirror.example.test/known.txt?m=$m"
+expect_rc 0
+expect_curl 200 200
+expect_ok_line 2
+expect_done 0 curl 0
+expect_reached "$m"
+printf '%s\n' '# the lab' pkg.example.test 'not a host!' > "$D/bad"
+wall --net-allow-file "$D/bad" -- "${CURL[@]}" "https://pkg.example.test/known.txt?m=$m-no"
+expect_rc 125
+expect_err "^SANDBOX REFUSED reason=bad_net.*$(re "$D/bad"):3"
+expect_no_err '^SANDBOX OK'
+expect_not_reached "$m-no"
 EOF
 
 # ---- the proxy's three doors ---------------------------------------------
@@ -545,7 +566,7 @@ D=$(newdir); m=$(lab_marker)
 direct "${CURL[@]}" "https://pkg.example.test/known.txt?m=$m-ctl"
 expect_curl 200 000
 before=$(lsns -t net -n -o NS | sort)
-lab_bg_as "$NS" --read "$LAB/pki" --write "$D" --net-allow pkg.example.test -- /bin/sh -c '
+lab_bg_as /usr/bin/env HOME="$D" "$NS" --read "$LAB/pki" --write "$D" --net-allow pkg.example.test -- /bin/sh -c '
 "$@" "https://pkg.example.test/known.txt?m='"$m"'"; touch "'"$D"'/one"
 while [ ! -e "'"$D"'/go" ]; do sleep 0.05; done
 "$@" "https://pkg.example.test/known.txt?m='"$m"'-after"; echo "rc=$?"' sh "${CURL[@]}"
@@ -553,7 +574,8 @@ tool=$LAB_BG
 at_end 'kill -KILL "$tool" 2>/dev/null || true'
 for _ in $(seq 200); do [ -e "$D/one" ] && break; sleep 0.05; done
 expect_present "$D/one"
-tr '\0' '\n' < "/proc/$tool/cmdline" | grep -qxF "$NS" || _fail "the background pid $tool is not the tool: $(tr '\0' ' ' < "/proc/$tool/cmdline")"
+{ tr '\0' '\n' < "/proc/$tool/cmdline"; } 2>/dev/null | grep -qxF "$NS" ||
+	_fail "the background pid $tool is not the tool: $({ tr '\0' ' ' < "/proc/$tool/cmdline"; } 2>/dev/null)"
 tnet=$(readlink "/proc/$tool/ns/net")
 proxy=""
 for c in $(pgrep -P "$tool"); do
@@ -616,11 +638,11 @@ lab_nouserns unshare -U /bin/true
 # ... and can with the limit left as it is (control)
 NOUSERNS_MAX=$global lab_nouserns unshare -U /bin/true
 expect_rc 0
-NOUSERNS_MAX=$global lab_nouserns "$NS" --read "$LAB/pki" --write "$D" --net-allow pkg.example.test -- "${CURL[@]}" "https://pkg.example.test/known.txt?m=$m"
+NOUSERNS_MAX=$global lab_nouserns /usr/bin/env HOME="$D" "$NS" --read "$LAB/pki" --write "$D" --net-allow pkg.example.test -- "${CURL[@]}" "https://pkg.example.test/known.txt?m=$m"
 expect_rc 0
 expect_curl 200 200
 expect_reached "$m"
-lab_nouserns "$NS" --read "$LAB/pki" --write "$D" --net-allow pkg.example.test -- "${CURL[@]}" "https://pkg.example.test/known.txt?m=$m-no"
+lab_nouserns /usr/bin/env HOME="$D" "$NS" --read "$LAB/pki" --write "$D" --net-allow pkg.example.test -- "${CURL[@]}" "https://pkg.example.test/known.txt?m=$m-no"
 # the contract: exit 2 (the spec's table says 125 for a refused wrap: the
 # integrator pins one)
 expect_rc 2
