@@ -6,9 +6,10 @@
 # The lab is a network namespace nslab-<pid> (the sourcing shell's pid)
 # holding lo and a veth pair lab0/lab1 (both ends inside; lab0 carries the
 # documentation addresses; a kernel without the dummy driver has veth), no
-# route out.  The TOOL runs inside it (lab_as): its proxy, forked by the
-# tool and left in the tool's network namespace, reaches the lab's servers
-# and nothing else; the command's own namespace nests inside.  Every
+# route out.  The TOOL runs inside it (lab_as): its proxy, which the tool
+# forks (through a watcher) and leaves in the tool's network namespace,
+# reaches the lab's servers and nothing else; the command's own namespace
+# nests inside.  Every
 # command run in the lab also gets a mount namespace of its own in which
 # $LAB/etc/hosts is bound over /etc/hosts and $LAB/etc/resolv.conf over
 # /etc/resolv.conf (a dnsmasq on 192.0.2.53 answers the same names from
@@ -26,9 +27,10 @@
 # One certificate (its SANs: every name above and every address) signed
 # by the lab's CA $LAB_CA (under $LAB/pki: a walled command needs
 # --read "$LAB/pki"; $LAB is under /var/tmp, which `run` does not hide).
-# Every server serves $LAB/www (lab_content.py): /known.txt ("nova-lab known file"), /big.bin (100 MiB, sha256 in
-# $LAB_BIGSUM), /repo.git (a dumb-HTTP git repository, one commit of
-# README "nova-lab repo"), /simple/ (a PEP 503 index of labpkg 1.0),
+# Every server serves $LAB/www (lab_content.py): /known.txt ("nova-lab
+# known file"), /big.bin (100 MiB, sha256 in $LAB_BIGSUM), /repo.git (a
+# dumb-HTTP git repository, one commit of README "nova-lab repo"),
+# /simple/ (a PEP 503 index of labpkg 1.0),
 # /npm/labpkg (an npm registry document of labpkg 1.0.0), /slow and /peak
 # (lab_server.py).  Every request is logged to $LAB_LOG as
 # "<listener addr:port> <client> <method> <path>".
