@@ -9,8 +9,11 @@
 #   bulk      a 1 GiB (quick: 256 MiB) transfer from the host's loopback,
 #             direct (curl, unwalled) and through the proxy (the same curl
 #             walled, CONNECT through HTTPS_PROXY), interleaved; curl's own
-#             speed (start-up excluded), and benchrun's cpu (the proxy is
-#             the tool's child: its cpu counts); goal >= 0.80
+#             speed (start-up excluded); cpu: benchrun's (the command's
+#             tree as wait4 counts it: the proxy is no descendant of the
+#             tool, its cpu is not in it) and the machine's (/proc/stat's
+#             busy time over each transfer: client, server and proxy, and
+#             whatever else runs); goal >= 0.80
 #   latency   K new connections in a row, each a CONNECT (the proxy
 #             connects anew for each), direct and through the proxy,
 #             interleaved rounds; curl's time_total of each: median and
@@ -27,6 +30,12 @@
 # na_curl ARGS...: curl as the bench's user, figures on stdout
 na_curl() {
 	"${as_user[@]}" /usr/bin/curl -s -o /dev/null "$@"
+}
+
+# the machine's busy time so far, in clock ticks (/proc/stat: user, nice,
+# system, irq, softirq, steal of all cpus)
+na_busy() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
 }
 
 # percentile P of the numbers on stdin (nearest rank)
@@ -76,11 +85,17 @@ netallow_bench() {
 		"$((mn - mw))" "$((cn - cw))"
 
 	# bulk: curl's speed, interleaved; cpu from benchrun
-	dsp=() psp=()
+	dsp=() psp=() dcpu=() pcpu=()
+	local b0 hz
+	hz=$(getconf CLK_TCK)
 	for ((i = 0; i < rounds; i++)); do
+		b0=$(na_busy)
 		dsp+=("$(na_curl -w '%{speed_download}' "http://127.0.0.1:$port/$big")")
+		dcpu+=("$(($(na_busy) - b0))")
+		b0=$(na_busy)
 		psp+=("$("${as_user[@]}" "${NA[@]}" -- "${PCURL[@]}" -w '%{speed_download}' \
 			"http://127.0.0.1:$port/$big" 2>/dev/null)")
+		pcpu+=("$(($(na_busy) - b0))")
 	done
 	local dm pm
 	dm=$(printf '%s\n' "${dsp[@]}" | na_pct 50)
@@ -91,11 +106,16 @@ netallow_bench() {
 	mapfile -t bu < "$work/na.bulk"
 	echo
 	echo "bulk: $((big >> 20)) MiB from the host's loopback, $rounds interleaved rounds; curl's speed"
-	echo "(start-up excluded), cpu = median user+sys of the whole command (walled: the proxy included)"
+	echo "(start-up excluded); cpu us: the command's tree (wait4: the proxy is no descendant, not"
+	echo "in it) and the machine's busy time over the transfer (all processes; noisy when busy)"
+	local dmc pmc
+	dmc=$(printf '%s\n' "${dcpu[@]}" | na_pct 50); pmc=$(printf '%s\n' "${pcpu[@]}" | na_pct 50)
 	read -r m a b c <<<"${bu[0]}"
-	printf '  %-36s %10s MB/s  cpu %9s us\n' "direct (unwalled curl)" "$(awk -v s="$dm" 'BEGIN { printf "%.0f", s / 1e6 }')" "$c"
+	printf '  %-36s %10s MB/s  cpu %9s us  machine %9s us\n' "direct (unwalled curl)" \
+		"$(awk -v s="$dm" 'BEGIN { printf "%.0f", s / 1e6 }')" "$c" "$((dmc * 1000000 / hz))"
 	read -r m a b c <<<"${bu[1]}"
-	printf '  %-36s %10s MB/s  cpu %9s us\n' "through the proxy (walled curl)" "$(awk -v s="$pm" 'BEGIN { printf "%.0f", s / 1e6 }')" "$c"
+	printf '  %-36s %10s MB/s  cpu %9s us  machine %9s us\n' "through the proxy (walled curl)" \
+		"$(awk -v s="$pm" 'BEGIN { printf "%.0f", s / 1e6 }')" "$c" "$((pmc * 1000000 / hz))"
 	printf '  %-36s %10s       goal >= 0.80: %s\n' "proxy / direct" "$(ratio "$pm" "$dm")" \
 		"$(awk -v a="$pm" -v b="$dm" 'BEGIN { print (b > 0 && a / b >= 0.80) ? "met" : "not met" }')"
 
