@@ -516,7 +516,7 @@ $(B)/tests/bench/caps_tick: tests/bench/caps_tick.c $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(ALLCFLAGS) $(SAN) $(HOST_INC) -o $@ $< $(HOST_LIB_OBJ) $(HOST_LIBS)
 
-BENCH_BIN := $(addprefix $(B)/tests/bench/,benchrun floor egress_plan caps_tick)
+BENCH_BIN := $(addprefix $(B)/tests/bench/,benchrun floor egress_plan caps_tick netsrv)
 
 # QUICK=1 (or make bench-quick): few rounds, a smoke that the bench runs
 bench: all $(BENCH_BIN) bench-phases

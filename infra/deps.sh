@@ -29,7 +29,11 @@
 #             pkill, sysctl in the integration and attack suites); python3,
 #             python3-venv, nodejs, npm and git (--toolchain's real
 #             toolchains, a README recipe's venv, t_tcleak's npm, the denial
-#             corpus's commands); abigail-tools and gcc-aarch64-linux-gnu
+#             corpus's commands); openssl, curl and python3-pip (the
+#             --net-allow lab, tests/helpers/netlab.sh and t_netallow_lab:
+#             its CA and certificates, s_client's SNI case, the curl and
+#             pip download clients; curl also tests/bench/netallow.sh);
+#             abigail-tools and gcc-aarch64-linux-gnu
 #             (the ABI gate, tests/abi/); devscripts (t_install's
 #             hardening-check).
 #   fuzz      `make fuzz` and infra/test's clang build: clang and its
@@ -52,7 +56,8 @@ group_pkgs() {
 	build) echo gcc make libc6-dev libiniparser-dev libnftnl-dev libmnl-dev \
 		util-linux passwd ;;
 	test) echo libcunit1-dev pkg-config bubblewrap nftables dnsmasq-base \
-		iproute2 procps python3 python3-venv nodejs npm git abigail-tools \
+		iproute2 procps python3 python3-venv nodejs npm git openssl curl \
+		python3-pip abigail-tools \
 		gcc-aarch64-linux-gnu devscripts ;;
 	fuzz) echo clang libclang-rt-dev ;;
 	windows) echo gcc-mingw-w64-x86-64 wine64 wine patch ;;

@@ -6,6 +6,7 @@
 # build its ruleset) stops the bench with exit 1: it is never timed.
 #
 # usage: tests/bench/run.sh [--quick] <builddir>
+# (tests/bench/netallow.sh, sourced near the end: the figures of issue 25)
 #   --quick   few rounds (NOVA_BENCH_RUNS=15, 3 build rounds), one egress
 #             round, a small caps_tick: proves the bench runs end to end
 # environment:
@@ -471,6 +472,12 @@ if [ -n "$OLD" ]; then
 			"${blabels[$i]}" "$m" "$a" "$b" "$c" "$(ratio "$m" "$b0")"
 	done
 fi
+
+# ---- --net-allow (issue 25): start-up, bulk through the proxy, latency ----
+echo
+echo "--net-allow (issue 25): the proxy to a server on the host's loopback (tests/bench/netallow.sh)"
+. "$HERE/netallow.sh"
+netallow_bench
 
 cd /
 "$HERE/egress.sh" "$B"
