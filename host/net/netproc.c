@@ -238,8 +238,13 @@ watcher_main(struct net_run *n, const struct hostsvc *hs, const int want[3],
 {
 	int64_t pid;
 	int st = 0;
-	pid_t p = fork();
+	pid_t p;
 
+	/* run as root: the proxy parses the command's bytes and the watcher
+	 * only waits; neither keeps root or a capability */
+	if (os_become_nobody() != 0)
+		_exit(125);
+	p = fork();
 	if (p == 0)
 		proxy_main(n, hs, want);
 	watcher_fds(fd);

@@ -279,6 +279,12 @@ int os_subreaper(void);
  * PR_SET_PDEATHSIG): 0, or -1 (ENOSYS: elsewhere a parent's end is seen
  * as EOF on a pipe it held). */
 int os_die_with_parent(void);
+/* Root only: become uid and gid 65534 ("nobody") with no supplementary
+ * group and, with that, no capability (a process the tool starts for
+ * the command's sake, e.g. the --net-allow proxy under `run`).  0 also
+ * when the process is not root (nothing to drop); -1 when a step
+ * failed or root is still held. */
+int os_become_nobody(void);
 
 /* One process the system lists (os_procs). */
 struct os_proc {

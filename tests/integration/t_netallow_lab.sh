@@ -721,3 +721,43 @@ lab_reap_orphans
 expect_eq "$(lab_left "nslab-$p")" "" "left after lab_reap_orphans"
 rm -f "$f"
 EOF
+
+# ---- run as root: what the proxy holds ---------------------------------------
+# run's supervisor is root; the proxy it starts parses the command's
+# bytes, so it and its watcher become uid/gid 65534 with no group and no
+# capability before the proxy is forked.  Found by their command line
+# (the run's unique name): the watcher is the one whose parent is none
+# of them (it was double-forked), the proxy its child.
+t "run as root: the proxy and its watcher hold no root, no group and no capability (control: the supervisor is root)" <<'EOF'
+name="pxuid-$$"
+"$NS" run --name "$name" --size 64m --net-allow 192.0.2.1:443 -- /bin/sh -c 'sleep 4' \
+	>"$OUT" 2>"$ERR" </dev/null 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+sup=$!
+at_end 'kill -KILL "$sup" 2>/dev/null || true'
+watcher=""; proxy=""
+for _ in $(seq 100); do
+	pids=$(pgrep -f -- "run --name $name ") || pids=""
+	for p in $pids; do
+		pp=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+		[ "$p" != "$sup" ] && [ -n "$pp" ] && ! printf '%s\n' $pids | grep -qx "$pp" && watcher=$p
+	done
+	[ -n "$watcher" ] && proxy=$(pgrep -P "$watcher" | head -1)
+	[ -n "$proxy" ] && break
+	sleep 0.05
+done
+[ -n "$watcher" ] && [ -n "$proxy" ] || _fail "no watcher or proxy found among: $pids"
+creds() { awk '/^(Uid|Gid|Groups|CapPrm|CapEff):/ { $1 = $1; print }' "/proc/$1/status"; }
+creds "$sup" | grep -qx 'Uid: 0 0 0 0' || _fail "control: the supervisor is not root: $(creds "$sup")"
+for p in "$watcher" "$proxy"; do
+	c=$(creds "$p")
+	printf '%s\n' "$c" | grep -qx 'Uid: 65534 65534 65534 65534' &&
+	printf '%s\n' "$c" | grep -qx 'Gid: 65534 65534 65534 65534' &&
+	printf '%s\n' "$c" | grep -qx 'Groups:' &&
+	printf '%s\n' "$c" | grep -qx 'CapPrm: 0000000000000000' &&
+	printf '%s\n' "$c" | grep -qx 'CapEff: 0000000000000000' ||
+		_fail "pid $p ($( [ "$p" = "$proxy" ] && echo proxy || echo watcher)) holds: $(printf '%s ' $c)"
+done
+wait "$sup"; RC=$?
+expect_rc 0
+expect_err "^SANDBOX DONE name=$name exit=0 (.* )?net-denied=0( |\$)"
+EOF

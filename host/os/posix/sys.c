@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h> /* setgroups */
 #include <stdlib.h> /* getenv */
 #include <stdio.h> /* renameat */
 #include <string.h>
@@ -139,4 +140,21 @@ os_temp_dirs(void)
 	static const char *const dirs[] = { "/tmp", "/var/tmp", NULL };
 
 	return dirs;
+}
+
+int
+os_become_nobody(void)
+{
+	const uid_t nobody = 65534;
+
+	if (geteuid() != 0 && getuid() != 0)
+		return 0;
+	if (setgroups(0, NULL) != 0 || setgid(nobody) != 0 ||
+	    setuid(nobody) != 0)
+		return -1;
+	/* setuid() from root to another uid drops every capability and
+	 * every saved id; check that root cannot come back */
+	if (setuid(0) == 0 || geteuid() == 0 || getegid() == 0)
+		return errno = EPERM, -1;
+	return 0;
 }
