@@ -194,9 +194,12 @@ ok_counts(struct sbuf *b, const struct ok_ctx *c)
 	    (c->ok->verb == WALL_OK_WRAP &&
 	     sbuf_addf(b, " read-noexec=%zu", c->pol->reads_noexec.n) < 0))
 		return -1;
-	if (c->pol->net.n > 0) /* rule 7: --net-allow's entries */
-		return sbuf_addf(b, " write=%zu net=allow:%zu",
-				 c->pol->writes.n, c->pol->net.n);
+	if (c->pol->net.n > 0) /* rule 7: --net-allow's entries (and run's
+				  --egress table beside them) */
+		return sbuf_addf(b, " write=%zu net=allow:%zu%s%s",
+				 c->pol->writes.n, c->pol->net.n,
+				 c->w->net ? "+" : "",
+				 c->w->net ? c->w->net : "");
 	return sbuf_addf(b, " write=%zu net=%s", c->pol->writes.n,
 			 c->w->net ? c->w->net :
 			 wall_net_word(c->pol->net_deny));

@@ -172,6 +172,11 @@ case $RC in 52|56) ;; *) _fail "curl to the allowed port under run exited $RC, n
 run nx env PATH=/usr/bin:/bin "$NS" run --name ern$S --size 1m -- /bin/true
 expect_rc 0
 expect_err "^SANDBOX OK name=ern$S .* net=nopromise "
+# with --net-allow beside it both are said: the proxy connects from this
+# namespace, where the table walls it too
+run nx env PATH=/usr/bin:/bin "$NS" run --egress er1 --net-allow 192.0.2.10:8080 --name ern$S --size 1m -- /bin/true
+expect_rc 0
+expect_err "^SANDBOX OK name=ern$S .* net=allow:1\+egress:er1 "
 # an ordinary user cannot read the table: refused, saying so
 run nx setpriv --reuid=$TUID --regid=$TGID --clear-groups -- env PATH=/usr/bin:/bin HOME="$THOME" \
 	"$NS" run --egress er1 --name ern$S --size 1m -- /bin/true
