@@ -19,8 +19,8 @@
 # fetch ignores proxy variables in node 20: it is the "program that ignores
 # proxy variables"; tests/helpers/lab_node_get.js honours HTTPS_PROXY by
 # hand), git over HTTPS, pip download, npm pack.
-# NOVA_NETLAB_NS=<program> runs another program as the tool (the cases
-# were proven against a fake before the feature was merged).
+# NOVA_NETLAB_NS=<program> runs another program as the tool (how the cases
+# were proven against a fake that breaks one promise at a time).
 source "$(dirname "$0")/lib.sh"
 NS=${NOVA_NETLAB_NS:-$NS}
 
