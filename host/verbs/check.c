@@ -35,6 +35,15 @@
 	"~/.config/git, ~/.bashrc, ~/.ssh/config), and tools other than " \
 	"git that run project files (direnv after allow, an editor's tasks, " \
 	"Makefiles, package.json scripts)"
+/* What --net-allow's proxy cannot decide (the spec's "Gaps of
+ * --net-allow"). */
+#define CHECK_NETALLOW "--net-allow: the proxy decides on the name asked " \
+	"and the TLS server name only (inside TLS it sees nothing: an " \
+	"allowed host takes any data, and a front serving many names routes " \
+	"by the Host inside TLS), it resolves names below an allowed " \
+	"*.suffix for the job (data in their labels reaches that suffix's " \
+	"DNS servers), a named address range is opened on the host's side, " \
+	"and a program that ignores the proxy variables gets no network"
 
 struct checkres {
 	const char *backend;
@@ -140,8 +149,8 @@ gather(const struct hostrun *hr, struct checkres *c)
 	 * (spec: "Per-user kernel limits", "abstract unix socket") */
 	if (c->note != NULL && rc == 0) {
 		char *n = str_fmt("%s; shared with the user's programs outside: "
-				  "%s; %s", c->note, CHECK_SHARED,
-				  CHECK_UNPROTECTED);
+				  "%s; %s; %s", c->note, CHECK_SHARED,
+				  CHECK_UNPROTECTED, CHECK_NETALLOW);
 
 		free(c->note);
 		c->note = n;

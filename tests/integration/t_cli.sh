@@ -166,7 +166,7 @@ t "check: CHECK OK on stdout, exit 0" <<'EOF'
 run "$NS" check
 expect_rc 0
 expect_out '^CHECK OK backend=landlock abi=[0-9]+ net=enforceable hosts=none note=.+'
-expect_out '; not protected from the programs that run after the job outside the wall: a nested repository below the working directory .*, a \.git the job creates where none was, a directory the job makes a repository of its own .*bare HEAD, objects/, refs/.*NOTE after the command.*hooks .*core\.hooksPath.*a hard link to a file in \.git made before the run, objects/info/alternates .*a worktree elsewhere .*--write HOME: ~/\.gitconfig, ~/\.config/git, ~/\.bashrc.*direnv after allow, an editor.s tasks, Makefiles, package\.json scripts\)$'
+expect_out '; not protected from the programs that run after the job outside the wall: a nested repository below the working directory .*, a \.git the job creates where none was, a directory the job makes a repository of its own .*bare HEAD, objects/, refs/.*NOTE after the command.*hooks .*core\.hooksPath.*a hard link to a file in \.git made before the run, objects/info/alternates .*a worktree elsewhere .*--write HOME: ~/\.gitconfig, ~/\.config/git, ~/\.bashrc.*direnv after allow, an editor.s tasks, Makefiles, package\.json scripts\); --net-allow: the proxy decides on the name asked and the TLS server name only .*Host inside TLS.*\*\.suffix for the job .*DNS servers.*address range .*host.s side, and a program that ignores the proxy variables gets no network$'
 EOF
 
 t "check --bogus / check word: bad_flag, exit 2" <<'EOF'
