@@ -158,7 +158,8 @@ HOST_POSIX := $(if $(filter linux darwin,$(HOST_OS)),$(filter-out \
 # the wrap's process model and host/run/nokeeper.c the refusal of run's
 # forked flow there; never built beside the real ones.
 HOST_UNBUILT := host/verbs/unbuilt.c host/run/nokeeper.c \
-	host/proc/noreaper.c host/net/netnone.c $(HOST_MODEL_OUT)
+	host/proc/noreaper.c host/net/netnone.c host/wall/egressnone.c \
+	$(HOST_MODEL_OUT)
 HOST_SRC  := $(filter-out $(HOST_UNBUILT),$(sort $(wildcard host/*.c \
                 $(HOST_ROOMS:%=host/%/*.c)) $(HOST_OS_PLAT) $(HOST_POSIX)))
 HOST_OBJ  := $(HOST_SRC:%.c=$(B)/obj/%.o)
@@ -601,10 +602,11 @@ $(WB)/lib/libiniparser.a: $(WB)/iniparser/dictionary.o $(WB)/iniparser/iniparser
 # format(printf) attribute against Microsoft's printf (no %zu), while
 # __USE_MINGW_ANSI_STDIO links the C99 one; the Linux build checks the
 # same format strings.
-WIN_HOST_OUT := host/egress/%.c host/verbs/egress.c host/verbs/probe.c \
+WIN_HOST_OUT := $(filter-out host/egress/runid.c,$(wildcard host/egress/*.c)) \
+	host/verbs/egress.c host/verbs/probe.c \
 	host/verbs/probe_step.c host/proc/reaper.c host/proc/pgreaper.c \
 	host/proc/reaptick.c host/proc/caps.c host/run/keeper.c \
-	host/run/supervise.c host/net/netproc.c
+	host/run/supervise.c host/net/netproc.c host/wall/egressmod.c
 WIN_HOST_SRC := $(filter-out $(WIN_HOST_OUT),\
 	$(sort $(wildcard host/*.c $(HOST_ROOMS:%=host/%/*.c) \
 	host/os/windows/*.c)))

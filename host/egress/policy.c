@@ -55,12 +55,6 @@ only(const char *s, size_t lo, size_t hi, const char *set)
 #define ALNUM "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 int
-egress_run_ok(const char *s)
-{
-	return s != NULL && only(s, 1, EGRESS_RUN_MAX, ALNUM "_");
-}
-
-int
 egress_veth_ok(const char *s)
 {
 	return s != NULL && only(s, 1, 15, ALNUM "-_.@");

@@ -150,10 +150,7 @@ child_refuse(void *cookie, const char *reason, const char *text)
 static int
 child_fds(const int want[3])
 {
-	struct rlimit rl;
 	int hi[3], nul = open("/dev/null", O_RDWR | O_CLOEXEC);
-	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-		   rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
 
 	for (int i = 0; i < 3; i++)
 		if ((hi[i] = fcntl(want[i], F_DUPFD_CLOEXEC, 64)) < 0)
@@ -163,8 +160,7 @@ child_fds(const int want[3])
 	for (int i = 0; i < 3; i++) /* serve() execs nothing */
 		if (dup2(hi[i], 3 + i) < 0)
 			return -1;
-	for (long fd = 6; fd < max; fd++)
-		close((int)fd);
+	os_close_from(6);
 	return 0;
 }
 
@@ -215,20 +211,20 @@ proxy_main(struct net_run *n, const struct hostsvc *hs, const int want[3])
 /* The watcher holds nothing but fd: a copy of the stop pipe's write end
  * or of the sink's wall end kept here would keep the proxy from its
  * end-of-file, one of the tool's stdout from its reader's. */
-static void
+static int
 watcher_fds(int fd)
 {
-	struct rlimit rl;
 	int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
-	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-		   rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
+	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 64);
 
-	if (nul >= 0)
-		for (int i = 0; i < 3; i++)
-			(void)dup2(nul, i);
-	for (long f = 3; f < max; f++)
-		if (f != fd)
-			close((int)f);
+	if (hi < 0 || nul < 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		(void)dup2(nul, i);
+	if (dup2(hi, 3) != 3)
+		return -1;
+	os_close_from(4);
+	return 3;
 }
 
 /* The watcher: the proxy's pid, then its wait status, on fd. */
@@ -247,8 +243,10 @@ watcher_main(struct net_run *n, const struct hostsvc *hs, const int want[3],
 	p = fork();
 	if (p == 0)
 		proxy_main(n, hs, want);
-	watcher_fds(fd);
+	fd = watcher_fds(fd);
 	pid = p;
+	if (fd < 0)
+		_exit(125); /* the tool reads no pid: ECHILD, refused */
 	if (fd_write_all(fd, &pid, sizeof(pid)) != 0 || p < 0)
 		_exit(1);
 	while (waitpid(p, &st, 0) < 0 && errno == EINTR)

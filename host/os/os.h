@@ -285,6 +285,10 @@ int os_die_with_parent(void);
  * when the process is not root (nothing to drop); -1 when a step
  * failed or root is still held. */
 int os_become_nobody(void);
+/* Close every descriptor from lowfd up (Linux: close_range(2) in one
+ * call; elsewhere, or where the kernel lacks it, one close() each up to
+ * the descriptor limit, at most 65536). */
+void os_close_from(int lowfd);
 
 /* One process the system lists (os_procs). */
 struct os_proc {

@@ -95,6 +95,21 @@ os_die_with_parent(void)
 	return -1;
 }
 
+/* Windows has no root to drop (the job object's token is the run's). */
+int
+os_become_nobody(void)
+{
+	return 0;
+}
+
+/* No inherited descriptor table to close: handles are inherited only
+ * where a launch names them. */
+void
+os_close_from(int lowfd)
+{
+	(void)lowfd;
+}
+
 int
 os_random_bytes(void *buf, size_t n)
 {
