@@ -12,7 +12,6 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -128,18 +127,6 @@ os_die_with_parent(void)
 	return prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
-/* One close() each, lowfd up to the descriptor limit (at most 65536). */
-static void
-close_each_from(int lowfd)
-{
-	struct rlimit rl;
-	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-		   rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
-
-	for (long fd = lowfd; fd < max; fd++)
-		close((int)fd);
-}
-
 void
 os_close_from(int lowfd)
 {
@@ -147,5 +134,5 @@ os_close_from(int lowfd)
 	if (syscall(SYS_close_range, (unsigned)lowfd, ~0u, 0u) == 0)
 		return;
 #endif
-	close_each_from(lowfd);
+	posix_close_each_from(lowfd);
 }

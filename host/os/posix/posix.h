@@ -85,4 +85,8 @@ int posix_tool_open(const char *path);
 void posix_tool_exec(int fd, const char *path, char *const argv[],
 		     char *const envp[]);
 
+/* One close() each, lowfd up to the descriptor limit (at most 65536):
+ * os_close_from()'s way where close_range(2) is not there. */
+void posix_close_each_from(int lowfd);
+
 #endif

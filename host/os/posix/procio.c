@@ -25,7 +25,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -231,20 +230,8 @@ os_die_with_parent(void)
 	return -1;
 }
 
-/* One close() each, lowfd up to the descriptor limit (at most 65536). */
-static void
-close_each_from(int lowfd)
-{
-	struct rlimit rl;
-	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-		   rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
-
-	for (long fd = lowfd; fd < max; fd++)
-		close((int)fd);
-}
-
 void
 os_close_from(int lowfd)
 {
-	close_each_from(lowfd);
+	posix_close_each_from(lowfd);
 }

@@ -158,3 +158,14 @@ os_become_nobody(void)
 		return errno = EPERM, -1;
 	return 0;
 }
+
+void
+posix_close_each_from(int lowfd)
+{
+	struct rlimit rl;
+	long max = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+		   rl.rlim_cur < 65536 ? (long)rl.rlim_cur : 65536;
+
+	for (long fd = lowfd; fd < max; fd++)
+		close((int)fd);
+}
