@@ -158,6 +158,9 @@ int egress_write_plan(const char *path, const char *text, size_t len,
 /* The ranges a pin (and the resolver) must never fall in. */
 int egress_addr_denied(const struct ns_egress_addr *a, const struct ns_egress_addr *cidrs,
 		       size_t n_cidrs, const char **what);
+/* Range i of that list into *out: 1 when the plan denies it in every
+ * chain, 0 when it is only refused as a rule's address, -1 past the end. */
+int egress_deny_range(size_t i, struct ns_egress_addr *out);
 
 struct egress_audit {
 	char table[80];

@@ -9,49 +9,6 @@
 
 #include "egress/allowlist.h"
 
-struct deny_range {
-	const char *cidr;
-	const char *what;
-	int in_rules; /* rendered as a drop in every chain */
-};
-
-/* In rule order: the metadata address by name first. */
-static const struct deny_range denies[] = {
-	{ "169.254.169.254/32", "the metadata address", 1 },
-	{ "169.254.0.0/16", "link-local", 1 },
-	{ "127.0.0.0/8", "loopback", 1 },
-	{ "::1/128", "loopback", 1 },
-	{ "fe80::/10", "link-local", 1 },
-	{ "0.0.0.0/8", "unspecified", 0 },
-	{ "::/128", "unspecified", 0 },
-	{ "224.0.0.0/4", "multicast", 0 },
-	{ "255.255.255.255/32", "broadcast", 0 },
-	{ "ff00::/8", "multicast", 0 },
-	{ "::ffff:0:0/96", "IPv4-mapped", 0 },
-};
-#define NDENY (sizeof(denies) / sizeof(denies[0]))
-
-int
-egress_addr_denied(const struct ns_egress_addr *a, const struct ns_egress_addr *cidrs,
-		   size_t n_cidrs, const char **what)
-{
-	struct ns_egress_addr p;
-
-	for (size_t i = 0; i < NDENY; i++) {
-		if (ns_egress_parse_addr(denies[i].cidr, 0, &p) == 0 &&
-		    ns_egress_addr_in(a, &p)) {
-			*what = denies[i].what;
-			return 1;
-		}
-	}
-	for (size_t i = 0; i < n_cidrs; i++)
-		if (ns_egress_addr_in(a, &cidrs[i])) {
-			*what = "a bench CIDR";
-			return 1;
-		}
-	return 0;
-}
-
 /* One refusal of the input: the text, then the caller's line with `flag`
  * fixed: its value `bad` (NULL: not given, so it is added first; with
  * `any`, the first one whatever its value) becomes the form `to`.  1 when
@@ -351,13 +308,11 @@ static void
 render_denies(const struct egress_input *in, struct egress_plan *p, int sel)
 {
 	struct ns_egress_addr d;
+	int k;
 
-	for (size_t i = 0; i < NDENY; i++) {
-		if (!denies[i].in_rules)
-			continue;
-		ns_egress_parse_addr(denies[i].cidr, 0, &d);
-		deny_pair(in, p, sel, &d);
-	}
+	for (size_t i = 0; (k = egress_deny_range(i, &d)) >= 0; i++)
+		if (k == 1)
+			deny_pair(in, p, sel, &d);
 	for (size_t i = 0; i < in->n_cidrs; i++)
 		deny_pair(in, p, sel, &in->cidrs[i]);
 	if (!egress_addr_loopback(&in->resolver))

@@ -186,14 +186,6 @@ keep_named(const struct ns_proxy_conf *conf, struct np_listener *ls, size_t n)
 	return k;
 }
 
-size_t
-np_conns(const struct ns_proxy_conf *conf)
-{
-	size_t n = conf->max_conns == 0 ? NP_CONNS_DEFAULT : conf->max_conns;
-
-	return n > NP_CONNS_MAX ? NP_CONNS_MAX : n;
-}
-
 static int
 ctx_init(struct np_ctx *c, const struct ns_proxy_conf *conf)
 {

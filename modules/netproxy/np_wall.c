@@ -25,6 +25,14 @@
 #define FDS_SPARE 32
 
 #ifndef NP_NO_AS
+size_t
+np_conns(const struct ns_proxy_conf *conf)
+{
+	size_t n = conf->max_conns == 0 ? NP_CONNS_DEFAULT : conf->max_conns;
+
+	return n > NP_CONNS_MAX ? NP_CONNS_MAX : n;
+}
+
 static uint64_t
 mem_limit(const struct ns_proxy_conf *conf)
 {
