@@ -101,6 +101,10 @@ struct runctx {
 /* Before anything is made: every check of the words and the world
  * (refusals into r): 1 when there is one, else 0. */
 int flow_preflight(struct runctx *c, struct refusals *r);
+/* Its network steps (run/netpre.c): rule 7's entries, proxy module and
+ * wall features (-1 ENOMEM; refusals into r), and --egress's live table. */
+int flow_net_check(struct runctx *c, struct refusals *r);
+void flow_egress_check(struct runctx *c, struct refusals *r);
 /* What killed hand-offs left in --out, cleared before the run. */
 void flow_sweep_out(struct runctx *c);
 /* The place exists: what the caller cannot see in it (refusals into r). */

@@ -19,7 +19,6 @@
 #include "os/os.h"
 #include "policy/toolchain.h"
 #include "policy/ttys.h"
-#include "wall/egressmod.h"
 #include "wall/explain.h"
 #include "wall/lifecycle.h"
 #include "wall/protwall.h"
@@ -435,39 +434,7 @@ run_out(struct runctx *c, struct refusals *r)
 	c->out = res;
 }
 
-/* Rule 7 before anything is made: the entries (bad_net), the proxy module
- * (no_proxy) and the wall's features (net_allow_unsupported).  0, or -1
- * ENOMEM; the refusals into r. */
-static int
-run_net(struct runctx *c, struct refusals *r)
-{
-	struct policy_input in;
-
-	memset(&in, 0, sizeof(in));
-	in.net_allow = c->a->net_allow;
-	in.net_allow_files = c->a->net_allow_files;
-	in.net_deny = c->a->net_deny;
-	in.verb = "run";
-	in.remedy_args = c->args;
-	if (policy_net_check(&in, &c->net_entries, r) < 0)
-		return -1;
-	/* said with the grammar's refusals: the flags given count */
-	return net_select(&c->net, &c->w.cfg, &c->w.hs, c->w.mod.ops.name,
-			  c->w.mod.wall.features, in.net_allow.n +
-			  in.net_allow_files.n, r) < 0 ? -1 : 0;
-}
-
 /* Everything that can refuse before anything is made. */
-/* --egress <id>: its table must be live and pass the auditor (read
- * through the egress module, wall/egressmod.h); nothing is made. */
-static void
-run_egress(struct runctx *c, struct refusals *r)
-{
-	if (c->a->egress != NULL && egress_live_table(c->hr, c->a->egress,
-						      r) < 0)
-		refusals_oom(r);
-}
-
 int
 flow_preflight(struct runctx *c, struct refusals *r)
 {
@@ -494,7 +461,7 @@ flow_preflight(struct runctx *c, struct refusals *r)
 	if (load_place(c, r) != 0)
 		return 1;
 	place_services(c);
-	if (run_net(c, r) < 0)
+	if (flow_net_check(c, r) < 0)
 		refusals_oom(r);
 	for (size_t i = 0; i < c->a->reads.n; i++) {
 		struct strv notes = {0};
@@ -514,7 +481,7 @@ flow_preflight(struct runctx *c, struct refusals *r)
 	if (c->a->go)
 		go_reads(c, r);
 	run_out(c, r);
-	run_egress(c, r);
+	flow_egress_check(c, r);
 	run_toolchains(c, r);
 	if (!reaper_here())
 		nofork_refusals(c, r);
