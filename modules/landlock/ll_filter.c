@@ -50,6 +50,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -144,8 +145,8 @@ static const int refused_calls[] = {
 /* ---- a tiny assembler with labels ---------------------------------------- */
 
 enum label { L_NEXT, L_KILL, L_ALLOW, L_EPERM, L_EACCES, L_ENOSYS,
-	     L_IOCTL, L_FCNTL, L_SOCKET, L_PID_FIRST, L_SETPRIO, L_IOPRIO,
-	     L_COUNT };
+	     L_IOCTL, L_FCNTL, L_SOCKET, L_INET, L_PID_FIRST, L_SETPRIO,
+	     L_IOPRIO, L_COUNT };
 
 struct bpf_asm {
 	struct sock_filter *p;
@@ -284,7 +285,23 @@ bodies(struct bpf_asm *a, int net_deny, int trap_net, pid_t self)
 	if (net_deny) {
 		LABEL(a, L_SOCKET);
 		LD(a, OFF_ARG_LO(0));
-		JEQ(a, AF_UNIX, L_ALLOW, L_EACCES);
+		if (net_deny == LL_NET_PROXIED) {
+			/* the namespace holds loopback only: IP of the two
+			 * protocols Landlock's TCP rule and the loopback see
+			 * (TCP, UDP); never MPTCP (past Landlock's TCP rule),
+			 * vsock, netlink, packet or any other family, which a
+			 * network namespace does not confine */
+			JEQ(a, AF_UNIX, L_ALLOW, L_NEXT);
+			JEQ(a, AF_INET, L_INET, L_NEXT);
+			JEQ(a, AF_INET6, L_INET, L_EACCES);
+			LABEL(a, L_INET);
+			LD(a, OFF_ARG_LO(2));
+			JEQ(a, 0, L_ALLOW, L_NEXT);
+			JEQ(a, IPPROTO_TCP, L_ALLOW, L_NEXT);
+			JEQ(a, IPPROTO_UDP, L_ALLOW, L_EACCES);
+		} else {
+			JEQ(a, AF_UNIX, L_ALLOW, L_EACCES);
+		}
 		LABEL(a, L_EACCES);
 		if (trap_net)
 			RET(a, SECCOMP_RET_TRAP | (LL_TRAP_NET & SECCOMP_RET_DATA));

@@ -15,6 +15,12 @@ struct sock_filter;
  * `self` is the pid the command will have (the child's getpid() just
  * before execve): a pid-taking call is allowed on 0 or on `self` only. */
 int ll_filter_build(struct sock_filter *prog, int net_deny, pid_t self);
+/* net_deny: 0 (no socket rule), LL_NET_DENY (AF_UNIX only) or
+ * LL_NET_PROXIED (--net-allow's namespace: AF_UNIX, and AF_INET/AF_INET6
+ * with protocol 0, TCP or UDP only); socketpair() AF_UNIX only and
+ * io_uring_setup() ENOSYS under both. */
+#define LL_NET_DENY 1
+#define LL_NET_PROXIED 2
 /* The same filter for --explain's traced command: the sockets --net-deny
  * refuses are trapped (SECCOMP_RET_TRAP with LL_TRAP_NET as its data)
  * instead of failed with EACCES, so that the tracer sees them.  The call

@@ -603,7 +603,8 @@ ll_spawn(const struct ns_host *host, void *state, const struct ns_policy *pol,
 	c.repp = &c.rep;
 	/* the child builds its own with its pid; this one proves, before
 	 * the clone, that one can be built here (any pid will do) */
-	c.net_deny = (st->pol_flags & NS_POLICY_NET_DENY) != 0;
+	c.net_deny = (st->pol_flags & NS_POLICY_NET_DENY) ? LL_NET_DENY :
+		     (st->pol_flags & NS_POLICY_NET_PROXIED) ? LL_NET_PROXIED : 0;
 	n = ll_filter_build(prog, c.net_deny, getpid());
 	if (n < 0)
 		return fail(host, "landlock.so has no seccomp filter for this "
