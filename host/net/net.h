@@ -93,6 +93,7 @@ struct net_run {
 	size_t denied;            /* distinct (host, port) refused */
 	size_t notes;
 	int seen_full_said;
+	int bad_said;             /* the NOTE on bad_request refusals */
 };
 
 /* Before anything is created, when n_entries > 0: load the proxy module

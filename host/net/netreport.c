@@ -98,6 +98,32 @@ remedy_entry(const char *h, unsigned port)
 	return str_fmt("%s%s%s:%u", v6 ? "[" : "", h, v6 ? "]" : "", port);
 }
 
+/* The entry that allows a refused private address: the address itself,
+ * an IPv4-mapped one as its IPv4; a loopback or unspecified one as a
+ * one-address range (127.0.0.1:<p> alone is a loopback bridge, and rule
+ * 7 takes no other single 127.x, ::1 or unspecified address). */
+static char *
+remedy_private(const char *a, unsigned port)
+{
+	unsigned char b[16];
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0,
+						  0, 0xff, 0xff };
+	static const unsigned char zero[16];
+
+	if (os_inet_pton(a, 1, b)) {
+		if (memcmp(b, mapped, 12) == 0)
+			return str_fmt("%u.%u.%u.%u/32:%u", b[12], b[13],
+				       b[14], b[15], port);
+		if (memcmp(b, zero, 15) == 0 && b[15] <= 1)
+			return str_fmt("[%s/128]:%u", a, port);
+		return remedy_entry(a, port);
+	}
+	if (os_inet_pton(a, 0, b) && (b[0] == 127 ||
+	    memcmp(b, zero, 4) == 0))
+		return str_fmt("%s/32:%u", a, port);
+	return remedy_entry(a, port);
+}
+
 /* Once per (host, port): 1 when it is new (and remembered). */
 static int
 first_time(struct net_run *n, const char *h, unsigned port)
@@ -121,15 +147,59 @@ first_time(struct net_run *n, const char *h, unsigned port)
 	return 1;
 }
 
+/* A request the proxy does not read (bad_request): no entry would allow
+ * it, so no DENIED line and no count; one NOTE a run. */
+static void
+say_bad_request(struct net_run *n)
+{
+	if (n->bad_said || n->notes >= NET_NOTES_MAX)
+		return;
+	n->bad_said = 1;
+	n->notes++;
+	out_note("SANDBOX", "the proxy refused requests it does not read (not "
+		 "an HTTP CONNECT, an absolute-URI request or SOCKS5, or a "
+		 "host that is neither a DNS name nor an address): no "
+		 "--net-allow allows those");
+}
+
+/* A TLS ClientHello naming another server than the one allowed: the
+ * entry is there already, so a NOTE instead of a remedy; counted. */
+static void
+say_sni(struct net_run *n, const struct net_event *ev)
+{
+	char *host = out_field(ev->host);
+	char *text = host ? str_fmt("the proxy cut a TLS connection to an "
+				    "allowed host, whose ClientHello named "
+				    "another server (SNI): host=%s port=%u",
+				    host, ev->port) : NULL;
+
+	if (first_time(n, ev->host, ev->port) && text &&
+	    n->notes < NET_NOTES_MAX) {
+		n->notes++;
+		out_note("SANDBOX", text);
+	}
+	free(host);
+	free(text);
+}
+
 static void
 say_denied(struct net_run *n, const struct net_event *ev)
 {
-	const char *target = strcmp(ev->why, "private") == 0 && ev->addr[0] ?
-			     ev->addr : ev->host;
-	char *host = out_field(ev->host);
-	char *ent = remedy_entry(target, ev->port);
-	char *fent = ent ? out_field(ent) : NULL;
+	int priv = strcmp(ev->why, "private") == 0 && ev->addr[0];
+	char *host, *ent, *fent;
 
+	if (strcmp(ev->why, "bad_request") == 0) {
+		say_bad_request(n);
+		return;
+	}
+	if (strcmp(ev->why, "sni") == 0) {
+		say_sni(n, ev);
+		return;
+	}
+	host = out_field(ev->host);
+	ent = priv ? remedy_private(ev->addr, ev->port) :
+		     remedy_entry(ev->host, ev->port);
+	fent = ent ? out_field(ent) : NULL;
 	if (first_time(n, ev->host, ev->port) && host && fent)
 		out_kind(stderr, "SANDBOX", OUT_DENIED,
 			 "net host=%s port=%u remedy=--net-allow %s", host,

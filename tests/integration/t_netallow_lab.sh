@@ -327,7 +327,7 @@ expect_curl 000 403
 # the contract's remedy names the address (<addr>:<p>); for loopback the
 # entry that allows it is the range 127.0.0.1/32:443 (127.0.0.1:443 alone
 # is a bridge): either form is accepted here, the integrator pins one
-expect_err 'SANDBOX DENIED net host=rebind\.example\.test port=443 remedy=--net-allow 127\.0\.0\.1(/32)?:443$'
+expect_err 'SANDBOX DENIED net host=rebind\.example\.test port=443 remedy=--net-allow 127\.0\.0\.1/32:443$'
 expect_ndenied 1
 expect_done 56 curl 1
 expect_not_reached "$m-no"
@@ -372,6 +372,20 @@ wall --net-allow pkg.example.test -- /bin/sh -c "$sclient" \
 	sh "$m-no" -CAfile "$LAB_CA" -connect pkg.example.test:443 -servername other.example.test
 expect_no_out 'nova-lab known file'
 expect_not_reached "$m-no"
+# said as what it is: the entry is there, so a NOTE and no remedy; counted
+expect_err '^SANDBOX NOTE the proxy cut a TLS connection to an allowed host, whose ClientHello named another server \(SNI\): host=pkg\.example\.test port=443$'
+expect_ndenied 0
+expect_err 'net-denied=1$'
+EOF
+
+t "a request the proxy does not read (a host that is no DNS name): one NOTE, no DENIED line, not counted (control: a listed name passes)" <<'EOF'
+D=$(newdir); m=$(lab_marker)
+wall --net-allow pkg.example.test -- /bin/sh -c '"$@" "https://pkg.example.test/known.txt?m='"$m"'"; "$@" "https://a_b.example.test/known.txt"; "$@" "https://x..example.test/known.txt"; exit 0' sh "${CURL[@]}"
+expect_out '^200 '
+expect_reached "$m"
+expect_err '^SANDBOX NOTE the proxy refused requests it does not read \(not an HTTP CONNECT, an absolute-URI request or SOCKS5, or a host that is neither a DNS name nor an address\): no --net-allow allows those$'
+expect_ndenied 0
+expect_err 'net-denied=0$'
 EOF
 
 # ---- load ------------------------------------------------------------------
