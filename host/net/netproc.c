@@ -426,12 +426,17 @@ net_tick(struct net_run *n)
 static void
 await_end(struct net_run *n, int ms)
 {
-	struct pollfd pf = { n->status_fd, POLLIN, 0 };
-
+	/* the reports are read while waiting: a proxy that says at its end
+	 * what it could not pass earlier finds room in the pipe */
 	while (!n->ended && n->status_fd >= 0 && ms > 0) {
-		if (poll(&pf, 1, 50) < 0 && errno != EINTR)
+		struct pollfd pf[2] = { { n->status_fd, POLLIN, 0 },
+					{ n->report_fd, POLLIN, 0 } };
+
+		if (poll(pf, n->report_fd >= 0 ? 2 : 1, 50) < 0 &&
+		    errno != EINTR)
 			break;
 		ms -= 50;
+		read_reports(n);
 		net_poll_end(n);
 	}
 }
