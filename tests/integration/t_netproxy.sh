@@ -107,6 +107,31 @@ except OSError as e:
 print(d.split(b"\r\n")[0].decode("latin-1") or "CLOSED", "%.2f" % (time.time() - t))
 PY
 }
+# rawhex PORT BYTES: every byte the proxy answers until it closes, in
+# hex, and the seconds it took
+rawhex() {
+	python3 - "$1" "$2" <<'PY'
+import socket, sys, time
+t = time.time()
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(sys.argv[2].encode().decode("unicode_escape").encode("latin-1"))
+s.settimeout(15)
+d = b""
+try:
+    while True:
+        x = s.recv(4096)
+        if not x: break
+        d += x
+except OSError as e:
+    d += b"ERROR"
+print(d.hex() or "CLOSED", "%.2f" % (time.time() - t))
+PY
+}
+# the last raw answer came within 2 s (a refusal held until a read
+# timeout takes 10)
+quick() {
+	awk '{ if ($NF + 0 > 2.0) exit 1 }' "$OUT" || _fail "the answer took more than 2 s"
+}
 # the last raw answer came within a second
 fast() {
 	awk '{ if ($NF + 0 > 1.0) exit 1 }' "$OUT" || _fail "the answer took more than 1 s"
@@ -244,10 +269,44 @@ run grep -c '^REPORT note the proxy is at its connection cap' "$W/B.out"
 expect_out '^1$'
 EOF
 
-t "a head over 16 KiB: 400" <<'EOF'
-big=$(head -c 17000 /dev/zero | tr '\0' a)
-run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\r\nX: $big\r\n\r\n"
+t "a head over 16 KiB: 400, read by the client before the close" <<'EOF'
+for n in 17000 40000; do
+	big=$(head -c "$n" /dev/zero | tr '\0' a)
+	run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\r\nX: $big\r\n\r\n"
+	expect_out '^HTTP/1.1 400 '
+	quick
+done
+# a client still sending when the answer comes (curl): no reset before
+# it could read the 400
+big=$(head -c 60000 /dev/zero | tr '\0' a)
+run curl -sS -m 10 -o /dev/null -w '%{http_code}\n' -x "http://127.0.0.1:$PA" \
+	-H "X: $big" "http://127.0.0.1:$HP/"
+expect_rc 0
+expect_out '^400$'
+EOF
+
+t "LF-only line ends, a TLS record, a word no method: 400 at once" <<'EOF'
+run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\nHost: x\n\n"
 expect_out '^HTTP/1.1 400 '
+quick
+run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\n"
+expect_out '^HTTP/1.1 400 '
+quick
+run raw "$PA" "\x16\x03\x01\x00\x05hello"
+expect_out '^HTTP/1.1 400 '
+quick
+run raw "$PA" "\x01\x02"
+expect_out '^HTTP/1.1 400 '
+quick
+EOF
+
+t "a SOCKS4 or 4a greeting: request rejected (0x5B) at once" <<'EOF'
+run rawhex "$PA" "\x04\x01\x01\xbb\x7f\x00\x00\x01\x00"
+expect_out '^005b000000000000 '
+quick
+run rawhex "$PA" "\x04\x01\x01\xbb\x00\x00\x00\x01\x00localhost\x00"
+expect_out '^005b000000000000 '
+quick
 EOF
 
 t "100 MB through the proxy: at least 80% of the direct rate" <<'EOF'
