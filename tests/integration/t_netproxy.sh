@@ -223,6 +223,41 @@ expect_out '^Server certificate'
 expect_out 'Verify return code: 0'
 EOF
 
+t "an Alert or a ChangeCipherSpec before the ClientHello: closed, bad_request" <<'EOF'
+cat > "$W/early.py" <<'PY'
+import socket, ssl, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"CONNECT localhost:%s HTTP/1.1\r\n\r\n" % sys.argv[2].encode())
+d = b""
+while b"\r\n\r\n" not in d:
+    d += s.recv(100)
+# the record, then a ClientHello naming another host
+o = ssl.MemoryBIO(); i = ssl.MemoryBIO()
+c = ssl.create_default_context().wrap_bio(i, o, server_hostname="other.test")
+try:
+    c.do_handshake()
+except ssl.SSLWantReadError:
+    pass
+s.sendall(bytes.fromhex(sys.argv[3]) + o.read())
+s.settimeout(10)
+t = time.time()
+try:
+    print(repr(s.recv(100)), "%.2f" % (time.time() - t))
+except OSError as e:
+    print("ERROR", e)
+PY
+run python3 "$W/early.py" "$PA" "$SP" 15030100020100
+expect_out "^b'' "
+quick
+run python3 "$W/early.py" "$PA" "$SP" 140303000101
+expect_out "^b'' "
+quick
+run grep -c "^REPORT deny localhost $SP bad_request\$" "$W/A.out"
+expect_out '^1$'
+run grep -c "^REPORT deny localhost $SP sni\$" "$W/A.out"
+expect_out '^1$'
+EOF
+
 t "SOCKS5 with remote names: allowed, and refused with 0x02" <<'EOF'
 run curl -sS -m 10 --cacert "$W/ca.pem" -x "socks5h://127.0.0.1:$PA" "https://localhost:$SP/index.html"
 expect_rc 0

@@ -232,8 +232,18 @@ test_tls(void)
 	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"GET /", 5, sni, 256),
 			NP_TLS_NOT);
 	n = hello(b, "pypi.org", 512);
-	b[0] = 0x17;
-	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_NOT);
+	b[0] = 0x17; /* application data first: TLS, but no ClientHello */
+	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_BAD);
+	/* an Alert or a ChangeCipherSpec before a ClientHello is not let
+	 * through unchecked */
+	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"\x15\x03\x01\x00\x02\x01\x00",
+				   7, sni, 256),
+			NP_TLS_BAD);
+	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"\x14\x03\x03\x00\x01\x01",
+				   6, sni, 256),
+			NP_TLS_BAD);
+	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"\x15", 1, sni, 256),
+			NP_TLS_BAD);
 	b[0] = 0x16, b[5] = 2; /* a ServerHello */
 	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_BAD);
 	n = hello(b, "pypi.org", 512);
