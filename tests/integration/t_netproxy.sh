@@ -344,6 +344,24 @@ expect_out '^005b000000000000 '
 quick
 EOF
 
+t "120 tunnels leave the user's pipes their default size" <<'EOF'
+cat > "$W/pipes.py" <<'PY'
+import fcntl, os, socket, sys, time
+ss = []
+for _ in range(120):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"CONNECT 127.0.0.1:%s HTTP/1.1\r\n\r\n" % sys.argv[2].encode())
+    ss.append(s)
+for s in ss:
+    s.recv(100)
+time.sleep(6.5)  # past the 5 s wait for first bytes: every relay runs
+r, w = os.pipe()
+print("pipe", fcntl.fcntl(w, 1032))  # F_GETPIPE_SZ
+PY
+run as_user /usr/bin/python3 "$W/pipes.py" "$PA" "$HP"
+expect_out '^pipe 65536$'
+EOF
+
 t "100 MB through the proxy: at least 80% of the direct rate" <<'EOF'
 # the best of ten each, interleaved (the machine is shared: the best
 # run is the one the least disturbed)
