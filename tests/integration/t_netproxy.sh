@@ -401,6 +401,28 @@ run python3 "$W/idle.py" "$PA"
 expect_out "^b'' 1[01]$"
 EOF
 
+t "report lines the host did not read in time: a note says how many" <<'EOF'
+start_proxy L 9 -L localhost:"$HP"
+pl=$(port_of L)
+cat > "$W/many.py" <<'PY'
+import socket, sys
+for i in range(300):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"GET http://h%d.invalid/ HTTP/1.1\r\n\r\n" % i)
+    s.recv(100)
+    s.close()
+PY
+run python3 "$W/many.py" "$pl"
+exec 9>&-
+for _ in $(seq 50); do grep -q '^EXIT' "$W/L.out" && break; sleep 0.1; done
+got=$(grep -c '^REPORT deny h[0-9]*.invalid 80 not_allowed$' "$W/L.out")
+run sed -n 's/^REPORT note \([0-9]*\) report lines were lost (the tool did not read them in time)$/\1/p' "$W/L.out"
+expect_out "^$((300 - got))\$"
+[ "$got" -lt 300 ] || _fail "no line was lost: the test proves nothing"
+run cat "$W/L.out"
+expect_out '^EXIT 0$'
+EOF
+
 t "stop_fd's end-of-file ends serve() promptly with a tunnel open" <<'EOF'
 start_proxy S 9 127.0.0.1/32:"$SP"
 ps=$(port_of S)
