@@ -23,6 +23,8 @@
 #define NP_HEAD_MS 30000         /* the whole request head, at most */
 #define NP_CONNECT_MS 10000      /* one address's connect */
 #define NP_PEEK_MS 5000          /* the first bytes after CONNECT */
+#define NP_LINGER_MS 200         /* reading and dropping after an answer */
+#define NP_LINGER_BYTES 65536    /* ... at most this much */
 #define NP_STOP_MS 2000          /* stop: relays given this long to end */
 #define NP_ADDRS_MAX 16          /* resolved addresses tried */
 #define NP_HELLO_CAP (NP_TLS_MAX + 2048)

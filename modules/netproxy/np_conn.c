@@ -376,17 +376,51 @@ bridge(struct np_slot *s)
 	np_conn_relay(s);
 }
 
+/* SOCKS4 and 4a are not spoken: "request rejected" at once. */
+static void
+socks4(struct np_slot *s, long deadline)
+{
+	static const uint8_t rejected[8] = { 0, 0x5b };
+
+	(void)deadline;
+	np_report_deny("-", 0, NP_BAD, NULL);
+	(void)np_net_write_all(s->cfd, rejected, sizeof(rejected));
+}
+
+/* The answer written, the client's side is ended and what it still sends
+ * read and dropped for a bounded time, so that closing does not reset
+ * the connection before the client read the answer (after a relay the
+ * socket is already shut down: this returns at once). */
+static void
+linger(struct np_slot *s)
+{
+	long end = now_ms() + NP_LINGER_MS;
+	size_t got = 0;
+	long r = 1;
+
+	(void)shutdown(s->cfd, SHUT_WR);
+	while (r > 0 && got < NP_LINGER_BYTES && now_ms() < end &&
+	       np_net_wait(s->cfd, (int)(end - now_ms())) > 0) {
+		r = np_net_recv(s->cfd, s->buf, sizeof(s->buf));
+		got += r > 0 ? (size_t)r : 0;
+	}
+}
+
 void *
 np_conn_run(void *arg)
 {
 	struct np_slot *s = arg;
 	long deadline = now_ms() + NP_HEAD_MS;
+	uint8_t b0;
 
 	np_net_timeouts(s->cfd, NP_IDLE_MS);
 	if (s->bridge != 0)
 		bridge(s);
-	else if (fill(s, NP_HTTP_HEAD_MAX, deadline) > 0)
-		((uint8_t)s->buf[0] == 5 ? socks : http)(s, deadline);
+	else if (fill(s, NP_HTTP_HEAD_MAX, deadline) > 0) {
+		b0 = (uint8_t)s->buf[0];
+		(b0 == 5 ? socks : b0 == 4 ? socks4 : http)(s, deadline);
+		linger(s);
+	}
 	np_slot_release(s);
 	return NULL;
 }

@@ -210,6 +210,23 @@ np_http_next_header(const char *buf, size_t head_len, size_t *off,
 	return value_ok(buf + i, e - i) ? 1 : -1;
 }
 
+/* A prefix no head starts or goes on with: a first word that is not a
+ * method token (a TLS record, SOCKS4), or a line end without its CR. */
+static int
+bad_prefix(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && i <= METHOD_MAX && is_tchar((unsigned char)buf[i]))
+		i++;
+	if (i < len && (i == 0 || i > METHOD_MAX || buf[i] != ' '))
+		return 1;
+	for (i = 0; i < len; i++)
+		if (buf[i] == '\n' && (i == 0 || buf[i - 1] != '\r'))
+			return 1;
+	return 0;
+}
+
 int
 np_http_parse(const char *buf, size_t len, struct np_http_req *r)
 {
@@ -219,7 +236,9 @@ np_http_parse(const char *buf, size_t len, struct np_http_req *r)
 	int k, count = 0;
 
 	if (hl == 0)
-		return len >= NP_HTTP_HEAD_MAX ? NP_P_BAD : NP_P_MORE;
+		return len >= NP_HTTP_HEAD_MAX || bad_prefix(buf, len)
+			       ? NP_P_BAD
+			       : NP_P_MORE;
 	memset(r, 0, sizeof(*r));
 	r->head_len = hl;
 	off = request_line(buf, hl, r);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "banned.h"
@@ -16,6 +17,7 @@
 
 #define LINE_MAX_ 600
 #define HOST_FIELD 256
+#define LOST_WAIT_MS 500 /* the last note's write, retried this long */
 
 struct seen {
 	char host[HOST_FIELD];
@@ -180,4 +182,28 @@ np_report_dropped(void)
 	d = rep.dropped;
 	pthread_mutex_unlock(&rep.mu);
 	return d;
+}
+
+void
+np_report_lost(void)
+{
+	static const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	char line[128];
+	int k = 0;
+
+	pthread_mutex_lock(&rep.mu);
+	if (rep.dropped > 0 && rep.fd >= 0)
+		k = snprintf(line, sizeof(line),
+			     "note %lu report lines were lost (the tool did "
+			     "not read them in time)\n",
+			     rep.dropped);
+	pthread_mutex_unlock(&rep.mu);
+	for (int ms = 0; k > 0 && (size_t)k < sizeof(line) &&
+			 ms <= LOST_WAIT_MS; ms += 10) {
+		ssize_t w = write(rep.fd, line, (size_t)k);
+
+		if (w == k || (w < 0 && errno != EAGAIN && errno != EINTR))
+			return;
+		(void)nanosleep(&tick, NULL);
+	}
 }

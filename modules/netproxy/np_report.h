@@ -31,6 +31,9 @@ void np_report_once(enum np_once key, const char *text);
 
 /* The lines dropped because report_fd was full (for a last note). */
 unsigned long np_report_dropped(void);
+/* At the end of serve(): when lines were dropped, one note saying how
+ * many, its write retried for up to 500 ms (the host reads meanwhile). */
+void np_report_lost(void);
 
 /* s as a report field: the bytes [a-z0-9.:-] kept (A-Z lowercased),
  * others '?', at most cap - 1 bytes; "-" when empty. */

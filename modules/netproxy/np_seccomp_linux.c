@@ -3,7 +3,8 @@
  * BPF written here (no libseccomp).  An allowlist: what the relay, the
  * threads, the resolver (files and dns, dlopen of NSS modules) and the
  * allocator call.  socket() only for AF_INET and AF_INET6 (EAFNOSUPPORT
- * otherwise: nscd's unix socket is not asked), clone() only with
+ * otherwise: nscd's unix socket is not asked) and only TCP streams and
+ * UDP datagrams (EACCES otherwise), clone() only with
  * CLONE_THREAD (a thread, never a process), clone3() ENOSYS (glibc then
  * falls back to clone), prlimit64() on the proxy itself only (pid 0:
  * getrlimit), ioctl() FIONREAD only (the resolver sizes a
@@ -14,6 +15,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <stddef.h>
 #include <sys/ioctl.h>
@@ -78,6 +80,7 @@ static const int killed[] = { SYS_execve, SYS_execveat, SYS_ptrace };
 #define OFF_ARCH offsetof(struct seccomp_data, arch)
 #define OFF_ARG0 offsetof(struct seccomp_data, args)
 #define OFF_ARG1 (OFF_ARG0 + 8)
+#define OFF_ARG2 (OFF_ARG0 + 16)
 #define ERRNO(e) (SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
 #define PROG_MAX 160
 
@@ -114,6 +117,34 @@ head(struct prog *p)
 #endif
 }
 
+/* socket(): AF_INET or AF_INET6 (else EAFNOSUPPORT), of type SOCK_STREAM
+ * with protocol 0 or TCP, or SOCK_DGRAM (the resolver) with protocol 0 or
+ * UDP, the CLOEXEC and NONBLOCK bits masked off the type; any other type
+ * or protocol EACCES (no raw socket, no MPTCP: protocol 262 is not
+ * Landlock's TCP).  Jump offsets count the instructions between. */
+static void
+sock(struct prog *p)
+{
+	JEQ(p, SYS_socket, 0, 16);
+	LD(p, OFF_ARG0);
+	JEQ(p, AF_INET, 1, 0);
+	JEQ(p, AF_INET6, 0, 11);
+	LD(p, OFF_ARG1);
+	op(p, BPF_ALU | BPF_AND | BPF_K,
+	   ~(unsigned)(SOCK_CLOEXEC | SOCK_NONBLOCK), 0, 0);
+	JEQ(p, SOCK_STREAM, 0, 3);
+	LD(p, OFF_ARG2);
+	JEQ(p, 0, 7, 0);
+	JEQ(p, IPPROTO_TCP, 6, 4);
+	JEQ(p, SOCK_DGRAM, 0, 3);
+	LD(p, OFF_ARG2);
+	JEQ(p, 0, 3, 0);
+	JEQ(p, IPPROTO_UDP, 2, 0);
+	RET(p, ERRNO(EACCES));
+	RET(p, ERRNO(EAFNOSUPPORT));
+	RET(p, SECCOMP_RET_ALLOW);
+}
+
 /* The calls judged on an argument; A is the number on the way out. */
 static void
 special(struct prog *p)
@@ -124,12 +155,7 @@ special(struct prog *p)
 		JEQ(p, killed[i], 0, 1);
 		RET(p, SECCOMP_RET_KILL_PROCESS);
 	}
-	JEQ(p, SYS_socket, 0, 5);
-	LD(p, OFF_ARG0);
-	JEQ(p, AF_INET, 2, 0);
-	JEQ(p, AF_INET6, 1, 0);
-	RET(p, ERRNO(EAFNOSUPPORT));
-	RET(p, SECCOMP_RET_ALLOW);
+	sock(p);
 	JEQ(p, SYS_clone, 0, 4);
 	LD(p, OFF_ARG0);
 	JSET(p, CLONE_THREAD, 0, 1);

@@ -229,5 +229,6 @@ np_serve(const struct ns_host *host, const struct ns_proxy_conf *conf)
 		return NS_E_UNAVAILABLE;
 	loop(&ctx_, ls, nl);
 	stop(&ctx_, ls, nl);
+	np_report_lost();
 	return NS_OK;
 }

@@ -55,12 +55,22 @@ hello_whole(const uint8_t *hs, size_t hn)
  * (cap NP_TLS_MAX), up to the record that completes the ClientHello
  * (what follows it, a ChangeCipherSpec or early data, is not read); *hn
  * its length.  NOT, MORE (the records so far are valid), or BAD. */
+/* ChangeCipherSpec, Alert, application data, heartbeat: TLS, but never
+ * what a client sends first (its ClientHello), so no way past the check. */
+static int
+is_other_record(uint8_t t)
+{
+	return t == 0x14 || t == 0x15 || t == 0x17 || t == 0x18;
+}
+
 static int
 reassemble(const uint8_t *b, size_t len, uint8_t *hs, size_t *hn)
 {
 	size_t at = 0;
 
 	*hn = 0;
+	if (len >= 1 && is_other_record(b[0]))
+		return NP_TLS_BAD;
 	if (len >= 1 && b[0] != REC_TYPE_HANDSHAKE)
 		return NP_TLS_NOT;
 	while (len - at >= 5 && !hello_whole(hs, *hn)) {

@@ -13,10 +13,10 @@
 
 enum np_tls {
 	NP_TLS_MORE = 0,  /* a prefix of a ClientHello: read more */
-	NP_TLS_NOT = 1,   /* the first byte is not a handshake record */
+	NP_TLS_NOT = 1,   /* the first byte is not a TLS record type */
 	NP_TLS_NOSNI = 2, /* a whole ClientHello without server_name */
 	NP_TLS_SNI = 3,   /* a whole ClientHello: its host_name in out */
-	NP_TLS_BAD = 4    /* a handshake record that is no ClientHello
+	NP_TLS_BAD = 4    /* a TLS record first that is no ClientHello
 			     this parser reads, or larger than the cap */
 };
 

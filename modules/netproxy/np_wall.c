@@ -24,7 +24,6 @@
 #define FDS_PER_CONN 6
 #define FDS_SPARE 32
 
-#ifndef NP_NO_AS
 size_t
 np_conns(const struct ns_proxy_conf *conf)
 {
@@ -32,6 +31,8 @@ np_conns(const struct ns_proxy_conf *conf)
 
 	return n > NP_CONNS_MAX ? NP_CONNS_MAX : n;
 }
+
+#ifndef NP_NO_AS
 
 static uint64_t
 mem_limit(const struct ns_proxy_conf *conf)

@@ -12,6 +12,8 @@
  *     -b PORT  a bridge listener for the host's 127.0.0.1:PORT (and its
  *              loopback entry)            -j  also send a non-listener
  *     -u PORT  a bridge listener for PORT without its loopback entry
+ *     -L       read no report line before stdin's end-of-file (the report
+ *              pipe shrunk to a page: lines are lost)
  *   Prints "proxy <P>", "bridge <PORT> <P>" and "pid <serve's pid>" on
  *   stdout, then "REPORT
  *   <line>" for each report line; closes stop_fd at stdin's end-of-file,
@@ -19,6 +21,7 @@
  *   exits 0.  Exit 2 on bad usage or a load error. */
 #include <arpa/inet.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -175,7 +178,7 @@ struct run {
 	int lfd[MAXN];
 	uint16_t lport[MAXN], bport[MAXN], uport[MAXN];
 	size_t nl, nb, nu;
-	int junk;
+	int junk, late;
 };
 
 static int
@@ -186,6 +189,8 @@ parse(struct run *r, int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "-j") == 0)
 			r->junk = 1;
+		else if (strcmp(argv[i], "-L") == 0)
+			r->late = 1;
 		else if (i + 1 >= argc)
 			return -1;
 		else if (strcmp(argv[i], "-c") == 0)
@@ -291,6 +296,8 @@ drive(const struct ns_proxy_ops *ops, struct run *r)
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sk) != 0 ||
 	    pipe(rp) != 0 || pipe(st) != 0)
 		return die("socketpair/pipe");
+	if (r->late)
+		(void)fcntl(rp[1], F_SETPIPE_SZ, 4096);
 	r->conf.struct_size = sizeof(r->conf);
 	r->conf.allow = r->allow;
 	r->conf.sink_fd = sk[1];
@@ -310,7 +317,14 @@ drive(const struct ns_proxy_ops *ops, struct run *r)
 	close(st[0]);
 	printf("pid %ld\n", (long)pid);
 	fflush(stdout);
-	relay_reports(rp[0], 1);
+	if (r->late) {
+		char b[256];
+
+		while (read(0, b, sizeof(b)) > 0)
+			;
+	} else {
+		relay_reports(rp[0], 1);
+	}
 	close(st[1]);
 	relay_reports(rp[0], 0);
 	waitpid(pid, &status, 0);

@@ -107,6 +107,31 @@ except OSError as e:
 print(d.split(b"\r\n")[0].decode("latin-1") or "CLOSED", "%.2f" % (time.time() - t))
 PY
 }
+# rawhex PORT BYTES: every byte the proxy answers until it closes, in
+# hex, and the seconds it took
+rawhex() {
+	python3 - "$1" "$2" <<'PY'
+import socket, sys, time
+t = time.time()
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(sys.argv[2].encode().decode("unicode_escape").encode("latin-1"))
+s.settimeout(15)
+d = b""
+try:
+    while True:
+        x = s.recv(4096)
+        if not x: break
+        d += x
+except OSError as e:
+    d += b"ERROR"
+print(d.hex() or "CLOSED", "%.2f" % (time.time() - t))
+PY
+}
+# the last raw answer came within 2 s (a refusal held until a read
+# timeout takes 10)
+quick() {
+	awk '{ if ($NF + 0 > 2.0) exit 1 }' "$OUT" || _fail "the answer took more than 2 s"
+}
 # the last raw answer came within a second
 fast() {
 	awk '{ if ($NF + 0 > 1.0) exit 1 }' "$OUT" || _fail "the answer took more than 1 s"
@@ -198,6 +223,41 @@ expect_out '^Server certificate'
 expect_out 'Verify return code: 0'
 EOF
 
+t "an Alert or a ChangeCipherSpec before the ClientHello: closed, bad_request" <<'EOF'
+cat > "$W/early.py" <<'PY'
+import socket, ssl, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"CONNECT localhost:%s HTTP/1.1\r\n\r\n" % sys.argv[2].encode())
+d = b""
+while b"\r\n\r\n" not in d:
+    d += s.recv(100)
+# the record, then a ClientHello naming another host
+o = ssl.MemoryBIO(); i = ssl.MemoryBIO()
+c = ssl.create_default_context().wrap_bio(i, o, server_hostname="other.test")
+try:
+    c.do_handshake()
+except ssl.SSLWantReadError:
+    pass
+s.sendall(bytes.fromhex(sys.argv[3]) + o.read())
+s.settimeout(10)
+t = time.time()
+try:
+    print(repr(s.recv(100)), "%.2f" % (time.time() - t))
+except OSError as e:
+    print("ERROR", e)
+PY
+run python3 "$W/early.py" "$PA" "$SP" 15030100020100
+expect_out "^b'' "
+quick
+run python3 "$W/early.py" "$PA" "$SP" 140303000101
+expect_out "^b'' "
+quick
+run grep -c "^REPORT deny localhost $SP bad_request\$" "$W/A.out"
+expect_out '^1$'
+run grep -c "^REPORT deny localhost $SP sni\$" "$W/A.out"
+expect_out '^1$'
+EOF
+
 t "SOCKS5 with remote names: allowed, and refused with 0x02" <<'EOF'
 run curl -sS -m 10 --cacert "$W/ca.pem" -x "socks5h://127.0.0.1:$PA" "https://localhost:$SP/index.html"
 expect_rc 0
@@ -244,10 +304,62 @@ run grep -c '^REPORT note the proxy is at its connection cap' "$W/B.out"
 expect_out '^1$'
 EOF
 
-t "a head over 16 KiB: 400" <<'EOF'
-big=$(head -c 17000 /dev/zero | tr '\0' a)
-run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\r\nX: $big\r\n\r\n"
+t "a head over 16 KiB: 400, read by the client before the close" <<'EOF'
+for n in 17000 40000; do
+	big=$(head -c "$n" /dev/zero | tr '\0' a)
+	run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\r\nX: $big\r\n\r\n"
+	expect_out '^HTTP/1.1 400 '
+	quick
+done
+# a client still sending when the answer comes (curl): no reset before
+# it could read the 400
+big=$(head -c 60000 /dev/zero | tr '\0' a)
+run curl -sS -m 10 -o /dev/null -w '%{http_code}\n' -x "http://127.0.0.1:$PA" \
+	-H "X: $big" "http://127.0.0.1:$HP/"
+expect_rc 0
+expect_out '^400$'
+EOF
+
+t "LF-only line ends, a TLS record, a word no method: 400 at once" <<'EOF'
+run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\nHost: x\n\n"
 expect_out '^HTTP/1.1 400 '
+quick
+run raw "$PA" "GET http://127.0.0.1:$HP/ HTTP/1.1\n"
+expect_out '^HTTP/1.1 400 '
+quick
+run raw "$PA" "\x16\x03\x01\x00\x05hello"
+expect_out '^HTTP/1.1 400 '
+quick
+run raw "$PA" "\x01\x02"
+expect_out '^HTTP/1.1 400 '
+quick
+EOF
+
+t "a SOCKS4 or 4a greeting: request rejected (0x5B) at once" <<'EOF'
+run rawhex "$PA" "\x04\x01\x01\xbb\x7f\x00\x00\x01\x00"
+expect_out '^005b000000000000 '
+quick
+run rawhex "$PA" "\x04\x01\x01\xbb\x00\x00\x00\x01\x00localhost\x00"
+expect_out '^005b000000000000 '
+quick
+EOF
+
+t "120 tunnels leave the user's pipes their default size" <<'EOF'
+cat > "$W/pipes.py" <<'PY'
+import fcntl, os, socket, sys, time
+ss = []
+for _ in range(120):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"CONNECT 127.0.0.1:%s HTTP/1.1\r\n\r\n" % sys.argv[2].encode())
+    ss.append(s)
+for s in ss:
+    s.recv(100)
+time.sleep(6.5)  # past the 5 s wait for first bytes: every relay runs
+r, w = os.pipe()
+print("pipe", fcntl.fcntl(w, 1032))  # F_GETPIPE_SZ
+PY
+run as_user /usr/bin/python3 "$W/pipes.py" "$PA" "$HP"
+expect_out '^pipe 65536$'
 EOF
 
 t "100 MB through the proxy: at least 80% of the direct rate" <<'EOF'
@@ -287,6 +399,28 @@ print(repr(s.recv(100)), "%.0f" % (time.time() - t))
 PY
 run python3 "$W/idle.py" "$PA"
 expect_out "^b'' 1[01]$"
+EOF
+
+t "report lines the host did not read in time: a note says how many" <<'EOF'
+start_proxy L 9 -L localhost:"$HP"
+pl=$(port_of L)
+cat > "$W/many.py" <<'PY'
+import socket, sys
+for i in range(300):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    s.sendall(b"GET http://h%d.invalid/ HTTP/1.1\r\n\r\n" % i)
+    s.recv(100)
+    s.close()
+PY
+run python3 "$W/many.py" "$pl"
+exec 9>&-
+for _ in $(seq 50); do grep -q '^EXIT' "$W/L.out" && break; sleep 0.1; done
+got=$(grep -c '^REPORT deny h[0-9]*.invalid 80 not_allowed$' "$W/L.out")
+run sed -n 's/^REPORT note \([0-9]*\) report lines were lost (the tool did not read them in time)$/\1/p' "$W/L.out"
+expect_out "^$((300 - got))\$"
+[ "$got" -lt 300 ] || _fail "no line was lost: the test proves nothing"
+run cat "$W/L.out"
+expect_out '^EXIT 0$'
 EOF
 
 t "stop_fd's end-of-file ends serve() promptly with a tunnel open" <<'EOF'

@@ -70,6 +70,33 @@ test_http_bad(void)
 			CU_FAIL(bad[i]);
 }
 
+/* What cannot begin or go on with a head is refused before its end: a
+ * first word no method, a line end without its CR. */
+static void
+test_http_early(void)
+{
+	static const char *const bad[] = {
+		"GET http://a/ HTTP/1.1\n",       /* LF only, no blank line */
+		"GET http://a/ HTTP/1.1\r\nX: y\n",
+		"\x16\x03\x01\x00\x02",          /* a TLS record */
+		"\x04\x01\x00\x50",              /* SOCKS4 */
+		" GET",
+		"GET\t",
+	};
+	static const char *const more[] = {
+		"G", "GET", "GET ", "GET http://a/ HTTP/1.1\r",
+		"GET http://a/ HTTP/1.1\r\nX: y\r\n",
+	};
+	struct np_http_req r;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (http(bad[i], &r) != NP_P_BAD)
+			CU_FAIL(bad[i]);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		if (http(more[i], &r) != NP_P_MORE)
+			CU_FAIL(more[i]);
+}
+
 static void
 test_http_cap(void)
 {
@@ -77,6 +104,7 @@ test_http_cap(void)
 	struct np_http_req r;
 
 	memset(big, 'a', sizeof(big));
+	memcpy(big, "GET http://a/ HTTP/1.1\r\nX: ", 28);
 	CU_ASSERT_EQUAL(np_http_parse(big, NP_HTTP_HEAD_MAX - 1, &r), NP_P_MORE);
 	CU_ASSERT_EQUAL(np_http_parse(big, NP_HTTP_HEAD_MAX, &r), NP_P_BAD);
 }
@@ -204,8 +232,18 @@ test_tls(void)
 	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"GET /", 5, sni, 256),
 			NP_TLS_NOT);
 	n = hello(b, "pypi.org", 512);
-	b[0] = 0x17;
-	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_NOT);
+	b[0] = 0x17; /* application data first: TLS, but no ClientHello */
+	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_BAD);
+	/* an Alert or a ChangeCipherSpec before a ClientHello is not let
+	 * through unchecked */
+	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"\x15\x03\x01\x00\x02\x01\x00",
+				   7, sni, 256),
+			NP_TLS_BAD);
+	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"\x14\x03\x03\x00\x01\x01",
+				   6, sni, 256),
+			NP_TLS_BAD);
+	CU_ASSERT_EQUAL(np_tls_sni((const uint8_t *)"\x15", 1, sni, 256),
+			NP_TLS_BAD);
 	b[0] = 0x16, b[5] = 2; /* a ServerHello */
 	CU_ASSERT_EQUAL(np_tls_sni(b, n, sni, sizeof(sni)), NP_TLS_BAD);
 	n = hello(b, "pypi.org", 512);
@@ -256,6 +294,7 @@ main(void)
 		{ "HTTP CONNECT", test_http_connect },
 		{ "HTTP malformed heads refused", test_http_bad },
 		{ "HTTP head cap", test_http_cap },
+		{ "HTTP refused before the head's end", test_http_early },
 		{ "HTTP absolute-URI rewritten", test_http_rewrite },
 		{ "SOCKS5 greeting and request", test_socks },
 		{ "TLS server name, whole and fragmented", test_tls },

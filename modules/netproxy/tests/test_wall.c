@@ -263,6 +263,50 @@ test_calls(void)
 	CU_ASSERT_EQUAL(in_child(can_fork_and_unix, calls_walled), 0);
 }
 
+/* Raw sockets need CAP_NET_RAW for the control: the unit tests run as
+ * root here; MPTCP needs a kernel with it (net.mptcp). */
+static int
+sock_ok(int type, int proto)
+{
+	int fd = socket(AF_INET, type, proto);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
+static int
+can_mptcp_and_raw(void)
+{
+	return !sock_ok(SOCK_STREAM, 262) || !sock_ok(SOCK_RAW, IPPROTO_ICMP);
+}
+
+static int
+sockets_walled(void)
+{
+	if (socket(AF_INET, SOCK_STREAM, 262) >= 0 || errno != EACCES)
+		return 1; /* MPTCP: not Landlock's TCP */
+	if (socket(AF_INET, SOCK_RAW, IPPROTO_ICMP) >= 0 || errno != EACCES)
+		return 2;
+	if (socket(AF_INET6, SOCK_SEQPACKET, 0) >= 0 || errno != EACCES)
+		return 3;
+	if (socket(AF_INET, SOCK_DGRAM, IPPROTO_TCP) >= 0 || errno != EACCES)
+		return 4;
+	if (!sock_ok(SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, IPPROTO_TCP))
+		return 5; /* the relay's */
+	if (!sock_ok(SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0) ||
+	    !sock_ok(SOCK_DGRAM, IPPROTO_UDP) || !sock_ok(SOCK_STREAM, 0))
+		return 6; /* the resolver's */
+	return 0;
+}
+
+static void
+test_sockets(void)
+{
+	CU_ASSERT_EQUAL(in_child(can_mptcp_and_raw, sockets_walled), 0);
+}
+
 static int
 can_exec(void)
 {
@@ -313,6 +357,8 @@ main(void)
 		{ "Landlock: connect to the entries' ports only, no bind",
 		  test_net },
 		{ "seccomp: no process, no unix socket, threads still", test_calls },
+		{ "seccomp: TCP and UDP sockets only (no MPTCP, no raw)",
+		  test_sockets },
 		{ "seccomp: execve kills", test_exec_kills },
 #endif
 		{ NULL, NULL },
