@@ -60,8 +60,9 @@ parse_hostline(char *rest, struct net_event *ev)
 
 	if (h == NULL || w == NULL || h[0] == '\0' ||
 	    strlen(h) >= sizeof(ev->host) ||
-	    parse_u64(p, 65535, &port) != 0 || port == 0 ||
-	    !good_token(w, sizeof(ev->why) - 1) || rest != NULL) {
+	    parse_u64(p, 65535, &port) != 0 ||
+	    !good_token(w, sizeof(ev->why) - 1) || rest != NULL ||
+	    (port == 0 && strcmp(w, "bad_request") != 0)) {
 		ev->kind = 0;
 		return;
 	}

@@ -775,3 +775,16 @@ wait "$sup"; RC=$?
 expect_rc 0
 expect_err "^SANDBOX DONE name=$name exit=0 (.* )?net-denied=0( |\$)"
 EOF
+
+t "bytes that are no request at all (a TLS record straight to the proxy's port): refused at once, the same one NOTE, not counted" <<'EOF'
+D=$(newdir)
+wall --net-allow pkg.example.test -- /usr/bin/python3 -c '
+import socket, time
+s = socket.create_connection(("127.0.0.1", 3128)); t = time.time()
+s.sendall(b"\x16\x03\x01\x00\x05hello")
+print("answer", s.recv(64)[:12], "in", "under-2s" if time.time() - t < 2 else "too-slow")'
+expect_out '^answer b.HTTP/1\.1 400. in under-2s$'
+expect_err '^SANDBOX NOTE the proxy refused requests it does not read '
+expect_ndenied 0
+expect_err 'net-denied=0$'
+EOF
