@@ -467,3 +467,21 @@ fd_write_all(int fd, const void *p, size_t n)
 	}
 	return 0;
 }
+
+size_t
+fd_read_upto(int fd, void *p, size_t n)
+{
+	char *c = p;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = read(fd, c + got, n - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	return got;
+}

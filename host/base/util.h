@@ -39,6 +39,9 @@ int strv_failed(const struct strv *sv);
 /* Write every byte of p to fd, retrying short writes and EINTR: 0, or -1
  * with errno (a write of 0 bytes is an error). */
 int fd_write_all(int fd, const void *p, size_t n);
+/* Read into p until n bytes or end-of-file (EINTR retried); the count
+ * read, which is short only at end-of-file or on an error. */
+size_t fd_read_upto(int fd, void *p, size_t n);
 
 /* A heap string builder. */
 struct sbuf {

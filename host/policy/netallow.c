@@ -346,7 +346,7 @@ read_file(int fd, const char *path, size_t *len, char **why)
 {
 	struct os_stat st;
 	char *text;
-	size_t got = 0;
+	size_t got;
 
 	if (os_fstat(fd, &st) != 0 || (st.mode & OS_S_IFMT) != OS_S_IFREG ||
 	    st.size > NETALLOW_FILE_MAX) {
@@ -356,14 +356,7 @@ read_file(int fd, const char *path, size_t *len, char **why)
 	}
 	if ((text = malloc((size_t)st.size + 1)) == NULL)
 		return NULL;
-	while (got < (size_t)st.size) {
-		ssize_t n = read(fd, text + got,
-				 (unsigned)((size_t)st.size - got));
-
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = fd_read_upto(fd, text, (size_t)st.size);
 	text[got] = '\0';
 	*len = got;
 	return text;

@@ -356,7 +356,7 @@ tcc_load(int dfd, const char *name, uint64_t key, uint32_t uid,
 {
 	char file[80], *buf;
 	struct os_stat st;
-	size_t have = 0;
+	size_t have;
 	int fd, rc = 1;
 
 	memset(r, 0, sizeof(*r));
@@ -369,15 +369,7 @@ tcc_load(int dfd, const char *name, uint64_t key, uint32_t uid,
 		close(fd);
 		return 1;
 	}
-	while (have <= st.size) {
-		ssize_t k = read(fd, buf + have, st.size + 1 - have);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		have += (size_t)k;
-	}
+	have = fd_read_upto(fd, buf, st.size + 1); /* st.size + 1: grown */
 	if (have == st.size && tcc_parse(buf, have, r) == 0)
 		rc = r->key == key ? 0 : 1;
 	if (rc != 0)
